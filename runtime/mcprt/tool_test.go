@@ -1,0 +1,89 @@
+package mcprt
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func sampleTool() Tool {
+	return Tool{
+		Name:         "bulk_price_update",
+		Title:        "Bulk <price> update",
+		Description:  "Applies a price change.",
+		InputSchema:  []byte(`{"type":"object"}`),
+		OutputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
+		Hints:        Hints{Destructive: Bool(true), OpenWorld: Bool(false)},
+		Icons:        []Icon{{Src: "https://example.com/i.png", MIMEType: "image/png", Sizes: []string{"48x48"}, Theme: "dark"}},
+		TaskSupport:  TaskOptional,
+	}
+}
+
+func TestAppendDescriptorPerRevision(t *testing.T) {
+	tool := sampleTool()
+	tests := []struct {
+		rev  Revision
+		want string
+	}{
+		{Rev20241105, `{"name":"bulk_price_update","description":"Applies a price change.","inputSchema":{"type":"object"}}`},
+		{Rev20250326, `{"name":"bulk_price_update","description":"Applies a price change.","inputSchema":{"type":"object"},"annotations":{"title":"Bulk \u003cprice\u003e update","destructiveHint":true,"openWorldHint":false}}`},
+		{Rev20250618, `{"name":"bulk_price_update","title":"Bulk \u003cprice\u003e update","description":"Applies a price change.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"title":"Bulk \u003cprice\u003e update","destructiveHint":true,"openWorldHint":false}}`},
+		{Rev20251125, `{"name":"bulk_price_update","title":"Bulk \u003cprice\u003e update","description":"Applies a price change.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"title":"Bulk \u003cprice\u003e update","destructiveHint":true,"openWorldHint":false},"icons":[{"src":"https://example.com/i.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}],"execution":{"taskSupport":"optional"}}`},
+		{Rev20260728, `{"name":"bulk_price_update","title":"Bulk \u003cprice\u003e update","description":"Applies a price change.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"title":"Bulk \u003cprice\u003e update","destructiveHint":true,"openWorldHint":false},"icons":[{"src":"https://example.com/i.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}]}`},
+	}
+	for _, tt := range tests {
+		got := string(tool.AppendDescriptor(nil, tt.rev))
+		if got != tt.want {
+			t.Errorf("AppendDescriptor(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("AppendDescriptor(%s) is not valid JSON: %s", tt.rev, got)
+		}
+	}
+}
+
+func TestAnnotationsOnlyWhenTitleOrHint(t *testing.T) {
+	tool := Tool{Name: "x", InputSchema: []byte(`{"type":"object"}`)}
+	if got := string(tool.AppendDescriptor(nil, Rev20251125)); strings.Contains(got, "annotations") {
+		t.Errorf("descriptor without title or hints has annotations: %s", got)
+	}
+	tool.Hints.ReadOnly = Bool(false)
+	if got := string(tool.AppendDescriptor(nil, Rev20251125)); !strings.Contains(got, `"annotations":{"readOnlyHint":false}`) {
+		t.Errorf("an explicit false hint is not published: %s", got)
+	}
+}
+
+func TestCallRecoversPanic(t *testing.T) {
+	tool := Tool{Name: "boom", Handler: func(context.Context, []byte) Result { panic("kaboom") }}
+	res := tool.Call(context.Background(), nil)
+	if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "kaboom") {
+		t.Fatalf("Call of a panicking handler = %+v, want an isError result naming the panic", res)
+	}
+}
+
+func TestResultAppendJSONPerRevision(t *testing.T) {
+	r := Result{
+		Content: []Content{
+			Text("hi"),
+			Audio([]byte{1, 2}, "audio/wav"),
+			ResourceLink("file:///a.txt", "a.txt"),
+			TextResource("file:///b.txt", "text/plain", "B"),
+			Image([]byte{0xff}, "image/png"),
+		},
+		StructuredContent: []byte(`{"n":1}`),
+		IsError:           true,
+	}
+	tests := []struct {
+		rev  Revision
+		want string
+	}{
+		{Rev20241105, `{"content":[{"type":"text","text":"hi"},{"type":"text","text":"[audio content of type audio/wav, 2 bytes, is not supported by protocol revision 2024-11-05]"},{"type":"text","text":"resource: file:///a.txt"},{"type":"resource","resource":{"uri":"file:///b.txt","mimeType":"text/plain","text":"B"}},{"type":"image","data":"/w==","mimeType":"image/png"}],"isError":true}`},
+		{Rev20250618, `{"content":[{"type":"text","text":"hi"},{"type":"audio","data":"AQI=","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///a.txt","name":"a.txt"},{"type":"resource","resource":{"uri":"file:///b.txt","mimeType":"text/plain","text":"B"}},{"type":"image","data":"/w==","mimeType":"image/png"}],"structuredContent":{"n":1},"isError":true}`},
+	}
+	for _, tt := range tests {
+		if got := string(r.AppendJSON(nil, tt.rev)); got != tt.want {
+			t.Errorf("AppendJSON(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
+		}
+	}
+}
