@@ -94,12 +94,15 @@ func (l *lexer) directiveArg() {
 func (l *lexer) directiveQuoted(a arg) {
 	q, err := strconv.QuotedPrefix(l.s[l.i:])
 	if err != nil {
-		if closed(l.s[l.i:]) {
+		if end := closingQuote(l.s[l.i:]); end >= 0 {
 			l.errs = append(l.errs, errorf(a.pos, "bad quoted value for key %q: want a Go string literal", a.key))
-		} else {
-			l.errs = append(l.errs, errorf(a.pos, "unterminated quoted value for key %q", a.key))
+			l.i += end + 1
+			l.skipWord()
+			return
 		}
-		l.skipWord()
+		// Nothing after an unclosed quote can be told apart from the value.
+		l.errs = append(l.errs, errorf(a.pos, "unterminated quoted value for key %q", a.key))
+		l.i = len(l.s)
 		return
 	}
 	l.i += len(q)
@@ -113,21 +116,25 @@ func (l *lexer) directiveQuoted(a arg) {
 	l.args = append(l.args, a)
 }
 
-// closed reports whether the quoted string at the start of s has a closing
-// quote, so that QuotedPrefix failed on its contents rather than its end.
-func closed(s string) bool {
+// closingQuote returns the offset of the quote that closes the quoted
+// string at the start of s, or -1 if it is not closed. It tells a string
+// that QuotedPrefix rejects for its contents from one left open.
+func closingQuote(s string) int {
 	if s[0] == '`' {
-		return strings.IndexByte(s[1:], '`') >= 0
+		if i := strings.IndexByte(s[1:], '`'); i >= 0 {
+			return i + 1
+		}
+		return -1
 	}
 	for i := 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			i++
 		case '"':
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // skipWord advances l.i to the next space or the end.

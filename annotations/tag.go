@@ -34,12 +34,12 @@ func ParseTag(pos token.Pos, lit string) (tag Tag, ok bool, errs []Error) {
 	if !found {
 		return Tag{}, false, nil
 	}
-	value, inner, valid := unquoteOffsets(tagText[start:end])
-	at := func(off int) token.Pos { return pos + token.Pos(outer[start+inner[off]]) }
-	if !valid {
-		return Tag{}, false, []Error{errorf(at(0), "bad quoted value for the mcp key of the struct tag")}
-	}
 	tag.Pos = pos + token.Pos(outer[start])
+	value, inner, valid := unquoteOffsets(tagText[start:end])
+	if !valid {
+		return Tag{}, false, []Error{errorf(tag.Pos, "bad quoted value for the mcp key of the struct tag")}
+	}
+	at := func(off int) token.Pos { return pos + token.Pos(outer[start+inner[off]]) }
 	args, lexErrs := lexTag(value, at)
 	d := newDecoder(lexErrs)
 	d.apply(args, tagKeys, func(a arg) bool { return a.key != "description" && tag.set(d, a) })
