@@ -3,7 +3,6 @@ package annotations
 import (
 	"fmt"
 	"go/token"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -102,13 +101,14 @@ func (d *decoder) choice(a arg, dst *String, valid ...string) {
 // so that Text can be published as written.
 var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
 
-// number stores a finite number written as a JSON number.
+// number stores a finite number written as a JSON number. ParseFloat
+// rejects numbers too large for float64; the grammar rejects NaN and Inf.
 func (d *decoder) number(a arg, dst *Number) bool {
 	if !d.needValue(a) {
 		return false
 	}
 	f, err := strconv.ParseFloat(a.value, 64)
-	if err != nil || !jsonNumber.MatchString(a.value) || math.IsInf(f, 0) {
+	if err != nil || !jsonNumber.MatchString(a.value) {
 		d.badValue(a, "want a number")
 		return false
 	}
