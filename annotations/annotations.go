@@ -1,0 +1,110 @@
+// Package annotations reads the two small languages in which mcpgen users
+// describe tools: the //mcp: directives in a function's doc comment and the
+// mcp key of a struct field's tag.
+//
+// It turns them into typed values that remember the position of every key,
+// so that later stages can point at the exact argument that is wrong. It
+// checks everything that can be checked from the text alone (key names,
+// value syntax, contradictions between keys) and nothing that needs type
+// information: it does not load packages.
+package annotations
+
+import (
+	"fmt"
+	"go/token"
+)
+
+// Error is one positioned problem.
+type Error struct {
+	Pos token.Pos
+	Msg string
+}
+
+// Error returns the message without the position; callers add the
+// position in file:line:col form through their FileSet.
+func (e Error) Error() string { return e.Msg }
+
+func errorf(pos token.Pos, format string, a ...any) Error {
+	return Error{Pos: pos, Msg: fmt.Sprintf(format, a...)}
+}
+
+// String is a string value written in a directive or tag. Set reports
+// whether it was written at all; Pos is the position of its key.
+type String struct {
+	Value string
+	Pos   token.Pos
+	Set   bool
+}
+
+// Bool is a boolean value written in a directive or tag; a bare key means
+// true. Set reports whether it was written at all; Pos is the position of
+// its key.
+type Bool struct {
+	Value bool
+	Pos   token.Pos
+	Set   bool
+}
+
+// Int is a non-negative integer written in a directive or tag. Set reports
+// whether it was written at all; Pos is the position of its key.
+type Int struct {
+	Value int
+	Pos   token.Pos
+	Set   bool
+}
+
+// Number is a finite number written in a directive or tag. Text is the
+// literal as written (e.g. "0.01"), so that it can be published without
+// a round trip through float64. Set reports whether it was written at
+// all; Pos is the position of its key.
+type Number struct {
+	Value float64
+	Text  string
+	Pos   token.Pos
+	Set   bool
+}
+
+// List is a list of values written in one key, such as enum=a|b|c. Set
+// reports whether it was written at all; Pos is the position of its key.
+type List struct {
+	Values []string
+	Pos    token.Pos
+	Set    bool
+}
+
+// Tool is the //mcp:tool directive.
+type Tool struct {
+	Pos token.Pos // position of the "//" of the directive
+
+	Name, Title, Description, Input, Output      String
+	ReadOnly, Destructive, Idempotent, OpenWorld Bool
+	Task                                         String // "forbidden", "optional" or "required"
+}
+
+// Param is the //mcp:param NAME [keys] directive: it describes one
+// parameter of a function whose parameters are positional. Its keys are
+// those of the mcp struct tag, plus description= as an alias of desc=.
+type Param struct {
+	Pos  token.Pos // position of the "//" of the directive
+	Name String    // the first, positional word: a Go identifier
+	Tag  Tag
+}
+
+// Icon is the //mcp:icon src=URL [mime=TYPE] [sizes=WxH[,WxH]]
+// [theme=light|dark] directive.
+type Icon struct {
+	Pos              token.Pos // position of the "//" of the directive
+	Src, MIME, Theme String
+	Sizes            List // each "WxH" or "any"
+}
+
+// Tag is the `mcp:"..."` struct tag, and the keys of //mcp:param.
+type Tag struct {
+	Pos token.Pos // position of the mcp tag value, or of the directive
+
+	Required, Optional, UniqueItems                  Bool
+	Enum                                             List
+	Desc, Title, Default, Pattern, Format            String
+	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf Number
+	MinLength, MaxLength, MinItems, MaxItems         Int
+}

@@ -1,0 +1,169 @@
+package annotations
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// decoder turns lexed arguments into typed values, collecting errors. One
+// decoder serves one directive or tag.
+type decoder struct {
+	errs []Error
+	seen map[string]token.Pos // known keys already written
+}
+
+func newDecoder(errs []Error) *decoder {
+	return &decoder{errs: errs, seen: make(map[string]token.Pos)}
+}
+
+func (d *decoder) errorf(pos token.Pos, format string, a ...any) {
+	d.errs = append(d.errs, errorf(pos, format, a...))
+}
+
+// apply passes every argument to set, which stores the value and reports
+// whether it knows the key. apply reports unknown and repeated keys; valid
+// lists the known keys for the message.
+func (d *decoder) apply(args []arg, valid []string, set func(arg) bool) {
+	for _, a := range args {
+		if _, dup := d.seen[a.key]; dup {
+			d.errorf(a.pos, "repeated key %q", a.key)
+			continue
+		}
+		if !set(a) {
+			d.errorf(a.pos, "unknown key %q%s (valid keys: %s)", a.key, didYouMean(a.key, valid), strings.Join(valid, ", "))
+			continue
+		}
+		d.seen[a.key] = a.pos
+	}
+}
+
+// result returns the errors sorted by position, keeping the order of
+// errors at the same position.
+func (d *decoder) result() []Error {
+	slices.SortStableFunc(d.errs, func(a, b Error) int { return int(a.Pos - b.Pos) })
+	return d.errs
+}
+
+// needValue reports whether a has a value, and reports an error if not.
+// An empty value counts only when quoted (title="").
+func (d *decoder) needValue(a arg) bool {
+	if a.hasValue && (a.value != "" || a.quoted) {
+		return true
+	}
+	d.errorf(a.pos, "key %q needs a value", a.key)
+	return false
+}
+
+func (d *decoder) badValue(a arg, want string) {
+	d.errorf(a.pos, "bad value %q for key %q: %s", a.value, a.key, want)
+}
+
+func (d *decoder) str(a arg, dst *String) {
+	if d.needValue(a) {
+		*dst = String{Value: a.value, Pos: a.pos, Set: true}
+	}
+}
+
+// boolean stores a bool: a bare key is true, and true and false may be
+// written out.
+func (d *decoder) boolean(a arg, dst *Bool) {
+	v := true
+	if a.hasValue {
+		switch a.value {
+		case "true":
+		case "false":
+			v = false
+		default:
+			d.badValue(a, "want true or false")
+			return
+		}
+	}
+	*dst = Bool{Value: v, Pos: a.pos, Set: true}
+}
+
+// choice stores a string that must be one of valid.
+func (d *decoder) choice(a arg, dst *String, valid ...string) {
+	if !d.needValue(a) {
+		return
+	}
+	if !slices.Contains(valid, a.value) {
+		d.errorf(a.pos, "bad value %q for key %q%s (valid: %s)", a.value, a.key, didYouMean(a.value, valid), strings.Join(valid, ", "))
+		return
+	}
+	*dst = String{Value: a.value, Pos: a.pos, Set: true}
+}
+
+// jsonNumber is the JSON number grammar. Numbers must also be valid JSON
+// so that Text can be published as written.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// number stores a finite number written as a JSON number. ParseFloat
+// rejects numbers too large for float64; the grammar rejects NaN and Inf.
+func (d *decoder) number(a arg, dst *Number) bool {
+	if !d.needValue(a) {
+		return false
+	}
+	f, err := strconv.ParseFloat(a.value, 64)
+	if err != nil || !jsonNumber.MatchString(a.value) {
+		d.badValue(a, "want a number")
+		return false
+	}
+	*dst = Number{Value: f, Text: a.value, Pos: a.pos, Set: true}
+	return true
+}
+
+// positive stores a number greater than zero.
+func (d *decoder) positive(a arg, dst *Number) {
+	var n Number
+	if !d.number(a, &n) {
+		return
+	}
+	if n.Value <= 0 {
+		d.badValue(a, "want a number greater than 0")
+		return
+	}
+	*dst = n
+}
+
+// count stores a non-negative integer written in decimal digits.
+func (d *decoder) count(a arg, dst *Int) {
+	if !d.needValue(a) {
+		return
+	}
+	n, err := strconv.Atoi(a.value)
+	if err != nil || strings.Trim(a.value, "0123456789") != "" {
+		d.badValue(a, "want a non-negative integer")
+		return
+	}
+	*dst = Int{Value: n, Pos: a.pos, Set: true}
+}
+
+// list stores a list of non-empty, distinct values separated by sep.
+func (d *decoder) list(a arg, dst *List, sep string) bool {
+	if !d.needValue(a) {
+		return false
+	}
+	vs := strings.Split(a.value, sep)
+	for i, v := range vs {
+		if v == "" {
+			d.badValue(a, fmt.Sprintf("want values separated by '%s', none empty", sep))
+			return false
+		}
+		if slices.Contains(vs[:i], v) {
+			d.badValue(a, fmt.Sprintf("%q is repeated", v))
+			return false
+		}
+	}
+	*dst = List{Values: vs, Pos: a.pos, Set: true}
+	return true
+}
+
+// later returns the position of whichever of two keys was written last,
+// where a contradiction between them is reported.
+func later(a, b token.Pos) token.Pos {
+	return max(a, b)
+}

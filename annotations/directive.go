@@ -1,0 +1,189 @@
+package annotations
+
+import (
+	"go/ast"
+	"go/token"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// directiveNames are the valid NAMEs of //mcp:NAME, in order of preference
+// for suggestions.
+var directiveNames = []string{"tool", "param", "icon"}
+
+var toolKeys = []string{"name", "title", "description", "readonly", "destructive", "idempotent", "openworld", "task", "input", "output"}
+
+var iconKeys = []string{"src", "mime", "sizes", "theme"}
+
+// ParseDirective parses one comment line. text includes the leading "//",
+// as in ast.Comment.Text, and pos is its position (ast.Comment.Slash).
+//
+// It returns (nil, nil) when the line is not an //mcp: directive; a space
+// after the slashes ("// mcp:tool") makes an ordinary comment. Otherwise it
+// returns a *Tool, *Param or *Icon together with every problem found. The
+// value is returned even when there are errors, with the good keys filled
+// in; it is nil only when the directive name is unknown.
+func ParseDirective(pos token.Pos, text string) (any, []Error) {
+	if !strings.HasPrefix(text, "//mcp:") {
+		return nil, nil
+	}
+	dir, ok := ast.ParseDirective(pos, text)
+	if !ok || dir.Tool != "mcp" {
+		// ast.ParseDirective wants a lower-case letter or digit after the
+		// colon; "//mcp:Tool" and "//mcp:" are still meant as directives.
+		return nil, []Error{unknownDirective(pos, text)}
+	}
+	args, errs := lexDirective(dir.Args, func(off int) token.Pos { return dir.ArgsPos + token.Pos(off) })
+	switch dir.Name {
+	case "tool":
+		return parseTool(pos, args, errs)
+	case "param":
+		return parseParam(pos, args, errs)
+	case "icon":
+		return parseIcon(pos, args, errs)
+	}
+	return nil, []Error{unknownDirective(pos, text)}
+}
+
+// unknownDirective reports the name after "//mcp:" in text as unknown.
+func unknownDirective(pos token.Pos, text string) Error {
+	name := text[len("//mcp:"):]
+	if i := strings.IndexFunc(name, unicode.IsSpace); i >= 0 {
+		name = name[:i]
+	}
+	namePos := pos + token.Pos(len("//mcp:"))
+	if s := nearest(name, directiveNames); s != "" {
+		return errorf(namePos, "unknown directive //mcp:%s; did you mean //mcp:%s?", name, s)
+	}
+	return errorf(namePos, "unknown directive //mcp:%s (valid: %s)", name, strings.Join(directiveNames, ", "))
+}
+
+// parseTool decodes the arguments of //mcp:tool.
+func parseTool(pos token.Pos, args []arg, errs []Error) (*Tool, []Error) {
+	t := &Tool{Pos: pos}
+	d := newDecoder(errs)
+	d.apply(args, toolKeys, func(a arg) bool { return t.set(d, a) })
+	if t.ReadOnly.Value && t.Destructive.Value {
+		d.errorf(t.Destructive.Pos, "readonly and destructive contradict each other: a read-only tool cannot be destructive")
+	}
+	return t, d.result()
+}
+
+// toolName is the form of a tool name that MCP clients accept.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// set stores one key of //mcp:tool; it is a single switch over the keys.
+func (t *Tool) set(d *decoder, a arg) bool {
+	switch a.key {
+	case "name":
+		t.setName(d, a)
+	case "title":
+		d.str(a, &t.Title)
+	case "description":
+		d.str(a, &t.Description)
+	case "readonly":
+		d.boolean(a, &t.ReadOnly)
+	case "destructive":
+		d.boolean(a, &t.Destructive)
+	case "idempotent":
+		d.boolean(a, &t.Idempotent)
+	case "openworld":
+		d.boolean(a, &t.OpenWorld)
+	case "task":
+		d.choice(a, &t.Task, "forbidden", "optional", "required")
+	case "input":
+		d.str(a, &t.Input)
+	case "output":
+		d.str(a, &t.Output)
+	default:
+		return false
+	}
+	return true
+}
+
+// setName stores name=, which must be a name MCP clients accept.
+func (t *Tool) setName(d *decoder, a arg) {
+	if !d.needValue(a) {
+		return
+	}
+	if !toolName.MatchString(a.value) {
+		d.errorf(a.pos, "bad tool name %q: want 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '-'", a.value)
+		return
+	}
+	d.str(a, &t.Name)
+}
+
+// parseParam decodes the arguments of //mcp:param: a parameter name, then
+// the keys of the mcp tag.
+func parseParam(pos token.Pos, args []arg, errs []Error) (*Param, []Error) {
+	p := &Param{Pos: pos, Tag: Tag{Pos: pos}}
+	d := newDecoder(errs)
+	switch {
+	case len(args) == 0 || args[0].hasValue:
+		d.errorf(pos, "missing parameter name: want //mcp:param NAME [key=value]...")
+	case !token.IsIdentifier(args[0].key):
+		d.errorf(args[0].pos, "bad parameter name %q: want a Go identifier", args[0].key)
+		args = args[1:]
+	default:
+		p.Name = String{Value: args[0].key, Pos: args[0].pos, Set: true}
+		args = args[1:]
+	}
+	d.apply(args, paramKeys, func(a arg) bool { return p.Tag.set(d, a) })
+	p.Tag.check(d)
+	return p, d.result()
+}
+
+// parseIcon decodes the arguments of //mcp:icon.
+func parseIcon(pos token.Pos, args []arg, errs []Error) (*Icon, []Error) {
+	ic := &Icon{Pos: pos}
+	d := newDecoder(errs)
+	d.apply(args, iconKeys, func(a arg) bool { return ic.set(d, a) })
+	if _, ok := d.seen["src"]; !ok {
+		d.errorf(pos, "//mcp:icon needs src=URL")
+	}
+	return ic, d.result()
+}
+
+// iconSize is one entry of sizes= other than "any".
+var iconSize = regexp.MustCompile(`^[0-9]+x[0-9]+$`)
+
+// set stores one key of //mcp:icon.
+func (ic *Icon) set(d *decoder, a arg) bool {
+	switch a.key {
+	case "src":
+		if !d.needValue(a) {
+			return true
+		}
+		if _, err := url.Parse(a.value); err != nil {
+			d.badValue(a, "want a URL")
+			return true
+		}
+		d.str(a, &ic.Src)
+	case "mime":
+		d.str(a, &ic.MIME)
+	case "theme":
+		d.choice(a, &ic.Theme, "light", "dark")
+	case "sizes":
+		ic.setSizes(d, a)
+	default:
+		return false
+	}
+	return true
+}
+
+// setSizes stores sizes=WxH[,WxH]...
+func (ic *Icon) setSizes(d *decoder, a arg) {
+	var l List
+	if !d.list(a, &l, ",") {
+		return
+	}
+	for _, s := range l.Values {
+		if s != "any" && !iconSize.MatchString(s) {
+			d.badValue(a, "want sizes like 48x48, separated by ',', or any")
+			return
+		}
+	}
+	ic.Sizes = l
+}

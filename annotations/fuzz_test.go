@@ -1,0 +1,61 @@
+package annotations
+
+import (
+	"go/token"
+	"testing"
+)
+
+// checkPositions fails t when an error lies outside [pos, pos+n].
+func checkPositions(t *testing.T, in string, errs []Error, n int) {
+	t.Helper()
+	for _, e := range errs {
+		if e.Pos < base || e.Pos > base+token.Pos(n) {
+			t.Errorf("%q: error %q at offset %d, outside [0, %d]", in, e.Msg, e.Pos-base, n)
+		}
+		if e.Msg == "" {
+			t.Errorf("%q: error at offset %d has no message", in, e.Pos-base)
+		}
+	}
+}
+
+func FuzzParseDirective(f *testing.F) {
+	for _, s := range []string{
+		`//mcp:tool name=bulk title="Bulk price update" readonly task=optional`,
+		"//mcp:tool input=`a b.json` destructive=false",
+		`//mcp:tool title="unterminated`,
+		`//mcp:tol titel=x =y`,
+		`//mcp:param a description="The a" min=1 max=0 enum=x|y pattern="("`,
+		`//mcp:icon src=https://e.com/i.png sizes=48x48,any theme=drak`,
+		`//mcp:`,
+		`// mcp:tool`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, errs := ParseDirective(base, text)
+		checkPositions(t, text, errs, len(text))
+		if v == nil && len(errs) == 0 && len(text) >= 6 && text[:6] == "//mcp:" {
+			t.Errorf("%q: an //mcp: line gave neither a value nor an error", text)
+		}
+	})
+}
+
+func FuzzParseTag(f *testing.F) {
+	for _, s := range []string{
+		"`json:\"a\" mcp:\"required,enum=a|b,desc=The a,min=1,max=2\"`",
+		"`mcp:\"pattern='^[a-z]{1,3}$',format=email\"`",
+		`"mcp:\"desc=caf\u00e9,maxx=1,min=x\""`,
+		"`mcp:\"required,,optional,=x,pattern='a\"`",
+		"`mcp:\"\\q\"`",
+		"`mcp:\"min=1\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		tag, ok, errs := ParseTag(base, lit)
+		checkPositions(t, lit, errs, len(lit))
+		if ok && (tag.Pos < base || tag.Pos >= base+token.Pos(len(lit))) {
+			t.Errorf("%s: tag position %d outside the literal", lit, tag.Pos-base)
+		}
+	})
+}

@@ -1,0 +1,145 @@
+package annotations
+
+import (
+	"go/token"
+	"regexp"
+)
+
+// tagKeys are the keys of the mcp struct tag, in the order of the
+// documentation, which is also the order of preference for suggestions.
+var tagKeys = []string{
+	"required", "optional", "enum", "desc", "title", "default",
+	"min", "max", "exclusiveMin", "exclusiveMax", "multipleOf",
+	"minLength", "maxLength", "pattern", "format",
+	"minItems", "maxItems", "uniqueItems",
+}
+
+// paramKeys are the keys of //mcp:param: those of the tag, and description
+// as an alias of desc, since the tool directive spells it out.
+var paramKeys = append(tagKeys[:len(tagKeys):len(tagKeys)], "description")
+
+// ParseTag reads the mcp key of a struct tag. lit is the tag literal
+// exactly as in ast.BasicLit.Value (backquoted or double-quoted) and pos is
+// its position. ok is false when there is no mcp key.
+//
+// Error positions point at the offending key inside the literal. They are
+// exact even through escapes in a double-quoted literal, as far as the
+// escapes map bytes one to one.
+func ParseTag(pos token.Pos, lit string) (tag Tag, ok bool, errs []Error) {
+	tagText, outer, valid := unquoteOffsets(lit)
+	if !valid {
+		return Tag{}, false, []Error{errorf(pos, "bad struct tag literal")}
+	}
+	start, end, found := lookupTag(tagText, "mcp")
+	if !found {
+		return Tag{}, false, nil
+	}
+	tag.Pos = pos + token.Pos(outer[start])
+	value, inner, valid := unquoteOffsets(tagText[start:end])
+	if !valid {
+		return Tag{}, false, []Error{errorf(tag.Pos, "bad quoted value for the mcp key of the struct tag")}
+	}
+	at := func(off int) token.Pos { return pos + token.Pos(outer[start+inner[off]]) }
+	args, lexErrs := lexTag(value, at)
+	d := newDecoder(lexErrs)
+	d.apply(args, tagKeys, func(a arg) bool { return a.key != "description" && tag.set(d, a) })
+	tag.check(d)
+	return tag, true, d.result()
+}
+
+// set stores one key of the tag or of //mcp:param; it is a single switch
+// over the keys.
+func (t *Tag) set(d *decoder, a arg) bool {
+	switch a.key {
+	case "required":
+		d.boolean(a, &t.Required)
+	case "optional":
+		d.boolean(a, &t.Optional)
+	case "uniqueItems":
+		d.boolean(a, &t.UniqueItems)
+	case "enum":
+		d.list(a, &t.Enum, "|")
+	case "desc", "description":
+		t.setDesc(d, a)
+	case "title":
+		d.str(a, &t.Title)
+	case "default":
+		d.str(a, &t.Default)
+	case "format":
+		d.str(a, &t.Format)
+	case "pattern":
+		t.setPattern(d, a)
+	case "min":
+		d.number(a, &t.Min)
+	case "max":
+		d.number(a, &t.Max)
+	case "exclusiveMin":
+		d.number(a, &t.ExclusiveMin)
+	case "exclusiveMax":
+		d.number(a, &t.ExclusiveMax)
+	case "multipleOf":
+		d.positive(a, &t.MultipleOf)
+	case "minLength":
+		d.count(a, &t.MinLength)
+	case "maxLength":
+		d.count(a, &t.MaxLength)
+	case "minItems":
+		d.count(a, &t.MinItems)
+	case "maxItems":
+		d.count(a, &t.MaxItems)
+	default:
+		return false
+	}
+	return true
+}
+
+// setDesc stores desc= or its alias description=, which may not both be
+// written. Only //mcp:param knows the alias; ParseTag rejects it.
+func (t *Tag) setDesc(d *decoder, a arg) {
+	other := "description"
+	if a.key == other {
+		other = "desc"
+	}
+	if _, dup := d.seen[other]; dup {
+		d.errorf(a.pos, `"desc" and "description" cannot both be set`)
+		return
+	}
+	d.str(a, &t.Desc)
+}
+
+// setPattern stores pattern=, which must compile as a Go regexp.
+func (t *Tag) setPattern(d *decoder, a arg) {
+	if !d.needValue(a) {
+		return
+	}
+	if _, err := regexp.Compile(a.value); err != nil {
+		d.errorf(a.pos, "bad pattern %q: %v", a.value, err)
+		return
+	}
+	d.str(a, &t.Pattern)
+}
+
+// check reports keys that contradict each other, at the key written last.
+func (t *Tag) check(d *decoder) {
+	if t.Required.Value && t.Optional.Value {
+		d.errorf(later(t.Required.Pos, t.Optional.Pos), `"required" and "optional" cannot both be set`)
+	}
+	checkNumbers(d, "min", t.Min, "max", t.Max)
+	checkNumbers(d, "exclusiveMin", t.ExclusiveMin, "exclusiveMax", t.ExclusiveMax)
+	checkInts(d, "minLength", t.MinLength, "maxLength", t.MaxLength)
+	checkInts(d, "minItems", t.MinItems, "maxItems", t.MaxItems)
+}
+
+// checkNumbers reports a lower bound greater than an upper bound.
+func checkNumbers(d *decoder, loName string, lo Number, hiName string, hi Number) {
+	if lo.Set && hi.Set && lo.Value > hi.Value {
+		d.errorf(later(lo.Pos, hi.Pos), "%s %s is greater than %s %s", loName, lo.Text, hiName, hi.Text)
+	}
+}
+
+// checkInts reports a lower bound greater than an upper bound.
+func checkInts(d *decoder, loName string, lo Int, hiName string, hi Int) {
+	if lo.Set && hi.Set && lo.Value > hi.Value {
+		d.errorf(later(lo.Pos, hi.Pos), "%s %d is greater than %s %d", loName, lo.Value, hiName, hi.Value)
+	}
+}
