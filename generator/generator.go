@@ -1,0 +1,208 @@
+// Package generator is mcpgen's engine: it loads Go packages, analyzes their
+// //mcp: annotations into a model, computes schemas, and emits one Go file
+// per package. Generate is pure (it returns contents and diagnostics);
+// Write commits the contents to disk only when no error was found.
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/load"
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/schema"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// DefaultOutput is the default name of the generated file.
+const DefaultOutput = "mcp_gen.go"
+
+// Config says what to generate.
+type Config struct {
+	Dir      string   // working directory; patterns and printed paths are relative to it
+	Patterns []string // package patterns; "." when empty
+	Output   string   // generated file name; DefaultOutput when empty
+}
+
+// File is the generated file of one package, or a stale one to remove.
+type File struct {
+	Path    string // absolute path
+	Content []byte // nil: the package has no tools and the file is to be removed
+	Tools   []mcprt.Tool
+}
+
+// Generate loads and analyzes the packages and returns the files to write.
+// Files are returned only when there are no errors.
+func Generate(cfg Config) ([]File, Diagnostics) {
+	if cfg.Output == "" {
+		cfg.Output = DefaultOutput
+	}
+	pkgs, fset, err := load.Packages(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, Diagnostics{{Msg: err.Error()}}
+	}
+	var files []File
+	var diags Diagnostics
+	for _, p := range pkgs {
+		f, ds := generatePackage(cfg, p, fset)
+		diags = append(diags, ds...)
+		if f != nil {
+			files = append(files, *f)
+		}
+	}
+	diags = diags.normalize()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return files, diags
+}
+
+// generatePackage runs analyze, schema and emit for one package. It returns
+// a nil file when the package neither has tools nor a stale generated file.
+func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (*File, Diagnostics) {
+	diags := loadErrors(p, cfg.Output)
+	if p.Types == nil || len(p.GoFiles) == 0 {
+		return nil, diags
+	}
+	dir := filepath.Dir(p.GoFiles[0])
+	genPath := filepath.Join(dir, cfg.Output)
+	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo, Dir: dir, GenFile: genPath})
+	diags = append(diags, fromModel(ds)...)
+	if m == nil {
+		if isGenerated(genPath) {
+			return &File{Path: genPath}, diags
+		}
+		return nil, diags
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	for _, t := range m.Tools {
+		if !t.InputFixed {
+			t.InputSchema = schema.Input(t)
+		}
+		if !t.OutputFixed {
+			t.OutputSchema = schema.Output(t)
+		}
+	}
+	src, err := emit.File(m)
+	if err != nil {
+		return nil, append(diags, Diagnostic{Msg: err.Error()})
+	}
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m)}, diags
+}
+
+// loadErrors passes on the loader's and type checker's errors, except those
+// in the generated file itself (it may be stale) and those about MCPTools,
+// which the generated file declares.
+func loadErrors(p *packages.Package, output string) Diagnostics {
+	var diags Diagnostics
+	for _, e := range p.Errors {
+		if strings.Contains(e.Msg, "MCPTools") || strings.Contains(e.Msg, "mcpgen_") {
+			continue
+		}
+		file, _, _ := strings.Cut(e.Pos, ":")
+		if filepath.Base(file) == output && isGenerated(file) {
+			continue
+		}
+		diags = append(diags, Diagnostic{PosText: e.Pos, Msg: e.Msg})
+	}
+	return diags
+}
+
+// isGenerated reports whether path holds a file mcpgen generated.
+func isGenerated(path string) bool {
+	data, err := os.ReadFile(path)
+	return err == nil && bytes.HasPrefix(data, []byte(emit.Header+"\n"))
+}
+
+// runtimeTools builds the descriptors of a package's tools, for -list.
+func runtimeTools(m *model.Package) []mcprt.Tool {
+	var tools []mcprt.Tool
+	for _, t := range m.Tools {
+		tools = append(tools, mcprt.Tool{
+			Name: string(t.Name), Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Hints:       mcprt.Hints(t.Hints),
+			Icons:       icons(t.Icons),
+			TaskSupport: mcprt.TaskSupport(t.TaskSupport),
+		})
+	}
+	return tools
+}
+
+func icons(ics []model.Icon) []mcprt.Icon {
+	var out []mcprt.Icon
+	for _, ic := range ics {
+		out = append(out, mcprt.Icon{Src: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: ic.Theme})
+	}
+	return out
+}
+
+// Write writes each file whose content differs from what is on disk and
+// removes stale generated files. It returns the paths it changed.
+func Write(files []File) ([]string, error) {
+	var changed []string
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case f.Content == nil:
+			if err := os.Remove(f.Path); err != nil {
+				return changed, err
+			}
+		case err == nil && bytes.Equal(old, f.Content):
+			continue
+		default:
+			if err := os.WriteFile(f.Path, f.Content, 0o644); err != nil {
+				return changed, err
+			}
+		}
+		changed = append(changed, f.Path)
+	}
+	return changed, nil
+}
+
+// Stale returns the files whose content on disk differs from what would be
+// generated, is missing, or is a stale file to remove.
+func Stale(files []File) []string {
+	var stale []string
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if f.Content == nil || err != nil || !bytes.Equal(old, f.Content) {
+			stale = append(stale, f.Path)
+		}
+	}
+	return stale
+}
+
+// List returns the tools/list result the packages would serve, as indented
+// JSON, for the latest revision.
+func List(files []File) ([]byte, error) {
+	buf := []byte(`{"tools":[`)
+	n := 0
+	for _, f := range files {
+		for i := range f.Tools {
+			if n > 0 {
+				buf = append(buf, ',')
+			}
+			buf = f.Tools[i].AppendDescriptor(buf, mcprt.LatestRevision)
+			n++
+		}
+	}
+	buf = append(buf, "]}"...)
+	var out bytes.Buffer
+	if err := json.Indent(&out, buf, "", "  "); err != nil {
+		return nil, fmt.Errorf("internal error: tools/list is not JSON: %v", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}

@@ -1,0 +1,172 @@
+// Package analyze turns a type-checked Go package into the generator's
+// model: it finds the //mcp: directives, checks each annotated function's
+// shape, maps parameter and result types to model types, and collects every
+// problem as a positioned diagnostic instead of stopping at the first.
+package analyze
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// Input is a loaded package, as the load stage hands it over.
+type Input struct {
+	Fset    *token.FileSet
+	Files   []*ast.File
+	Pkg     *types.Package
+	Info    *types.Info
+	Dir     string
+	GenFile string // path of the generated file (skipped when reading)
+}
+
+// analyzer holds the state of one package's analysis.
+type analyzer struct {
+	in     Input
+	diags  []model.Diagnostic
+	fields map[token.Pos]*ast.Field // struct fields by the position of their first name or type
+	types  map[types.Type]*model.Type
+	pkg    *model.Package
+}
+
+// Package analyzes one package. It returns a nil model when the package has
+// no tools, and the diagnostics found either way.
+func Package(in Input) (*model.Package, []model.Diagnostic) {
+	a := &analyzer{
+		in:     in,
+		fields: map[token.Pos]*ast.Field{},
+		types:  map[types.Type]*model.Type{},
+		pkg:    &model.Package{Name: in.Pkg.Name(), Path: in.Pkg.Path(), Dir: in.Dir, GenFile: in.GenFile},
+	}
+	a.indexFields()
+	a.pkg.Scope = map[string]bool{}
+	for _, f := range a.userFiles() {
+		a.scope(f)
+		a.file(f)
+	}
+	a.checkNames()
+	if len(a.pkg.Tools) == 0 {
+		return nil, a.diags
+	}
+	return a.pkg, a.diags
+}
+
+// scope records the package-level names declared in f.
+func (a *analyzer) scope(f *ast.File) {
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				a.pkg.Scope[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					a.pkg.Scope[s.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						a.pkg.Scope[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// userFiles returns the package's files other than the generated one.
+func (a *analyzer) userFiles() []*ast.File {
+	var files []*ast.File
+	for _, f := range a.in.Files {
+		name := a.in.Fset.File(f.Pos()).Name()
+		if filepath.Clean(name) == filepath.Clean(a.in.GenFile) {
+			continue
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func (a *analyzer) errorf(pos token.Pos, format string, args ...any) {
+	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...)})
+}
+
+func (a *analyzer) warnf(pos token.Pos, format string, args ...any) {
+	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...), Warning: true})
+}
+
+func (a *analyzer) annotationErrors(errs []annotations.Error) {
+	for _, e := range errs {
+		a.errorf(e.Pos, "%s", e.Msg)
+	}
+}
+
+// file analyzes the directives of one file: tools on functions and methods,
+// and directives anywhere else, which are errors.
+func (a *analyzer) file(f *ast.File) {
+	docs := map[*ast.CommentGroup]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Doc != nil {
+			docs[fn.Doc] = fn
+		}
+	}
+	for _, cg := range f.Comments {
+		if fn := docs[cg]; fn != nil {
+			a.funcDecl(fn)
+			continue
+		}
+		for _, c := range cg.List {
+			if isMCPDirective(c.Text) {
+				a.errorf(c.Slash, "%s must be in the doc comment of a top-level func or method", directiveWord(c.Text))
+			}
+		}
+	}
+}
+
+func isMCPDirective(text string) bool { return strings.HasPrefix(text, "//mcp:") }
+
+// directiveWord returns "//mcp:name" of a directive line.
+func directiveWord(text string) string {
+	if i := strings.IndexAny(text, " \t"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
+// funcDecl reads the directives of one function's doc comment and, when
+// there is a //mcp:tool, analyzes the function as a tool.
+func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
+	var tool *annotations.Tool
+	var params []*annotations.Param
+	var icons []*annotations.Icon
+	for _, c := range fn.Doc.List {
+		d, errs := annotations.ParseDirective(c.Slash, c.Text)
+		a.annotationErrors(errs)
+		switch d := d.(type) {
+		case *annotations.Tool:
+			if tool != nil {
+				a.errorf(d.Pos, "repeated //mcp:tool directive on %s", fn.Name.Name)
+				continue
+			}
+			tool = d
+		case *annotations.Param:
+			params = append(params, d)
+		case *annotations.Icon:
+			icons = append(icons, d)
+		}
+	}
+	if tool == nil {
+		if len(params)+len(icons) > 0 {
+			a.errorf(fn.Doc.Pos(), "//mcp:param and //mcp:icon need a //mcp:tool directive on %s", fn.Name.Name)
+		}
+		return
+	}
+	if t := a.tool(fn, tool, params, icons); t != nil {
+		a.pkg.Tools = append(a.pkg.Tools, t)
+	}
+}

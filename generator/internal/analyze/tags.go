@@ -1,0 +1,231 @@
+package analyze
+
+import (
+	"encoding/json"
+	"go/token"
+	"slices"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// applyTag applies the keys of an mcp tag (or of an //mcp:param directive)
+// to f, checking that each makes sense for the field's type. Keys that
+// constrain values apply to the items of a slice or array field.
+func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) bool {
+	ok := true
+	if t.Required.Set && t.Required.Value {
+		f.Required = true
+	}
+	if t.Optional.Set && t.Optional.Value {
+		f.Required = false
+	}
+	if t.Desc.Set {
+		f.Doc = t.Desc.Value
+	}
+	f.C.Title = t.Title.Value
+	items := valueType(f.Type)
+	value := items
+	if items.Kind == model.Slice || items.Kind == model.Array {
+		value = valueType(items.Elem)
+	}
+	ok = a.checkItems(t, items) && ok
+	ok = a.checkNumbers(t, value, &f.C) && ok
+	ok = a.checkStrings(t, value, &f.C) && ok
+	ok = a.enumAndDefault(t, value, f) && ok
+	return ok
+}
+
+// valueType is t without pointers.
+func valueType(t *model.Type) *model.Type {
+	for t.Kind == model.Pointer {
+		t = t.Elem
+	}
+	return t
+}
+
+func kindName(t *model.Type) string {
+	switch t.Kind {
+	case model.String:
+		return "a string"
+	case model.Int, model.Uint:
+		return "an integer"
+	case model.Float:
+		return "a number"
+	case model.Bool:
+		return "a boolean"
+	case model.Struct, model.Map:
+		return "an object"
+	case model.Slice, model.Array:
+		return "an array"
+	}
+	return "this type"
+}
+
+func (a *analyzer) misfit(pos token.Pos, key string, t *model.Type, want string) bool {
+	a.errorf(pos, "key %q does not apply to %s: it is for %s", key, kindName(t), want)
+	return false
+}
+
+func (a *analyzer) checkItems(t annotations.Tag, typ *model.Type) bool {
+	isArray := typ.Kind == model.Slice || typ.Kind == model.Array
+	for _, k := range []struct {
+		name string
+		set  bool
+		pos  token.Pos
+	}{{"minItems", t.MinItems.Set, t.MinItems.Pos}, {"maxItems", t.MaxItems.Set, t.MaxItems.Pos}, {"uniqueItems", t.UniqueItems.Set, t.UniqueItems.Pos}} {
+		if k.set && !isArray {
+			return a.misfit(k.pos, k.name, typ, "arrays")
+		}
+	}
+	return true
+}
+
+func intPtr(i annotations.Int) *int {
+	if !i.Set {
+		return nil
+	}
+	v := i.Value
+	return &v
+}
+
+func bound(n annotations.Number, exclusive bool) *model.Bound {
+	if !n.Set {
+		return nil
+	}
+	return &model.Bound{Text: n.Text, Value: n.Value, Exclusive: exclusive}
+}
+
+func (a *analyzer) checkNumbers(t annotations.Tag, typ *model.Type, c *model.Constraints) bool {
+	numeric := typ.Kind == model.Int || typ.Kind == model.Uint || typ.Kind == model.Float
+	for _, n := range []struct {
+		name string
+		v    annotations.Number
+	}{{"min", t.Min}, {"max", t.Max}, {"exclusiveMin", t.ExclusiveMin}, {"exclusiveMax", t.ExclusiveMax}, {"multipleOf", t.MultipleOf}} {
+		if n.v.Set && !numeric {
+			return a.misfit(n.v.Pos, n.name, typ, "numbers")
+		}
+	}
+	if t.Min.Set && t.ExclusiveMin.Set || t.Max.Set && t.ExclusiveMax.Set {
+		a.errorf(t.Pos, "set min or exclusiveMin, not both (likewise max and exclusiveMax)")
+		return false
+	}
+	c.Min, c.Max = bound(t.Min, false), bound(t.Max, false)
+	if t.ExclusiveMin.Set {
+		c.Min = bound(t.ExclusiveMin, true)
+	}
+	if t.ExclusiveMax.Set {
+		c.Max = bound(t.ExclusiveMax, true)
+	}
+	c.MultipleOf = bound(t.MultipleOf, false)
+	return true
+}
+
+func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Constraints) bool {
+	for _, k := range []struct {
+		name string
+		set  bool
+		pos  token.Pos
+	}{{"minLength", t.MinLength.Set, t.MinLength.Pos}, {"maxLength", t.MaxLength.Set, t.MaxLength.Pos}, {"pattern", t.Pattern.Set, t.Pattern.Pos}, {"format", t.Format.Set, t.Format.Pos}} {
+		if k.set && typ.Kind != model.String {
+			return a.misfit(k.pos, k.name, typ, "strings")
+		}
+	}
+	c.MinLength, c.MaxLength = intPtr(t.MinLength), intPtr(t.MaxLength)
+	c.Pattern, c.Format = t.Pattern.Value, t.Format.Value
+	c.MinItems, c.MaxItems = intPtr(t.MinItems), intPtr(t.MaxItems)
+	c.UniqueItems = t.UniqueItems.Value
+	return true
+}
+
+// enumAndDefault converts enum= and default= to literals of the value type.
+func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.Field) bool {
+	ok := true
+	if t.Enum.Set {
+		for _, s := range t.Enum.Values {
+			v, err := literal(s, typ)
+			if err != "" {
+				a.errorf(t.Enum.Pos, "enum value %q %s", s, err)
+				ok = false
+				continue
+			}
+			f.C.Enum = append(f.C.Enum, v)
+		}
+	}
+	if !t.Default.Set {
+		return ok
+	}
+	v, err := literal(t.Default.Value, typ)
+	if err != "" {
+		a.errorf(t.Default.Pos, "default %q %s", t.Default.Value, err)
+		return false
+	}
+	if enum := enumOf(f); len(enum) > 0 && !slices.ContainsFunc(enum, func(e model.EnumValue) bool { return e.JSON == v.JSON }) {
+		a.errorf(t.Default.Pos, "default %q is not one of the enum values", t.Default.Value)
+		return false
+	}
+	f.C.Default = &v
+	if !(t.Required.Set && t.Required.Value) {
+		f.Required = false
+	}
+	return ok
+}
+
+// enumOf is the enum of a field: its tag's, else its type's constants.
+func enumOf(f *model.Field) []model.EnumValue {
+	if len(f.C.Enum) > 0 {
+		return f.C.Enum
+	}
+	return valueType(f.Type).Enum
+}
+
+// literal converts a value written in a tag to JSON and Go literals of the
+// scalar type typ; the second result says what is wrong, or is empty.
+func literal(s string, typ *model.Type) (model.EnumValue, string) {
+	switch typ.Kind {
+	case model.String:
+		return model.EnumValue{JSON: jsonQuote(s), Go: strconv.Quote(s)}, ""
+	case model.Int:
+		if _, err := strconv.ParseInt(s, 10, bitsOr64(typ.Bits)); err != nil {
+			return model.EnumValue{}, "is not a valid " + typeWord(typ)
+		}
+	case model.Uint:
+		if _, err := strconv.ParseUint(s, 10, bitsOr64(typ.Bits)); err != nil {
+			return model.EnumValue{}, "is not a valid " + typeWord(typ)
+		}
+	case model.Float:
+		if !json.Valid([]byte(s)) {
+			return model.EnumValue{}, "is not a number"
+		}
+		if _, err := strconv.ParseFloat(s, bitsOr64(typ.Bits)); err != nil {
+			return model.EnumValue{}, "is not a number"
+		}
+	case model.Bool:
+		if s != "true" && s != "false" {
+			return model.EnumValue{}, "is not true or false"
+		}
+	default:
+		return model.EnumValue{}, "cannot be written for " + kindName(typ)
+	}
+	return model.EnumValue{JSON: s, Go: s}, ""
+}
+
+func bitsOr64(b int) int {
+	if b == 0 {
+		return 64
+	}
+	return b
+}
+
+func typeWord(t *model.Type) string {
+	if t.Basic != "" {
+		return t.Basic
+	}
+	return "integer"
+}
+
+func jsonQuote(s string) string {
+	js, _ := json.Marshal(s) // a string always marshals
+	return string(js)
+}

@@ -1,0 +1,380 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+var sprintf = fmt.Sprintf
+
+// tool analyzes one function carrying //mcp:tool. It returns nil when the
+// function cannot be a tool; the reasons are recorded as diagnostics.
+func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotations.Param, icons []*annotations.Icon) *model.Tool {
+	obj, _ := a.in.Info.Defs[fn.Name].(*types.Func)
+	if obj == nil {
+		a.errorf(fn.Name.Pos(), "%s has no type information", fn.Name.Name)
+		return nil
+	}
+	t := &model.Tool{Pos: a.in.Fset.Position(d.Pos), FuncName: fn.Name.Name}
+	if fn.Type.TypeParams != nil {
+		a.errorf(fn.Name.Pos(), "%s is generic: a tool must be a non-generic function or method", fn.Name.Name)
+		return nil
+	}
+	if fn.Recv != nil && !a.receiver(fn, obj.Signature(), t) {
+		return nil
+	}
+	ok := a.params(fn, obj.Signature(), params, t)
+	ok = a.results(fn, obj.Signature(), t) && ok
+	ok = a.describe(fn, d, t) && ok
+	a.icons(icons, t)
+	a.overrides(d, t)
+	if !ok {
+		return nil
+	}
+	return t
+}
+
+// receiver records the named type of a method tool.
+func (a *analyzer) receiver(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool) bool {
+	rt := sig.Recv().Type()
+	ptr, isPtr := rt.(*types.Pointer)
+	if isPtr {
+		rt = ptr.Elem()
+	}
+	named, ok := types.Unalias(rt).(*types.Named)
+	if !ok || named.TypeParams().Len() > 0 {
+		a.errorf(fn.Recv.Pos(), "method %s has a generic or unnamed receiver: a tool method needs a receiver of a non-generic named type", fn.Name.Name)
+		return false
+	}
+	t.Recv = &model.Receiver{Name: named.Obj().Name(), Pointer: isPtr}
+	return true
+}
+
+// params decides the handler shape and maps the parameters.
+func (a *analyzer) params(fn *ast.FuncDecl, sig *types.Signature, ds []*annotations.Param, t *model.Tool) bool {
+	vars := tupleVars(sig.Params())
+	if len(vars) > 0 && isContext(vars[0].Type()) {
+		t.HasCtx = true
+		vars = vars[1:]
+	}
+	if sig.Variadic() {
+		a.errorf(fn.Type.Params.Pos(), "%s is variadic: a tool takes (ctx, in Struct) or named parameters, never ...T", fn.Name.Name)
+		return false
+	}
+	for _, v := range vars {
+		if isContext(v.Type()) {
+			a.errorf(v.Pos(), "context.Context must be the first parameter of %s", fn.Name.Name)
+			return false
+		}
+	}
+	if len(vars) == 1 && len(ds) == 0 && isStructLike(vars[0].Type()) {
+		return a.nameKeyed(vars[0], t)
+	}
+	return a.positional(fn, vars, ds, t)
+}
+
+// nameKeyed maps the one struct parameter of a name-keyed tool.
+func (a *analyzer) nameKeyed(v *types.Var, t *model.Tool) bool {
+	typ := v.Type()
+	if p, ok := typ.(*types.Pointer); ok {
+		t.InputPtr = true
+		typ = p.Elem()
+	}
+	t.Shape = model.NameKeyed
+	t.Input = a.typeOf(typ, v.Name(), v.Pos())
+	return t.Input != nil
+}
+
+// positional maps each parameter to a property of a synthetic struct.
+func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotations.Param, t *model.Tool) bool {
+	t.Shape = model.Positional
+	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: "mcpgen_args_" + goIdent(t)}}
+	byName := map[string]*annotations.Param{}
+	ok := true
+	for _, d := range ds {
+		if !paramNamed(vars, d.Name.Value) {
+			a.errorf(d.Name.Pos, "//mcp:param %s names no parameter of %s (parameters: %s)", d.Name.Value, fn.Name.Name, paramList(vars))
+			ok = false
+			continue
+		}
+		if byName[d.Name.Value] != nil {
+			a.errorf(d.Name.Pos, "repeated //mcp:param %s", d.Name.Value)
+			ok = false
+		}
+		byName[d.Name.Value] = d
+	}
+	for _, v := range vars {
+		if v.Name() == "" || v.Name() == "_" {
+			a.errorf(v.Pos(), "parameter of %s has no name: a positional tool names every parameter, the name is the property name", fn.Name.Name)
+			ok = false
+			continue
+		}
+		f := a.paramField(v, byName[v.Name()])
+		if f == nil {
+			ok = false
+			continue
+		}
+		in.Fields = append(in.Fields, f)
+	}
+	t.Input = in
+	return ok
+}
+
+// paramField maps one positional parameter and its //mcp:param directive.
+func (a *analyzer) paramField(v *types.Var, d *annotations.Param) *model.Field {
+	typ := a.typeOf(v.Type(), v.Name(), v.Pos())
+	if typ == nil {
+		return nil
+	}
+	f := &model.Field{
+		Pos:      a.in.Fset.Position(v.Pos()),
+		Path:     []model.Step{{Name: v.Name()}},
+		WireName: v.Name(),
+		Type:     typ,
+		Required: typ.Kind != model.Pointer,
+	}
+	if d != nil {
+		if !a.applyTag(f, d.Tag, false) {
+			return nil
+		}
+	}
+	return f
+}
+
+func paramNamed(vars []*types.Var, name string) bool {
+	for _, v := range vars {
+		if v.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func paramList(vars []*types.Var) string {
+	var names []string
+	for _, v := range vars {
+		names = append(names, v.Name())
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// results classifies what the function returns.
+func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool) bool {
+	vars := tupleVars(sig.Results())
+	if n := len(vars); n > 0 && isError(vars[n-1].Type()) {
+		t.HasError = true
+		vars = vars[:n-1]
+	}
+	if len(vars) > 1 {
+		a.errorf(fn.Type.Results.Pos(), "%s returns too many values: a tool returns (Out, error), error, Out or nothing", fn.Name.Name)
+		return false
+	}
+	if len(vars) == 0 {
+		t.Out = model.OutNone
+		return true
+	}
+	return a.out(fn, vars[0].Type(), t)
+}
+
+// out classifies the one non-error result.
+func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
+	if isNamed(typ, runtimePath, "Result") {
+		t.Out = model.OutResult
+		return true
+	}
+	if p, ok := typ.(*types.Pointer); ok && isPlainStruct(p.Elem()) {
+		t.Out, t.OutPtr = model.OutStructured, true
+		typ = p.Elem()
+	} else if isPlainStruct(typ) {
+		t.Out = model.OutStructured
+	}
+	mt := a.typeOf(typ, "result", fn.Type.Results.Pos())
+	if mt == nil {
+		return false
+	}
+	t.OutType = mt
+	if t.Out == model.OutStructured {
+		return true
+	}
+	t.Out = outKind(mt)
+	return true
+}
+
+func outKind(mt *model.Type) model.OutKind {
+	switch mt.Kind {
+	case model.String:
+		return model.OutString
+	case model.Int:
+		return model.OutInt
+	case model.Uint:
+		return model.OutUint
+	case model.Float:
+		return model.OutFloat
+	case model.Bool:
+		return model.OutBool
+	case model.Bytes, model.Raw:
+		return model.OutBytes
+	}
+	return model.OutJSON
+}
+
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// describe fills in the name, title, description, hints and task support.
+func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool) bool {
+	t.Name = model.ToolName(snakeCase(fn.Name.Name))
+	if d.Name.Set {
+		t.Name = model.ToolName(d.Name.Value)
+	} else if !toolNameRE.MatchString(string(t.Name)) {
+		a.errorf(d.Pos, "tool name %q derived from %s is not valid: set name=", t.Name, fn.Name.Name)
+	}
+	t.Title = d.Title.Value
+	t.Description = d.Description.Value
+	if !d.Description.Set {
+		t.Description = docDescription(fn.Doc.Text(), fn.Name.Name)
+	}
+	if strings.TrimSpace(t.Description) == "" {
+		a.errorf(d.Pos, "tool %s has no description: write a doc comment on %s or set description=", t.Name, fn.Name.Name)
+		return false
+	}
+	if n := utf8.RuneCountInString(t.Description); n > 1024 {
+		a.warnf(d.Pos, "description of tool %s is %d characters long; models read it on every request, keep it under 1024", t.Name, n)
+	}
+	t.Hints = model.Hints{
+		ReadOnly:    boolPtr(d.ReadOnly),
+		Destructive: boolPtr(d.Destructive),
+		Idempotent:  boolPtr(d.Idempotent),
+		OpenWorld:   boolPtr(d.OpenWorld),
+	}
+	if d.Task.Value != "forbidden" {
+		t.TaskSupport = d.Task.Value
+	}
+	return true
+}
+
+func boolPtr(b annotations.Bool) *bool {
+	if !b.Set {
+		return nil
+	}
+	v := b.Value
+	return &v
+}
+
+// docDescription is the doc comment without directives. Go doc comments
+// start with the name they document ("BulkPriceUpdate applies ..."); a model
+// reads the description without knowing the Go name, so a leading function
+// name is dropped and the next word capitalized ("Applies ...").
+func docDescription(doc, name string) string {
+	doc = strings.TrimSpace(doc)
+	rest, ok := strings.CutPrefix(doc, name+" ")
+	if !ok {
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	return string(unicode.ToUpper(r)) + rest[size:]
+}
+
+func (a *analyzer) icons(ds []*annotations.Icon, t *model.Tool) {
+	for _, d := range ds {
+		t.Icons = append(t.Icons, model.Icon{Src: d.Src.Value, MIMEType: d.MIME.Value, Theme: d.Theme.Value, Sizes: d.Sizes.Values})
+	}
+}
+
+// overrides reads the input= and output= schema files.
+func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
+	if d.Input.Set {
+		if js := a.schemaFile(d.Input, true); js != nil {
+			t.InputSchema, t.InputFixed = js, true
+		}
+	}
+	if d.Output.Set {
+		if js := a.schemaFile(d.Output, false); js != nil {
+			t.OutputSchema, t.OutputFixed = js, true
+		}
+	}
+}
+
+// schemaFile reads a JSON Schema file named relative to the Go file holding
+// the directive, and returns it compacted.
+func (a *analyzer) schemaFile(s annotations.String, object bool) []byte {
+	pos := a.in.Fset.Position(s.Pos)
+	path := filepath.Join(filepath.Dir(pos.Filename), s.Value)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		a.errorf(s.Pos, "reading schema file: %v", err)
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		a.errorf(s.Pos, "schema file %s is not a JSON object: %v", s.Value, err)
+		return nil
+	}
+	if object && m["type"] != "object" {
+		a.errorf(s.Pos, `schema file %s must be an object schema ("type": "object")`, s.Value)
+		return nil
+	}
+	var buf strings.Builder
+	compact, _ := json.Marshal(json.RawMessage(data)) // valid JSON: compacts
+	buf.Write(compact)
+	return []byte(buf.String())
+}
+
+// checkNames reports tool names used twice, at both positions.
+func (a *analyzer) checkNames() {
+	seen := map[model.ToolName]*model.Tool{}
+	for _, t := range a.pkg.Tools {
+		if first := seen[t.Name]; first != nil {
+			a.diags = append(a.diags,
+				model.Diagnostic{Pos: first.Pos, Msg: sprintf("tool name %q is used twice (also at %s)", t.Name, shortPos(t.Pos))},
+				model.Diagnostic{Pos: t.Pos, Msg: sprintf("tool name %q is used twice (also at %s)", t.Name, shortPos(first.Pos))})
+			continue
+		}
+		seen[t.Name] = t
+	}
+}
+
+func shortPos(p token.Position) string {
+	return sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
+}
+
+// snakeCase turns a Go name into the default tool name:
+// BulkPriceUpdate -> bulk_price_update, HTTPServer -> http_server.
+func snakeCase(name string) string {
+	rs := []rune(name)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// goIdent is a Go identifier fragment naming a tool's function uniquely
+// within the package: F, or T_F for a method.
+func goIdent(t *model.Tool) string {
+	if t.Recv != nil {
+		return t.Recv.Name + "_" + t.FuncName
+	}
+	return t.FuncName
+}

@@ -1,0 +1,285 @@
+package analyze
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+const runtimePath = "github.com/mcpgen/mcpgen/runtime/mcprt"
+
+// typeOf maps a Go type to the model. path names the value for diagnostics
+// ("in.Changes[].Meta"); pos is where to report. It returns nil after
+// reporting a type that cannot be mapped.
+func (a *analyzer) typeOf(t types.Type, path string, pos token.Pos) *model.Type {
+	t = types.Unalias(t)
+	if mt, ok := a.types[t]; ok {
+		return mt
+	}
+	if named, ok := t.(*types.Named); ok {
+		return a.named(named, path, pos)
+	}
+	return a.unnamed(t, path, pos)
+}
+
+// named maps a defined type. Struct types are entered in the cache before
+// their fields are read, so a recursive type refers to itself.
+func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type {
+	obj := t.Obj()
+	name := &model.GoName{Path: pkgPath(obj.Pkg()), Pkg: pkgName(obj.Pkg()), Name: obj.Name()}
+	switch {
+	case name.Path == "time" && name.Name == "Time":
+		return a.remember(t, &model.Type{Kind: model.Time, Named: name})
+	case name.Path == "time" && name.Name == "Duration":
+		return a.remember(t, &model.Type{Kind: model.Duration, Named: name})
+	case name.Path == "encoding/json" && name.Name == "RawMessage":
+		return a.remember(t, &model.Type{Kind: model.Raw, Named: name})
+	}
+	if t.TypeArgs().Len() > 0 {
+		a.errorf(pos, "%s: generic type %s is not supported yet", path, types.TypeString(t, nil))
+		return nil
+	}
+	if hasOwnJSON(t) {
+		a.errorf(pos, "%s: type %s has its own JSON methods, which mcpgen does not support yet", path, obj.Name())
+		return nil
+	}
+	if _, isStruct := t.Underlying().(*types.Struct); isStruct {
+		mt := &model.Type{Kind: model.Struct, Named: name}
+		a.types[t] = mt
+		if !a.structFields(mt, t.Underlying().(*types.Struct), path, pos) {
+			delete(a.types, t)
+			return nil
+		}
+		return mt
+	}
+	under := a.unnamed(t.Underlying(), path, pos)
+	if under == nil {
+		return nil
+	}
+	mt := *under
+	mt.Named = name
+	mt.Enum = a.constEnum(t, &mt)
+	return a.remember(t, &mt)
+}
+
+func (a *analyzer) remember(t types.Type, mt *model.Type) *model.Type {
+	a.types[t] = mt
+	return mt
+}
+
+// unnamed maps a type literal or the underlying type of a defined type.
+func (a *analyzer) unnamed(t types.Type, path string, pos token.Pos) *model.Type {
+	switch t := t.(type) {
+	case *types.Basic:
+		return a.basic(t, path, pos)
+	case *types.Pointer:
+		return a.compound(model.Pointer, t.Elem(), path, pos)
+	case *types.Slice:
+		if b, ok := t.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			return &model.Type{Kind: model.Bytes}
+		}
+		return a.compound(model.Slice, t.Elem(), path+"[]", pos)
+	case *types.Array:
+		mt := a.compound(model.Array, t.Elem(), path+"[]", pos)
+		if mt != nil {
+			mt.Len = int(t.Len())
+		}
+		return mt
+	case *types.Map:
+		if b, ok := t.Key().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+			a.errorf(pos, "%s: unsupported type %s: map keys must be strings", path, t)
+			return nil
+		}
+		return a.compound(model.Map, t.Elem(), path+"[]", pos)
+	case *types.Struct:
+		mt := &model.Type{Kind: model.Struct}
+		if !a.structFields(mt, t, path, pos) {
+			return nil
+		}
+		return mt
+	case *types.Interface:
+		if t.Empty() {
+			return &model.Type{Kind: model.Any}
+		}
+	}
+	a.errorf(pos, "%s: unsupported type %s", path, t)
+	return nil
+}
+
+func (a *analyzer) compound(k model.Kind, elem types.Type, path string, pos token.Pos) *model.Type {
+	e := a.typeOf(elem, path, pos)
+	if e == nil {
+		return nil
+	}
+	return &model.Type{Kind: k, Elem: e}
+}
+
+// basic maps the predeclared types.
+func (a *analyzer) basic(t *types.Basic, path string, pos token.Pos) *model.Type {
+	mt := &model.Type{Basic: t.Name()}
+	switch t.Kind() {
+	case types.String:
+		mt.Kind = model.String
+	case types.Bool:
+		mt.Kind = model.Bool
+	case types.Int, types.Int8, types.Int16, types.Int32, types.Int64:
+		mt.Kind, mt.Bits = model.Int, intBits(t.Kind())
+	case types.Uint, types.Uint8, types.Uint16, types.Uint32, types.Uint64, types.Uintptr:
+		mt.Kind, mt.Bits = model.Uint, intBits(t.Kind())
+	case types.Float32:
+		mt.Kind, mt.Bits = model.Float, 32
+	case types.Float64:
+		mt.Kind, mt.Bits = model.Float, 64
+	default:
+		a.errorf(pos, "%s: unsupported type %s", path, t)
+		return nil
+	}
+	return mt
+}
+
+func intBits(k types.BasicKind) int {
+	switch k {
+	case types.Int8, types.Uint8:
+		return 8
+	case types.Int16, types.Uint16:
+		return 16
+	case types.Int32, types.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// constEnum returns the constants of type t declared in t's package, in
+// declaration order, as enum values; nil when there are none.
+func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
+	if mt.Kind != model.String && mt.Kind != model.Int && mt.Kind != model.Uint {
+		return nil
+	}
+	pkg := t.Obj().Pkg()
+	if pkg == nil {
+		return nil
+	}
+	var consts []*types.Const
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), t) {
+			consts = append(consts, c)
+		}
+	}
+	sort.Slice(consts, func(i, j int) bool { return consts[i].Pos() < consts[j].Pos() })
+	var vals []model.EnumValue
+	for _, c := range consts {
+		vals = append(vals, constValue(c.Val(), mt.Kind))
+	}
+	return vals
+}
+
+func constValue(v constant.Value, k model.Kind) model.EnumValue {
+	if k == model.String {
+		s := constant.StringVal(v)
+		q := strconv.Quote(s)
+		return model.EnumValue{JSON: jsonQuote(s), Go: q}
+	}
+	return model.EnumValue{JSON: v.ExactString(), Go: v.ExactString()}
+}
+
+// hasOwnJSON reports whether t or *t has MarshalJSON or UnmarshalJSON.
+func hasOwnJSON(t *types.Named) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for _, m := range []string{"MarshalJSON", "UnmarshalJSON", "UnmarshalText", "MarshalText"} {
+		if ms.Lookup(nil, m) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func pkgPath(p *types.Package) string {
+	if p == nil {
+		return ""
+	}
+	return p.Path()
+}
+
+func pkgName(p *types.Package) string {
+	if p == nil {
+		return ""
+	}
+	return p.Name()
+}
+
+func tupleVars(t *types.Tuple) []*types.Var {
+	vars := make([]*types.Var, t.Len())
+	for i := range vars {
+		vars[i] = t.At(i)
+	}
+	return vars
+}
+
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isPlainStruct reports whether t is a struct that is an object with
+// properties (time.Time is a struct but a string on the wire).
+func isPlainStruct(t types.Type) bool {
+	if isNamed(t, "time", "Time") {
+		return false
+	}
+	_, ok := types.Unalias(t).Underlying().(*types.Struct)
+	return ok
+}
+
+// isStructLike reports whether t is a struct or a pointer to one.
+func isStructLike(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return isPlainStruct(t)
+}
+
+// indexFields maps struct field positions to their syntax, to read doc
+// comments and tag positions.
+func (a *analyzer) indexFields() {
+	for _, f := range a.in.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(*ast.StructType); ok {
+				for _, fld := range st.Fields.List {
+					a.fields[fieldPos(fld)] = fld
+					for _, n := range fld.Names {
+						a.fields[n.Pos()] = fld
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// fieldPos is the position types.Var reports for a field: its first name,
+// or its type for an embedded field.
+func fieldPos(f *ast.Field) token.Pos {
+	if len(f.Names) > 0 {
+		return f.Names[0].Pos()
+	}
+	t := f.Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if sel, ok := t.(*ast.SelectorExpr); ok {
+		return sel.Sel.Pos()
+	}
+	return t.Pos()
+}

@@ -1,0 +1,206 @@
+package emit
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// decodeFunc returns the name of the decode function of a named struct
+// type, queuing the function to be written.
+func (e *emitter) decodeFunc(t *model.Type) string {
+	if name, ok := e.decoders[t]; ok {
+		return name
+	}
+	name := "mcpgen_decode_" + t.Named.Name
+	for i := 2; e.nameUsed(name); i++ {
+		name = "mcpgen_decode_" + t.Named.Name + strconv.Itoa(i)
+	}
+	e.decoders[t] = name
+	e.order = append(e.order, t)
+	return name
+}
+
+func (e *emitter) nameUsed(name string) bool {
+	for _, n := range e.decoders {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// decoder writes the decode function of a named struct type.
+func (e *emitter) decoder(t *model.Type) {
+	e.f.Func().Id(e.decoders[t]).Params(
+		jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
+		jen.Id("v").Op("*").Add(goType(t)),
+	).Block(e.objectBody(t, jen.Id("v"), 0)...)
+}
+
+// fieldsVar returns the package variable listing the property names of t,
+// for suggestions on unknown names.
+func (e *emitter) fieldsVar(t *model.Type) string {
+	if name, ok := e.fieldVar[t]; ok {
+		return name
+	}
+	name := "mcpgen_fields_" + strconv.Itoa(len(e.fieldVar))
+	e.fieldVar[t] = name
+	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, f := range t.Fields {
+			g.Lit(f.WireName)
+		}
+	})
+	return name
+}
+
+// objectBody decodes an object into the struct that ptr points to: every
+// property once, required ones present, unknown ones reported, defaults
+// applied to absent ones.
+func (e *emitter) objectBody(t *model.Type, ptr jen.Code, depth int) []jen.Code {
+	seen := "seen" + strconv.Itoa(depth)
+	var body []jen.Code
+	if len(t.Fields) > 0 {
+		body = append(body, jen.Var().Id(seen).Index(jen.Lit(len(t.Fields))).Bool())
+	}
+	body = append(body, jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return()))
+	cases := make([]jen.Code, 0, len(t.Fields)+1)
+	for i, f := range t.Fields {
+		cases = append(cases, jen.Case(jen.Lit(f.WireName)).Block(
+			append([]jen.Code{
+				jen.If(jen.Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
+				jen.Id(seen).Index(jen.Lit(i)).Op("=").True(),
+			}, e.fieldDecode(f, ptr, depth)...)...,
+		))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("UnknownField").Call(jen.Id(e.fieldsVar(t)))))
+	body = append(body, jen.For(jen.Id("d").Dot("NextField").Call()).Block(
+		jen.Switch(jen.String().Call(jen.Id("d").Dot("Key").Call())).Block(cases...),
+	))
+	for i, f := range t.Fields {
+		if f.Required {
+			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Missing").Call(jen.Lit(f.WireName))))
+		} else if f.C.Default != nil && f.Type.Kind != model.Pointer {
+			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(fieldTarget(f, ptr).Op("=").Id(f.C.Default.Go)))
+		}
+	}
+	return body
+}
+
+// fieldTarget is the selector expression of f inside the struct ptr points to.
+func fieldTarget(f *model.Field, ptr jen.Code) *jen.Statement {
+	s := jen.Parens(jen.Op("*").Add(ptr))
+	for _, step := range f.Path {
+		s = s.Dot(step.Name)
+	}
+	return s
+}
+
+// fieldDecode decodes one property, allocating embedded struct pointers on
+// its path first.
+func (e *emitter) fieldDecode(f *model.Field, ptr jen.Code, depth int) []jen.Code {
+	var out []jen.Code
+	sel := jen.Parens(jen.Op("*").Add(ptr))
+	for _, step := range f.Path[:len(f.Path)-1] {
+		sel = sel.Dot(step.Name)
+		if step.Pointer {
+			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Qual(runtimePath, "Alloc").Call(sel)))
+		}
+	}
+	return append(out, e.value(f.Type, fieldTarget(f, ptr), &f.C, depth+1)...)
+}
+
+// value decodes a value of type t into the addressable expression target,
+// with the checks of c (nil for none).
+func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
+	d := jen.Id("d")
+	switch t.Kind {
+	case model.Pointer:
+		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
+			jen.Add(target).Op("=").Nil(),
+		).Else().Block(append([]jen.Code{
+			jen.Add(target).Op("=").Qual(runtimePath, "Alloc").Call(target),
+		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
+	case model.Struct:
+		if t.Named == nil {
+			return e.objectBody(t, jen.Op("&").Add(target), depth)
+		}
+		return []jen.Code{jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Op("&").Add(target))}
+	case model.Slice:
+		return e.slice(t, target, c, depth)
+	case model.Array:
+		return e.array(t, target, c, depth)
+	case model.Map:
+		return e.mapValue(t, target, c, depth)
+	}
+	return e.scalar(t, target, c, depth)
+}
+
+func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
+	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
+	loop := jen.If(jen.Id("d").Dot("Array").Call()).Block(
+		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
+			jen.Add(target).Op("=").Qual(runtimePath, "Extend").Call(target),
+		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
+		itemCount(jen.Len(target), c),
+	)
+	return []jen.Code{loop}
+}
+
+func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
+	n := "n" + strconv.Itoa(depth)
+	return []jen.Code{jen.If(jen.Id("d").Dot("Array").Call()).Block(
+		jen.Id(n).Op(":=").Lit(0),
+		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(
+			jen.If(jen.Id(n).Op("<").Lit(t.Len)).Block(
+				e.value(t.Elem, jen.Add(target).Index(jen.Id(n)), itemChecks(c), depth+1)...,
+			).Else().Block(jen.Id("d").Dot("Skip").Call()),
+			jen.Id(n).Op("++"),
+		),
+		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
+			jen.Id("d").Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
+		),
+	)}
+}
+
+func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
+	k, v := "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
+	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
+		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Qual(runtimePath, "NewMap").Call(target)),
+		jen.For(jen.Id("d").Dot("NextField").Call()).Block(append(append([]jen.Code{
+			jen.Id(k).Op(":=").String().Call(jen.Id("d").Dot("Key").Call()),
+			jen.Id(v).Op(":=").Qual(runtimePath, "MapZero").Call(target),
+		}, e.value(t.Elem, jen.Id(v), nil, depth+1)...),
+			jen.Add(target).Index(jen.Id(k)).Op("=").Id(v),
+		)...),
+	)}
+}
+
+// itemChecks returns the checks that apply to the items of an array field:
+// all but the item counts, which apply to the array.
+func itemChecks(c *model.Constraints) *model.Constraints {
+	if c == nil {
+		return nil
+	}
+	items := *c
+	items.MinItems, items.MaxItems, items.UniqueItems = nil, nil, false
+	return &items
+}
+
+func itemCount(n jen.Code, c *model.Constraints) jen.Code {
+	if c == nil || c.MinItems == nil && c.MaxItems == nil {
+		return jen.Null()
+	}
+	var checks []jen.Code
+	if c.MinItems != nil {
+		checks = append(checks, jen.If(jen.Add(n).Op("<").Lit(*c.MinItems)).Block(
+			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d items, fewer than the minimum "+strconv.Itoa(*c.MinItems)), n)))
+	}
+	if c.MaxItems != nil {
+		checks = append(checks, jen.If(jen.Add(n).Op(">").Lit(*c.MaxItems)).Block(
+			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d items, more than the maximum "+strconv.Itoa(*c.MaxItems)), n)))
+	}
+	return jen.Block(checks...)
+}

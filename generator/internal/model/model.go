@@ -1,0 +1,100 @@
+// Package model is the typed intermediate form of the generator: what the
+// analysis found in a Go package, with a position for everything a
+// diagnostic may point at. The schema and emit stages read only this model;
+// it imports no go/ast, go/types or go/packages.
+package model
+
+import "go/token"
+
+// ToolName is the name a client calls a tool by, as opposed to the Go
+// identifiers of the function implementing it.
+type ToolName string
+
+// Package is one Go package with at least one annotated tool.
+type Package struct {
+	Name    string // Go package name
+	Path    string // import path
+	Dir     string // directory holding the package
+	GenFile string // path of the generated file
+	Tools   []*Tool
+	// Scope holds the package-level identifiers of the user's files, which
+	// generated names and import names must not shadow.
+	Scope map[string]bool
+}
+
+// Shape is how a tool's arguments reach its function.
+type Shape int
+
+// The handler shapes of the contract.
+const (
+	NameKeyed  Shape = iota // one struct (or pointer to struct) parameter
+	Positional              // one parameter per property
+)
+
+// OutKind classifies what a tool function returns beside its error.
+type OutKind int
+
+// The result kinds of the contract.
+const (
+	OutNone       OutKind = iota // only an error, or nothing
+	OutString                    // a string kind: one text block
+	OutInt                       // a signed integer kind
+	OutUint                      // an unsigned integer kind
+	OutFloat                     // a float kind
+	OutBool                      // a bool kind
+	OutBytes                     // []byte or json.RawMessage: one text block
+	OutResult                    // mcprt.Result: sent as it is
+	OutStructured                // a struct or pointer to one: structuredContent + text
+	OutJSON                      // any other JSON value: one text block of JSON
+)
+
+// Hints are the behaviour hints as written; nil is not written.
+type Hints struct {
+	ReadOnly, Destructive, Idempotent, OpenWorld *bool
+}
+
+// Icon is one //mcp:icon directive.
+type Icon struct {
+	Src, MIMEType, Theme string
+	Sizes                []string
+}
+
+// Receiver is the named type a method tool is declared on.
+type Receiver struct {
+	Name    string // the type's name, T in func (r *T) F
+	Pointer bool   // the method has a pointer receiver
+}
+
+// Tool is one annotated function or method.
+type Tool struct {
+	Pos         token.Position
+	Name        ToolName
+	Title       string
+	Description string
+	Hints       Hints
+	Icons       []Icon
+	TaskSupport string // "", "optional" or "required"
+
+	FuncName string    // Go name of the function or method
+	Recv     *Receiver // nil for a package-level function
+	HasCtx   bool      // the first parameter is a context.Context
+	Shape    Shape
+	Input    *Type // a struct type: the parameter's, or the synthetic one of a positional tool
+	InputPtr bool  // the name-keyed parameter is a pointer to Input
+	Out      OutKind
+	OutType  *Type // for OutStructured, the struct type; for other kinds, the Go type
+	OutPtr   bool  // OutStructured through a pointer
+	HasError bool  // the last result is an error
+
+	InputSchema  []byte // computed by the schema stage, or read from input=
+	OutputSchema []byte // computed by the schema stage, or read from output=; nil when none
+	InputFixed   bool   // InputSchema came from an input= file
+	OutputFixed  bool   // OutputSchema came from an output= file
+}
+
+// Diagnostic is one problem found, at a position.
+type Diagnostic struct {
+	Pos     token.Position
+	Msg     string
+	Warning bool
+}

@@ -1,0 +1,96 @@
+package model
+
+import "go/token"
+
+// Kind is the JSON shape of a Go type.
+type Kind int
+
+// The kinds of the type table.
+const (
+	String   Kind = iota // string kinds
+	Int                  // signed integers; Bits says which
+	Uint                 // unsigned integers; Bits says which
+	Float                // float32, float64
+	Bool                 // bool kinds
+	Time                 // time.Time: an RFC 3339 date-time string
+	Duration             // time.Duration: a Go duration string
+	Bytes                // []byte: a base64 string
+	Raw                  // json.RawMessage: any JSON value, kept verbatim
+	Any                  // any: any JSON value, decoded as encoding/json does
+	Struct               // an object with fixed properties
+	Slice                // []T
+	Array                // [N]T
+	Map                  // map[string]T
+	Pointer              // *T: as T, optional, null allowed
+)
+
+// GoName is a Go type name: an import path (empty for a predeclared type or
+// a type of the generated package itself) and a name.
+type GoName struct {
+	Path string
+	Pkg  string // the package's name, for the import
+	Name string
+}
+
+// Type is a Go type as the schema and the decoders see it.
+type Type struct {
+	Kind  Kind
+	Bits  int     // Int, Uint, Float: 8 to 64; 0 for int and uint
+	Named *GoName // the defined type, when the type has a name
+	Basic string  // the predeclared type name for basic kinds (int8, string, ...)
+	Elem  *Type   // Slice, Array, Map values, Pointer
+	Len   int     // Array
+	Doc   string  // doc comment of a named type
+	Enum  []EnumValue
+	// Fields of a Struct, flattened as encoding/json flattens embedded
+	// structs, in wire order.
+	Fields []*Field
+	// Local marks a struct type the generator declares itself (the
+	// arguments of a positional tool).
+	Local bool
+}
+
+// EnumValue is one allowed value: a constant of a named type, or a value
+// written in enum=.
+type EnumValue struct {
+	JSON string // the JSON literal: "emea" or 3
+	Go   string // the Go literal: "emea" or 3
+	Doc  string
+}
+
+// Step is one selector on the way from a struct to a promoted field.
+type Step struct {
+	Name    string
+	Pointer bool  // the embedded field is a pointer
+	Type    *Type // the embedded struct type (for allocating a pointer)
+}
+
+// Field is one property of an object.
+type Field struct {
+	Pos      token.Position
+	Path     []Step // selectors from the struct; the last one is the field itself
+	WireName string
+	Type     *Type
+	Required bool
+	Doc      string
+	C        Constraints
+}
+
+// Constraints are the checks and schema keywords of an mcp tag.
+type Constraints struct {
+	Title, Format, Pattern string
+	Default                *EnumValue // the default as JSON and Go literals
+	Enum                   []EnumValue
+	Min, Max               *Bound
+	MultipleOf             *Bound
+	MinLength, MaxLength   *int
+	MinItems, MaxItems     *int
+	UniqueItems            bool
+}
+
+// Bound is a numeric bound as written and as a number.
+type Bound struct {
+	Text      string
+	Value     float64
+	Exclusive bool
+}

@@ -1,0 +1,335 @@
+// Package schema computes the JSON Schemas (2020-12) of tools from the
+// model: deterministic values, serialized compactly with their keywords in
+// one fixed order.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// Schema is one JSON Schema. Field order is keyword order in the output.
+type Schema struct {
+	Ref                  string            `json:"$ref,omitempty"`
+	Type                 string            `json:"type,omitempty"`
+	Title                string            `json:"title,omitempty"`
+	Description          string            `json:"description,omitempty"`
+	Enum                 []json.RawMessage `json:"enum,omitempty"`
+	Default              json.RawMessage   `json:"default,omitempty"`
+	Format               string            `json:"format,omitempty"`
+	ContentEncoding      string            `json:"contentEncoding,omitempty"`
+	Pattern              string            `json:"pattern,omitempty"`
+	MinLength            *int              `json:"minLength,omitempty"`
+	MaxLength            *int              `json:"maxLength,omitempty"`
+	Minimum              json.RawMessage   `json:"minimum,omitempty"`
+	ExclusiveMinimum     json.RawMessage   `json:"exclusiveMinimum,omitempty"`
+	Maximum              json.RawMessage   `json:"maximum,omitempty"`
+	ExclusiveMaximum     json.RawMessage   `json:"exclusiveMaximum,omitempty"`
+	MultipleOf           json.RawMessage   `json:"multipleOf,omitempty"`
+	Items                *Schema           `json:"items,omitempty"`
+	PrefixItems          []*Schema         `json:"prefixItems,omitempty"`
+	MinItems             *int              `json:"minItems,omitempty"`
+	MaxItems             *int              `json:"maxItems,omitempty"`
+	UniqueItems          bool              `json:"uniqueItems,omitempty"`
+	Properties           *Properties       `json:"properties,omitempty"`
+	Required             []string          `json:"required,omitempty"`
+	AdditionalProperties json.RawMessage   `json:"additionalProperties,omitempty"`
+	Defs                 *Properties       `json:"$defs,omitempty"`
+}
+
+// Property is one named subschema, of properties or $defs.
+type Property struct {
+	Name   string
+	Schema *Schema
+}
+
+// Properties keeps properties in struct field order.
+type Properties []Property
+
+// MarshalJSON writes the properties as an object in their order.
+func (ps Properties) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(p.Name)
+		b.Write(name)
+		b.WriteByte(':')
+		js, err := marshal(p.Schema)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(js)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal serializes compactly without HTML escaping, so schemas read as
+// written in the generated file.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Input returns the input schema of a tool.
+func Input(t *model.Tool) []byte { return document(t.Input) }
+
+// Output returns the output schema of a tool with structured output, or nil.
+func Output(t *model.Tool) []byte {
+	if t.Out != model.OutStructured {
+		return nil
+	}
+	return document(t.OutType)
+}
+
+// document serializes the schema of a root object type.
+func document(root *model.Type) []byte {
+	b := &builder{root: root, recursive: recursiveTypes(root)}
+	s := b.object(root)
+	if len(b.defs) > 0 {
+		s.Defs = &b.defs
+	}
+	js, err := marshal(s)
+	if err != nil {
+		panic("schema: " + err.Error()) // every value here marshals; failing is a bug
+	}
+	return js
+}
+
+// builder builds one document; recursive named types go to $defs.
+type builder struct {
+	root      *model.Type
+	recursive map[*model.Type]bool
+	defs      Properties
+	defined   map[*model.Type]string
+}
+
+// typeSchema returns the schema of a value of type t.
+func (b *builder) typeSchema(t *model.Type) *Schema {
+	switch t.Kind {
+	case model.Pointer:
+		return b.typeSchema(t.Elem)
+	case model.Struct:
+		if t == b.root && b.recursive[t] {
+			return &Schema{Ref: "#"}
+		}
+		if b.recursive[t] {
+			return &Schema{Ref: "#/$defs/" + b.define(t)}
+		}
+		return b.object(t)
+	case model.Slice:
+		return &Schema{Type: "array", Items: b.typeSchema(t.Elem)}
+	case model.Array:
+		n := t.Len
+		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), MinItems: &n, MaxItems: &n}
+	case model.Map:
+		items, _ := marshal(b.typeSchema(t.Elem))
+		return &Schema{Type: "object", AdditionalProperties: items}
+	}
+	return scalar(t)
+}
+
+// define enters a recursive type in $defs once and returns its name.
+func (b *builder) define(t *model.Type) string {
+	if b.defined == nil {
+		b.defined = map[*model.Type]string{}
+	}
+	if name, ok := b.defined[t]; ok {
+		return name
+	}
+	name := t.Named.Name
+	for i := 2; b.nameTaken(name); i++ {
+		name = t.Named.Name + strconv.Itoa(i)
+	}
+	b.defined[t] = name
+	b.defs = append(b.defs, Property{Name: name}) // reserve the slot first: the type refers to itself
+	idx := len(b.defs) - 1
+	b.defs[idx].Schema = b.object(t)
+	return name
+}
+
+func (b *builder) nameTaken(name string) bool {
+	for _, n := range b.defined {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// object is the schema of a struct: its properties in field order, the
+// required ones listed, and no others allowed.
+func (b *builder) object(t *model.Type) *Schema {
+	s := &Schema{Type: "object", Description: t.Doc, Properties: &Properties{}, AdditionalProperties: json.RawMessage("false")}
+	for _, f := range t.Fields {
+		*s.Properties = append(*s.Properties, Property{Name: f.WireName, Schema: b.field(f)})
+		if f.Required {
+			s.Required = append(s.Required, f.WireName)
+		}
+	}
+	return s
+}
+
+// field is the schema of one property, with its tag's keywords.
+func (b *builder) field(f *model.Field) *Schema {
+	s := b.typeSchema(f.Type)
+	if f.Doc != "" {
+		s.Description = f.Doc
+	}
+	s.Title = f.C.Title
+	value := s
+	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
+		value = s.Items
+		applyItems(s, f.C)
+	}
+	applyValue(value, f.C)
+	return s
+}
+
+func applyItems(s *Schema, c model.Constraints) {
+	if c.MinItems != nil {
+		s.MinItems = c.MinItems
+	}
+	if c.MaxItems != nil {
+		s.MaxItems = c.MaxItems
+	}
+	s.UniqueItems = c.UniqueItems
+}
+
+// applyValue adds the value keywords of a tag to the schema of a value (of
+// the items, for an array).
+func applyValue(s *Schema, c model.Constraints) {
+	if len(c.Enum) > 0 {
+		s.Enum = literals(c.Enum)
+	}
+	if c.Default != nil {
+		s.Default = json.RawMessage(c.Default.JSON)
+	}
+	if c.Format != "" {
+		s.Format = c.Format
+	}
+	if c.Pattern != "" {
+		s.Pattern = c.Pattern
+	}
+	if c.MinLength != nil {
+		s.MinLength = c.MinLength
+	}
+	if c.MaxLength != nil {
+		s.MaxLength = c.MaxLength
+	}
+	applyBound(&s.Minimum, &s.ExclusiveMinimum, c.Min)
+	applyBound(&s.Maximum, &s.ExclusiveMaximum, c.Max)
+	if c.MultipleOf != nil {
+		s.MultipleOf = json.RawMessage(c.MultipleOf.Text)
+	}
+}
+
+// applyBound writes a bound from a tag. It replaces the range of the Go
+// type only when it is tighter, or exclusive.
+func applyBound(incl, excl *json.RawMessage, b *model.Bound) {
+	if b == nil {
+		return
+	}
+	if b.Exclusive {
+		*excl = json.RawMessage(b.Text)
+		return
+	}
+	*incl = json.RawMessage(b.Text)
+}
+
+func literals(vs []model.EnumValue) []json.RawMessage {
+	out := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		out[i] = json.RawMessage(v.JSON)
+	}
+	return out
+}
+
+// durationPattern matches what time.ParseDuration accepts.
+const durationPattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+
+// scalar is the schema of a type without properties or items.
+func scalar(t *model.Type) *Schema {
+	s := &Schema{}
+	switch t.Kind {
+	case model.String:
+		s.Type = "string"
+	case model.Bool:
+		s.Type = "boolean"
+	case model.Float:
+		s.Type = "number"
+	case model.Int, model.Uint:
+		s.Type = "integer"
+		s.Minimum, s.Maximum = intRange(t)
+	case model.Time:
+		s.Type, s.Format = "string", "date-time"
+	case model.Duration:
+		s.Type, s.Pattern = "string", durationPattern
+	case model.Bytes:
+		s.Type, s.ContentEncoding = "string", "base64"
+	}
+	if len(t.Enum) > 0 {
+		s.Enum = literals(t.Enum)
+	}
+	return s
+}
+
+// intRange is the range of an integer type narrower than int64 (and the
+// lower bound of every unsigned type).
+func intRange(t *model.Type) (lo, hi json.RawMessage) {
+	if t.Kind == model.Uint {
+		lo = json.RawMessage("0")
+		if t.Bits < 64 {
+			hi = json.RawMessage(strconv.FormatUint(1<<t.Bits-1, 10))
+		}
+		return lo, hi
+	}
+	if t.Bits < 64 {
+		lo = json.RawMessage(strconv.FormatInt(-1<<(t.Bits-1), 10))
+		hi = json.RawMessage(strconv.FormatInt(1<<(t.Bits-1)-1, 10))
+	}
+	return lo, hi
+}
+
+// recursiveTypes finds the named struct types reachable from root that
+// contain themselves.
+func recursiveTypes(root *model.Type) map[*model.Type]bool {
+	rec := map[*model.Type]bool{}
+	onStack := map[*model.Type]bool{}
+	done := map[*model.Type]bool{}
+	var walk func(t *model.Type)
+	walk = func(t *model.Type) {
+		if t == nil {
+			return
+		}
+		if t.Kind == model.Struct {
+			if onStack[t] {
+				rec[t] = true
+				return
+			}
+			if done[t] {
+				return
+			}
+			onStack[t] = true
+			for _, f := range t.Fields {
+				walk(f.Type)
+			}
+			onStack[t], done[t] = false, true
+			return
+		}
+		walk(t.Elem)
+	}
+	walk(root)
+	return rec
+}

@@ -1,0 +1,33 @@
+package mcprt
+
+import "math"
+
+// These helpers let generated decoders fill slices, maps and pointers of
+// any element type without writing the type out: an anonymous struct type
+// with tags cannot be written again in generated code, because its tags are
+// part of its identity.
+
+// Extend appends a zero element to s; decoders then decode into
+// s[len(s)-1] in place.
+func Extend[S ~[]E, E any](s S) S {
+	var zero E
+	return append(s, zero)
+}
+
+// Alloc returns a pointer to a new zero value of the type p points to.
+func Alloc[P ~*E, E any](P) P { return P(new(E)) }
+
+// NewMap returns a new empty map of m's type.
+func NewMap[M ~map[string]E, E any](M) M { return make(M) }
+
+// MapZero returns the zero value of m's element type.
+func MapZero[M ~map[string]E, E any](M) (zero E) { return zero }
+
+// IsMultipleOf reports whether v is a whole multiple of m, allowing for the
+// rounding of decimal fractions in binary floating point (0.3 is a multiple
+// of 0.1).
+func IsMultipleOf(v, m float64) bool {
+	q := v / m
+	r := math.Round(q)
+	return math.Abs(q-r) <= 1e-9*math.Max(1, math.Abs(q))
+}
