@@ -177,7 +177,9 @@ func (d *Decoder) bad(want string) {
 func (d *Decoder) wrongKind(want string) {
 	d.failed = true
 	if c := d.data[d.pos]; c == '{' || c == '[' {
-		d.bad(want) // describe needs only the first byte
+		// Report before skipping: a container is described by its first
+		// byte, and its content may hold further problems.
+		d.report("", "expected "+want+", got "+describe(d.data[d.pos:d.pos+1]))
 		d.skipValue()
 		return
 	}
