@@ -20,6 +20,15 @@ func isHex(c byte) bool {
 	return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
+// plainStringByte tells the bytes a string holds without further thought:
+// all but control characters, the quote and the backslash.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func (d *Decoder) skipSpace() {
 	for d.pos < len(d.data) && isSpace(d.data[d.pos]) {
 		d.pos++
@@ -58,6 +67,12 @@ func (d *Decoder) expect(c byte) bool {
 func (d *Decoder) scanString(i int) (end int, escaped, ok bool) {
 	data := d.data
 	for i++; i < len(data); {
+		for i < len(data) && plainStringByte[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':
