@@ -53,3 +53,36 @@ func BenchmarkDecodeProblems(b *testing.B) {
 		}
 	}
 }
+
+// TestAllocations checks the allocation promises of the hot path: walking
+// objects, keys and numbers allocates nothing once the Decoder is warm,
+// and a string without escapes costs exactly its own allocation.
+func TestAllocations(t *testing.T) {
+	var d mcprt.Decoder
+	walk := []byte(`{"a":1,"b\u0062":[2.5,"3",true],"c":{"d":null}}`)
+	n := testing.AllocsPerRun(100, func() {
+		d.Reset(walk)
+		for d.Object(); d.NextField(); {
+			if string(d.Key()) != "a" {
+				d.Skip()
+				continue
+			}
+			d.Int(64)
+		}
+		if d.Finish() != nil {
+			t.Fatal("unexpected problem")
+		}
+	})
+	if n != 0 {
+		t.Errorf("walking an object: %v allocations, want 0", n)
+	}
+	str := []byte(`"a string long enough not to fit in any small buffer at all"`)
+	n = testing.AllocsPerRun(100, func() {
+		d.Reset(str)
+		_ = d.String()
+		d.Finish()
+	})
+	if n != 1 {
+		t.Errorf("String without escapes: %v allocations, want 1", n)
+	}
+}
