@@ -27,6 +27,7 @@ func (e *emitter) call(t *model.Tool) {
 	}
 	body = append(body, e.invoke(t)...)
 	e.f.Func().Id(callName(t)).Params(params...).Qual(runtimePath, "Result").Block(body...)
+	e.f.Line()
 }
 
 // argsType declares the struct holding a positional tool's arguments.
@@ -36,6 +37,7 @@ func (e *emitter) argsType(t *model.Tool) {
 			g.Id(f.Path[0].Name).Add(goType(f.Type))
 		}
 	})
+	e.f.Line()
 }
 
 // invoke calls the tool's function and converts its results.

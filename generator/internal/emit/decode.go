@@ -38,6 +38,7 @@ func (e *emitter) decoder(t *model.Type) {
 		jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
 		jen.Id("v").Op("*").Add(goType(t)),
 	).Block(e.objectBody(t, jen.Id("v"), 0)...)
+	e.f.Line()
 }
 
 // fieldsVar returns the package variable listing the property names of t,
@@ -53,13 +54,15 @@ func (e *emitter) fieldsVar(t *model.Type) string {
 			g.Lit(f.WireName)
 		}
 	})
+	e.f.Line()
 	return name
 }
 
-// objectBody decodes an object into the struct that ptr points to: every
+// objectBody decodes an object into the struct obj (a struct value or a
+// pointer to one; selectors work on both): every
 // property once, required ones present, unknown ones reported, defaults
 // applied to absent ones.
-func (e *emitter) objectBody(t *model.Type, ptr jen.Code, depth int) []jen.Code {
+func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code {
 	seen := "seen" + strconv.Itoa(depth)
 	var body []jen.Code
 	if len(t.Fields) > 0 {
@@ -72,7 +75,7 @@ func (e *emitter) objectBody(t *model.Type, ptr jen.Code, depth int) []jen.Code 
 			append([]jen.Code{
 				jen.If(jen.Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
 				jen.Id(seen).Index(jen.Lit(i)).Op("=").True(),
-			}, e.fieldDecode(f, ptr, depth)...)...,
+			}, e.fieldDecode(f, obj, depth)...)...,
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("UnknownField").Call(jen.Id(e.fieldsVar(t)))))
@@ -83,15 +86,15 @@ func (e *emitter) objectBody(t *model.Type, ptr jen.Code, depth int) []jen.Code 
 		if f.Required {
 			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Missing").Call(jen.Lit(f.WireName))))
 		} else if f.C.Default != nil && f.Type.Kind != model.Pointer {
-			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(fieldTarget(f, ptr).Op("=").Id(f.C.Default.Go)))
+			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(fieldTarget(f, obj).Op("=").Id(f.C.Default.Go)))
 		}
 	}
 	return body
 }
 
-// fieldTarget is the selector expression of f inside the struct ptr points to.
-func fieldTarget(f *model.Field, ptr jen.Code) *jen.Statement {
-	s := jen.Parens(jen.Op("*").Add(ptr))
+// fieldTarget is the selector expression of f inside obj.
+func fieldTarget(f *model.Field, obj jen.Code) *jen.Statement {
+	s := jen.Add(obj)
 	for _, step := range f.Path {
 		s = s.Dot(step.Name)
 	}
@@ -100,16 +103,16 @@ func fieldTarget(f *model.Field, ptr jen.Code) *jen.Statement {
 
 // fieldDecode decodes one property, allocating embedded struct pointers on
 // its path first.
-func (e *emitter) fieldDecode(f *model.Field, ptr jen.Code, depth int) []jen.Code {
+func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Code {
 	var out []jen.Code
-	sel := jen.Parens(jen.Op("*").Add(ptr))
+	sel := jen.Add(obj)
 	for _, step := range f.Path[:len(f.Path)-1] {
 		sel = sel.Dot(step.Name)
 		if step.Pointer {
 			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Qual(runtimePath, "Alloc").Call(sel)))
 		}
 	}
-	return append(out, e.value(f.Type, fieldTarget(f, ptr), &f.C, depth+1)...)
+	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.C, depth+1)...)
 }
 
 // value decodes a value of type t into the addressable expression target,
@@ -125,7 +128,7 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
 	case model.Struct:
 		if t.Named == nil {
-			return e.objectBody(t, jen.Op("&").Add(target), depth)
+			return e.objectBody(t, target, depth)
 		}
 		return []jen.Code{jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Op("&").Add(target))}
 	case model.Slice:

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -42,6 +41,7 @@ func File(pkg *model.Package) ([]byte, error) {
 	e.f.Comment("A compile error on the next line means this file was generated for an older")
 	e.f.Comment("runtime: rerun go generate.")
 	e.f.Var().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
+	e.f.Line()
 	e.toolLists()
 	for _, t := range pkg.Tools {
 		e.call(t)
@@ -105,8 +105,8 @@ func (e *emitter) toolLists() {
 		byRecv[t.Recv.Name] = append(byRecv[t.Recv.Name], t)
 	}
 	if len(funcs) > 0 {
-		e.f.Comment("MCPTools returns the MCP tools of the package's functions annotated with")
-		e.f.Comment("//mcp:tool, in source order.")
+		e.f.Comment("MCPTools returns the MCP tools of the package's annotated functions, in")
+		e.f.Comment("source order.")
 		e.f.Func().Id("MCPTools").Params().Index().Qual(runtimePath, "Tool").Block(
 			jen.Return(jen.Index().Qual(runtimePath, "Tool").ValuesFunc(func(g *jen.Group) {
 				for _, t := range funcs {
@@ -114,6 +114,7 @@ func (e *emitter) toolLists() {
 				}
 			})),
 		)
+		e.f.Line()
 	}
 	for _, r := range recvs {
 		e.methodList(r, byRecv[r])
@@ -121,8 +122,8 @@ func (e *emitter) toolLists() {
 }
 
 func (e *emitter) methodList(recv string, tools []*model.Tool) {
-	e.f.Commentf("MCPTools returns the MCP tools of the methods of %s annotated with", recv)
-	e.f.Comment("//mcp:tool, in source order, bound to r.")
+	e.f.Commentf("MCPTools returns the MCP tools of the annotated methods of %s, in source", recv)
+	e.f.Comment("order, bound to r.")
 	e.f.Func().Params(jen.Id("r").Op("*").Id(recv)).Id("MCPTools").Params().Index().Qual(runtimePath, "Tool").Block(
 		jen.Return(jen.Index().Qual(runtimePath, "Tool").ValuesFunc(func(g *jen.Group) {
 			for _, t := range tools {
@@ -133,6 +134,7 @@ func (e *emitter) methodList(recv string, tools []*model.Tool) {
 			}
 		})),
 	)
+	e.f.Line()
 }
 
 // toolValue is the mcprt.Tool literal of one tool.
@@ -281,4 +283,3 @@ func quoteList(vs []model.EnumValue) string {
 	return strings.Join(parts, ", ")
 }
 
-var _ = strconv.Quote

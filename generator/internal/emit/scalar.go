@@ -2,6 +2,8 @@ package emit
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -16,9 +18,13 @@ func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constrai
 	if len(checks) == 0 {
 		return []jen.Code{jen.Add(target).Op("=").Add(read)}
 	}
-	out := []jen.Code{jen.Id(local(depth)).Op(":=").Add(read)}
-	out = append(out, checks...)
-	return append(out, jen.Add(target).Op("=").Id(local(depth)))
+	// A value that failed to decode is a zero stand-in: checking it would
+	// report a second, false problem.
+	return []jen.Code{
+		jen.Id(local(depth)).Op(":=").Add(read),
+		jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...),
+		jen.Add(target).Op("=").Id(local(depth)),
+	}
 }
 
 func local(depth int) string { return "x" + strconv.Itoa(depth) }
@@ -104,7 +110,7 @@ func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 	}
 	return jen.Switch(x).Block(
 		jen.Case(vals...),
-		jen.Default().Block(jen.Id("d").Dot("BadEnum").Call(gotText(t, x), jen.Lit(quoteList(enum)))),
+		jen.Default().Block(jen.Id("d").Dot("BadEnum").Call(gotText(t, x), rawString(quoteList(enum)))),
 	)
 }
 
@@ -181,6 +187,14 @@ func (e *emitter) patternVar(p string) string {
 
 func (e *emitter) patternVars() {
 	for i, p := range e.patterns {
-		e.f.Var().Id("mcpgen_pattern_" + strconv.Itoa(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+		e.f.Var().Id("mcpgen_pattern_"+strconv.Itoa(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
 	}
+}
+
+// rawString is a string literal, backquoted when that reads better.
+func rawString(s string) jen.Code {
+	if strings.ContainsAny(s, "`\r") || !utf8.ValidString(s) {
+		return jen.Lit(s)
+	}
+	return jen.Id("`" + s + "`")
 }
