@@ -121,6 +121,9 @@ func (a *analyzer) compound(k model.Kind, elem types.Type, path string, pos toke
 
 // basic maps the predeclared types.
 func (a *analyzer) basic(t *types.Basic, path string, pos token.Pos) *model.Type {
+	if t.Kind() == types.Invalid {
+		return nil // the type checker has reported why
+	}
 	mt := &model.Type{Basic: t.Name()}
 	switch t.Kind() {
 	case types.String:

@@ -282,4 +282,3 @@ func quoteList(vs []model.EnumValue) string {
 	}
 	return strings.Join(parts, ", ")
 }
-

@@ -169,7 +169,7 @@ func (e *emitter) stringChecks(x jen.Code, c *model.Constraints) []jen.Code {
 	if c.Pattern != "" {
 		v := e.patternVar(c.Pattern)
 		out = append(out, jen.If(jen.Op("!").Id(v).Dot("MatchString").Call(jen.String().Call(x))).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%s does not match the pattern "+c.Pattern), jen.Qual(runtimePath, "Quote").Call(jen.String().Call(x)))))
+			jen.Id("d").Dot("Errorf").Call(jen.Lit("%s does not match the pattern %s"), jen.Qual(runtimePath, "Quote").Call(jen.String().Call(x)), rawString(c.Pattern))))
 	}
 	return out
 }

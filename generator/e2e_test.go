@@ -1,0 +1,133 @@
+package generator
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestEndToEnd generates the seedguide example in a module of its own,
+// builds it, and drives the server over stdio with the go-sdk client: the
+// listed descriptors, good calls, coercion and every kind of bad call.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a server")
+	}
+	mod := tempModule(t, filepath.Join(repoRoot(t), "examples", "seedguide"))
+	if code, _, stderr := runMain(t, mod); code != 0 {
+		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
+	}
+	_, listJSON, _ := runMain(t, mod, "-list")
+	bin := filepath.Join(t.TempDir(), "server")
+	goCmd(t, mod, "build", "-o", bin, ".")
+
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+
+	t.Run("list", func(t *testing.T) { checkList(t, ctx, session, listJSON) })
+	for _, tc := range callCases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(tc.args)})
+			if err != nil {
+				t.Fatalf("CallTool: %v", err)
+			}
+			if got := resultText(res); res.IsError != tc.isError || got != tc.want {
+				t.Errorf("call %s %s:\n got isError=%v %q\nwant isError=%v %q", tc.tool, tc.args, res.IsError, got, tc.isError, tc.want)
+			}
+		})
+	}
+	t.Run("unknown tool", func(t *testing.T) {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+		if err == nil || !strings.Contains(err.Error(), "-32602") && !strings.Contains(err.Error(), "unknown tool") {
+			t.Errorf("calling an unknown tool: err = %v, want a -32602 error", err)
+		}
+	})
+}
+
+var callCases = []struct {
+	name, tool, args string
+	isError          bool
+	want             string
+}{
+	{"greet", "greet_user", `{"name":"Ada"}`, false, "Hello, Ada!"},
+	{"sum", "calculate_sum", `{"first":1.5,"second":2}`, false, "3.5"},
+	{"sum coerced", "calculate_sum", `{"first":"1.5","second":"2"}`, false, "3.5"},
+	{"status", "set_status", `{"item_id":"T-1","status":"done"}`, false, "T-1 is now done"},
+	{"order", "process_order", `{"order_id":"O-1","items":[{"product_id":"P","quantity":"2","unit_price":3}]}`, false, "true"},
+	{"order handler error", "process_order", `{"order_id":"O-1","items":[{"product_id":"P","quantity":0}]}`, true, "item P: quantity must be positive, got 0"},
+	{"bulk", "bulk_price_update", `{"region":"emea","rounding":"nearest_cent","changes":[{"product_id":"a","new_price":1.5,"effective_from":"2026-01-01T00:00:00Z"},{"product_id":"b","new_price":"2"}]}`, false, "2"},
+	{"missing required", "greet_user", `{}`, true, "invalid arguments:\nname: required property is missing"},
+	{"bad enum", "set_status", `{"item_id":"T-1","status":"finished"}`, true, "invalid arguments:\nstatus: \"finished\" is not one of \"open\", \"in_progress\", \"blocked\", \"done\""},
+	{"deep wrong type", "bulk_price_update", `{"region":"emea","changes":[{"product_id":"a","new_price":1},{"product_id":"b","new_price":"abc"}]}`, true, "invalid arguments:\nchanges[1].new_price: expected number, got \"abc\""},
+	{"unknown property", "set_status", `{"item_id":"T-1","status":"done","statuss":"x"}`, true, "invalid arguments:\nstatuss: unknown property; did you mean \"status\"?"},
+	{"number is not a boolean", "process_order", `{"order_id":1,"items":[]}`, true, "invalid arguments:\norder_id: expected string, got 1"},
+	{"every problem", "bulk_price_update", `{"region":"mars","changes":[{"new_price":true}]}`, true, "invalid arguments:\nregion: \"mars\" is not one of \"emea\", \"amer\", \"apac\"\nchanges[0].new_price: expected number, got true\nchanges[0].product_id: required property is missing"},
+	{"after errors", "greet_user", `{"name":"Bo"}`, false, "Hello, Bo!"},
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// checkList compares the tools the client lists with the -list output. The
+// SDK always writes readOnlyHint and idempotentHint, so those two are
+// compared only where -list has them.
+func checkList(t *testing.T, ctx context.Context, session *mcp.ClientSession, listJSON string) {
+	res, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct{ Tools []map[string]any }
+	if err := json.Unmarshal([]byte(listJSON), &want); err != nil {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(res)
+	var got struct{ Tools []map[string]any }
+	if err := json.Unmarshal(js, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range got.Tools {
+		ann, _ := tool["annotations"].(map[string]any)
+		for _, w := range want.Tools {
+			if w["name"] != tool["name"] {
+				continue
+			}
+			wann, _ := w["annotations"].(map[string]any)
+			for _, k := range []string{"readOnlyHint", "idempotentHint"} {
+				if _, ok := wann[k]; !ok && ann[k] == false {
+					delete(ann, k)
+				}
+			}
+		}
+	}
+	// go-sdk lists tools sorted by name, not in the order they were added.
+	byName := func(ts []map[string]any) {
+		slices.SortFunc(ts, func(a, b map[string]any) int { return strings.Compare(a["name"].(string), b["name"].(string)) })
+	}
+	byName(want.Tools)
+	byName(got.Tools)
+	if diff := cmp.Diff(want.Tools, got.Tools); diff != "" {
+		t.Errorf("listed tools differ from mcpgen -list (-want +got):\n%s", diff)
+	}
+	if len(got.Tools) != 5 {
+		t.Errorf("listed %d tools, want the 5 seed tools", len(got.Tools))
+	}
+}

@@ -1,0 +1,71 @@
+// Package shapes has one tool of each handler shape.
+package shapes
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// Point is a place on a plane.
+type Point struct {
+	X float64 `json:"x"` // Horizontal coordinate
+	Y float64 `json:"y"` // Vertical coordinate
+}
+
+// Distance is a structured result.
+type Distance struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+}
+
+// Measure measures the distance of a point from the origin.
+//
+//mcp:tool readonly idempotent openworld=false
+func Measure(ctx context.Context, p *Point) (*Distance, error) {
+	return &Distance{Value: p.X*p.X + p.Y*p.Y, Unit: "square units"}, nil
+}
+
+// Repeat repeats a word.
+//
+//mcp:tool name=repeat.word
+//mcp:param word description="The word to repeat" minLength=1
+//mcp:param times description="How often" min=1 max=10
+func Repeat(word string, times int) string {
+	out := ""
+	for range times {
+		out += word
+	}
+	return out
+}
+
+// Fail always fails.
+//
+//mcp:tool description="Always fails, to show errors" destructive=false
+func Fail(ctx context.Context) error { return errors.New("it failed") }
+
+// Panic always panics.
+//
+//mcp:tool
+func Panic(ctx context.Context) (int, error) { panic("boom") }
+
+// Picture returns full control over the result.
+//
+//mcp:tool title="A picture"
+//mcp:icon src=https://example.com/p.png mime=image/png sizes=48x48
+func Picture() mcprt.Result {
+	return mcprt.Result{Content: []mcprt.Content{mcprt.Text("a dot"), mcprt.Image([]byte{1, 2, 3}, "image/png")}}
+}
+
+// Counter counts.
+type Counter struct{ n int }
+
+// Add adds to the counter and returns the new count.
+//
+//mcp:tool task=optional
+//mcp:param by description="Amount to add"
+func (c *Counter) Add(by int) int {
+	c.n += by
+	return c.n
+}

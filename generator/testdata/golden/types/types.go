@@ -1,0 +1,69 @@
+// Package types has a tool whose input uses every kind of the type table.
+package types
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Level is a log level, given by its constants.
+type Level int
+
+// The levels.
+const (
+	Debug Level = 0
+	Info  Level = 1
+	Warn  Level = 2
+)
+
+// Base is embedded and flattened.
+type Base struct {
+	// ID identifies the request.
+	ID    string `json:"id" mcp:"pattern='^[a-z]{1,3}-[0-9]+$'"`
+	Shade string `json:"shade"`
+}
+
+// Extra is embedded by pointer.
+type Extra struct {
+	Note string `json:"note,omitempty"`
+}
+
+// Node is recursive.
+type Node struct {
+	Name     string  `json:"name"`
+	Children []*Node `json:"children,omitempty"`
+}
+
+// Input has one field of each kind.
+type Input struct {
+	Base
+	*Extra
+	Shade    int               `json:"shade_override"` // not hidden: a different wire name
+	Small    int8              `json:"small"`
+	Count    uint16            `json:"count" mcp:"min=1,max=100"`
+	Ratio    float32           `json:"ratio" mcp:"exclusiveMin=0,exclusiveMax=1"`
+	Step     float64           `json:"step,omitempty" mcp:"multipleOf=0.5"`
+	On       bool              `json:"on,omitzero"`
+	When     time.Time         `json:"when"`
+	Wait     time.Duration     `json:"wait" mcp:"optional"`
+	Blob     []byte            `json:"blob,omitempty"`
+	Raw      json.RawMessage   `json:"raw,omitempty"`
+	Anything any               `json:"anything,omitempty"`
+	Tags     []string          `json:"tags" mcp:"minItems=1,maxItems=3,maxLength=8,desc=Labels for the request"`
+	Pair     [2]int            `json:"pair,omitempty"`
+	Labels   map[string]string `json:"labels,omitempty"`
+	Level    Level             `json:"level"`
+	Mode     string            `json:"mode,omitempty" mcp:"enum=fast|slow,default=fast,title=Mode"`
+	Tree     *Node             `json:"tree,omitempty"`
+	Inline   struct {
+		A int `json:"a"`
+	} `json:"inline"`
+	Skipped  string `json:"-"`
+	internal string
+}
+
+// Check checks an input of every kind.
+//
+//mcp:tool
+func Check(ctx context.Context, in Input) (string, error) { return in.ID, nil }
