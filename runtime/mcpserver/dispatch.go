@@ -122,6 +122,9 @@ func (s *Server) legacy(ctx context.Context, x *exchange, m *message) ([]byte, *
 	case "ping":
 		return []byte(`{}`), nil
 	}
+	if !legacyMethods[m.method] {
+		return nil, methodNotFound(m.method)
+	}
 	x.rev = x.sess.revision()
 	if x.rev == "" {
 		return nil, errorf(codeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
@@ -140,6 +143,11 @@ func (s *Server) legacy(ctx context.Context, x *exchange, m *message) ([]byte, *
 		return s.complete(x, m.params)
 	}
 	return nil, methodNotFound(m.method)
+}
+
+// legacyMethods are the methods a legacy session serves once initialized.
+var legacyMethods = map[string]bool{
+	"tools/list": true, "tools/call": true, "logging/setLevel": true, "completion/complete": true,
 }
 
 // modern serves a 2026-07-28-era request.
