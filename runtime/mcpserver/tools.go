@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -179,7 +180,14 @@ func unmarshalParams(params json.RawMessage, v any) *rpcError {
 	if len(params) == 0 || isNull(params) {
 		return nil
 	}
+	if params[0] != '{' {
+		return errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
 	if err := json.Unmarshal(params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return errorf(codeInvalidParams, "invalid params: "+te.Field+" must not be a "+te.Value)
+		}
 		return errorf(codeInvalidParams, "invalid params: "+err.Error())
 	}
 	return nil
