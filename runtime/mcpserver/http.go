@@ -56,14 +56,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // CloseStreams ends every open GET stream. Register it with
 // http.Server.RegisterOnShutdown so that Shutdown does not wait for them.
 func (s *Server) CloseStreams() {
+	var open []*sseStream
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, sess := range s.byID {
 		sess.mu.Lock()
 		if st, ok := sess.stream.(*sseStream); ok {
-			st.end()
+			open = append(open, st)
 		}
 		sess.mu.Unlock()
+	}
+	s.mu.Unlock()
+	for _, st := range open {
+		st.end()
 	}
 }
 
@@ -241,15 +245,20 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := &sseStream{w: w, ended: make(chan struct{})}
+	// Hold the stream until its headers are out, so that no message is
+	// written before them.
+	st.mu.Lock()
 	sess.mu.Lock()
 	if sess.stream != nil {
 		sess.mu.Unlock()
+		st.mu.Unlock()
 		http.Error(w, "Conflict: the session already has a stream", http.StatusConflict)
 		return
 	}
 	sess.stream = st
 	sess.mu.Unlock()
-	st.open()
+	st.openLocked()
+	st.mu.Unlock()
 	select {
 	case <-r.Context().Done():
 	case <-sess.ctx.Done():
@@ -408,9 +417,8 @@ type sseStream struct {
 	closed bool
 }
 
-func (st *sseStream) open() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+// openLocked writes the headers of the stream; st.mu is held.
+func (st *sseStream) openLocked() {
 	h := st.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
