@@ -1,0 +1,214 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+var _ mcprt.Caller = (*exchange)(nil)
+
+// Progress implements [mcprt.Caller]: a notifications/progress for the
+// request's progress token, if it had one.
+func (x *exchange) Progress(ctx context.Context, progress, total float64, message string) error {
+	if x.meta.ProgressToken == nil {
+		return nil
+	}
+	if !finite(progress) || !finite(total) {
+		return errors.New("mcpserver: progress must be a finite number")
+	}
+	p := append(make([]byte, 0, 96), `{"progressToken":`...)
+	p = append(p, x.meta.ProgressToken...)
+	p = strconv.AppendFloat(append(p, `,"progress":`...), progress, 'g', -1, 64)
+	if total > 0 {
+		p = strconv.AppendFloat(append(p, `,"total":`...), total, 'g', -1, 64)
+	}
+	if message != "" {
+		p = mcprt.AppendString(append(p, `,"message":`...), message)
+	}
+	return x.out.send(appendNotification(nil, "notifications/progress", append(p, '}')))
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// Log implements [mcprt.Caller]: a notifications/message when logging is
+// enabled and level is at or above the level the client asked for.
+func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
+	if !level.Valid() {
+		return fmt.Errorf("mcpserver: invalid log level %q", level)
+	}
+	min := x.meta.LogLevel
+	if !x.rev.Stateless() && x.sess != nil {
+		min = x.sess.logLevel()
+	}
+	if !x.srv.id.EnableLogging || !min.Valid() || level.Rank() < min.Rank() {
+		return nil
+	}
+	js, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("mcpserver: encoding log data: %w", err)
+	}
+	p := mcprt.AppendString(append(make([]byte, 0, 64+len(js)), `{"level":`...), string(level))
+	if logger != "" {
+		p = mcprt.AppendString(append(p, `,"logger":`...), logger)
+	}
+	p = append(append(p, `,"data":`...), js...)
+	return x.out.send(appendNotification(nil, "notifications/message", append(p, '}')))
+}
+
+// Elicit implements [mcprt.Caller] with an elicitation/create request.
+func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+	if err := x.canAsk("elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, mcprt.Rev20250618); err != nil {
+		return mcprt.ElicitResult{}, err
+	}
+	if len(requestedSchema) == 0 {
+		requestedSchema = []byte(`{"type":"object","properties":{}}`)
+	}
+	p := mcprt.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
+	p = append(append(p, `,"requestedSchema":`...), requestedSchema...)
+	raw, err := x.roundTrip(ctx, "elicitation/create", append(p, '}'))
+	if err != nil {
+		return mcprt.ElicitResult{}, err
+	}
+	var r struct {
+		Action  string          `json:"action"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+		return mcprt.ElicitResult{}, fmt.Errorf("mcpserver: malformed elicitation result: %s", raw)
+	}
+	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
+}
+
+// Sample implements [mcprt.Caller] with a sampling/createMessage request.
+func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if err := x.canAsk("sampling", x.srv.id.EnableSampling, x.caps.sampling, mcprt.Rev20241105); err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	raw, err := x.roundTrip(ctx, "sampling/createMessage", x.appendSampleParams(nil, &req))
+	if err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	var r struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("mcpserver: malformed sampling result: %w", err)
+	}
+	c, err := parseContent(r.Content)
+	if err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	return mcprt.SampleResult{Role: r.Role, Content: c, Model: r.Model, StopReason: r.StopReason}, nil
+}
+
+func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte {
+	p = append(p, `{"messages":[`...)
+	for i := range req.Messages {
+		if i > 0 {
+			p = append(p, ',')
+		}
+		p = mcprt.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
+		p = req.Messages[i].Content.AppendJSON(append(p, `,"content":`...), x.rev)
+		p = append(p, '}')
+	}
+	p = strconv.AppendInt(append(p, `],"maxTokens":`...), int64(req.MaxTokens), 10)
+	if req.SystemPrompt != "" {
+		p = mcprt.AppendString(append(p, `,"systemPrompt":`...), req.SystemPrompt)
+	}
+	if len(req.ModelPreferences) > 0 {
+		p = append(append(p, `,"modelPreferences":`...), req.ModelPreferences...)
+	}
+	return append(p, '}')
+}
+
+// parseContent reads a sampling content block; of an array of blocks, the
+// first is taken.
+func parseContent(raw json.RawMessage) (mcprt.Content, error) {
+	var blocks []json.RawMessage
+	if len(raw) > 0 && raw[0] == '[' {
+		if err := json.Unmarshal(raw, &blocks); err != nil || len(blocks) == 0 {
+			return mcprt.Content{}, errors.New("mcpserver: sampling result has no content")
+		}
+		raw = blocks[0]
+	}
+	var b struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MIMEType string `json:"mimeType"`
+	}
+	if err := json.Unmarshal(raw, &b); err != nil || b.Type == "" {
+		return mcprt.Content{}, fmt.Errorf("mcpserver: malformed sampling content: %s", raw)
+	}
+	c := mcprt.Content{Type: mcprt.ContentType(b.Type), Text: b.Text, MIMEType: b.MIMEType}
+	if b.Data != "" {
+		data, err := base64.StdEncoding.DecodeString(b.Data)
+		if err != nil {
+			return mcprt.Content{}, fmt.Errorf("mcpserver: sampling content data: %w", err)
+		}
+		c.Data = data
+	}
+	return c, nil
+}
+
+// canAsk checks that a request of the given kind may go to the client: the
+// identity enables it, the revision has server-to-client requests of that
+// kind, and the client declared the capability.
+func (x *exchange) canAsk(kind string, enabled, declared bool, since mcprt.Revision) error {
+	switch {
+	case !enabled:
+		return fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)
+	case x.rev.Stateless():
+		return fmt.Errorf("mcpserver: %s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
+	case x.rev < since:
+		return fmt.Errorf("mcpserver: %s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
+	case !declared:
+		return fmt.Errorf("mcpserver: the client did not declare the %s capability", kind)
+	case x.sess == nil:
+		return fmt.Errorf("mcpserver: %s needs a session", kind)
+	}
+	return nil
+}
+
+// roundTrip sends a request to the client and waits for its answer, the
+// end of ctx (then the client is told the request is cancelled) or the end
+// of the session.
+func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
+	id, ch, err := x.sess.expect()
+	if err != nil {
+		return nil, err
+	}
+	defer x.sess.forget(id)
+	if err := x.out.send(appendRequest(nil, id, method, params)); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if m.error != nil {
+			var e struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			}
+			_ = json.Unmarshal(m.error, &e)
+			return nil, fmt.Errorf("mcpserver: the client answered %s with error %d: %s", method, e.Code, e.Message)
+		}
+		return m.result, nil
+	case <-ctx.Done():
+		p := strconv.AppendInt([]byte(`{"requestId":`), id, 10)
+		p = append(p, `,"reason":"the server no longer needs the answer"}`...)
+		_ = x.out.send(appendNotification(nil, "notifications/cancelled", p))
+		return nil, ctx.Err()
+	case <-x.sess.done:
+		return nil, errClosed
+	}
+}

@@ -1,0 +1,447 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// HTTPHandler returns the Streamable HTTP transport on one endpoint: POST
+// carries client messages, GET opens a session's stream of messages outside
+// any request, DELETE ends a session. Mount it at the path of your choice.
+//
+// A legacy client gets an Mcp-Session-Id when it initializes and sends it
+// with every later request; a 2026-07-28 request needs no session.
+//
+// Graceful shutdown: GET streams stay open until the client leaves, so
+// register [Server.CloseStreams] with the HTTP server before shutting down:
+//
+//	hs := &http.Server{Addr: addr, Handler: srv.HTTPHandler()}
+//	hs.RegisterOnShutdown(srv.CloseStreams)
+//	...
+//	err := hs.Shutdown(ctx) // waits for running requests
+func (s *Server) HTTPHandler() http.Handler {
+	return http.HandlerFunc(s.serveHTTP)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.allowedHostOrigin(r) {
+		http.Error(w, "Forbidden: Host or Origin not allowed", http.StatusForbidden)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		s.httpPost(w, r)
+	case http.MethodGet:
+		s.httpGet(w, r)
+	case http.MethodDelete:
+		s.httpDelete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// CloseStreams ends every open GET stream. Register it with
+// http.Server.RegisterOnShutdown so that Shutdown does not wait for them.
+func (s *Server) CloseStreams() {
+	var open []*sseStream
+	s.mu.Lock()
+	for _, sess := range s.byID {
+		sess.mu.Lock()
+		if st, ok := sess.stream.(*sseStream); ok {
+			open = append(open, st)
+		}
+		sess.mu.Unlock()
+	}
+	s.mu.Unlock()
+	for _, st := range open {
+		st.end()
+	}
+}
+
+// httpPost handles one POST: a message or a batch.
+func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		http.Error(w, "Unsupported Media Type: Content-Type must be application/json", http.StatusUnsupportedMediaType)
+		return
+	}
+	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+		http.Error(w, "Not Acceptable: Accept must list application/json and text/event-stream", http.StatusNotAcceptable)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody()))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "Request Entity Too Large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
+		return
+	}
+	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !mcprt.Revision(v).Supported() {
+		writeRPCError(w, http.StatusBadRequest, nil, unsupportedVersion(v))
+		return
+	}
+	items, isBatch, perr := splitBatch(body)
+	if perr != nil {
+		writeRPCError(w, http.StatusBadRequest, nil, perr)
+		return
+	}
+	if isBatch {
+		s.httpBatch(w, r, items)
+		return
+	}
+	m, id, rerr := parseMessage(body)
+	if rerr != nil {
+		writeRPCError(w, http.StatusBadRequest, id, rerr)
+		return
+	}
+	s.httpMessage(w, r, m)
+}
+
+// httpMessage serves one parsed message of a POST.
+func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
+	meta := parseMeta(m.params)
+	if _, modern, err := modernRevision(m, meta); err != nil {
+		writeRPCError(w, http.StatusBadRequest, m.id, err)
+		return
+	} else if modern {
+		s.httpStateless(w, r, m, meta)
+		return
+	}
+	if m.isRequest() && m.method == "initialize" {
+		s.httpInitialize(w, r, m)
+		return
+	}
+	sess := s.httpSession(w, r)
+	if sess == nil {
+		return
+	}
+	if !m.isRequest() {
+		s.handle(r.Context(), sess, m, nil)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	ctx, stop := sessionContext(r.Context(), sess)
+	defer stop()
+	st := &postStream{w: w}
+	st.finish(s.handle(ctx, sess, m, st))
+}
+
+// httpStateless serves a 2026-07-28 request: no session; the revision in
+// the MCP-Protocol-Version header must be the one in _meta.
+func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *message, meta requestMeta) {
+	if h := r.Header.Get("MCP-Protocol-Version"); h != meta.ProtocolVersion {
+		writeRPCError(w, http.StatusBadRequest, m.id, errorf(codeHeaderMismatch,
+			"header mismatch: MCP-Protocol-Version "+quoteOrMissing(h)+" does not match _meta protocolVersion "+meta.ProtocolVersion))
+		return
+	}
+	if h := r.Header.Get("Mcp-Method"); h != "" && h != m.method {
+		writeRPCError(w, http.StatusBadRequest, m.id, errorf(codeHeaderMismatch,
+			"header mismatch: Mcp-Method "+h+" does not match method "+m.method))
+		return
+	}
+	st := &postStream{w: w}
+	st.finish(s.handle(r.Context(), nil, m, st))
+}
+
+func quoteOrMissing(h string) string {
+	if h == "" {
+		return "(missing)"
+	}
+	return h
+}
+
+// httpInitialize starts a session: the answer carries its Mcp-Session-Id.
+func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
+	sess := newSession(context.Background(), s, rand.Text(), nil)
+	resp := s.handle(r.Context(), sess, m, nil)
+	if sess.revision() == "" {
+		sess.stop()
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+	s.mu.Lock()
+	s.byID[sess.id] = sess
+	s.sessions[sess] = struct{}{}
+	s.mu.Unlock()
+	w.Header().Set("Mcp-Session-Id", sess.id)
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// httpSession finds the session a request names, or answers 400 (no
+// Mcp-Session-Id) or 404 (unknown or ended) and returns nil.
+func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
+	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		http.Error(w, "Bad Request: Mcp-Session-Id header is required", http.StatusBadRequest)
+		return nil
+	}
+	s.mu.Lock()
+	sess := s.byID[id]
+	s.mu.Unlock()
+	if sess == nil {
+		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
+		return nil
+	}
+	return sess
+}
+
+// sessionContext is the context of a request in a session: it ends with
+// the request or the session.
+func sessionContext(req context.Context, sess *session) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(req)
+	stop := context.AfterFunc(sess.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// httpBatch serves a batch POST (2025-03-26 sessions only).
+func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.RawMessage) {
+	sess := s.httpSession(w, r)
+	if sess == nil {
+		return
+	}
+	if sess.revision() != mcprt.Rev20250326 {
+		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
+		return
+	}
+	ctx, stop := sessionContext(r.Context(), sess)
+	defer stop()
+	st := &postStream{w: w}
+	resp := s.handleBatch(ctx, sess, items, st)
+	if resp == nil && !st.sse {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	st.finish(resp)
+}
+
+// httpGet opens the session's stream for messages outside any request.
+func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "text/event-stream") {
+		http.Error(w, "Not Acceptable: Accept must list text/event-stream", http.StatusNotAcceptable)
+		return
+	}
+	if mcprt.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "Method Not Allowed: no session stream", http.StatusMethodNotAllowed)
+		return
+	}
+	sess := s.httpSession(w, r)
+	if sess == nil {
+		return
+	}
+	st := &sseStream{w: w, ended: make(chan struct{})}
+	// Hold the stream until its headers are out, so that no message is
+	// written before them.
+	st.mu.Lock()
+	sess.mu.Lock()
+	if sess.stream != nil {
+		sess.mu.Unlock()
+		st.mu.Unlock()
+		http.Error(w, "Conflict: the session already has a stream", http.StatusConflict)
+		return
+	}
+	sess.stream = st
+	sess.mu.Unlock()
+	st.openLocked()
+	st.mu.Unlock()
+	select {
+	case <-r.Context().Done():
+	case <-sess.ctx.Done():
+	case <-st.ended:
+	}
+	sess.mu.Lock()
+	if sess.stream == sender(st) {
+		sess.stream = nil
+	}
+	sess.mu.Unlock()
+	st.end()
+}
+
+// httpDelete ends a session.
+func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
+	sess := s.httpSession(w, r)
+	if sess == nil {
+		return
+	}
+	s.untrack(sess)
+	sess.close()
+	sess.stop()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) maxBody() int64 {
+	if s.MaxBodyBytes > 0 {
+		return s.MaxBodyBytes
+	}
+	return DefaultMaxBodyBytes
+}
+
+// allowedHostOrigin guards against DNS rebinding: the Host and, when
+// present, the Origin must name an allowed host.
+func (s *Server) allowedHostOrigin(r *http.Request) bool {
+	if len(s.AllowedHosts) == 1 && s.AllowedHosts[0] == "*" {
+		return true
+	}
+	if !s.allowedHost(hostname(r.Host)) {
+		return false
+	}
+	o := r.Header.Get("Origin")
+	if o == "" || slices.Contains(s.AllowedOrigins, o) {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host != "" && s.allowedHost(u.Hostname())
+}
+
+func (s *Server) allowedHost(h string) bool {
+	if len(s.AllowedHosts) == 0 {
+		return h == "localhost" || h == "127.0.0.1" || h == "::1"
+	}
+	return slices.ContainsFunc(s.AllowedHosts, func(a string) bool { return strings.EqualFold(a, h) })
+}
+
+// hostname strips the port and the brackets of an IPv6 address from a
+// Host header.
+func hostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// accepts reports whether the Accept headers of r list mediaType, exactly
+// or by a wildcard.
+func accepts(r *http.Request, mediaType string) bool {
+	major, _, _ := strings.Cut(mediaType, "/")
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err == nil && (mt == mediaType || mt == "*/*" || mt == major+"/*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *rpcError) {
+	writeJSON(w, status, appendError(nil, id, e))
+}
+
+// postStream answers one POST. Messages sent while the request runs switch
+// the answer to an SSE stream; without any, the response is plain JSON.
+type postStream struct {
+	mu   sync.Mutex
+	w    http.ResponseWriter
+	sse  bool
+	done bool
+}
+
+var errRequestDone = errors.New("mcpserver: the request has been answered")
+
+func (p *postStream) send(msg []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return errRequestDone
+	}
+	if !p.sse {
+		p.sse = true
+		h := p.w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no")
+		p.w.WriteHeader(http.StatusOK)
+	}
+	return writeEvent(p.w, msg)
+}
+
+// finish writes the response (nil: none, for a cancelled request) and
+// closes the answer to further messages.
+func (p *postStream) finish(resp []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = true
+	switch {
+	case p.sse && resp != nil:
+		writeEvent(p.w, resp)
+	case p.sse:
+	case resp == nil:
+		p.w.WriteHeader(http.StatusAccepted)
+	default:
+		writeJSON(p.w, http.StatusOK, resp)
+	}
+}
+
+func writeEvent(w http.ResponseWriter, msg []byte) error {
+	buf := make([]byte, 0, len(msg)+24)
+	buf = append(buf, "event: message\ndata: "...)
+	buf = append(append(buf, msg...), "\n\n"...)
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	return http.NewResponseController(w).Flush()
+}
+
+// sseStream is a session's GET stream.
+type sseStream struct {
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	ended  chan struct{}
+	closed bool
+}
+
+// openLocked writes the headers of the stream; st.mu is held.
+func (st *sseStream) openLocked() {
+	h := st.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	st.w.WriteHeader(http.StatusOK)
+	http.NewResponseController(st.w).Flush()
+}
+
+func (st *sseStream) send(msg []byte) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return errClosed
+	}
+	return writeEvent(st.w, msg)
+}
+
+// end closes the stream; the GET handler returns.
+func (st *sseStream) end() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.closed {
+		st.closed = true
+		close(st.ended)
+	}
+}

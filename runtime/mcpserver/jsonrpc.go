@@ -1,0 +1,213 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// JSON-RPC and MCP error codes.
+const (
+	codeParseError          = -32700
+	codeInvalidRequest      = -32600
+	codeMethodNotFound      = -32601
+	codeInvalidParams       = -32602
+	codeInternalError       = -32603
+	codeHeaderMismatch      = -32020
+	codeUnsupportedProtocol = -32022
+)
+
+// rpcError is a JSON-RPC error object. data, when set, is raw JSON.
+type rpcError struct {
+	code    int
+	message string
+	data    []byte
+}
+
+func errorf(code int, message string) *rpcError { return &rpcError{code: code, message: message} }
+
+// message is one decoded JSON-RPC message. A request has an id and a
+// method, a notification a method only, a response an id and a result or an
+// error. id and params are kept as the raw bytes the peer sent, so ids are
+// echoed byte for byte and params are decoded only by the method that reads
+// them.
+type message struct {
+	id     json.RawMessage
+	method string
+	params json.RawMessage
+	result json.RawMessage
+	error  json.RawMessage
+}
+
+func (m *message) isRequest() bool      { return m.id != nil && m.method != "" }
+func (m *message) isNotification() bool { return m.id == nil && m.method != "" }
+func (m *message) isResponse() bool     { return m.method == "" }
+
+// envelope is the wire form parseMessage decodes into.
+type envelope struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// parseMessage decodes one JSON-RPC message (not a batch). It is the only
+// place that reads the envelope. On failure it returns the error to answer
+// with, and the id when one could be read (nil otherwise: answered as null).
+func parseMessage(b []byte) (*message, json.RawMessage, *rpcError) {
+	var e envelope
+	if err := json.Unmarshal(b, &e); err != nil {
+		if json.Valid(b) {
+			return nil, nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
+		}
+		return nil, nil, errorf(codeParseError, "parse error")
+	}
+	m := &message{params: e.Params, result: e.Result, error: e.Error}
+	if e.ID != nil && !isNull(e.ID) {
+		if !validID(e.ID) {
+			return nil, nil, errorf(codeInvalidRequest, "invalid request: id must be a string or a number")
+		}
+		m.id = e.ID
+	}
+	if string(e.JSONRPC) != `"2.0"` {
+		return nil, m.id, errorf(codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if e.Method != nil {
+		if err := json.Unmarshal(e.Method, &m.method); err != nil || m.method == "" {
+			return nil, m.id, errorf(codeInvalidRequest, "invalid request: method must be a non-empty string")
+		}
+		return m, nil, nil
+	}
+	if m.id != nil && (e.Result != nil || e.Error != nil) {
+		return m, nil, nil
+	}
+	return nil, m.id, errorf(codeInvalidRequest, "invalid request: method is missing")
+}
+
+func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
+// validID reports whether raw is a JSON string or number.
+func validID(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return false
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		return true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return true
+	}
+	return false
+}
+
+// splitBatch reports whether b is a JSON array and, if so, returns its
+// elements as raw messages. A malformed array is a parse error.
+func splitBatch(b []byte) (items []json.RawMessage, isBatch bool, err *rpcError) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '[' {
+		return nil, false, nil
+	}
+	if e := json.Unmarshal(b, &items); e != nil {
+		return nil, true, errorf(codeParseError, "parse error")
+	}
+	return items, true, nil
+}
+
+// appendResponse appends a success response carrying result (raw JSON).
+func appendResponse(dst []byte, id json.RawMessage, result []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"result":`...)
+	dst = append(dst, result...)
+	return append(dst, '}')
+}
+
+// appendError appends an error response; a nil id is written as null.
+func appendError(dst []byte, id json.RawMessage, e *rpcError) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	if id == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, id...)
+	}
+	dst = append(dst, `,"error":{"code":`...)
+	dst = strconv.AppendInt(dst, int64(e.code), 10)
+	dst = append(dst, `,"message":`...)
+	dst = mcprt.AppendString(dst, e.message)
+	if e.data != nil {
+		dst = append(dst, `,"data":`...)
+		dst = append(dst, e.data...)
+	}
+	return append(dst, `}}`...)
+}
+
+// appendNotification appends a notification whose params are raw JSON.
+func appendNotification(dst []byte, method string, params []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
+	dst = mcprt.AppendString(dst, method)
+	if params != nil {
+		dst = append(dst, `,"params":`...)
+		dst = append(dst, params...)
+	}
+	return append(dst, '}')
+}
+
+// appendRequest appends a server-initiated request with a numeric id.
+func appendRequest(dst []byte, id int64, method string, params []byte) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = strconv.AppendInt(dst, id, 10)
+	dst = append(dst, `,"method":`...)
+	dst = mcprt.AppendString(dst, method)
+	dst = append(dst, `,"params":`...)
+	dst = append(dst, params...)
+	return append(dst, '}')
+}
+
+// requestMeta is what the server reads from a request's params._meta.
+type requestMeta struct {
+	ProgressToken      json.RawMessage `json:"progressToken"`
+	ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
+}
+
+// parseMeta reads params._meta. Params that are absent, not an object or
+// without _meta give a zero requestMeta.
+func parseMeta(params json.RawMessage) requestMeta {
+	var p struct {
+		Meta requestMeta `json:"_meta"`
+	}
+	if len(params) > 0 {
+		_ = json.Unmarshal(params, &p)
+	}
+	if p.Meta.ProgressToken != nil && !validID(p.Meta.ProgressToken) {
+		p.Meta.ProgressToken = nil
+	}
+	return p.Meta
+}
+
+// clientCaps is what the server needs to know of a client's capabilities.
+type clientCaps struct {
+	elicitation bool
+	sampling    bool
+}
+
+// parseClientCaps reads a ClientCapabilities object.
+func parseClientCaps(raw json.RawMessage) clientCaps {
+	var c struct {
+		Elicitation json.RawMessage `json:"elicitation"`
+		Sampling    json.RawMessage `json:"sampling"`
+	}
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &c)
+	}
+	return clientCaps{
+		elicitation: c.Elicitation != nil && !isNull(c.Elicitation),
+		sampling:    c.Sampling != nil && !isNull(c.Sampling),
+	}
+}

@@ -1,0 +1,161 @@
+package mcpserver
+
+import (
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// latestLegacy is the revision initialize answers when the client asks for
+// one the server does not serve through initialize.
+const latestLegacy = mcprt.Rev20251125
+
+// negotiate picks the revision of a session from the client's request: its
+// own when supported, else the latest initialize-based one.
+func negotiate(requested string) mcprt.Revision {
+	rev := mcprt.Revision(requested)
+	if rev.Supported() && !rev.Stateless() {
+		return rev
+	}
+	return latestLegacy
+}
+
+// initialize answers initialize and fixes the session's revision and the
+// client's capabilities.
+func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
+	var p struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+	}
+	if err := unmarshalParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.ProtocolVersion == "" {
+		return nil, errorf(codeInvalidParams, "invalid params: protocolVersion is missing")
+	}
+	rev := negotiate(p.ProtocolVersion)
+	ss := x.sess
+	ss.mu.Lock()
+	if ss.rev != "" {
+		ss.mu.Unlock()
+		return nil, errorf(codeInvalidRequest, "invalid request: the session is already initialized")
+	}
+	ss.rev = rev
+	ss.caps = parseClientCaps(p.Capabilities)
+	ss.mu.Unlock()
+
+	i := revIndex(rev)
+	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
+	dst = mcprt.AppendString(dst, string(rev))
+	dst = append(dst, `,"capabilities":`...)
+	dst = append(dst, s.caps[i]...)
+	dst = append(dst, `,"serverInfo":`...)
+	dst = append(dst, s.info[i]...)
+	if s.id.Instructions != "" {
+		dst = mcprt.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
+	}
+	return append(dst, '}'), nil
+}
+
+// discover answers server/discover (2026-07-28).
+func (s *Server) discover() []byte {
+	i := revIndex(mcprt.Rev20260728)
+	dst := append(make([]byte, 0, 256), `{"resultType":"complete","supportedVersions":[`...)
+	for j, r := range mcprt.Revisions {
+		if j > 0 {
+			dst = append(dst, ',')
+		}
+		dst = mcprt.AppendString(dst, string(r))
+	}
+	dst = append(dst, `],"capabilities":`...)
+	dst = append(dst, s.caps[i]...)
+	if s.id.Instructions != "" {
+		dst = mcprt.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
+	}
+	dst = append(dst, `,"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":`...)
+	dst = append(dst, s.info[i]...)
+	return append(dst, `}}`...)
+}
+
+// appendCapabilities appends the server capabilities published on rev:
+// each only where the identity enables it and the revision has it.
+func (s *Server) appendCapabilities(dst []byte, rev mcprt.Revision) []byte {
+	dst = append(dst, '{')
+	if s.id.EnableLogging {
+		dst = append(dst, `"logging":{},`...)
+	}
+	if s.id.EnableCompletions && rev.HasCompletions() {
+		dst = append(dst, `"completions":{},`...)
+	}
+	if rev.HasTasks() && s.id.EnableTasks {
+		dst = append(dst, `"tasks":{},`...)
+	}
+	if s.id.EnableToolNotifications && !rev.Stateless() {
+		dst = append(dst, `"tools":{"listChanged":true}`...)
+	} else {
+		dst = append(dst, `"tools":{}`...)
+	}
+	return append(dst, '}')
+}
+
+// appendServerInfo appends the Implementation object describing the
+// server on rev.
+func (s *Server) appendServerInfo(dst []byte, rev mcprt.Revision) []byte {
+	id := &s.id
+	dst = mcprt.AppendString(append(dst, `{"name":`...), id.Name)
+	dst = mcprt.AppendString(append(dst, `,"version":`...), id.Version)
+	if id.Title != "" && rev.HasStructuredOutput() {
+		dst = mcprt.AppendString(append(dst, `,"title":`...), id.Title)
+	}
+	if rev.HasIcons() {
+		if id.Description != "" {
+			dst = mcprt.AppendString(append(dst, `,"description":`...), id.Description)
+		}
+		if id.WebsiteURL != "" {
+			dst = mcprt.AppendString(append(dst, `,"websiteUrl":`...), id.WebsiteURL)
+		}
+		if len(id.Icons) > 0 {
+			dst = mcprt.AppendIcons(append(dst, `,"icons":`...), id.Icons)
+		}
+	}
+	return append(dst, '}')
+}
+
+// setLevel answers logging/setLevel: the session's level from now on.
+func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
+	if !s.id.EnableLogging {
+		return nil, methodNotFound("logging/setLevel")
+	}
+	var p struct {
+		Level mcprt.LogLevel `json:"level"`
+	}
+	if err := unmarshalParams(params, &p); err != nil {
+		return nil, err
+	}
+	if !p.Level.Valid() {
+		return nil, errorf(codeInvalidParams, "invalid params: invalid log level "+string(p.Level))
+	}
+	x.sess.mu.Lock()
+	x.sess.level = p.Level
+	x.sess.mu.Unlock()
+	return []byte(`{}`), nil
+}
+
+// complete answers completion/complete. The server has no prompts or
+// resource templates, so there is never anything to complete.
+func (s *Server) complete(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
+	if !s.id.EnableCompletions {
+		return nil, methodNotFound("completion/complete")
+	}
+	var p struct {
+		Ref      json.RawMessage `json:"ref"`
+		Argument json.RawMessage `json:"argument"`
+	}
+	if err := unmarshalParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Ref == nil || p.Argument == nil {
+		return nil, errorf(codeInvalidParams, "invalid params: ref and argument are required")
+	}
+	return x.withResultType([]byte(`{"completion":{"values":[],"hasMore":false}}`)), nil
+}

@@ -1,0 +1,158 @@
+// Package mcpserver is mcpgen's built-in MCP server. It serves
+// [mcprt.Tool] values over stdio ([Server.ServeStdio], [Server.ServeStream])
+// and Streamable HTTP ([Server.HTTPHandler]), for every protocol revision
+// mcprt knows: the initialize-based revisions 2024-11-05, 2025-03-26,
+// 2025-06-18 and 2025-11-25, and the stateless 2026-07-28 beside them.
+//
+// The server publishes, per negotiated revision, only what that revision
+// has. Tool descriptors are serialized once per revision when a tool is
+// added; tools/list pages are copied from those bytes. Every request runs in
+// its own goroutine and the call path takes no global lock.
+//
+// Handlers reach their client through their context with the functions of
+// package mcprt: [mcprt.Progress], [mcprt.Log], [mcprt.Elicit] and
+// [mcprt.Sample].
+//
+// # Choices the specification leaves open
+//
+//   - Log messages are sent only after the client set a level (legacy
+//     revisions: logging/setLevel; 2026-07-28: the logLevel in the request's
+//     _meta), and only when Identity.EnableLogging is set.
+//   - Over HTTP a request is answered with application/json, unless its
+//     handler sends a notification or a request to the client while it runs:
+//     then the answer switches to an SSE stream that carries those messages
+//     and finally the response.
+//   - A request cancelled by notifications/cancelled gets no response.
+//   - The tasks capability is published (as an empty object, on 2025-11-25
+//     with Identity.EnableTasks) but task-augmented execution is not
+//     implemented: calls always run to completion in the request.
+//   - 2026-07-28 requests are served statelessly. That revision has no
+//     server-to-client requests, so Elicit and Sample fail there, and no
+//     tools.listChanged is published for it (it has no GET stream and this
+//     server does not implement subscriptions/listen).
+package mcpserver
+
+import (
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// DefaultMaxBodyBytes is the default limit of an HTTP request body.
+const DefaultMaxBodyBytes = 4 << 20
+
+// Server serves a set of tools. Create one with [New]; set the exported
+// fields, if at all, before serving.
+type Server struct {
+	// MaxBodyBytes limits the size of an HTTP request body; larger bodies
+	// are answered with 413. Zero means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// AllowedHosts are the host names (without port) accepted in the Host
+	// and Origin headers of HTTP requests, against DNS rebinding. Empty
+	// means the loopback names localhost, 127.0.0.1 and ::1, with any port.
+	// A single "*" turns the check off (for servers behind a proxy that
+	// checks these headers itself).
+	AllowedHosts []string
+	// AllowedOrigins are further origins ("https://app.example.com")
+	// accepted in the Origin header.
+	AllowedOrigins []string
+	// Logger receives the server's own diagnostics. Nil means a text
+	// logger writing to stderr. On stdio nothing but JSON-RPC is ever
+	// written to stdout.
+	Logger *slog.Logger
+
+	id    mcprt.Identity
+	tools registry
+
+	// caps and info hold the serialized capabilities and serverInfo per
+	// revision, computed once from the identity.
+	caps [numRevisions][]byte
+	info [numRevisions][]byte
+
+	mu       sync.Mutex
+	sessions map[*session]struct{} // live sessions, for list_changed
+	byID     map[string]*session   // HTTP sessions by Mcp-Session-Id
+}
+
+// New returns a server that describes itself with id and serves tools.
+func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
+	s := &Server{
+		id:       id,
+		sessions: make(map[*session]struct{}),
+		byID:     make(map[string]*session),
+	}
+	for _, rev := range mcprt.Revisions {
+		i := revIndex(rev)
+		s.caps[i] = s.appendCapabilities(nil, rev)
+		s.info[i] = s.appendServerInfo(nil, rev)
+	}
+	s.tools.add(tools)
+	return s
+}
+
+// Add adds tools, or replaces the tools of the same names in place. It is
+// safe while the server runs; when Identity.EnableToolNotifications is set,
+// every live initialized session is sent notifications/tools/list_changed.
+func (s *Server) Add(tools ...mcprt.Tool) {
+	s.tools.add(tools)
+	if !s.id.EnableToolNotifications {
+		return
+	}
+	msg := appendNotification(nil, "notifications/tools/list_changed", nil)
+	s.mu.Lock()
+	live := make([]*session, 0, len(s.sessions))
+	for sess := range s.sessions {
+		live = append(live, sess)
+	}
+	s.mu.Unlock()
+	for _, sess := range live {
+		if rev := sess.revision(); rev != "" && !rev.Stateless() {
+			sess.notify(msg)
+		}
+	}
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return defaultLogger
+}
+
+var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+func (s *Server) track(sess *session) {
+	s.mu.Lock()
+	s.sessions[sess] = struct{}{}
+	s.mu.Unlock()
+}
+
+func (s *Server) untrack(sess *session) {
+	s.mu.Lock()
+	delete(s.sessions, sess)
+	if sess.id != "" && s.byID[sess.id] == sess {
+		delete(s.byID, sess.id)
+	}
+	s.mu.Unlock()
+}
+
+// numRevisions is the number of revisions in [mcprt.Revisions].
+const numRevisions = 5
+
+// revIndex maps a supported revision to an index of per-revision arrays.
+func revIndex(rev mcprt.Revision) int {
+	switch rev {
+	case mcprt.Rev20241105:
+		return 0
+	case mcprt.Rev20250326:
+		return 1
+	case mcprt.Rev20250618:
+		return 2
+	case mcprt.Rev20251125:
+		return 3
+	default:
+		return 4
+	}
+}

@@ -1,0 +1,199 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// sender writes one complete JSON-RPC message to the client.
+type sender interface {
+	send(msg []byte) error
+}
+
+// errClosed is returned by round trips to a client that has gone away.
+var errClosed = errors.New("mcpserver: the client connection is closed")
+
+// session is the state the legacy revisions keep between requests: the
+// negotiated revision, the client's capabilities and log level, the
+// requests in flight (for cancellation) and the server's own requests
+// awaiting an answer. A stdio connection is one session; over HTTP, each
+// Mcp-Session-Id names one. 2026-07-28 requests on stdio use the
+// connection's session only for cancellation.
+type session struct {
+	srv  *Server
+	id   string // Mcp-Session-Id; empty on stdio
+	done chan struct{}
+	ctx  context.Context
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	rev      mcprt.Revision // empty before initialize
+	caps     clientCaps
+	level    mcprt.LogLevel // empty: no log messages
+	inflight map[string]*inflight
+	pending  map[int64]chan *message
+	nextID   int64
+	closed   bool
+	stream   sender // where messages outside a request go; nil: dropped
+}
+
+// inflight is a request being handled.
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+func newSession(parent context.Context, srv *Server, id string, stream sender) *session {
+	ctx, stop := context.WithCancel(parent)
+	return &session{
+		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream,
+		done:     make(chan struct{}),
+		inflight: make(map[string]*inflight),
+		pending:  make(map[int64]chan *message),
+	}
+}
+
+func (ss *session) revision() mcprt.Revision {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.rev
+}
+
+func (ss *session) logLevel() mcprt.LogLevel {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.level
+}
+
+func (ss *session) setStream(out sender) {
+	ss.mu.Lock()
+	ss.stream = out
+	ss.mu.Unlock()
+}
+
+// notify sends msg on the session's stream, if it has one.
+func (ss *session) notify(msg []byte) {
+	ss.mu.Lock()
+	out := ss.stream
+	ss.mu.Unlock()
+	if out != nil {
+		if err := out.send(msg); err != nil {
+			ss.srv.logger().Debug("mcp notification dropped", "err", err)
+		}
+	}
+}
+
+// close fails the round trips that await an answer and refuses new ones.
+// Handlers still running finish; their own context is not cancelled.
+func (ss *session) close() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if !ss.closed {
+		ss.closed = true
+		close(ss.done)
+	}
+}
+
+// start registers a request in flight and returns its context. The
+// returned finish reports whether the request was cancelled by the client
+// (then no response is sent) and releases it.
+func (ss *session) start(ctx context.Context, id json.RawMessage) (context.Context, func() bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	key := string(id)
+	f := &inflight{cancel: cancel}
+	ss.mu.Lock()
+	ss.inflight[key] = f
+	ss.mu.Unlock()
+	return ctx, func() bool {
+		ss.mu.Lock()
+		if ss.inflight[key] == f {
+			delete(ss.inflight, key)
+		}
+		c := f.cancelled
+		ss.mu.Unlock()
+		cancel()
+		return c
+	}
+}
+
+// cancel cancels the request in flight with id, if any.
+func (ss *session) cancel(id json.RawMessage) {
+	ss.mu.Lock()
+	f := ss.inflight[string(id)]
+	if f != nil {
+		f.cancelled = true
+	}
+	ss.mu.Unlock()
+	if f != nil {
+		f.cancel()
+	}
+}
+
+// expect reserves an id for a request to the client and the channel its
+// answer will arrive on.
+func (ss *session) expect() (int64, chan *message, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.closed {
+		return 0, nil, errClosed
+	}
+	ss.nextID++
+	ch := make(chan *message, 1)
+	ss.pending[ss.nextID] = ch
+	return ss.nextID, ch, nil
+}
+
+func (ss *session) forget(id int64) {
+	ss.mu.Lock()
+	delete(ss.pending, id)
+	ss.mu.Unlock()
+}
+
+// deliver hands a client's response to the round trip awaiting it.
+// Responses to no pending request are dropped.
+func (ss *session) deliver(m *message) {
+	id, err := strconv.ParseInt(string(m.id), 10, 64)
+	if err != nil {
+		ss.srv.logger().Debug("mcp response with an unknown id dropped", "id", string(m.id))
+		return
+	}
+	ss.mu.Lock()
+	ch := ss.pending[id]
+	delete(ss.pending, id)
+	ss.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
+
+// lineWriter writes newline-delimited messages; a mutex keeps messages
+// whole when handlers write concurrently.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   interface{ Write([]byte) (int, error) }
+	buf []byte
+	err error
+}
+
+func (lw *lineWriter) send(msg []byte) error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.err != nil {
+		return lw.err
+	}
+	lw.buf = append(append(lw.buf[:0], msg...), '\n')
+	_, lw.err = lw.w.Write(lw.buf)
+	return lw.err
+}
+
+// failed returns the error of the first write that failed, if any.
+func (lw *lineWriter) failed() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.err
+}

@@ -1,0 +1,194 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// toolEntry is a tool with its descriptor serialized for each revision.
+type toolEntry struct {
+	tool mcprt.Tool
+	desc [numRevisions][]byte
+}
+
+func newToolEntry(t mcprt.Tool) *toolEntry {
+	e := &toolEntry{tool: t}
+	for _, rev := range mcprt.Revisions {
+		e.desc[revIndex(rev)] = t.AppendDescriptor(nil, rev)
+	}
+	return e
+}
+
+// registry holds the tools in insertion order. Reads take the read lock
+// only long enough to find an entry or copy a page.
+type registry struct {
+	mu     sync.RWMutex
+	list   []*toolEntry
+	byName map[string]*toolEntry
+}
+
+// add appends tools; a tool whose name is taken replaces the old one in
+// its place.
+func (r *registry) add(tools []mcprt.Tool) {
+	entries := make([]*toolEntry, len(tools))
+	for i, t := range tools {
+		entries[i] = newToolEntry(t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byName == nil {
+		r.byName = make(map[string]*toolEntry)
+	}
+	for _, e := range entries {
+		if old, ok := r.byName[e.tool.Name]; ok {
+			for i := range r.list {
+				if r.list[i] == old {
+					r.list[i] = e
+				}
+			}
+		} else {
+			r.list = append(r.list, e)
+		}
+		r.byName[e.tool.Name] = e
+	}
+}
+
+func (r *registry) get(name string) *toolEntry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.byName[name]
+}
+
+// appendPage appends the descriptors of up to size tools from start (all
+// when size <= 0) as JSON array elements, and returns the offset of the
+// next page (0 when this is the last one).
+func (r *registry) appendPage(dst []byte, rev mcprt.Revision, start, size int) ([]byte, int, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := len(r.list)
+	if start > n {
+		return dst, 0, false
+	}
+	end := n
+	if size > 0 && start+size < n {
+		end = start + size
+	}
+	ri := revIndex(rev)
+	for i := start; i < end; i++ {
+		if i > start {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, r.list[i].desc[ri]...)
+	}
+	if end < n {
+		return dst, end, true
+	}
+	return dst, 0, true
+}
+
+// encodeCursor and decodeCursor make the opaque pagination cursor: the
+// offset of the next page, base64 encoded.
+func encodeCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendInt([]byte("o"), int64(offset), 10))
+}
+
+func decodeCursor(c string) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) < 2 || b[0] != 'o' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(b[1:]))
+	if err != nil || n < 0 || encodeCursor(n) != c {
+		return 0, false
+	}
+	return n, true
+}
+
+// listTools answers tools/list.
+func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
+	var p struct {
+		Cursor *string `json:"cursor"`
+	}
+	if err := unmarshalParams(params, &p); err != nil {
+		return nil, err
+	}
+	start := 0
+	if p.Cursor != nil {
+		var ok bool
+		if start, ok = decodeCursor(*p.Cursor); !ok {
+			return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
+		}
+	}
+	dst := append(make([]byte, 0, 1024), '{')
+	if x.rev.Stateless() {
+		dst = append(dst, `"resultType":"complete",`...)
+	}
+	dst = append(dst, `"tools":[`...)
+	dst, next, ok := s.tools.appendPage(dst, x.rev, start, s.id.PageSize)
+	if !ok {
+		return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
+	}
+	dst = append(dst, ']')
+	if next > 0 {
+		dst = append(dst, `,"nextCursor":"`...)
+		dst = append(dst, encodeCursor(next)...)
+		dst = append(dst, '"')
+	}
+	if x.rev.Stateless() {
+		dst = append(dst, `,"ttlMs":0,"cacheScope":"public"`...)
+	}
+	return append(dst, '}'), nil
+}
+
+// callTool answers tools/call: it runs the tool with a [mcprt.Caller] in
+// its context and writes its result for the request's revision.
+func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := unmarshalParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Name == "" {
+		return nil, errorf(codeInvalidParams, "invalid params: tool name is missing")
+	}
+	args := p.Arguments
+	if args != nil && isNull(args) {
+		args = nil
+	}
+	if args != nil && args[0] != '{' {
+		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
+	}
+	e := s.tools.get(p.Name)
+	if e == nil {
+		return nil, errorf(codeInvalidParams, "invalid params: unknown tool "+strconv.Quote(p.Name))
+	}
+	res := e.tool.Call(mcprt.WithCaller(ctx, x), args)
+	return x.withResultType(res.AppendJSON(make([]byte, 0, 256), x.rev)), nil
+}
+
+// unmarshalParams decodes params (absent params decode as {}); a failure is
+// an invalid params error.
+func unmarshalParams(params json.RawMessage, v any) *rpcError {
+	if len(params) == 0 || isNull(params) {
+		return nil
+	}
+	if params[0] != '{' {
+		return errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return errorf(codeInvalidParams, "invalid params: "+te.Field+" must not be a "+te.Value)
+		}
+		return errorf(codeInvalidParams, "invalid params: "+err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,145 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+func TestToolsListPagination(t *testing.T) {
+	var tools []mcprt.Tool
+	for _, n := range []string{"e", "d", "c", "b", "a"} { // insertion order, not sorted
+		tools = append(tools, textTool(n, n))
+	}
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2}, tools...))
+	c.initialize(mcprt.Rev20250618, `{}`)
+	desc := func(n string) string { return `{"name":"` + n + `","inputSchema":{"type":"object"}}` }
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[`+desc("e")+`,`+desc("d")+`],"nextCursor":"`+encodeCursor(2)+`"}}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"`+encodeCursor(2)+`"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[`+desc("c")+`,`+desc("b")+`],"nextCursor":"`+encodeCursor(4)+`"}}`)
+	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"`+encodeCursor(4)+`"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"tools":[`+desc("a")+`]}}`)
+	for i, bad := range []string{`"nonsense!"`, `""`, `"` + encodeCursor(6) + `"`, `"b0xZ"`, `7`} {
+		c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"cursor":%s}}`, 10+i, bad),
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"invalid params: %s"}}`, 10+i,
+				map[bool]string{true: "cursor must not be a number", false: "invalid cursor"}[bad == "7"]))
+	}
+}
+
+func TestToolsListPerRevision(t *testing.T) {
+	tool := mcprt.Tool{
+		Name: "add", Title: "Add", Description: "Adds.",
+		InputSchema:  []byte(`{"type":"object"}`),
+		OutputSchema: []byte(`{"type":"object"}`),
+		Hints:        mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Icons:        []mcprt.Icon{{Src: "https://x/i.png"}},
+		TaskSupport:  mcprt.TaskOptional,
+	}
+	for _, rev := range []mcprt.Revision{mcprt.Rev20241105, mcprt.Rev20250326, mcprt.Rev20250618, mcprt.Rev20251125} {
+		t.Run(string(rev), func(t *testing.T) {
+			c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
+			c.initialize(rev, `{}`)
+			c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+				`{"jsonrpc":"2.0","id":1,"result":{"tools":[`+string(tool.AppendDescriptor(nil, rev))+`]}}`)
+		})
+	}
+	// Spot-check that the revisions differ as they should.
+	if d := string(tool.AppendDescriptor(nil, mcprt.Rev20241105)); strings.Contains(d, "annotations") {
+		t.Errorf("2024-11-05 descriptor has annotations: %s", d)
+	}
+}
+
+func TestToolsCall(t *testing.T) {
+	echo := handlerTool("echo", func(ctx context.Context, args []byte) mcprt.Result {
+		return mcprt.TextResult("args=" + string(args))
+	})
+	boom := handlerTool("boom", func(ctx context.Context, args []byte) mcprt.Result { panic("kaputt") })
+	structured := handlerTool("s", func(ctx context.Context, args []byte) mcprt.Result {
+		return mcprt.StructuredResult([]byte(`{"n":1}`))
+	})
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, echo, boom, structured))
+	c.initialize(mcprt.Rev20250618, `{}`)
+	tests := []struct{ name, params, result string }{
+		{"args", `{"name":"echo","arguments":{"a":1}}`, `"result":{"content":[{"type":"text","text":"args={\"a\":1}"}]}`},
+		{"no args", `{"name":"echo"}`, `"result":{"content":[{"type":"text","text":"args="}]}`},
+		{"null args", `{"name":"echo","arguments":null}`, `"result":{"content":[{"type":"text","text":"args="}]}`},
+		{"structured", `{"name":"s"}`, `"result":{"content":[{"type":"text","text":"{\"n\":1}"}],"structuredContent":{"n":1}}`},
+		{"panic", `{"name":"boom"}`, `"result":{"content":[{"type":"text","text":"internal error: tool boom panicked: kaputt"}],"isError":true}`},
+		{"unknown", `{"name":"nope"}`, `"error":{"code":-32602,"message":"invalid params: unknown tool \"nope\""}`},
+		{"no name", `{}`, `"error":{"code":-32602,"message":"invalid params: tool name is missing"}`},
+		{"args not an object", `{"name":"echo","arguments":[1]}`, `"error":{"code":-32602,"message":"invalid params: arguments must be an object"}`},
+		{"params not an object", `[1]`, `"error":{"code":-32602,"message":"invalid params: params must be an object"}`},
+		{"still serving after a panic", `{"name":"echo"}`, `"result":{"content":[{"type":"text","text":"args="}]}`},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c.t = t
+			c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i, tt.params),
+				fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,%s}`, i, tt.result))
+		})
+	}
+}
+
+// TestConcurrentCalls holds every handler until all of them run at once,
+// which only happens when calls are served concurrently.
+func TestConcurrentCalls(t *testing.T) {
+	const n = 16
+	var arrived sync.WaitGroup
+	arrived.Add(n)
+	all := make(chan struct{})
+	go func() { arrived.Wait(); close(all) }()
+	wait := handlerTool("wait", func(ctx context.Context, args []byte) mcprt.Result {
+		arrived.Done()
+		select {
+		case <-all:
+			return mcprt.TextResult("ok")
+		case <-time.After(timeout):
+			return mcprt.Errorf("not concurrent")
+		}
+	})
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, wait))
+	c.initialize(mcprt.Rev20251125, `{}`)
+	for i := range n {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait"}}`, i))
+	}
+	seen := map[string]bool{}
+	for range n {
+		line := c.recv()
+		if !strings.Contains(line, `"text":"ok"`) {
+			t.Fatalf("call failed: %s", line)
+		}
+		seen[line] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d distinct responses, want %d", len(seen), n)
+	}
+}
+
+func TestToolListChanged(t *testing.T) {
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}, textTool("a", "A"))
+	c := startStdio(t, srv)
+	c.initialize(mcprt.Rev20250618, `{}`)
+	srv.Add(textTool("b", "B"))
+	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"B"}]}}`)
+	// Replacing a tool keeps its place.
+	srv.Add(textTool("a", "A2"))
+	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}`)
+}
+
+func TestNoListChangedWithoutSwitch(t *testing.T) {
+	srv := New(mcprt.Identity{Name: "n", Version: "v"})
+	c := startStdio(t, srv)
+	c.initialize(mcprt.Rev20250618, `{}`)
+	srv.Add(textTool("b", "B"))
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+}
