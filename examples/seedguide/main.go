@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
 var identity = mcprt.Identity{
@@ -25,21 +26,47 @@ var identity = mcprt.Identity{
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own) or gosdk (the official Go SDK)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr); err != nil {
+	var err error
+	switch *sdk {
+	case "builtin":
+		err = serveBuiltin(ctx, *addr)
+	case "gosdk":
+		err = serveGoSDK(ctx, *addr)
+	default:
+		err = fmt.Errorf("-sdk %q: want builtin or gosdk", *sdk)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, addr string) error {
+func serveBuiltin(ctx context.Context, addr string) error {
+	srv := mcpserver.New(identity, MCPTools()...)
+	if addr == "" {
+		return srv.ServeStdio(ctx)
+	}
+	return serveHTTP(ctx, addr, srv.HTTPHandler(), srv.CloseStreams)
+}
+
+func serveGoSDK(ctx context.Context, addr string) error {
 	srv := gosdk.NewServer(identity, MCPTools()...)
 	if addr == "" {
 		return srv.Run(ctx, &mcp.StdioTransport{})
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	return serveHTTP(ctx, addr, h, nil)
+}
+
+// serveHTTP serves h on addr until ctx is cancelled, then shuts down.
+func serveHTTP(ctx context.Context, addr string, h http.Handler, onShutdown func()) error {
 	hs := &http.Server{Addr: addr, Handler: h}
+	if onShutdown != nil {
+		hs.RegisterOnShutdown(onShutdown)
+	}
 	go func() {
 		<-ctx.Done()
 		hs.Shutdown(context.Background())
