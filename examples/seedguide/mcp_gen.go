@@ -211,10 +211,12 @@ func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
 			}
 			seen0[1] = true
 			x1 := Status(d.String())
-			switch x1 {
-			case "open", "in_progress", "blocked", "done":
-			default:
-				d.BadEnum(mcprt.Quote(string(x1)), `"open", "in_progress", "blocked", "done"`)
+			if !d.Failed() {
+				switch x1 {
+				case "open", "in_progress", "blocked", "done":
+				default:
+					d.BadEnum(mcprt.Quote(string(x1)), `"open", "in_progress", "blocked", "done"`)
+				}
 			}
 			v.Status = x1
 		default:
@@ -285,10 +287,12 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 			}
 			seen0[0] = true
 			x1 := Region(d.String())
-			switch x1 {
-			case "emea", "amer", "apac":
-			default:
-				d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
+			if !d.Failed() {
+				switch x1 {
+				case "emea", "amer", "apac":
+				default:
+					d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
+				}
 			}
 			v.Region = x1
 		case "rounding":
@@ -298,10 +302,12 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 			}
 			seen0[1] = true
 			x1 := Rounding(d.String())
-			switch x1 {
-			case "none", "nearest_cent", "nearest_unit":
-			default:
-				d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
+			if !d.Failed() {
+				switch x1 {
+				case "none", "nearest_cent", "nearest_unit":
+				default:
+					d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
+				}
 			}
 			v.Rounding = x1
 		case "changes":
