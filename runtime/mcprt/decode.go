@@ -81,6 +81,9 @@ func isAbsent(data []byte) bool {
 	return i == j || string(data[i:j]) == "null"
 }
 
+// invalid reports whether any problem has been found.
+func (d *Decoder) invalid() bool { return len(d.problems) > 0 || d.more > 0 || d.stopped }
+
 // Finish checks that only whitespace follows the arguments and returns the
 // problems found, as an *ArgumentError, or nil when there were none. A
 // value nothing was read from is skipped (and checked) first.
@@ -379,6 +382,12 @@ func (d *Decoder) stringBody(want string) ([]byte, bool) {
 	d.pos = end
 	if escaped {
 		var lone bool
+		if cap(d.buf) < len(body) {
+			// Unescaping never lengthens a string: one allocation of the
+			// escaped length holds it, where growing by appends would
+			// allocate about twice that.
+			d.buf = make([]byte, 0, len(body))
+		}
 		d.buf, lone = unescape(d.buf[:0], body)
 		body = d.buf
 		if lone {

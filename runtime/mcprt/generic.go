@@ -7,10 +7,16 @@ import "math"
 // with tags cannot be written again in generated code, because its tags are
 // part of its identity.
 
-// Extend appends a zero element to s; decoders then decode into
-// s[len(s)-1] in place.
-func Extend[S ~[]E, E any](s S) S {
+// Grow appends a zero element to s; decoders then decode into s[len(s)-1]
+// in place. Once d has found a problem the call will not run and the value
+// is thrown away, so Grow reuses the last element instead of appending:
+// memory stops growing with a bad input however long it is.
+func Grow[S ~[]E, E any](d *Decoder, s S) S {
 	var zero E
+	if len(s) > 0 && d.invalid() {
+		s[len(s)-1] = zero
+		return s
+	}
 	return append(s, zero)
 }
 

@@ -66,9 +66,19 @@ func AppendString(dst []byte, s string) []byte {
 }
 
 // Quote returns s as a quoted JSON string, as AppendString writes it; it is
-// how messages show string values.
+// how messages show string values. A value longer than a message should
+// quote is cut after 40 bytes, at a character boundary, and marked "...":
+// a model needs to recognize the value, and a 4 MiB value must not be
+// copied into a message.
 func Quote(s string) string {
-	return string(AppendString(make([]byte, 0, len(s)+2), s))
+	if len(s) <= maxGot {
+		return string(AppendString(make([]byte, 0, len(s)+2), s))
+	}
+	cut := maxGot
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return string(AppendString(nil, s[:cut])) + "..."
 }
 
 // AppendFloat appends f, a float64 or (bits 32) a float32 value, formatted

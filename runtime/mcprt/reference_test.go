@@ -70,9 +70,8 @@ func decodePriceInput(d *mcprt.Decoder, v *priceInput) {
 			seen[2] = true
 			if d.Array() {
 				for d.NextElem() {
-					var e priceChange
-					decodePriceChange(d, &e)
-					v.Changes = append(v.Changes, e)
+					v.Changes = mcprt.Grow(d, v.Changes)
+					decodePriceChange(d, &v.Changes[len(v.Changes)-1])
 				}
 			}
 		default:

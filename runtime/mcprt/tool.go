@@ -68,10 +68,14 @@ type Tool struct {
 	Handler      Handler
 }
 
-// Call runs the tool's handler. A panic in the handler does not escape: it
-// is logged with its stack and becomes a result with IsError set, so the
-// server keeps serving and the model is told the call failed.
+// Call runs the tool's handler. Arguments over the size limit of ctx's
+// [Limits] are refused without being read. A panic in the handler does not
+// escape: it is logged with its stack and becomes a result with IsError
+// set, so the server keeps serving and the model is told the call failed.
 func (t *Tool) Call(ctx context.Context, args []byte) (res Result) {
+	if err := checkSize(ctx, args); err != nil {
+		return ErrorResult(err)
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			slog.Error("mcp tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))

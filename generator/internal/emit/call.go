@@ -18,7 +18,7 @@ func (e *emitter) call(t *model.Tool) {
 	}
 	body := []jen.Code{
 		jen.Var().Id("d").Qual(runtimePath, "Decoder"),
-		jen.Id("d").Dot("Reset").Call(jen.Id("args")),
+		jen.Id("d").Dot("Start").Call(jen.Id("ctx"), jen.Id("args")),
 		jen.Var().Id("in").Add(goType(t.Input)),
 		jen.Id(e.decodeFunc(t.Input)).Call(jen.Id("&d"), jen.Id("&in")),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(

@@ -145,7 +145,7 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
 	loop := jen.If(jen.Id("d").Dot("Array").Call()).Block(
 		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
-			jen.Add(target).Op("=").Qual(runtimePath, "Extend").Call(target),
+			jen.Add(target).Op("=").Qual(runtimePath, "Grow").Call(jen.Id("d"), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
 		itemCount(jen.Len(target), c),
 	)
