@@ -102,11 +102,17 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (*Fil
 }
 
 // loadErrors passes on the loader's and type checker's errors, except those
-// in the generated file itself (it may be stale) and those about MCPTools,
-// which the generated file declares.
+// in the generated file itself (it may be stale: regenerating is the fix)
+// and those about MCPTools, which the generated file declares. The go
+// command's own compile output ("# pkg" followed by compiler lines, from
+// building export data) is dropped too: the type checker reports the same
+// problems with positions.
 func loadErrors(p *packages.Package, output string) Diagnostics {
 	var diags Diagnostics
 	for _, e := range p.Errors {
+		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+			continue
+		}
 		if strings.Contains(e.Msg, "MCPTools") || strings.Contains(e.Msg, "mcpgen_") {
 			continue
 		}

@@ -55,7 +55,7 @@ type mcpgen_args_GreetUser struct {
 
 func mcpgen_call_GreetUser(ctx context.Context, args []byte) mcprt.Result {
 	var d mcprt.Decoder
-	d.Reset(args)
+	d.Start(ctx, args)
 	var in mcpgen_args_GreetUser
 	mcpgen_decode_mcpgen_args_GreetUser(&d, &in)
 	if err := d.Finish(); err != nil {
@@ -75,7 +75,7 @@ type mcpgen_args_CalculateSum struct {
 
 func mcpgen_call_CalculateSum(ctx context.Context, args []byte) mcprt.Result {
 	var d mcprt.Decoder
-	d.Reset(args)
+	d.Start(ctx, args)
 	var in mcpgen_args_CalculateSum
 	mcpgen_decode_mcpgen_args_CalculateSum(&d, &in)
 	if err := d.Finish(); err != nil {
@@ -87,7 +87,7 @@ func mcpgen_call_CalculateSum(ctx context.Context, args []byte) mcprt.Result {
 
 func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
 	var d mcprt.Decoder
-	d.Reset(args)
+	d.Start(ctx, args)
 	var in SetStatusInput
 	mcpgen_decode_SetStatusInput(&d, &in)
 	if err := d.Finish(); err != nil {
@@ -102,7 +102,7 @@ func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
 
 func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
 	var d mcprt.Decoder
-	d.Reset(args)
+	d.Start(ctx, args)
 	var in ProcessOrderInput
 	mcpgen_decode_ProcessOrderInput(&d, &in)
 	if err := d.Finish(); err != nil {
@@ -117,7 +117,7 @@ func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
 
 func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
 	var d mcprt.Decoder
-	d.Reset(args)
+	d.Start(ctx, args)
 	var in BulkPriceUpdateInput
 	mcpgen_decode_BulkPriceUpdateInput(&d, &in)
 	if err := d.Finish(); err != nil {
@@ -255,7 +255,7 @@ func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
 			seen0[1] = true
 			if d.Array() {
 				for d.NextElem() {
-					v.Items = mcprt.Extend(v.Items)
+					v.Items = mcprt.Grow(d, v.Items)
 					mcpgen_decode_OrderItem(d, &v.Items[len(v.Items)-1])
 				}
 			}
@@ -318,7 +318,7 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
-					v.Changes = mcprt.Extend(v.Changes)
+					v.Changes = mcprt.Grow(d, v.Changes)
 					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
 				}
 			}
