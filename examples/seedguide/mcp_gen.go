@@ -258,6 +258,7 @@ func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
 					v.Items = mcprt.Grow(d, v.Items)
 					mcpgen_decode_OrderItem(d, &v.Items[len(v.Items)-1])
 				}
+				v.Items = mcprt.NonNil(v.Items)
 			}
 		default:
 			d.UnknownField(mcpgen_fields_3)
@@ -321,6 +322,7 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 					v.Changes = mcprt.Grow(d, v.Changes)
 					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
 				}
+				v.Changes = mcprt.NonNil(v.Changes)
 			}
 		default:
 			d.UnknownField(mcpgen_fields_4)

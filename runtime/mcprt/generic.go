@@ -20,6 +20,16 @@ func Grow[S ~[]E, E any](d *Decoder, s S) S {
 	return append(s, zero)
 }
 
+// NonNil returns s, or an empty slice when s is nil: a JSON array with no
+// items decodes to an empty slice, as encoding/json decodes it, so it
+// encodes back as [] rather than null.
+func NonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
+}
+
 // Alloc returns a pointer to a new zero value of the type p points to.
 func Alloc[P ~*E, E any](P) P { return P(new(E)) }
 

@@ -147,6 +147,7 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
 			jen.Add(target).Op("=").Qual(runtimePath, "Grow").Call(jen.Id("d"), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
+		jen.Add(target).Op("=").Qual(runtimePath, "NonNil").Call(target),
 		itemCount(jen.Len(target), c),
 	)
 	return []jen.Code{loop}

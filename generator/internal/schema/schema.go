@@ -256,6 +256,11 @@ func literals(vs []model.EnumValue) []json.RawMessage {
 	return out
 }
 
+// base64Pattern matches standard, padded base64. contentEncoding alone is
+// an annotation that validators need not check; the pattern states what the
+// decoder enforces.
+const base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+
 // durationPattern matches what time.ParseDuration accepts.
 const durationPattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
 
@@ -277,7 +282,7 @@ func scalar(t *model.Type) *Schema {
 	case model.Duration:
 		s.Type, s.Pattern = "string", durationPattern
 	case model.Bytes:
-		s.Type, s.ContentEncoding = "string", "base64"
+		s.Type, s.ContentEncoding, s.Pattern = "string", "base64", base64Pattern
 	}
 	if len(t.Enum) > 0 {
 		s.Enum = literals(t.Enum)

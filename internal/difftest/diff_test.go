@@ -1,0 +1,154 @@
+package difftest
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// target is one tool's generated decoder and its published input schema.
+type target struct {
+	decode func(*mcprt.Decoder) any // decodes into a new value, returns a pointer to it
+	fresh  func() any               // a pointer to a new zero value, for encoding/json
+	schema *jsonschema.Schema
+}
+
+func targets(t testing.TB) map[string]target {
+	schemas := map[string]*jsonschema.Schema{}
+	for _, tool := range MCPTools() {
+		schemas[tool.Name] = compile(t, tool.Name, tool.InputSchema)
+	}
+	return map[string]target{
+		"bulk_price_update": {
+			decode: func(d *mcprt.Decoder) any { var v BulkPriceUpdateInput; mcpgen_decode_BulkPriceUpdateInput(d, &v); return &v },
+			fresh:  func() any { return new(BulkPriceUpdateInput) },
+			schema: schemas["bulk_price_update"],
+		},
+		"kinds": {
+			decode: func(d *mcprt.Decoder) any { var v KindsInput; mcpgen_decode_KindsInput(d, &v); return &v },
+			fresh:  func() any { return new(KindsInput) },
+			schema: schemas["kinds"],
+		},
+	}
+}
+
+func compile(t testing.TB, name string, js []byte) *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource("mem:///"+name+".json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("mem:///" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func validates(s *jsonschema.Schema, data []byte) bool {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	return err == nil && s.Validate(doc) == nil
+}
+
+// check runs data through the decoder, the validator and encoding/json.
+// The documented exceptions, where they may disagree:
+//   - coercion: the decoder accepts a string holding a number or boolean
+//     where the schema says number, integer or boolean, and null for a
+//     pointer field; the validator rejects both;
+//   - duplicate names, invalid UTF-8 and unpaired surrogate escapes: the
+//     decoder rejects them, the validator (which parses with encoding/json)
+//     sees only the last duplicate and replacement characters;
+//   - numbers the Go type cannot hold (1e39 for a float32): the schema has
+//     no bound for them, the decoder rejects them;
+//   - whole numbers written with a fraction or an exponent (1.0, 1e2): both
+//     JSON Schema and the decoder take them as integers; encoding/json
+//     refuses them for integer fields, so there is no value to compare.
+func check(t *testing.T, tg target, data []byte) {
+	var d mcprt.Decoder
+	d.Reset(data)
+	got := tg.decode(&d)
+	derr := d.Finish()
+	if !json.Valid(data) {
+		if derr == nil && !absent(data) {
+			t.Fatalf("decoder accepted invalid JSON %q", data)
+		}
+		return
+	}
+	schemaOK := validates(tg.schema, data)
+	if derr == nil {
+		js, err := json.Marshal(got)
+		if err != nil || !validates(tg.schema, js) {
+			t.Fatalf("decoder accepted %s, but the value re-encodes as %s, which the schema rejects", data, js)
+		}
+	}
+	if !schemaOK {
+		return // the decoder rejected it too, or accepted it by coercion (re-encoding checked above)
+	}
+	strict := jsontext.Value(data).IsValid()
+	if derr != nil {
+		if !strict || strings.Contains(derr.Error(), "out of range for") {
+			return // duplicate names, invalid UTF-8, or a number the Go type cannot hold
+		}
+		t.Fatalf("the schema accepts %s, the decoder rejects it:\n%v", data, derr)
+	}
+	want := tg.fresh()
+	if err := json.Unmarshal(data, want); err != nil {
+		if strings.Contains(err.Error(), "cannot unmarshal number") {
+			return // a whole number written as 1.0 or 1e2
+		}
+		t.Fatalf("the schema and decoder accept %s, encoding/json does not: %v", data, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("decoding %s differs from encoding/json (-json +decoder):\n%s", data, diff)
+	}
+}
+
+// absent reports whether data is what the decoder takes for no arguments.
+func absent(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
+
+var bulkSeeds = []string{
+	`{"region":"emea","rounding":"nearest_cent","changes":[{"product_id":"P-1","new_price":19.99,"effective_from":"2026-01-01T00:00:00Z"}]}`,
+	`{"region":"apac","changes":[]}`,
+	`{"region":"amer","changes":[{"product_id":"a","new_price":"1.5"}]}`,
+	`{"region":"mars","changes":[{"new_price":true}],"colour":1}`,
+	`{"region":"emea","region":"amer","changes":[]}`,
+	`{"region":"emea","changes":[{"product_id":"\ud800","new_price":1e400}]}`,
+	`{"region":"emea","changes":[{"product_id":"x","new_price":2,"effective_from":"2026-13-01T00:00:00Z"}]}`,
+	`[1,2,3]`, `null`, ``, `{"region":`,
+}
+
+var kindsSeeds = []string{
+	`{"id":"a","small":-128,"count":5,"ratio":0.5,"on":true,"blob":"AQI=","tags":["x","y"],"pair":[1,2],"labels":{"k":"v"},"level":2,"code":"AB12","note":"n"}`,
+	`{"id":"abcdefghi","small":128}`,
+	`{"id":"é","small":1,"pair":[1,2,3],"tags":["a","b","c","d"]}`,
+	`{"id":"a","small":"7","count":"0","ratio":1e39,"level":3,"code":"ab12","note":null}`,
+	`{"id":"a","small":1.0,"count":1e2,"labels":{"a":"b","a":"c"}}`,
+}
+
+func FuzzBulkPriceUpdate(f *testing.F) {
+	for _, s := range bulkSeeds {
+		f.Add([]byte(s))
+	}
+	tg := targets(f)["bulk_price_update"]
+	f.Fuzz(func(t *testing.T, data []byte) { check(t, tg, data) })
+}
+
+func FuzzKinds(f *testing.F) {
+	for _, s := range kindsSeeds {
+		f.Add([]byte(s))
+	}
+	tg := targets(f)["kinds"]
+	f.Fuzz(func(t *testing.T, data []byte) { check(t, tg, data) })
+}

@@ -1,0 +1,78 @@
+// Package difftest holds annotated tools whose generated decoders are
+// fuzzed against an independent JSON Schema validator and encoding/json.
+// Its tools are never served; mcp_gen.go is generated like any other.
+package difftest
+
+import (
+	"context"
+	"time"
+)
+
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+
+// Region is a sales region.
+type Region string
+
+// The sales regions.
+const (
+	EMEA Region = "emea"
+	AMER Region = "amer"
+	APAC Region = "apac"
+)
+
+// PriceChange is the new price of one product.
+type PriceChange struct {
+	ProductID     string     `json:"product_id"`               // Product identifier
+	NewPrice      float64    `json:"new_price"`                // New unit price
+	EffectiveFrom *time.Time `json:"effective_from,omitempty"` // Date the new price takes effect
+}
+
+// BulkPriceUpdateInput is the reference request's arguments.
+type BulkPriceUpdateInput struct {
+	Region   Region        `json:"region"`                                                       // Sales region
+	Rounding string        `json:"rounding,omitempty" mcp:"enum=none|nearest_cent|nearest_unit"` // Rounding
+	Changes  []PriceChange `json:"changes"`                                                      // Changes
+}
+
+// BulkPriceUpdate applies a price change to a list of products in one region.
+//
+//mcp:tool
+func BulkPriceUpdate(ctx context.Context, in BulkPriceUpdateInput) (int, error) {
+	return len(in.Changes), nil
+}
+
+// Level is a severity, given by its constants.
+type Level int
+
+// The levels.
+const (
+	Low  Level = 1
+	High Level = 2
+)
+
+// Common is embedded and flattened.
+type Common struct {
+	ID string `json:"id" mcp:"minLength=1,maxLength=8"` // Identifier
+}
+
+// KindsInput has a field of most kinds of the type table.
+type KindsInput struct {
+	Common
+	Small  int8              `json:"small"`                                           // An int8
+	Count  uint16            `json:"count,omitempty" mcp:"min=1,max=500"`             // A bounded count
+	Ratio  float32           `json:"ratio,omitempty"`                                 // A float32
+	On     bool              `json:"on,omitempty"`                                    // A flag
+	Wait   time.Duration     `json:"wait,omitempty"`                                  // A duration
+	Blob   []byte            `json:"blob,omitempty"`                                  // Bytes
+	Tags   []string          `json:"tags,omitempty" mcp:"maxItems=3"`                 // Tags
+	Pair   [2]int32          `json:"pair,omitempty"`                                  // Two numbers
+	Labels map[string]string `json:"labels,omitempty"`                                // Labels
+	Level  Level             `json:"level,omitempty"`                                 // A level
+	Code   string            `json:"code,omitempty" mcp:"pattern=^[A-Z]{2}[0-9]{2}$"` // A code
+	Note   *string           `json:"note,omitempty"`                                  // A note
+}
+
+// Kinds takes arguments of many kinds.
+//
+//mcp:tool
+func Kinds(ctx context.Context, in KindsInput) (string, error) { return in.ID, nil }
