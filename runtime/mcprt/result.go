@@ -18,6 +18,8 @@ type Result struct {
 	// IsError marks a failed call. The content tells the model what went
 	// wrong, so it can correct itself.
 	IsError bool
+	// Meta is the result's _meta object as JSON, or nil.
+	Meta []byte
 }
 
 // TextResult returns a result of one text block.
@@ -80,6 +82,9 @@ func (r *Result) AppendJSON(dst []byte, rev Revision) []byte {
 	if r.IsError {
 		dst = append(dst, `,"isError":true`...)
 	}
+	if len(r.Meta) > 0 {
+		dst = append(append(dst, `,"_meta":`...), r.Meta...)
+	}
 	return append(dst, '}')
 }
 
@@ -106,6 +111,53 @@ type Content struct {
 	URI         string // resource_link and embedded resources
 	Name        string // resource_link
 	Description string // resource_link
+	// Annotations tell the client who the block is for and how much it
+	// matters; nil for none. Sent from 2025-03-26 on.
+	Annotations *Annotations
+}
+
+// Annotations describe a content block to the client.
+type Annotations struct {
+	Audience     []string // "user", "assistant"
+	Priority     *float64 // 0 (least) to 1 (most important)
+	LastModified string   // ISO 8601, e.g. "2026-01-02T15:04:05Z"
+}
+
+// With returns c with annotations a, for chaining onto a constructor:
+// mcprt.Text("done").With(mcprt.Annotations{Audience: []string{"user"}}).
+func (c Content) With(a Annotations) Content {
+	c.Annotations = &a
+	return c
+}
+
+// appendAnnotations appends `,"annotations":{...}` when c has any and rev
+// has them.
+func (c *Content) appendAnnotations(dst []byte, rev Revision) []byte {
+	a := c.Annotations
+	if a == nil || rev < Rev20250326 || len(a.Audience) == 0 && a.Priority == nil && a.LastModified == "" {
+		return dst
+	}
+	dst = append(dst, `,"annotations":{`...)
+	sep := ""
+	if len(a.Audience) > 0 {
+		dst = append(dst, `"audience":[`...)
+		for i, r := range a.Audience {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, r)
+		}
+		dst = append(dst, ']')
+		sep = ","
+	}
+	if a.Priority != nil {
+		dst = AppendFloat(append(dst, sep+`"priority":`...), *a.Priority, 64)
+		sep = ","
+	}
+	if a.LastModified != "" && rev >= Rev20250618 {
+		dst = AppendString(append(dst, sep+`"lastModified":`...), a.LastModified)
+	}
+	return append(dst, '}')
 }
 
 // Text returns a text block.
@@ -142,21 +194,22 @@ func BlobResource(uri, mimeType string, data []byte) Content {
 func (c *Content) AppendJSON(dst []byte, rev Revision) []byte {
 	switch c.Type {
 	case TypeImage:
-		return c.appendMedia(dst, "image")
+		return c.appendMedia(dst, "image", rev)
 	case TypeAudio:
 		if !rev.HasAudio() {
 			return appendText(dst, fmt.Sprintf("[audio content of type %s, %d bytes, is not supported by protocol revision %s]", c.MIMEType, len(c.Data), rev))
 		}
-		return c.appendMedia(dst, "audio")
+		return c.appendMedia(dst, "audio", rev)
 	case TypeResourceLink:
 		if !rev.HasStructuredOutput() {
 			return appendText(dst, "resource: "+c.URI)
 		}
-		return c.appendLink(dst)
+		return c.appendLink(dst, rev)
 	case TypeResource:
-		return c.appendResource(dst)
+		return c.appendResource(dst, rev)
 	default:
-		return appendText(dst, c.Text)
+		dst = append(dst, `{"type":"text","text":`...)
+		return c.closeBlock(AppendString(dst, c.Text), rev)
 	}
 }
 
@@ -165,16 +218,21 @@ func appendText(dst []byte, text string) []byte {
 	return append(AppendString(dst, text), '}')
 }
 
-func (c *Content) appendMedia(dst []byte, typ string) []byte {
+// closeBlock ends a content block with its annotations.
+func (c *Content) closeBlock(dst []byte, rev Revision) []byte {
+	return append(c.appendAnnotations(dst, rev), '}')
+}
+
+func (c *Content) appendMedia(dst []byte, typ string, rev Revision) []byte {
 	dst = append(dst, `{"type":"`...)
 	dst = append(dst, typ...)
 	dst = append(dst, `","data":"`...)
 	dst = base64.StdEncoding.AppendEncode(dst, c.Data)
 	dst = append(dst, `","mimeType":`...)
-	return append(AppendString(dst, c.MIMEType), '}')
+	return c.closeBlock(AppendString(dst, c.MIMEType), rev)
 }
 
-func (c *Content) appendLink(dst []byte) []byte {
+func (c *Content) appendLink(dst []byte, rev Revision) []byte {
 	dst = append(dst, `{"type":"resource_link","uri":`...)
 	dst = AppendString(dst, c.URI)
 	dst = AppendString(append(dst, `,"name":`...), c.Name)
@@ -184,10 +242,10 @@ func (c *Content) appendLink(dst []byte) []byte {
 	if c.MIMEType != "" {
 		dst = AppendString(append(dst, `,"mimeType":`...), c.MIMEType)
 	}
-	return append(dst, '}')
+	return c.closeBlock(dst, rev)
 }
 
-func (c *Content) appendResource(dst []byte) []byte {
+func (c *Content) appendResource(dst []byte, rev Revision) []byte {
 	dst = append(dst, `{"type":"resource","resource":{"uri":`...)
 	dst = AppendString(dst, c.URI)
 	if c.MIMEType != "" {
@@ -200,5 +258,5 @@ func (c *Content) appendResource(dst []byte) []byte {
 	} else {
 		dst = AppendString(append(dst, `,"text":`...), c.Text)
 	}
-	return append(dst, `}}`...)
+	return c.closeBlock(append(dst, '}'), rev)
 }

@@ -87,3 +87,24 @@ func TestResultAppendJSONPerRevision(t *testing.T) {
 		}
 	}
 }
+
+func TestContentAnnotationsAndMeta(t *testing.T) {
+	p := 0.5
+	r := Result{
+		Content: []Content{Text("hi").With(Annotations{Audience: []string{"user"}, Priority: &p, LastModified: "2026-01-02T15:04:05Z"})},
+		Meta:    []byte(`{"k":1}`),
+	}
+	tests := []struct {
+		rev  Revision
+		want string
+	}{
+		{Rev20241105, `{"content":[{"type":"text","text":"hi"}],"_meta":{"k":1}}`},
+		{Rev20250326, `{"content":[{"type":"text","text":"hi","annotations":{"audience":["user"],"priority":0.5}}],"_meta":{"k":1}}`},
+		{Rev20250618, `{"content":[{"type":"text","text":"hi","annotations":{"audience":["user"],"priority":0.5,"lastModified":"2026-01-02T15:04:05Z"}}],"_meta":{"k":1}}`},
+	}
+	for _, tt := range tests {
+		if got := string(r.AppendJSON(nil, tt.rev)); got != tt.want {
+			t.Errorf("AppendJSON(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
+		}
+	}
+}
