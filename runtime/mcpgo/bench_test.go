@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpgo"
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpgo/internal/pricing"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // referenceRequest is the reference tools/call: bulk_price_update with 10
