@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
+	"github.com/mcpgen/mcpgen/runtime/mcpgo"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -26,7 +28,7 @@ var identity = mcprt.Identity{
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
-	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own) or gosdk (the official Go SDK)")
+	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own), gosdk (the official Go SDK) or mcpgo (mark3labs/mcp-go)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -36,8 +38,10 @@ func main() {
 		err = serveBuiltin(ctx, *addr)
 	case "gosdk":
 		err = serveGoSDK(ctx, *addr)
+	case "mcpgo":
+		err = serveMCPGo(ctx, *addr)
 	default:
-		err = fmt.Errorf("-sdk %q: want builtin or gosdk", *sdk)
+		err = fmt.Errorf("-sdk %q: want builtin, gosdk or mcpgo", *sdk)
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -59,6 +63,14 @@ func serveGoSDK(ctx context.Context, addr string) error {
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	return serveHTTP(ctx, addr, h, nil)
+}
+
+func serveMCPGo(ctx context.Context, addr string) error {
+	srv := mcpgo.NewServer(identity, MCPTools()...)
+	if addr == "" {
+		return mcpgoserver.NewStdioServer(srv).Listen(ctx, os.Stdin, os.Stdout)
+	}
+	return serveHTTP(ctx, addr, mcpgoserver.NewStreamableHTTPServer(srv), nil)
 }
 
 // serveHTTP serves h on addr until ctx is cancelled, then shuts down.

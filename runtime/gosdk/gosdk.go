@@ -11,6 +11,11 @@
 // the SDK always publishes readOnlyHint and idempotentHint (false when not
 // written), and its Tool has no execution member, so task support is not
 // published.
+//
+// Each call's context carries an [mcprt.Caller] on the request's session:
+// progress (NotifyProgress), log messages (Log, at the level the client
+// set), elicitation (Elicit) and sampling (CreateMessage), the last two only
+// where the identity enables them and the client declared the capability.
 package gosdk
 
 import (
@@ -33,15 +38,21 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 		}
 	}
 	s := mcp.NewServer(impl, opts)
-	AddTools(s, tools...)
+	addTools(s, switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, tools)
 	return s
 }
 
-// AddTools adds tools to s.
+// AddTools adds tools to s. On a server built by the caller there is no
+// [mcprt.Identity]: handlers may log, elicit and sample wherever the client
+// declared the capability, as the SDK's own API allows.
 func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
+	addTools(s, switches{logging: true, elicitation: true, sampling: true}, tools)
+}
+
+func addTools(s *mcp.Server, sw switches, tools []mcprt.Tool) {
 	for i := range tools {
 		t := tools[i]
-		s.AddTool(descriptor(&t), handler(&t))
+		s.AddTool(descriptor(&t), handler(&t, sw))
 	}
 }
 
@@ -79,12 +90,14 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 	return out
 }
 
-// handler runs a tool for the SDK. Argument problems, returned errors and
-// panics all come back as results with IsError set, never as Go errors,
-// which the SDK would turn into JSON-RPC errors the model does not see.
-func handler(t *mcprt.Tool) mcp.ToolHandler {
+// handler runs a tool for the SDK with a [mcprt.Caller] on the request's
+// session in its context. Argument problems, returned errors and panics all
+// come back as results with IsError set, never as Go errors, which the SDK
+// would turn into JSON-RPC errors the model does not see.
+func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res := t.Call(ctx, req.Params.Arguments)
+		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken()}
+		res := t.Call(mcprt.WithCaller(ctx, c), req.Params.Arguments)
 		return result(&res), nil
 	}
 }

@@ -4,6 +4,7 @@ package shapes
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -56,6 +57,49 @@ func Panic(ctx context.Context) (int, error) { panic("boom") }
 //mcp:icon src=https://example.com/p.png mime=image/png sizes=48x48
 func Picture() mcprt.Result {
 	return mcprt.Result{Content: []mcprt.Content{mcprt.Text("a dot"), mcprt.Image([]byte{1, 2, 3}, "image/png")}}
+}
+
+// Work reports progress and logs at each step, then says how many it did.
+//
+//mcp:tool readonly
+//mcp:param steps description="Number of steps" min=1 max=5
+func Work(ctx context.Context, steps int) (string, error) {
+	for i := 1; i <= steps; i++ {
+		if err := mcprt.Progress(ctx, float64(i), float64(steps), fmt.Sprintf("step %d", i)); err != nil {
+			return "", err
+		}
+		if err := mcprt.Log(ctx, mcprt.LevelDebug, "work", "too detailed"); err != nil {
+			return "", err
+		}
+		if err := mcprt.Log(ctx, mcprt.LevelInfo, "work", map[string]int{"step": i}); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("did %d steps", steps), nil
+}
+
+// Ask asks the user a question, then has the client's model comment on
+// the answer.
+//
+//mcp:tool
+//mcp:param question description="What to ask the user"
+func Ask(ctx context.Context, question string) (string, error) {
+	el, err := mcprt.Elicit(ctx, question, []byte(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`))
+	if err != nil {
+		return "", err
+	}
+	if el.Action != "accept" {
+		return "the user chose " + el.Action, nil
+	}
+	res, err := mcprt.Sample(ctx, mcprt.SampleRequest{
+		Messages:     []mcprt.SampleMessage{{Role: "user", Content: mcprt.Text("Comment on " + string(el.Content))}},
+		MaxTokens:    50,
+		SystemPrompt: "Be brief.",
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("answer %s; %s says %q (%s)", el.Content, res.Model, res.Content.Text, res.Role), nil
 }
 
 // Counter counts.

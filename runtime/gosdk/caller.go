@@ -1,0 +1,138 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// switches are the identity's switches for what a handler may ask of the
+// client.
+type switches struct{ logging, elicitation, sampling bool }
+
+// caller is the [mcprt.Caller] of one call on go-sdk: the request's
+// session, the switches and the request's progress token.
+type caller struct {
+	ss    *mcp.ServerSession
+	sw    switches
+	token any
+}
+
+var _ mcprt.Caller = (*caller)(nil)
+
+// Progress implements [mcprt.Caller] with the session's NotifyProgress, when
+// the request had a progress token.
+func (c *caller) Progress(ctx context.Context, progress, total float64, message string) error {
+	if c.token == nil || c.ss == nil {
+		return nil
+	}
+	if !finite(progress) || !finite(total) {
+		return errors.New("gosdk: progress must be a finite number")
+	}
+	p := &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: progress, Message: message}
+	if total > 0 {
+		p.Total = total
+	}
+	return c.ss.NotifyProgress(ctx, p)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// Log implements [mcprt.Caller] with the session's Log, which sends only at
+// or above the level the client set (nothing before it sets one).
+func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
+	if !level.Valid() {
+		return fmt.Errorf("gosdk: invalid log level %q", level)
+	}
+	if !c.sw.logging || c.ss == nil {
+		return nil
+	}
+	js, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("gosdk: encoding log data: %w", err)
+	}
+	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: json.RawMessage(js)})
+}
+
+// Elicit implements [mcprt.Caller] with the session's Elicit.
+func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+	if err := c.canAsk("elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
+		return mcprt.ElicitResult{}, err
+	}
+	if len(requestedSchema) == 0 {
+		requestedSchema = []byte(`{"type":"object","properties":{}}`)
+	}
+	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
+	if err != nil {
+		return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation: %w", err)
+	}
+	out := mcprt.ElicitResult{Action: res.Action}
+	if res.Content != nil {
+		if out.Content, err = json.Marshal(res.Content); err != nil {
+			return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation content: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// Sample implements [mcprt.Caller] with the session's CreateMessage.
+func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if err := c.canAsk("sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	p := &mcp.CreateMessageParams{MaxTokens: int64(req.MaxTokens), SystemPrompt: req.SystemPrompt, Messages: make([]*mcp.SamplingMessage, 0, len(req.Messages))}
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content)})
+	}
+	if len(req.ModelPreferences) > 0 {
+		p.ModelPreferences = new(mcp.ModelPreferences)
+		if err := json.Unmarshal(req.ModelPreferences, p.ModelPreferences); err != nil {
+			return mcprt.SampleResult{}, fmt.Errorf("gosdk: model preferences: %w", err)
+		}
+	}
+	res, err := c.ss.CreateMessage(ctx, p)
+	if err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("gosdk: sampling: %w", err)
+	}
+	return mcprt.SampleResult{Role: string(res.Role), Content: fromContent(res.Content), Model: res.Model, StopReason: res.StopReason}, nil
+}
+
+// fromContent maps a sampled content block back onto mcprt's type.
+func fromContent(c mcp.Content) mcprt.Content {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return mcprt.Text(c.Text)
+	case *mcp.ImageContent:
+		return mcprt.Image(c.Data, c.MIMEType)
+	case *mcp.AudioContent:
+		return mcprt.Audio(c.Data, c.MIMEType)
+	case nil:
+		return mcprt.Content{}
+	}
+	js, _ := json.Marshal(c)
+	return mcprt.Text(string(js))
+}
+
+// canAsk checks that a request of the given kind may go to the client: the
+// identity enables it and the client declared the capability when it
+// initialized the session.
+func (c *caller) canAsk(kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
+	if !enabled {
+		return fmt.Errorf("gosdk: %s is not enabled in the server's identity", kind)
+	}
+	if c.ss == nil {
+		return fmt.Errorf("gosdk: %s needs a session", kind)
+	}
+	ip := c.ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || !declared(ip.Capabilities) {
+		return fmt.Errorf("gosdk: the client did not declare the %s capability", kind)
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package mcpgo
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// switches are the identity's switches for what a handler may ask of the
+// client.
+type switches struct{ logging, elicitation, sampling bool }
+
+// caller is the [mcprt.Caller] of one call on mcp-go: the server, the
+// switches and the request's progress token.
+type caller struct {
+	srv   *server.MCPServer
+	sw    switches
+	token mcp.ProgressToken
+}
+
+var _ mcprt.Caller = (*caller)(nil)
+
+// Progress implements [mcprt.Caller]: a notifications/progress for the
+// request's progress token, if it had one.
+func (c *caller) Progress(ctx context.Context, progress, total float64, message string) error {
+	if c.token == nil {
+		return nil
+	}
+	if !finite(progress) || !finite(total) {
+		return errors.New("mcpgo: progress must be a finite number")
+	}
+	p := map[string]any{"progressToken": c.token, "progress": progress}
+	if total > 0 {
+		p["total"] = total
+	}
+	if message != "" {
+		p["message"] = message
+	}
+	return c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// Log implements [mcprt.Caller]: a notifications/message when logging is
+// enabled and mcp-go finds level at or above the client's level.
+func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
+	if !level.Valid() {
+		return fmt.Errorf("mcpgo: invalid log level %q", level)
+	}
+	if !c.sw.logging {
+		return nil
+	}
+	js, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("mcpgo: encoding log data: %w", err)
+	}
+	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, json.RawMessage(js))
+	if err := c.srv.SendLogMessageToClient(ctx, n); err != nil {
+		return fmt.Errorf("mcpgo: %w", err)
+	}
+	return nil
+}
+
+// Elicit implements [mcprt.Caller] with mcp-go's RequestElicitation.
+func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+	if err := canAsk(ctx, "elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
+		return mcprt.ElicitResult{}, err
+	}
+	if len(requestedSchema) == 0 {
+		requestedSchema = []byte(`{"type":"object","properties":{}}`)
+	}
+	req := mcp.ElicitationRequest{
+		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
+		Params:  mcp.ElicitationParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)},
+	}
+	res, err := c.srv.RequestElicitation(ctx, req)
+	if err != nil {
+		return mcprt.ElicitResult{}, fmt.Errorf("mcpgo: elicitation: %w", err)
+	}
+	out := mcprt.ElicitResult{Action: string(res.Action)}
+	if res.Content != nil {
+		if out.Content, err = json.Marshal(res.Content); err != nil {
+			return mcprt.ElicitResult{}, fmt.Errorf("mcpgo: elicitation content: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// Sample implements [mcprt.Caller] with mcp-go's RequestSampling.
+func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if err := canAsk(ctx, "sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	params, err := sampleParams(&req, revision(ctx))
+	if err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	res, err := c.srv.RequestSampling(ctx, mcp.CreateMessageRequest{
+		Request:             mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)},
+		CreateMessageParams: params,
+	})
+	if err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("mcpgo: sampling: %w", err)
+	}
+	content, err := sampledContent(res.Content)
+	if err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	return mcprt.SampleResult{Role: string(res.Role), Content: content, Model: res.Model, StopReason: res.StopReason}, nil
+}
+
+func sampleParams(req *mcprt.SampleRequest, rev mcprt.Revision) (mcp.CreateMessageParams, error) {
+	p := mcp.CreateMessageParams{MaxTokens: req.MaxTokens, SystemPrompt: req.SystemPrompt, Messages: make([]mcp.SamplingMessage, 0, len(req.Messages))}
+	for _, m := range req.Messages {
+		p.Messages = append(p.Messages, mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content, rev)})
+	}
+	if len(req.ModelPreferences) > 0 {
+		p.ModelPreferences = new(mcp.ModelPreferences)
+		if err := json.Unmarshal(req.ModelPreferences, p.ModelPreferences); err != nil {
+			return p, fmt.Errorf("mcpgo: model preferences: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// sampledContent reads the content of a sampling result, which mcp-go holds
+// as whichever Go value it decoded; of several blocks, the first is taken.
+func sampledContent(v any) (mcprt.Content, error) {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content: %w", err)
+	}
+	var blocks []json.RawMessage
+	if len(js) > 0 && js[0] == '[' {
+		if err := json.Unmarshal(js, &blocks); err != nil || len(blocks) == 0 {
+			return mcprt.Content{}, errors.New("mcpgo: sampling result has no content")
+		}
+		js = blocks[0]
+	}
+	var b struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MIMEType string `json:"mimeType"`
+	}
+	if err := json.Unmarshal(js, &b); err != nil || b.Type == "" {
+		return mcprt.Content{}, fmt.Errorf("mcpgo: malformed sampling content: %s", js)
+	}
+	out := mcprt.Content{Type: mcprt.ContentType(b.Type), Text: b.Text, MIMEType: b.MIMEType}
+	if b.Data != "" {
+		if out.Data, err = base64.StdEncoding.DecodeString(b.Data); err != nil {
+			return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content data: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// canAsk checks that a request of the given kind may go to the client: the
+// server enables it and the client declared the capability, for this
+// request (2026-07-28) or at initialization.
+func canAsk(ctx context.Context, kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
+	if !enabled {
+		return fmt.Errorf("mcpgo: %s is not enabled in the server's identity", kind)
+	}
+	var caps *mcp.ClientCapabilities
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		caps = info.ClientCapabilities
+	} else if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		cc := s.GetClientCapabilities()
+		caps = &cc
+	}
+	if caps == nil || !declared(caps) {
+		return fmt.Errorf("mcpgo: the client did not declare the %s capability", kind)
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+// Package mcpgo serves mcpgen tools on github.com/mark3labs/mcp-go.
+//
+// Tools are registered with their generator-made schemas as raw JSON
+// (mcp.Tool's RawInputSchema and RawOutputSchema), so mcp-go infers no
+// schema, and arguments are decoded by the generated decoders from the raw
+// bytes of the request (CallToolParams.RawArguments), so nothing is
+// marshalled again on the way in. Only a request that did not come from the
+// wire (an in-process client that filled Arguments with Go values) has its
+// arguments marshalled, once. Argument problems, handler errors and panics
+// come back as results with isError set: a handler never returns a Go
+// error, which mcp-go would send as a JSON-RPC error the model never sees.
+// An unknown tool is answered by mcp-go as JSON-RPC error -32602.
+//
+// Each call's context carries an [mcprt.Caller] built on mcp-go's session
+// API: progress notifications, log messages, elicitation and sampling.
+//
+// What mcp-go's types and server cannot carry, compared with the built-in
+// server:
+//   - the annotations object is always published, as {} for a tool without
+//     a title or hints; hints themselves are published exactly as written;
+//   - tools/list is sorted by name, not in source order;
+//   - descriptors are the same on every protocol revision (mcp-go does not
+//     trim title, outputSchema, annotations, icons or execution for older
+//     clients); results are trimmed here, per revision, as mcprt does;
+//   - a resource_link block always carries "description" and "mimeType",
+//     empty when not set;
+//   - before a client sets a log level, mcp-go's stdio session sends log
+//     messages at error and above (the built-in server and go-sdk send
+//     none), and a log message always carries "logger", empty when not set.
+package mcpgo
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// NewServer returns an mcp-go server described by id, with tools added.
+// Handlers may log, elicit and sample only where id enables it.
+func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
+	opts := []server.ServerOption{server.WithToolCapabilities(id.EnableToolNotifications)}
+	add := func(on bool, o server.ServerOption) {
+		if on {
+			opts = append(opts, o)
+		}
+	}
+	add(id.Title != "", server.WithTitle(id.Title))
+	add(id.Description != "", server.WithDescription(id.Description))
+	add(id.WebsiteURL != "", server.WithWebsiteURL(id.WebsiteURL))
+	add(len(id.Icons) > 0, server.WithIcons(icons(id.Icons)...))
+	add(id.Instructions != "", server.WithInstructions(id.Instructions))
+	add(id.PageSize > 0, server.WithPaginationLimit(id.PageSize))
+	add(id.EnableLogging, server.WithLogging())
+	add(id.EnableCompletions, server.WithCompletions())
+	add(id.EnableTasks, server.WithTaskCapabilities(true, true, true))
+	add(id.EnablePromptNotifications, server.WithPromptCapabilities(true))
+	add(id.EnableResourceNotifications || id.EnableResourceSubscriptions,
+		server.WithResourceCapabilities(id.EnableResourceSubscriptions, id.EnableResourceNotifications))
+	s := server.NewMCPServer(id.Name, id.Version, opts...)
+	addTools(s, switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, tools)
+	return s
+}
+
+// AddTools adds tools to s. On a server built by the caller there is no
+// [mcprt.Identity]: handlers may log, elicit and sample wherever the client
+// declared the capability, as mcp-go's own API allows.
+func AddTools(s *server.MCPServer, tools ...mcprt.Tool) {
+	addTools(s, switches{logging: true, elicitation: true, sampling: true}, tools)
+}
+
+func addTools(s *server.MCPServer, sw switches, tools []mcprt.Tool) {
+	st := make([]server.ServerTool, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		st[i] = server.ServerTool{Tool: descriptor(t), Handler: handler(s, sw, *t)}
+	}
+	s.AddTools(st...)
+}
+
+// descriptor maps a tool's descriptor onto mcp-go's type, with the schemas
+// as the generator serialized them.
+func descriptor(t *mcprt.Tool) mcp.Tool {
+	d := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(t.InputSchema))
+	d.Title = t.Title
+	if len(t.OutputSchema) > 0 {
+		d.RawOutputSchema = json.RawMessage(t.OutputSchema)
+	}
+	d.Annotations = mcp.ToolAnnotation{
+		Title:           t.Title,
+		ReadOnlyHint:    t.Hints.ReadOnly,
+		DestructiveHint: t.Hints.Destructive,
+		IdempotentHint:  t.Hints.Idempotent,
+		OpenWorldHint:   t.Hints.OpenWorld,
+	}
+	d.Icons = icons(t.Icons)
+	if t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired {
+		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(t.TaskSupport)}
+	}
+	return d
+}
+
+func icons(ics []mcprt.Icon) []mcp.Icon {
+	var out []mcp.Icon
+	for _, ic := range ics {
+		out = append(out, mcp.Icon{Src: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
+	}
+	return out
+}
+
+// handler runs a tool for mcp-go with a [mcprt.Caller] in its context. It
+// never returns a Go error.
+func handler(s *server.MCPServer, sw switches, t mcprt.Tool) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := rawArguments(&req)
+		if err != nil {
+			return result(mcprt.ErrorResult(err), revision(ctx)), nil
+		}
+		c := &caller{srv: s, sw: sw}
+		if req.Params.Meta != nil {
+			c.token = req.Params.Meta.ProgressToken
+		}
+		res := t.Call(mcprt.WithCaller(ctx, c), args)
+		return result(res, revision(ctx)), nil
+	}
+}
+
+// rawArguments returns the arguments as the client sent them; nil when
+// there were none. Arguments that mcp-go holds only as Go values (from an
+// in-process client) are marshalled once.
+func rawArguments(req *mcp.CallToolRequest) ([]byte, error) {
+	raw := []byte(req.Params.RawArguments)
+	if len(raw) == 0 && req.Params.Arguments != nil {
+		var err error
+		if raw, err = json.Marshal(req.Params.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	return raw, nil
+}
+
+// revision is the protocol revision of the request in ctx; the latest when
+// mcp-go does not know it (a request sent without a session).
+func revision(ctx context.Context) mcprt.Revision {
+	if r := mcprt.Revision(server.RequestProtocolVersion(ctx)); r.Supported() {
+		return r
+	}
+	return mcprt.LatestRevision
+}
+
+// result maps a result onto mcp-go's type for revision rev: structured
+// content only where rev has it, and blocks rev lacks converted as
+// [mcprt.Content.AppendJSON] converts them.
+func result(r mcprt.Result, rev mcprt.Revision) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
+		out.RawStructuredContent = json.RawMessage(r.StructuredContent)
+		out.StructuredContent = out.RawStructuredContent
+	}
+	for i := range r.Content {
+		out.Content = append(out.Content, content(&r.Content[i], rev))
+	}
+	return out
+}
+
+// content maps one block; a single switch over the block types.
+func content(c *mcprt.Content, rev mcprt.Revision) mcp.Content {
+	switch {
+	case c.Type == mcprt.TypeImage:
+		return mcp.ImageContent{Type: "image", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
+	case c.Type == mcprt.TypeAudio && rev.HasAudio():
+		return mcp.AudioContent{Type: "audio", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
+	case c.Type == mcprt.TypeResourceLink && rev.HasStructuredOutput():
+		return mcp.ResourceLink{Type: "resource_link", URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType}
+	case c.Type == mcprt.TypeResource && c.Data != nil:
+		blob := mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MIMEType, Blob: base64.StdEncoding.EncodeToString(c.Data)}
+		return mcp.EmbeddedResource{Type: "resource", Resource: blob}
+	case c.Type == mcprt.TypeResource:
+		return mcp.EmbeddedResource{Type: "resource", Resource: mcp.TextResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}}
+	case c.Type == mcprt.TypeText || c.Type == "":
+		return mcp.TextContent{Type: "text", Text: c.Text}
+	}
+	return convertedText(c, rev)
+}
+
+// convertedText is the text block mcprt writes for a block that rev lacks.
+func convertedText(c *mcprt.Content, rev mcprt.Revision) mcp.Content {
+	var tc mcp.TextContent
+	if err := json.Unmarshal(c.AppendJSON(nil, rev), &tc); err != nil || tc.Type != "text" {
+		tc = mcp.TextContent{Text: "[" + string(c.Type) + " content is not supported by protocol revision " + string(rev) + "]"}
+	}
+	tc.Type = "text"
+	return tc
+}
