@@ -40,8 +40,7 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 	case name.Path == "encoding/json" && name.Name == "RawMessage":
 		return a.remember(t, &model.Type{Kind: model.Raw, Named: name})
 	}
-	if t.TypeArgs().Len() > 0 {
-		a.errorf(pos, "%s: generic type %s is not supported yet", path, types.TypeString(t, nil))
+	if !a.typeArgs(t, name, path, pos) {
 		return nil
 	}
 	if hasOwnJSON(t) {
@@ -49,7 +48,7 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 		return nil
 	}
 	if _, isStruct := t.Underlying().(*types.Struct); isStruct {
-		mt := &model.Type{Kind: model.Struct, Named: name}
+		mt := &model.Type{Kind: model.Struct, Named: name, Doc: a.typeDoc(obj)}
 		a.types[t] = mt
 		if !a.structFields(mt, t.Underlying().(*types.Struct), path, pos) {
 			delete(a.types, t)
@@ -65,6 +64,34 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 	mt.Named = name
 	mt.Enum = a.constEnum(t, &mt)
 	return a.remember(t, &mt)
+}
+
+// typeArgs maps the type arguments of an instantiated generic type.
+func (a *analyzer) typeArgs(t *types.Named, name *model.GoName, path string, pos token.Pos) bool {
+	for i := 0; i < t.TypeArgs().Len(); i++ {
+		arg := a.typeOf(t.TypeArgs().At(i), path, pos)
+		if arg == nil {
+			return false
+		}
+		if !writable(arg) {
+			a.errorf(pos, "%s: type argument %s of %s has no name to write in generated code", path, t.TypeArgs().At(i), t.Obj().Name())
+			return false
+		}
+		name.Args = append(name.Args, arg)
+	}
+	return true
+}
+
+// writable reports whether generated code can spell t: anonymous structs
+// cannot be written as type arguments.
+func writable(t *model.Type) bool {
+	if t.Named != nil {
+		return true
+	}
+	if t.Kind == model.Struct {
+		return false
+	}
+	return t.Elem == nil || writable(t.Elem)
 }
 
 func (a *analyzer) remember(t types.Type, mt *model.Type) *model.Type {

@@ -14,9 +14,9 @@ func (e *emitter) decodeFunc(t *model.Type) string {
 	if name, ok := e.decoders[t]; ok {
 		return name
 	}
-	name := "mcpgen_decode_" + t.Named.Name
+	name := "mcpgen_decode_" + t.Ident()
 	for i := 2; e.nameUsed(name); i++ {
-		name = "mcpgen_decode_" + t.Named.Name + strconv.Itoa(i)
+		name = "mcpgen_decode_" + t.Ident() + strconv.Itoa(i)
 	}
 	e.decoders[t] = name
 	e.order = append(e.order, t)

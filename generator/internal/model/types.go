@@ -30,6 +30,7 @@ type GoName struct {
 	Path string
 	Pkg  string // the package's name, for the import
 	Name string
+	Args []*Type // type arguments of an instantiated generic type
 }
 
 // Type is a Go type as the schema and the decoders see it.
@@ -93,4 +94,41 @@ type Bound struct {
 	Text      string
 	Value     float64
 	Exclusive bool
+}
+
+// Ident is a Go identifier fragment naming t, distinct for each
+// instantiation of a generic type: Page_Item, Pair_string_bool,
+// Page_slice_int.
+func (t *Type) Ident() string {
+	if t.Named != nil {
+		s := t.Named.Name
+		for _, a := range t.Named.Args {
+			s += "_" + a.Ident()
+		}
+		return s
+	}
+	switch t.Kind {
+	case Pointer:
+		return "ptr_" + t.Elem.Ident()
+	case Slice:
+		return "slice_" + t.Elem.Ident()
+	case Array:
+		return "array" + itoa(t.Len) + "_" + t.Elem.Ident()
+	case Map:
+		return "map_" + t.Elem.Ident()
+	case Bytes:
+		return "bytes"
+	case Any:
+		return "any"
+	case Struct:
+		return "struct"
+	}
+	return t.Basic
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
 }

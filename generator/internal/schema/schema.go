@@ -97,6 +97,7 @@ func Output(t *model.Tool) []byte {
 func document(root *model.Type) []byte {
 	b := &builder{root: root, recursive: recursiveTypes(root)}
 	s := b.object(root)
+	s.Description = "" // the tool's description says it
 	if len(b.defs) > 0 {
 		s.Defs = &b.defs
 	}
@@ -148,9 +149,9 @@ func (b *builder) define(t *model.Type) string {
 	if name, ok := b.defined[t]; ok {
 		return name
 	}
-	name := t.Named.Name
+	name := t.Ident()
 	for i := 2; b.nameTaken(name); i++ {
-		name = t.Named.Name + strconv.Itoa(i)
+		name = t.Ident() + strconv.Itoa(i)
 	}
 	b.defined[t] = name
 	b.defs = append(b.defs, Property{Name: name}) // reserve the slot first: the type refers to itself
