@@ -177,6 +177,7 @@ func (a *analyzer) field(c candidate, path string) *model.Field {
 	if ok && !a.applyTag(f, tag, true) {
 		return nil
 	}
+	a.warnUntyped(f, fpath)
 	return f
 }
 

@@ -150,6 +150,7 @@ func (a *analyzer) paramField(v *types.Var, d *annotations.Param) *model.Field {
 			return nil
 		}
 	}
+	a.warnUntyped(f, v.Name())
 	return f
 }
 

@@ -43,9 +43,11 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 	if !a.typeArgs(t, name, path, pos) {
 		return nil
 	}
-	if hasOwnJSON(t) {
-		a.errorf(pos, "%s: type %s has its own JSON methods, which mcpgen does not support yet", path, obj.Name())
-		return nil
+	switch ownMethods(t) {
+	case model.JSONMethod:
+		return a.remember(t, &model.Type{Kind: model.JSONMethod, Named: name, Doc: a.typeDoc(obj)})
+	case model.TextMethod:
+		return a.remember(t, &model.Type{Kind: model.TextMethod, Named: name, Doc: a.typeDoc(obj)})
 	}
 	if _, isStruct := t.Underlying().(*types.Struct); isStruct {
 		mt := &model.Type{Kind: model.Struct, Named: name, Doc: a.typeDoc(obj)}
@@ -218,15 +220,23 @@ func constValue(v constant.Value, k model.Kind) model.EnumValue {
 	return model.EnumValue{JSON: v.ExactString(), Go: v.ExactString()}
 }
 
-// hasOwnJSON reports whether t or *t has MarshalJSON or UnmarshalJSON.
-func hasOwnJSON(t *types.Named) bool {
+// ownMethods classifies a type by the methods through which encoding/json
+// would decode it: JSONMethod when t or *t has UnmarshalJSON or
+// MarshalJSON (or MarshalText without UnmarshalText, which encoding/json
+// writes as a string but reads by structure), TextMethod when it has
+// UnmarshalText, else Struct, meaning no methods of its own.
+func ownMethods(t *types.Named) model.Kind {
 	ms := types.NewMethodSet(types.NewPointer(t))
-	for _, m := range []string{"MarshalJSON", "UnmarshalJSON", "UnmarshalText", "MarshalText"} {
-		if ms.Lookup(nil, m) != nil {
-			return true
-		}
+	has := func(name string) bool { return ms.Lookup(t.Obj().Pkg(), name) != nil }
+	switch {
+	case has("UnmarshalJSON") || has("MarshalJSON"):
+		return model.JSONMethod
+	case has("UnmarshalText"):
+		return model.TextMethod
+	case has("MarshalText"):
+		return model.JSONMethod
 	}
-	return false
+	return model.Struct
 }
 
 func pkgPath(p *types.Package) string {

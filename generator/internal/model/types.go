@@ -22,6 +22,8 @@ const (
 	Array                // [N]T
 	Map                  // map[string]T
 	Pointer              // *T: as T, optional, null allowed
+	JSONMethod           // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
+	TextMethod           // a type with UnmarshalText (and no JSON methods): a string decoded by it
 )
 
 // GoName is a Go type name: an import path (empty for a predeclared type or
