@@ -52,7 +52,7 @@ func kindName(t *model.Type) string {
 	case model.String, model.TextMethod:
 		return "a string"
 	case model.JSONMethod:
-		return "a type with JSON methods of its own (format= is the only value key it takes)"
+		return "a type with JSON methods of its own"
 	case model.Int, model.Uint:
 		return "an integer"
 	case model.Float:
@@ -294,10 +294,10 @@ func (a *analyzer) warnUntyped(f *model.Field, path string) {
 func outside(s string, c model.Constraints) string {
 	if x, err := strconv.ParseFloat(s, 64); err == nil && (c.Min != nil || c.Max != nil) {
 		if b := c.Min; b != nil && (x < b.Value || b.Exclusive && x == b.Value) {
-			return "is below the minimum " + b.Text
+			return "is below the " + exclusiveWord(b) + "minimum " + b.Text
 		}
 		if b := c.Max; b != nil && (x > b.Value || b.Exclusive && x == b.Value) {
-			return "is above the maximum " + b.Text
+			return "is above the " + exclusiveWord(b) + "maximum " + b.Text
 		}
 	}
 	n := utf8.RuneCountInString(s)
@@ -305,7 +305,14 @@ func outside(s string, c model.Constraints) string {
 		return "has a length outside minLength/maxLength"
 	}
 	if c.Pattern != "" && !regexp.MustCompile(c.Pattern).MatchString(s) {
-		return "does not match the pattern"
+		return "does not match the pattern " + c.Pattern
+	}
+	return ""
+}
+
+func exclusiveWord(b *model.Bound) string {
+	if b.Exclusive {
+		return "exclusive "
 	}
 	return ""
 }

@@ -17,11 +17,11 @@ func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constrai
 	read := readCall(t)
 	checks := e.checks(t, jen.Id(local(depth)), c)
 	if t.Kind == model.TextMethod {
-		return []jen.Code{
-			jen.Id(local(depth)).Op(":=").Add(read),
-			jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...),
-			jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), jen.Id(local(depth))),
+		out := []jen.Code{jen.Id(local(depth)).Op(":=").Add(read)}
+		if len(checks) > 0 {
+			out = append(out, jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...))
 		}
+		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), jen.Id(local(depth))))
 	}
 	if len(checks) == 0 {
 		return []jen.Code{jen.Add(target).Op("=").Add(read)}
