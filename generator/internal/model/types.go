@@ -7,23 +7,23 @@ type Kind int
 
 // The kinds of the type table.
 const (
-	String   Kind = iota // string kinds
-	Int                  // signed integers; Bits says which
-	Uint                 // unsigned integers; Bits says which
-	Float                // float32, float64
-	Bool                 // bool kinds
-	Time                 // time.Time: an RFC 3339 date-time string
-	Duration             // time.Duration: a Go duration string
-	Bytes                // []byte: a base64 string
-	Raw                  // json.RawMessage: any JSON value, kept verbatim
-	Any                  // any: any JSON value, decoded as encoding/json does
-	Struct               // an object with fixed properties
-	Slice                // []T
-	Array                // [N]T
-	Map                  // map[string]T
-	Pointer              // *T: as T, optional, null allowed
-	JSONMethod           // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
-	TextMethod           // a type with UnmarshalText (and no JSON methods): a string decoded by it
+	String     Kind = iota // string kinds
+	Int                    // signed integers; Bits says which
+	Uint                   // unsigned integers; Bits says which
+	Float                  // float32, float64
+	Bool                   // bool kinds
+	Time                   // time.Time: an RFC 3339 date-time string
+	Duration               // time.Duration: a Go duration string
+	Bytes                  // []byte: a base64 string
+	Raw                    // json.RawMessage: any JSON value, kept verbatim
+	Any                    // any: any JSON value, decoded as encoding/json does
+	Struct                 // an object with fixed properties
+	Slice                  // []T
+	Array                  // [N]T
+	Map                    // map[string]T
+	Pointer                // *T: as T, optional, null allowed
+	JSONMethod             // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
+	TextMethod             // a type with UnmarshalText (and no JSON methods): a string decoded by it
 )
 
 // GoName is a Go type name: an import path (empty for a predeclared type or
