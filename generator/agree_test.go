@@ -124,6 +124,9 @@ var agreeCases = map[string]struct {
 		{"order", `{"labels":[{"key":"k","value":"x"}]}`, invalid},
 		{"order", `{"lines":{"items":[{"sku":"s","quantity":1,"x":0}]}}`, invalid},
 		{"order", `{"counts":{"items":[],"next":null}}`, nullPtr},
+		{"order", `{"topics":{"value":"a","kids":[{"value":"b","kids":[]}]}}`, valid},
+		{"order", `{"topics":{"value":"a","kids":[{"kids":[]}]}}`, invalid},
+		{"order", `{"topics":{"value":"a","kids":[{"value":1}]}}`, invalid},
 	}},
 }
 

@@ -80,6 +80,9 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"labels": `{"type":"array","items":{"type":"object","description":"Pair holds two values of different types.","properties":{` +
 			`"key":{"type":"string","description":"The key"},"value":{"type":"boolean","description":"The value"}},` +
 			`"required":["key","value"],"additionalProperties":false}}`,
+		"topics": `{"$ref":"#/$defs/Tree_string"}`,
+		"$defs": `{"Tree_string":{"type":"object","description":"Tree is a value with subtrees.","properties":{` +
+			`"value":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Tree_string"}}},"required":["value"],"additionalProperties":false}}`,
 		"$required": `["customer","buyer","where","lines"]`,
 	}},
 }

@@ -23,6 +23,7 @@ type OrderInput struct {
 	Lines    shared.Page[Item]           `json:"lines"`
 	Counts   shared.Page[int]            `json:"counts,omitempty"`
 	Labels   []shared.Pair[string, bool] `json:"labels,omitempty"`
+	Topics   *shared.Tree[string]        `json:"topics,omitempty"`
 }
 
 // Order places an order.

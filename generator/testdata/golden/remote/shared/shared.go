@@ -21,3 +21,9 @@ type Pair[K comparable, V any] struct {
 	Key   K `json:"key"`   // The key
 	Value V `json:"value"` // The value
 }
+
+// Tree is a value with subtrees.
+type Tree[T any] struct {
+	Value T         `json:"value"`
+	Kids  []Tree[T] `json:"kids,omitempty"`
+}
