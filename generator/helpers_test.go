@@ -16,7 +16,7 @@ func repoRoot(t testing.TB) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// tempModule copies the Go files of src into a new module in a temporary
+// tempModule copies the Go and JSON files of src into a new module in a temporary
 // directory whose go.mod replaces this module with the working tree, and
 // returns the directory.
 func tempModule(t testing.TB, src string) string {
@@ -35,7 +35,8 @@ func tempModule(t testing.TB, src string) string {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || e.Name() == DefaultOutput {
+		source := strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), ".json") // Go files and schema files
+		if e.IsDir() || !source || e.Name() == DefaultOutput {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))

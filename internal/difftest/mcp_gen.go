@@ -20,7 +20,7 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:        "bulk_price_update",
 		Description: "Applies a price change to a list of products in one region.",
-		InputSchema: []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":"string","description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema: []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"PriceChange is the new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":"string","description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Handler:     mcpgen_call_BulkPriceUpdate,
 	}, {
 		Name:        "kinds",

@@ -32,6 +32,7 @@ type analyzer struct {
 	fields map[token.Pos]*ast.Field // struct fields by the position of their first name or type
 	types  map[types.Type]*model.Type
 	pkg    *model.Package
+	decls  *declIndex // syntax of declarations anywhere, read on demand
 }
 
 // Package analyzes one package. It returns a nil model when the package has

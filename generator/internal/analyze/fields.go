@@ -167,7 +167,7 @@ func (a *analyzer) field(c candidate, path string) *model.Field {
 		Type:     typ,
 		Required: typ.Kind != model.Pointer && !hasOpt(c.opts, "omitempty") && !hasOpt(c.opts, "omitzero"),
 	}
-	syntax := a.fields[c.v.Pos()]
+	syntax := a.fieldSyntax(c.v)
 	f.Doc = fieldDoc(syntax)
 	tag, ok, errs := annotations.ParseTag(tagPos(syntax, c.v.Pos()), tagLit(syntax, c.tag))
 	a.annotationErrors(errs)
@@ -177,6 +177,7 @@ func (a *analyzer) field(c candidate, path string) *model.Field {
 	if ok && !a.applyTag(f, tag, true) {
 		return nil
 	}
+	a.warnUntyped(f, fpath)
 	return f
 }
 

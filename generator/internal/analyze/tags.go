@@ -3,8 +3,10 @@ package analyze
 import (
 	"encoding/json"
 	"go/token"
+	"regexp"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -47,8 +49,10 @@ func valueType(t *model.Type) *model.Type {
 
 func kindName(t *model.Type) string {
 	switch t.Kind {
-	case model.String:
+	case model.String, model.TextMethod:
 		return "a string"
+	case model.JSONMethod:
+		return "a type with JSON methods of its own"
 	case model.Int, model.Uint:
 		return "an integer"
 	case model.Float:
@@ -79,7 +83,43 @@ func (a *analyzer) checkItems(t annotations.Tag, typ *model.Type) bool {
 			return a.misfit(k.pos, k.name, typ, "arrays")
 		}
 	}
+	if t.UniqueItems.Value && !comparableScalar(typ.Elem) {
+		a.errorf(t.UniqueItems.Pos, "key \"uniqueItems\" needs items that are strings, numbers or booleans, not %s", typeText(typ.Elem))
+		return false
+	}
 	return true
+}
+
+// comparableScalar reports whether values of t compare in Go as JSON
+// Schema compares them for uniqueItems.
+func comparableScalar(t *model.Type) bool {
+	switch t.Kind {
+	case model.String, model.Int, model.Uint, model.Float, model.Bool:
+		return true
+	}
+	return false
+}
+
+// typeText names a model type for a message.
+func typeText(t *model.Type) string {
+	switch {
+	case t.Named != nil:
+		return t.Named.Name
+	case t.Kind == model.Pointer:
+		return "*" + typeText(t.Elem)
+	case t.Kind == model.Slice:
+		return "[]" + typeText(t.Elem)
+	case t.Kind == model.Map:
+		return "map[string]" + typeText(t.Elem)
+	case t.Kind == model.Struct:
+		return "a struct"
+	case t.Kind == model.Bytes:
+		return "[]byte"
+	}
+	if t.Basic != "" {
+		return t.Basic
+	}
+	return "any"
 }
 
 func intPtr(i annotations.Int) *int {
@@ -128,7 +168,8 @@ func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Con
 		set  bool
 		pos  token.Pos
 	}{{"minLength", t.MinLength.Set, t.MinLength.Pos}, {"maxLength", t.MaxLength.Set, t.MaxLength.Pos}, {"pattern", t.Pattern.Set, t.Pattern.Pos}, {"format", t.Format.Set, t.Format.Pos}} {
-		if k.set && typ.Kind != model.String {
+		stringy := typ.Kind == model.String || typ.Kind == model.TextMethod || typ.Kind == model.JSONMethod && k.name == "format"
+		if k.set && !stringy {
 			return a.misfit(k.pos, k.name, typ, "strings")
 		}
 	}
@@ -163,6 +204,10 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 	}
 	if enum := enumOf(f); len(enum) > 0 && !slices.ContainsFunc(enum, func(e model.EnumValue) bool { return e.JSON == v.JSON }) {
 		a.errorf(t.Default.Pos, "default %q is not one of the enum values", t.Default.Value)
+		return false
+	}
+	if msg := outside(t.Default.Value, f.C); msg != "" {
+		a.errorf(t.Default.Pos, "default %q %s", t.Default.Value, msg)
 		return false
 	}
 	f.C.Default = &v
@@ -228,4 +273,46 @@ func typeWord(t *model.Type) string {
 func jsonQuote(s string) string {
 	js, _ := json.Marshal(s) // a string always marshals
 	return string(js)
+}
+
+// warnUntyped warns about a property whose values have JSON methods of
+// their own and no format= to say what they are: its schema allows any JSON
+// value, which tells a client nothing.
+func (a *analyzer) warnUntyped(f *model.Field, path string) {
+	v := valueType(f.Type)
+	for v.Kind == model.Slice || v.Kind == model.Array || v.Kind == model.Map {
+		v = valueType(v.Elem)
+	}
+	if v.Kind == model.JSONMethod && f.C.Format == "" {
+		a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Warning: true,
+			Msg: sprintf("%s: type %s has JSON methods of its own, so its schema allows any JSON value; declare a string with format= in the mcp tag", path, v.Named.Name)})
+	}
+}
+
+// outside says how a default (already a valid literal of its type) breaks
+// the field's bounds, lengths or pattern; empty when it keeps them.
+func outside(s string, c model.Constraints) string {
+	if x, err := strconv.ParseFloat(s, 64); err == nil && (c.Min != nil || c.Max != nil) {
+		if b := c.Min; b != nil && (x < b.Value || b.Exclusive && x == b.Value) {
+			return "is below the " + exclusiveWord(b) + "minimum " + b.Text
+		}
+		if b := c.Max; b != nil && (x > b.Value || b.Exclusive && x == b.Value) {
+			return "is above the " + exclusiveWord(b) + "maximum " + b.Text
+		}
+	}
+	n := utf8.RuneCountInString(s)
+	if c.MinLength != nil && n < *c.MinLength || c.MaxLength != nil && n > *c.MaxLength {
+		return "has a length outside minLength/maxLength"
+	}
+	if c.Pattern != "" && !regexp.MustCompile(c.Pattern).MatchString(s) {
+		return "does not match the pattern " + c.Pattern
+	}
+	return ""
+}
+
+func exclusiveWord(b *model.Bound) string {
+	if b.Exclusive {
+		return "exclusive "
+	}
+	return ""
 }

@@ -150,6 +150,7 @@ func (a *analyzer) paramField(v *types.Var, d *annotations.Param) *model.Field {
 			return nil
 		}
 	}
+	a.warnUntyped(f, v.Name())
 	return f
 }
 
@@ -300,11 +301,15 @@ func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 	if d.Input.Set {
 		if js := a.schemaFile(d.Input, true); js != nil {
 			t.InputSchema, t.InputFixed = js, true
+			a.checkOverride(d.Input, t.Input)
 		}
 	}
 	if d.Output.Set {
 		if js := a.schemaFile(d.Output, false); js != nil {
 			t.OutputSchema, t.OutputFixed = js, true
+			if t.Out == model.OutStructured {
+				a.checkOverride(d.Output, t.OutType)
+			}
 		}
 	}
 }

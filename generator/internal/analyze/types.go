@@ -40,16 +40,17 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 	case name.Path == "encoding/json" && name.Name == "RawMessage":
 		return a.remember(t, &model.Type{Kind: model.Raw, Named: name})
 	}
-	if t.TypeArgs().Len() > 0 {
-		a.errorf(pos, "%s: generic type %s is not supported yet", path, types.TypeString(t, nil))
+	if !a.typeArgs(t, name, path, pos) {
 		return nil
 	}
-	if hasOwnJSON(t) {
-		a.errorf(pos, "%s: type %s has its own JSON methods, which mcpgen does not support yet", path, obj.Name())
-		return nil
+	switch ownMethods(t) {
+	case model.JSONMethod:
+		return a.remember(t, &model.Type{Kind: model.JSONMethod, Named: name, Doc: a.typeDoc(obj)})
+	case model.TextMethod:
+		return a.remember(t, &model.Type{Kind: model.TextMethod, Named: name, Doc: a.typeDoc(obj)})
 	}
 	if _, isStruct := t.Underlying().(*types.Struct); isStruct {
-		mt := &model.Type{Kind: model.Struct, Named: name}
+		mt := &model.Type{Kind: model.Struct, Named: name, Doc: a.typeDoc(obj)}
 		a.types[t] = mt
 		if !a.structFields(mt, t.Underlying().(*types.Struct), path, pos) {
 			delete(a.types, t)
@@ -65,6 +66,34 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 	mt.Named = name
 	mt.Enum = a.constEnum(t, &mt)
 	return a.remember(t, &mt)
+}
+
+// typeArgs maps the type arguments of an instantiated generic type.
+func (a *analyzer) typeArgs(t *types.Named, name *model.GoName, path string, pos token.Pos) bool {
+	for i := 0; i < t.TypeArgs().Len(); i++ {
+		arg := a.typeOf(t.TypeArgs().At(i), path, pos)
+		if arg == nil {
+			return false
+		}
+		if !writable(arg) {
+			a.errorf(pos, "%s: type argument %s of %s has no name to write in generated code", path, t.TypeArgs().At(i), t.Obj().Name())
+			return false
+		}
+		name.Args = append(name.Args, arg)
+	}
+	return true
+}
+
+// writable reports whether generated code can spell t: anonymous structs
+// cannot be written as type arguments.
+func writable(t *model.Type) bool {
+	if t.Named != nil {
+		return true
+	}
+	if t.Kind == model.Struct {
+		return false
+	}
+	return t.Elem == nil || writable(t.Elem)
 }
 
 func (a *analyzer) remember(t types.Type, mt *model.Type) *model.Type {
@@ -191,15 +220,23 @@ func constValue(v constant.Value, k model.Kind) model.EnumValue {
 	return model.EnumValue{JSON: v.ExactString(), Go: v.ExactString()}
 }
 
-// hasOwnJSON reports whether t or *t has MarshalJSON or UnmarshalJSON.
-func hasOwnJSON(t *types.Named) bool {
+// ownMethods classifies a type by the methods through which encoding/json
+// would decode it: JSONMethod when t or *t has UnmarshalJSON or
+// MarshalJSON (or MarshalText without UnmarshalText, which encoding/json
+// writes as a string but reads by structure), TextMethod when it has
+// UnmarshalText, else Struct, meaning no methods of its own.
+func ownMethods(t *types.Named) model.Kind {
 	ms := types.NewMethodSet(types.NewPointer(t))
-	for _, m := range []string{"MarshalJSON", "UnmarshalJSON", "UnmarshalText", "MarshalText"} {
-		if ms.Lookup(nil, m) != nil {
-			return true
-		}
+	has := func(name string) bool { return ms.Lookup(t.Obj().Pkg(), name) != nil }
+	switch {
+	case has("UnmarshalJSON") || has("MarshalJSON"):
+		return model.JSONMethod
+	case has("UnmarshalText"):
+		return model.TextMethod
+	case has("MarshalText"):
+		return model.JSONMethod
 	}
-	return false
+	return model.Struct
 }
 
 func pkgPath(p *types.Package) string {

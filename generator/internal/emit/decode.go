@@ -14,9 +14,9 @@ func (e *emitter) decodeFunc(t *model.Type) string {
 	if name, ok := e.decoders[t]; ok {
 		return name
 	}
-	name := "mcpgen_decode_" + t.Named.Name
+	name := "mcpgen_decode_" + t.Ident()
 	for i := 2; e.nameUsed(name); i++ {
-		name = "mcpgen_decode_" + t.Named.Name + strconv.Itoa(i)
+		name = "mcpgen_decode_" + t.Ident() + strconv.Itoa(i)
 	}
 	e.decoders[t] = name
 	e.order = append(e.order, t)
@@ -85,11 +85,23 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 	for i, f := range t.Fields {
 		if f.Required {
 			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Missing").Call(jen.Lit(f.WireName))))
-		} else if f.C.Default != nil && f.Type.Kind != model.Pointer {
-			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(fieldTarget(f, obj).Op("=").Id(f.C.Default.Go)))
+		} else if f.C.Default != nil {
+			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(defaultValue(f, obj)...))
 		}
 	}
 	return body
+}
+
+// defaultValue assigns f's default, allocating a pointer field first.
+func defaultValue(f *model.Field, obj jen.Code) []jen.Code {
+	target := fieldTarget(f, obj)
+	if f.Type.Kind != model.Pointer {
+		return []jen.Code{target.Op("=").Id(f.C.Default.Go)}
+	}
+	return []jen.Code{
+		fieldTarget(f, obj).Op("=").Qual(runtimePath, "Alloc").Call(fieldTarget(f, obj)),
+		jen.Op("*").Add(target).Op("=").Id(f.C.Default.Go),
+	}
 }
 
 // fieldTarget is the selector expression of f inside obj.
@@ -137,6 +149,11 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 		return e.array(t, target, c, depth)
 	case model.Map:
 		return e.mapValue(t, target, c, depth)
+	case model.JSONMethod:
+		if c != nil && c.Format != "" {
+			return []jen.Code{d.Clone().Dot("UnmarshalString").Call(jen.Op("&").Add(target), jen.Lit(c.Format))}
+		}
+		return []jen.Code{d.Clone().Dot("Unmarshal").Call(jen.Op("&").Add(target))}
 	}
 	return e.scalar(t, target, c, depth)
 }
@@ -149,6 +166,7 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
 		jen.Add(target).Op("=").Qual(runtimePath, "NonNil").Call(target),
 		itemCount(jen.Len(target), c),
+		uniqueCheck(target, c),
 	)
 	return []jen.Code{loop}
 }
@@ -166,6 +184,7 @@ func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constrain
 		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
 			jen.Id("d").Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
 		),
+		uniqueCheck(jen.Add(target).Index(jen.Op(":")), c),
 	)}
 }
 
@@ -207,4 +226,14 @@ func itemCount(n jen.Code, c *model.Constraints) jen.Code {
 			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d items, more than the maximum "+strconv.Itoa(*c.MaxItems)), n)))
 	}
 	return jen.Block(checks...)
+}
+
+// uniqueCheck reports repeated items of a slice of comparable scalars when
+// the tag says uniqueItems (the analysis allows it for nothing else).
+func uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
+	if c == nil || !c.UniqueItems {
+		return jen.Null()
+	}
+	return jen.If(jen.Op("!").Qual(runtimePath, "Unique").Call(items)).Block(
+		jen.Id("d").Dot("Errorf").Call(jen.Lit("items are not unique")))
 }

@@ -251,10 +251,20 @@ func callName(t *model.Tool) string {
 // (the analysis rejects them where a type must be written).
 func goType(t *model.Type) jen.Code {
 	if t.Named != nil {
+		var name *jen.Statement
 		if t.Local || t.Named.Path == "" {
-			return jen.Id(t.Named.Name)
+			name = jen.Id(t.Named.Name)
+		} else {
+			name = jen.Qual(t.Named.Path, t.Named.Name)
 		}
-		return jen.Qual(t.Named.Path, t.Named.Name)
+		if len(t.Named.Args) == 0 {
+			return name
+		}
+		args := make([]jen.Code, len(t.Named.Args))
+		for i, a := range t.Named.Args {
+			args[i] = goType(a)
+		}
+		return name.Types(args...)
 	}
 	switch t.Kind {
 	case model.Pointer:

@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // scalar decodes a value without properties or items into target. With
@@ -15,6 +16,13 @@ import (
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	read := readCall(t)
 	checks := e.checks(t, jen.Id(local(depth)), c)
+	if t.Kind == model.TextMethod {
+		out := []jen.Code{jen.Id(local(depth)).Op(":=").Add(read)}
+		if len(checks) > 0 {
+			out = append(out, jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...))
+		}
+		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), jen.Id(local(depth))))
+	}
 	if len(checks) == 0 {
 		return []jen.Code{jen.Add(target).Op("=").Add(read)}
 	}
@@ -36,6 +44,8 @@ func readCall(t *model.Type) jen.Code {
 	switch t.Kind {
 	case model.String:
 		call = d.Dot("String").Call()
+	case model.TextMethod:
+		return d.Dot("String").Call()
 	case model.Int:
 		call = d.Dot("Int").Call(jen.Lit(t.Bits))
 	case model.Uint:
@@ -96,7 +106,7 @@ func (e *emitter) checks(t *model.Type, x jen.Code, c *model.Constraints) []jen.
 		return out
 	}
 	out = append(out, boundChecks(x, c)...)
-	if t.Kind == model.String {
+	if t.Kind == model.String || t.Kind == model.TextMethod {
 		out = append(out, e.stringChecks(x, c)...)
 	}
 	return out
@@ -165,6 +175,9 @@ func (e *emitter) stringChecks(x jen.Code, c *model.Constraints) []jen.Code {
 	if c.MaxLength != nil {
 		out = append(out, jen.If(jen.Id("n").Op(":=").Add(count), jen.Id("n").Op(">").Lit(*c.MaxLength)).Block(
 			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d characters, more than the maximum length "+strconv.Itoa(*c.MaxLength)), jen.Id("n"))))
+	}
+	if c.Format != "" && mcprt.EnforcesFormat(c.Format) {
+		out = append(out, jen.Id("d").Dot("CheckFormat").Call(jen.Lit(c.Format), jen.String().Call(x)))
 	}
 	if c.Pattern != "" {
 		v := e.patternVar(c.Pattern)

@@ -7,21 +7,23 @@ type Kind int
 
 // The kinds of the type table.
 const (
-	String   Kind = iota // string kinds
-	Int                  // signed integers; Bits says which
-	Uint                 // unsigned integers; Bits says which
-	Float                // float32, float64
-	Bool                 // bool kinds
-	Time                 // time.Time: an RFC 3339 date-time string
-	Duration             // time.Duration: a Go duration string
-	Bytes                // []byte: a base64 string
-	Raw                  // json.RawMessage: any JSON value, kept verbatim
-	Any                  // any: any JSON value, decoded as encoding/json does
-	Struct               // an object with fixed properties
-	Slice                // []T
-	Array                // [N]T
-	Map                  // map[string]T
-	Pointer              // *T: as T, optional, null allowed
+	String     Kind = iota // string kinds
+	Int                    // signed integers; Bits says which
+	Uint                   // unsigned integers; Bits says which
+	Float                  // float32, float64
+	Bool                   // bool kinds
+	Time                   // time.Time: an RFC 3339 date-time string
+	Duration               // time.Duration: a Go duration string
+	Bytes                  // []byte: a base64 string
+	Raw                    // json.RawMessage: any JSON value, kept verbatim
+	Any                    // any: any JSON value, decoded as encoding/json does
+	Struct                 // an object with fixed properties
+	Slice                  // []T
+	Array                  // [N]T
+	Map                    // map[string]T
+	Pointer                // *T: as T, optional, null allowed
+	JSONMethod             // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
+	TextMethod             // a type with UnmarshalText (and no JSON methods): a string decoded by it
 )
 
 // GoName is a Go type name: an import path (empty for a predeclared type or
@@ -30,6 +32,7 @@ type GoName struct {
 	Path string
 	Pkg  string // the package's name, for the import
 	Name string
+	Args []*Type // type arguments of an instantiated generic type
 }
 
 // Type is a Go type as the schema and the decoders see it.
@@ -93,4 +96,41 @@ type Bound struct {
 	Text      string
 	Value     float64
 	Exclusive bool
+}
+
+// Ident is a Go identifier fragment naming t, distinct for each
+// instantiation of a generic type: Page_Item, Pair_string_bool,
+// Page_slice_int.
+func (t *Type) Ident() string {
+	if t.Named != nil {
+		s := t.Named.Name
+		for _, a := range t.Named.Args {
+			s += "_" + a.Ident()
+		}
+		return s
+	}
+	switch t.Kind {
+	case Pointer:
+		return "ptr_" + t.Elem.Ident()
+	case Slice:
+		return "slice_" + t.Elem.Ident()
+	case Array:
+		return "array" + itoa(t.Len) + "_" + t.Elem.Ident()
+	case Map:
+		return "map_" + t.Elem.Ident()
+	case Bytes:
+		return "bytes"
+	case Any:
+		return "any"
+	case Struct:
+		return "struct"
+	}
+	return t.Basic
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
 }

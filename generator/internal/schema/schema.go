@@ -97,6 +97,7 @@ func Output(t *model.Tool) []byte {
 func document(root *model.Type) []byte {
 	b := &builder{root: root, recursive: recursiveTypes(root)}
 	s := b.object(root)
+	s.Description = "" // the tool's description says it
 	if len(b.defs) > 0 {
 		s.Defs = &b.defs
 	}
@@ -148,9 +149,9 @@ func (b *builder) define(t *model.Type) string {
 	if name, ok := b.defined[t]; ok {
 		return name
 	}
-	name := t.Named.Name
+	name := t.Ident()
 	for i := 2; b.nameTaken(name); i++ {
-		name = t.Named.Name + strconv.Itoa(i)
+		name = t.Ident() + strconv.Itoa(i)
 	}
 	b.defined[t] = name
 	b.defs = append(b.defs, Property{Name: name}) // reserve the slot first: the type refers to itself
@@ -194,6 +195,9 @@ func (b *builder) field(f *model.Field) *Schema {
 		applyItems(s, f.C)
 	}
 	applyValue(value, f.C)
+	if value.Type == "" && value.Ref == "" && f.C.Format != "" {
+		value.Type = "string" // a type with JSON methods, declared a string by format=
+	}
 	return s
 }
 
@@ -228,18 +232,28 @@ func applyValue(s *Schema, c model.Constraints) {
 	if c.MaxLength != nil {
 		s.MaxLength = c.MaxLength
 	}
-	applyBound(&s.Minimum, &s.ExclusiveMinimum, c.Min)
-	applyBound(&s.Maximum, &s.ExclusiveMaximum, c.Max)
+	applyBound(&s.Minimum, &s.ExclusiveMinimum, c.Min, -1)
+	applyBound(&s.Maximum, &s.ExclusiveMaximum, c.Max, 1)
 	if c.MultipleOf != nil {
 		s.MultipleOf = json.RawMessage(c.MultipleOf.Text)
 	}
 }
 
-// applyBound writes a bound from a tag. It replaces the range of the Go
-// type only when it is tighter, or exclusive.
-func applyBound(incl, excl *json.RawMessage, b *model.Bound) {
+// applyBound writes a bound from a tag (dir -1 for a lower bound, 1 for an
+// upper one). The range of the Go type, already in incl, stays when the
+// tag's bound is looser; an exclusive bound that is tighter replaces it.
+func applyBound(incl, excl *json.RawMessage, b *model.Bound, dir float64) {
 	if b == nil {
 		return
+	}
+	if *incl != nil {
+		typ, _ := strconv.ParseFloat(string(*incl), 64) // the range of an integer type: a number
+		if (b.Value-typ)*dir > 0 {
+			return
+		}
+		if b.Exclusive {
+			*incl = nil
+		}
 	}
 	if b.Exclusive {
 		*excl = json.RawMessage(b.Text)
@@ -283,6 +297,8 @@ func scalar(t *model.Type) *Schema {
 		s.Type, s.Pattern = "string", durationPattern
 	case model.Bytes:
 		s.Type, s.ContentEncoding, s.Pattern = "string", "base64", base64Pattern
+	case model.TextMethod:
+		s.Type = "string"
 	}
 	if len(t.Enum) > 0 {
 		s.Enum = literals(t.Enum)

@@ -1,0 +1,275 @@
+package generator
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// How the generated decoder and the schema validator judge a document.
+const (
+	valid    = iota // both accept
+	invalid         // both reject
+	coerced         // the decoder accepts a string for a number or boolean; the schema does not
+	stricter        // the decoder rejects what the schema cannot say: a type's own methods refuse it
+	nullPtr         // the decoder takes null for a pointer field as absent; the schema says the value's type
+)
+
+// argCase is one argument document for a golden tool. patch is merged into
+// the case's base document (a null member of patch removes the member).
+type argCase struct {
+	tool, patch string
+	want        int
+}
+
+// agreeCases are, per golden case, base documents per tool and cases.
+var agreeCases = map[string]struct {
+	base  map[string]string
+	cases []argCase
+}{
+	"types": {map[string]string{"check": `{"id":"ab-1","shade":"red","shade_override":3,"small":-5,"count":10,"ratio":0.5,"when":"2024-05-01T10:00:00Z","tags":["a"],"level":1,"inline":{"a":1}}`}, []argCase{
+		{"check", `{}`, valid},
+		{"check", `{"id":null}`, invalid},
+		{"check", `{"id":"AB-1"}`, invalid},
+		{"check", `{"zzz":1}`, invalid},
+		{"check", `{"note":"x","step":1.5,"on":true,"wait":"1h30m","blob":"aGVsbG8=","raw":{"x":[1]},"anything":[null]}`, valid},
+		{"check", `{"small":200}`, invalid},
+		{"check", `{"count":0}`, invalid},
+		{"check", `{"count":"5"}`, coerced},
+		{"check", `{"ratio":1}`, invalid},
+		{"check", `{"step":0.3}`, invalid},
+		{"check", `{"when":"yesterday"}`, invalid},
+		{"check", `{"wait":"90"}`, invalid},
+		{"check", `{"blob":"%%%"}`, invalid},
+		{"check", `{"tags":[]}`, invalid},
+		{"check", `{"tags":["abcdefghi"]}`, invalid},
+		{"check", `{"pair":[1,2]}`, valid},
+		{"check", `{"pair":[1]}`, invalid},
+		{"check", `{"pair":[1,2,3]}`, invalid},
+		{"check", `{"labels":{"a":"b"}}`, valid},
+		{"check", `{"labels":{"a":1}}`, invalid},
+		{"check", `{"level":5}`, invalid},
+		{"check", `{"mode":"medium"}`, invalid},
+		{"check", `{"tree":{"name":"r","children":[{"name":"c"}]}}`, valid},
+		{"check", `{"tree":{"name":"r","children":[{}]}}`, invalid},
+		{"check", `{"inline":{"a":1,"b":2}}`, invalid},
+	}},
+	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`}, []argCase{
+		{"greet", `{}`, valid},
+		{"greet", `{"must":null}`, invalid},
+		{"greet", `{"name":"b"}`, invalid},
+		{"greet", `{"name":"bobbyy"}`, invalid},
+		{"greet", `{"name":"Bob"}`, invalid},
+		{"greet", `{"greeting":"hello","times":9,"flag":false}`, valid},
+		{"greet", `{"greeting":"hey"}`, invalid},
+		{"greet", `{"times":0}`, invalid},
+		{"greet", `{"times":10}`, invalid},
+		{"greet", `{"small":255,"tiny":-9,"step":0.5}`, valid},
+		{"greet", `{"small":256}`, invalid},
+		{"greet", `{"small":-1}`, invalid},
+		{"greet", `{"tiny":-10}`, invalid},
+		{"greet", `{"tiny":128}`, invalid},
+		{"greet", `{"step":0.3}`, invalid},
+		{"greet", `{"mail":"a@b.example","site":"https://x.example/a","id":"123e4567-e89b-12d3-a456-426614174000"}`, valid},
+		{"greet", `{"day":"2024-02-29","at":"10:00:00Z","when":"2024-05-01T10:00:00.5+02:00"}`, valid},
+		{"greet", `{"v4":"10.0.0.1","v6":"::1","host":"example.com"}`, valid},
+		{"greet", `{"mail":"not mail"}`, invalid},
+		{"greet", `{"site":"x"}`, invalid},
+		{"greet", `{"id":"123e4567-e89b-12d3-a456"}`, invalid},
+		{"greet", `{"day":"2024-13-01"}`, invalid},
+		{"greet", `{"at":"25:00:00Z"}`, invalid},
+		{"greet", `{"when":"2024-05-01"}`, invalid},
+		{"greet", `{"v4":"10.0.0"}`, invalid},
+		{"greet", `{"v6":"10.0.0.1"}`, invalid},
+		{"greet", `{"codes":[1,2],"pair":["a","b"]}`, valid},
+		{"greet", `{"codes":[1,1]}`, invalid},
+		{"greet", `{"codes":[]}`, invalid},
+		{"greet", `{"codes":[1,2,3,4]}`, invalid},
+		{"greet", `{"codes":[-1]}`, invalid},
+		{"greet", `{"pair":["a","a"]}`, invalid},
+		{"greet", `{"times":"3"}`, coerced},
+		{"search", `{}`, valid},
+		{"search", `{"query":null}`, invalid},
+		{"search", `{"limit":51}`, invalid},
+		{"search", `{"x":1}`, invalid},
+	}},
+	"methods": {map[string]string{"read": `{"temp":21,"on":"2024-05-01","level":"low","addr":"10.0.0.1"}`}, []argCase{
+		{"read", `{}`, valid},
+		{"read", `{"temp":"21C","level":"high","days":["2024-01-02"],"peers":["::1"],"big":123456789012345678901234567890,"stamp":{"n":1}}`, valid},
+		{"read", `{"temp":null}`, invalid},
+		{"read", `{"temp":"hot"}`, stricter},
+		{"read", `{"on":"2024-5-1"}`, invalid},
+		{"read", `{"on":5}`, invalid},
+		{"read", `{"days":["x"]}`, invalid},
+		{"read", `{"level":"mid"}`, stricter},
+		{"read", `{"level":"medium"}`, invalid},
+		{"read", `{"addr":"nope"}`, stricter},
+		{"read", `{"addr":7}`, invalid},
+		{"read", `{"peers":["::1","::2","::3"]}`, invalid},
+	}},
+	"remote": {map[string]string{"order": `{"customer":{"name":"a"},"buyer":{"name":"b"},"where":{"Filename":"f","Offset":0,"Line":1,"Column":1},"lines":{"items":[{"sku":"s","quantity":1}]}}`}, []argCase{
+		{"order", `{}`, valid},
+		{"order", `{"customer":{"name":"a","email":"a@b.example"},"counts":{"items":[1,2],"next":2},"labels":[{"key":"k","value":true}]}`, valid},
+		{"order", `{"customer":{"name":""}}`, invalid},
+		{"order", `{"customer":{"name":"a","email":"x"}}`, invalid},
+		{"order", `{"where":{"Filename":"f"}}`, invalid},
+		{"order", `{"lines":{}}`, invalid},
+		{"order", `{"counts":{"items":["a"]}}`, invalid},
+		{"order", `{"labels":[{"key":"k","value":"x"}]}`, invalid},
+		{"order", `{"lines":{"items":[{"sku":"s","quantity":1,"x":0}]}}`, invalid},
+		{"order", `{"counts":{"items":[],"next":null}}`, nullPtr},
+		{"order", `{"topics":{"value":"a","kids":[{"value":"b","kids":[]}]}}`, valid},
+		{"order", `{"topics":{"value":"a","kids":[{"kids":[]}]}}`, invalid},
+		{"order", `{"topics":{"value":"a","kids":[{"value":1}]}}`, invalid},
+	}},
+}
+
+// agreeMain calls the tools of a golden case with the documents read from
+// stdin, one "tool<TAB>arguments" a line, and prints "ok" or "error<TAB>text"
+// for each.
+const agreeMain = `package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	golden "example.com/e2e"
+)
+
+func main() {
+	tools := map[string]int{}
+	all := golden.MCPTools()
+	for i, t := range all {
+		tools[t.Name] = i
+	}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	for in.Scan() {
+		name, args, _ := strings.Cut(in.Text(), "\t")
+		res := all[tools[name]].Call(context.Background(), []byte(args))
+		if !res.IsError {
+			fmt.Println("ok")
+			continue
+		}
+		fmt.Printf("error\t%q\n", res.Content[0].Text)
+	}
+}
+`
+
+// TestDecoderAgreesWithValidator runs the documents of agreeCases through
+// each golden case's generated decoders, in a built program, and through
+// the independent validator with its generated schema, formats asserted.
+// Both must give the outcome the table says.
+func TestDecoderAgreesWithValidator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	for dir, tc := range agreeCases {
+		t.Run(dir, func(t *testing.T) {
+			src, _ := filepath.Abs(filepath.Join("testdata", "golden", dir))
+			schemas := inputSchemas(t, src)
+			var docs []string
+			var stdin strings.Builder
+			for _, c := range tc.cases {
+				doc := patchDoc(t, tc.base[c.tool], c.patch)
+				docs = append(docs, doc)
+				stdin.WriteString(c.tool + "\t" + doc + "\n")
+			}
+			outs := runDecoders(t, src, stdin.String())
+			if len(outs) != len(docs) {
+				t.Fatalf("%d results for %d documents", len(outs), len(docs))
+			}
+			for i, c := range tc.cases {
+				decoded := outs[i] == "ok"
+				doc, _ := jsonschema.UnmarshalJSON(strings.NewReader(docs[i]))
+				err := schemas[c.tool].Validate(doc)
+				wantDecoded, wantValid := c.want == valid || c.want == coerced || c.want == nullPtr, c.want == valid || c.want == stricter
+				if decoded != wantDecoded || (err == nil) != wantValid {
+					t.Errorf("%s %s: decoder %s, validator %v; want outcome %d", c.tool, docs[i], outs[i], err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// inputSchemas compiles the input schemas of a golden case, asserting
+// formats, by tool name.
+func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
+	files, diags := Generate(Config{Dir: dir})
+	if diags.HasErrors() || len(files) != 1 {
+		t.Fatalf("Generate: %v", diags)
+	}
+	out := map[string]*jsonschema.Schema{}
+	for _, tool := range files[0].Tools {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.InputSchema)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		if err := c.AddResource("mem:///"+tool.Name+".json", doc); err != nil {
+			t.Fatal(err)
+		}
+		if out[tool.Name], err = c.Compile("mem:///" + tool.Name + ".json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// runDecoders builds the golden case with agreeMain and feeds it stdin.
+func runDecoders(t *testing.T, src, stdin string) []string {
+	mod := tempModule(t, src)
+	if code, _, stderr := runMain(t, mod); code != 0 {
+		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
+	}
+	if err := os.MkdirAll(filepath.Join(mod, "agree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(mod, "agree", "main.go"), agreeMain)
+	bin := filepath.Join(t.TempDir(), "agree")
+	goCmd(t, mod, "build", "-o", bin, "./agree")
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", bin, err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+// patchDoc merges patch into base; a null member of patch removes the
+// member, except where the base lacks it (then null is the value sent).
+func patchDoc(t *testing.T, base, patch string) string {
+	var b, p map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(base), &b); err != nil {
+		t.Fatalf("base %s: %v", base, err)
+	}
+	if err := json.Unmarshal([]byte(patch), &p); err != nil {
+		t.Fatalf("patch %s: %v", patch, err)
+	}
+	for k, v := range p {
+		if _, inBase := b[k]; inBase && string(v) == "null" {
+			delete(b, k)
+			continue
+		}
+		b[k] = v
+	}
+	out, _ := json.Marshal(b)
+	return string(out)
+}

@@ -1,0 +1,153 @@
+package analyze
+
+import (
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+)
+
+// declIndex finds the syntax of struct fields and type declarations by
+// where go/types says they are declared. Types of other packages (of the
+// module or of dependencies) come from export data, which keeps file names
+// and lines but no syntax: their files are parsed once, on demand, with
+// comments, into the analysis's file set, so that tags and doc comments of
+// any package are read the same way as those of the analyzed one. Only the
+// files holding a declaration that is used are parsed.
+type declIndex struct {
+	files  map[string]*ast.File      // by file name; nil when unreadable
+	fields map[lineKey]*ast.Field    // struct fields, by file, line and name
+	specs  map[lineKey]*ast.TypeSpec // type declarations, by file, line and name
+	groups map[*ast.TypeSpec]*ast.GenDecl
+}
+
+// lineKey identifies a declared name: export data keeps lines, not columns.
+type lineKey struct {
+	file string
+	line int
+	name string
+}
+
+func (a *analyzer) declIndex() *declIndex {
+	if a.decls == nil {
+		a.decls = &declIndex{
+			files:  map[string]*ast.File{},
+			fields: map[lineKey]*ast.Field{},
+			specs:  map[lineKey]*ast.TypeSpec{},
+			groups: map[*ast.TypeSpec]*ast.GenDecl{},
+		}
+		for _, f := range a.in.Files {
+			a.decls.add(a.in.Fset, a.in.Fset.Position(f.Pos()).Filename, f)
+		}
+	}
+	return a.decls
+}
+
+// file returns the syntax of the named file, parsing it the first time.
+func (x *declIndex) file(fset *token.FileSet, name string) *ast.File {
+	if f, ok := x.files[name]; ok {
+		return f
+	}
+	path := name
+	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok {
+		path = filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
+	}
+	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		f = nil
+	}
+	x.add(fset, name, f)
+	return f
+}
+
+// add indexes the fields and type declarations of one file.
+func (x *declIndex) add(fset *token.FileSet, name string, f *ast.File) {
+	x.files[name] = f
+	if f == nil {
+		return
+	}
+	key := func(pos token.Pos, id string) lineKey { return lineKey{name, fset.Position(pos).Line, id} }
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			for _, s := range n.Specs {
+				if ts, ok := s.(*ast.TypeSpec); ok {
+					x.specs[key(ts.Name.Pos(), ts.Name.Name)] = ts
+					x.groups[ts] = n
+				}
+			}
+		case *ast.StructType:
+			for _, fld := range n.Fields.List {
+				for _, id := range fld.Names {
+					x.fields[key(id.Pos(), id.Name)] = fld
+				}
+				if len(fld.Names) == 0 {
+					x.fields[key(fieldPos(fld), embeddedName(fld.Type))] = fld
+				}
+			}
+		}
+		return true
+	})
+}
+
+// embeddedName is the field name of an embedded field's type expression.
+func embeddedName(t ast.Expr) string {
+	for {
+		switch e := t.(type) {
+		case *ast.StarExpr:
+			t = e.X
+		case *ast.SelectorExpr:
+			return e.Sel.Name
+		case *ast.IndexExpr:
+			t = e.X
+		case *ast.IndexListExpr:
+			t = e.X
+		case *ast.Ident:
+			return e.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// fieldSyntax returns the syntax of a struct field, or nil when its file
+// cannot be read.
+func (a *analyzer) fieldSyntax(v *types.Var) *ast.Field {
+	if f := a.fields[v.Pos()]; f != nil {
+		return f
+	}
+	v = v.Origin()
+	p := a.in.Fset.Position(v.Pos())
+	if !p.IsValid() {
+		return nil
+	}
+	x := a.declIndex()
+	x.file(a.in.Fset, p.Filename)
+	return x.fields[lineKey{p.Filename, p.Line, v.Name()}]
+}
+
+// typeDoc returns the doc comment of a defined type: its spec's, or that of
+// a declaration with a single spec.
+func (a *analyzer) typeDoc(obj *types.TypeName) string {
+	p := a.in.Fset.Position(obj.Pos())
+	if !p.IsValid() {
+		return ""
+	}
+	x := a.declIndex()
+	x.file(a.in.Fset, p.Filename)
+	ts := x.specs[lineKey{p.Filename, p.Line, obj.Name()}]
+	if ts == nil {
+		return ""
+	}
+	doc := ts.Doc
+	if g := x.groups[ts]; doc == nil && g != nil && len(g.Specs) == 1 {
+		doc = g.Doc
+	}
+	if doc == nil {
+		return ""
+	}
+	return strings.TrimSpace(doc.Text())
+}

@@ -1,0 +1,48 @@
+package t
+
+import (
+	"context"
+	"math/big"
+)
+
+// Item is an object.
+type Item struct {
+	N int `json:"n"`
+}
+
+// In has tags that cannot hold.
+type In struct {
+	Ptrs  []*int               `json:"ptrs" mcp:"uniqueItems"`
+	Items []Item               `json:"items" mcp:"uniqueItems"`
+	Count int                  `json:"count" mcp:"max=10,default=20"`
+	Above int                  `json:"above" mcp:"exclusiveMin=0,default=0"`
+	Short string               `json:"short" mcp:"maxLength=3,default=long"`
+	Lower string               `json:"lower" mcp:"pattern=^[a-z]+$,default=ABC"`
+	Big   *big.Int             `json:"big" mcp:"minLength=1"`
+	Width int                  `json:"width" mcp:"format=date"`
+	Range int                  `json:"range" mcp:"min=5,max=1"`
+	Regex string               `json:"regex" mcp:"pattern=[a-"`
+	Size  uint8                `json:"size" mcp:"default=300"`
+	Anon  Box[struct{ A int }] `json:"anon"`
+}
+
+// Box holds one value.
+type Box[T any] struct {
+	V T `json:"v"`
+}
+
+// Check checks.
+//
+//mcp:tool
+func Check(ctx context.Context, in In) error { return nil }
+
+// Q is searched.
+type Q struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+}
+
+// Search searches.
+//
+//mcp:tool input=search.json
+func Search(ctx context.Context, in Q) error { return nil }
