@@ -27,7 +27,11 @@ func targets(t testing.TB) map[string]target {
 	}
 	return map[string]target{
 		"bulk_price_update": {
-			decode: func(d *mcprt.Decoder) any { var v BulkPriceUpdateInput; mcpgen_decode_BulkPriceUpdateInput(d, &v); return &v },
+			decode: func(d *mcprt.Decoder) any {
+				var v BulkPriceUpdateInput
+				mcpgen_decode_BulkPriceUpdateInput(d, &v)
+				return &v
+			},
 			fresh:  func() any { return new(BulkPriceUpdateInput) },
 			schema: schemas["bulk_price_update"],
 		},
