@@ -18,6 +18,12 @@ var _ = mcprt.SupportPackageIsVersion1
 // source order.
 func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
+		Name:         "make_report",
+		Description:  "Returns a report naming the input's identifier.",
+		InputSchema:  []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
+		OutputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":"string","format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"Item is one line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"$ref":"#"},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
+		Handler:      mcpgen_call_MakeReport,
+	}, {
 		Name:        "bulk_price_update",
 		Description: "Applies a price change to a list of products in one region.",
 		InputSchema: []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"PriceChange is the new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":"string","description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
@@ -28,6 +34,26 @@ func MCPTools() []mcprt.Tool {
 		InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:     mcpgen_call_Kinds,
 	}}
+}
+
+func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
+	var d mcprt.Decoder
+	d.Start(ctx, args)
+	var in KindsInput
+	mcpgen_decode_KindsInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := MakeReport(ctx, in)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	if out == nil {
+		return mcprt.TextResult("null")
+	}
+	var enc mcprt.Encoder
+	mcpgen_encode_Report(&enc, out)
+	return enc.Structured()
 }
 
 func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
@@ -59,70 +85,6 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 	}
 	return mcprt.TextResult(string(out))
 }
-
-func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "region":
-			if seen0[0] {
-				d.Duplicate()
-				continue
-			}
-			seen0[0] = true
-			x1 := Region(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "emea", "amer", "apac":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
-				}
-			}
-			v.Region = x1
-		case "rounding":
-			if seen0[1] {
-				d.Duplicate()
-				continue
-			}
-			seen0[1] = true
-			x1 := d.String()
-			if !d.Failed() {
-				switch x1 {
-				case "none", "nearest_cent", "nearest_unit":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
-				}
-			}
-			v.Rounding = x1
-		case "changes":
-			if seen0[2] {
-				d.Duplicate()
-				continue
-			}
-			seen0[2] = true
-			if d.Array() {
-				for d.NextElem() {
-					v.Changes = mcprt.Grow(d, v.Changes)
-					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
-				}
-				v.Changes = mcprt.NonNil(v.Changes)
-			}
-		default:
-			d.UnknownField(mcpgen_fields_0)
-		}
-	}
-	if !seen0[0] {
-		d.Missing("region")
-	}
-	if !seen0[2] {
-		d.Missing("changes")
-	}
-}
-
-var mcpgen_fields_0 = []string{"region", "rounding", "changes"}
 
 func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 	var seen0 [13]bool
@@ -294,7 +256,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				(*v.Note) = d.String()
 			}
 		default:
-			d.UnknownField(mcpgen_fields_1)
+			d.UnknownField(mcpgen_fields_0)
 		}
 	}
 	if !seen0[0] {
@@ -305,7 +267,71 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 	}
 }
 
-var mcpgen_fields_1 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "level", "code", "note"}
+var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "level", "code", "note"}
+
+func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
+	var seen0 [3]bool
+	if !d.Object() {
+		return
+	}
+	for d.NextField() {
+		switch string(d.Key()) {
+		case "region":
+			if seen0[0] {
+				d.Duplicate()
+				continue
+			}
+			seen0[0] = true
+			x1 := Region(d.String())
+			if !d.Failed() {
+				switch x1 {
+				case "emea", "amer", "apac":
+				default:
+					d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
+				}
+			}
+			v.Region = x1
+		case "rounding":
+			if seen0[1] {
+				d.Duplicate()
+				continue
+			}
+			seen0[1] = true
+			x1 := d.String()
+			if !d.Failed() {
+				switch x1 {
+				case "none", "nearest_cent", "nearest_unit":
+				default:
+					d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
+				}
+			}
+			v.Rounding = x1
+		case "changes":
+			if seen0[2] {
+				d.Duplicate()
+				continue
+			}
+			seen0[2] = true
+			if d.Array() {
+				for d.NextElem() {
+					v.Changes = mcprt.Grow(d, v.Changes)
+					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+				}
+				v.Changes = mcprt.NonNil(v.Changes)
+			}
+		default:
+			d.UnknownField(mcpgen_fields_1)
+		}
+	}
+	if !seen0[0] {
+		d.Missing("region")
+	}
+	if !seen0[2] {
+		d.Missing("changes")
+	}
+}
+
+var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
 func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	var seen0 [3]bool
@@ -353,5 +379,235 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 }
 
 var mcpgen_fields_2 = []string{"product_id", "new_price", "effective_from"}
+
+func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"id\":"...)
+	enc.B = mcprt.AppendString(enc.B, string(v.Common.ID))
+	if v.Extra != nil {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"note\":"...)
+		enc.B = mcprt.AppendString(enc.B, string(v.Extra.Note))
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"name\":"...)
+	enc.B = mcprt.AppendString(enc.B, string(v.Name))
+	if v.Count != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"count\":"...)
+		enc.B = strconv.AppendInt(enc.B, int64(v.Count), 10)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"small\":"...)
+	enc.B = strconv.AppendInt(enc.B, int64(v.Small), 10)
+	if v.U != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"u\":"...)
+		enc.B = strconv.AppendUint(enc.B, uint64(v.U), 10)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"f32\":"...)
+	enc.Float(float64(v.F32), 32)
+	if v.F64 != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"f64\":"...)
+		enc.Float(float64(v.F64), 64)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"ok\":"...)
+	enc.B = strconv.AppendBool(enc.B, bool(v.OK))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"when\":"...)
+	enc.Time(v.When)
+	if v.Maybe != nil {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"maybe\":"...)
+		if v.Maybe == nil {
+			enc.B = append(enc.B, "null"...)
+		} else {
+			enc.Time((*v.Maybe))
+		}
+	}
+	if !v.Later.IsZero() {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"later\":"...)
+		enc.Time(v.Later)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"blob\":"...)
+	enc.Bytes(v.Blob)
+	if len(v.Raw) != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"raw\":"...)
+		enc.RawJSON(v.Raw)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"any\":"...)
+	enc.Marshal(&v.Any)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"tags\":"...)
+	if v.Tags == nil {
+		enc.B = append(enc.B, "null"...)
+	} else {
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Tags {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcprt.AppendString(enc.B, string(v.Tags[i1]))
+		}
+		enc.B = append(enc.B, byte(0x5d))
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"pair\":"...)
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Pair {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
+		}
+		enc.B = strconv.AppendInt(enc.B, int64(v.Pair[i1]), 10)
+	}
+	enc.B = append(enc.B, byte(0x5d))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"labels\":"...)
+	if v.Labels == nil {
+		enc.B = append(enc.B, "null"...)
+	} else {
+		enc.B = append(enc.B, byte(0x7b))
+		for i1, k1 := range mcprt.SortedKeys(v.Labels) {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcprt.AppendString(enc.B, k1)
+			enc.B = append(enc.B, byte(0x3a))
+			v1 := v.Labels[k1]
+			enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
+		}
+		enc.B = append(enc.B, byte(0x7d))
+	}
+	if len(v.Items) != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"items\":"...)
+		if v.Items == nil {
+			enc.B = append(enc.B, "null"...)
+		} else {
+			enc.B = append(enc.B, byte(0x5b))
+			for i1 := range v.Items {
+				if i1 > 0 {
+					enc.B = append(enc.B, byte(0x2c))
+				}
+				mcpgen_encode_Item(enc, &v.Items[i1])
+			}
+			enc.B = append(enc.B, byte(0x5d))
+		}
+	}
+	if v.Next != nil {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"next\":"...)
+		if v.Next == nil {
+			enc.B = append(enc.B, "null"...)
+		} else {
+			mcpgen_encode_Report(enc, &(*v.Next))
+		}
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"level\":"...)
+	enc.B = strconv.AppendInt(enc.B, int64(v.Level), 10)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"\\u003codd\\u003e\\u0026key\":"...)
+	enc.B = mcprt.AppendString(enc.B, string(v.Odd))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"inline\":"...)
+	sep1 := byte(0x7b)
+	enc.B = append(enc.B, sep1)
+	sep1 = byte(0x2c)
+	enc.B = append(enc.B, "\"a\":"...)
+	enc.B = strconv.AppendInt(enc.B, int64(v.Inline.A), 10)
+	if sep1 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+	if len(v.Sets) != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"sets\":"...)
+		if v.Sets == nil {
+			enc.B = append(enc.B, "null"...)
+		} else {
+			enc.B = append(enc.B, byte(0x7b))
+			for i1, k1 := range mcprt.SortedKeys(v.Sets) {
+				if i1 > 0 {
+					enc.B = append(enc.B, byte(0x2c))
+				}
+				enc.B = mcprt.AppendString(enc.B, k1)
+				enc.B = append(enc.B, byte(0x3a))
+				v1 := v.Sets[k1]
+				if v1 == nil {
+					enc.B = append(enc.B, "null"...)
+				} else {
+					enc.B = append(enc.B, byte(0x5b))
+					for i2 := range v1 {
+						if i2 > 0 {
+							enc.B = append(enc.B, byte(0x2c))
+						}
+						enc.B = mcprt.AppendString(enc.B, string(v1[i2]))
+					}
+					enc.B = append(enc.B, byte(0x5d))
+				}
+			}
+			enc.B = append(enc.B, byte(0x7d))
+		}
+	}
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
+
+func mcpgen_encode_Item(enc *mcprt.Encoder, v *Item) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"sku\":"...)
+	enc.B = mcprt.AppendString(enc.B, string(v.SKU))
+	if v.Qty != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"qty\":"...)
+		enc.B = strconv.AppendInt(enc.B, int64(v.Qty), 10)
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"tax\":"...)
+	enc.Float(float64(v.Tax), 32)
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
 
 var mcpgen_pattern_0 = regexp.MustCompile("^[A-Z]{2}[0-9]{2}$")

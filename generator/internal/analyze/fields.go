@@ -161,11 +161,13 @@ func (a *analyzer) field(c candidate, path string) *model.Field {
 		return nil
 	}
 	f := &model.Field{
-		Pos:      a.in.Fset.Position(c.v.Pos()),
-		Path:     c.path,
-		WireName: c.name,
-		Type:     typ,
-		Required: typ.Kind != model.Pointer && !hasOpt(c.opts, "omitempty") && !hasOpt(c.opts, "omitzero"),
+		Pos:       a.in.Fset.Position(c.v.Pos()),
+		Path:      c.path,
+		WireName:  c.name,
+		Type:      typ,
+		Required:  typ.Kind != model.Pointer && !hasOpt(c.opts, "omitempty") && !hasOpt(c.opts, "omitzero"),
+		OmitEmpty: hasOpt(c.opts, "omitempty"),
+		OmitZero:  hasOpt(c.opts, "omitzero"),
 	}
 	syntax := a.fieldSyntax(c.v)
 	f.Doc = fieldDoc(syntax)

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -78,7 +80,29 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 	if t.HasError {
 		out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))))
 	}
+	if t.Out == model.OutStructured || t.Out == model.OutJSON {
+		return append(out, e.encodeResult(t)...)
+	}
 	return append(out, jen.Return(result(t)))
+}
+
+// encodeResult encodes out with the generated encoders: as structured
+// content and text for a struct result, as text for other JSON values. A
+// nil struct pointer has no structured form and is sent as the text null.
+func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
+	out := []jen.Code{jen.Var().Id("enc").Qual(runtimePath, "Encoder")}
+	if t.Out == model.OutJSON {
+		out = append(out, e.encodeValue(t.OutType, jen.Id("out"), 1)...)
+		return append(out, jen.Return(jen.Id("enc").Dot("Text").Call()))
+	}
+	arg := jen.Op("&").Id("out")
+	if t.OutPtr {
+		arg = jen.Id("out")
+		out = append([]jen.Code{jen.If(jen.Id("out").Op("==").Nil()).Block(
+			jen.Return(jen.Qual(runtimePath, "TextResult").Call(jen.Lit("null"))))}, out...)
+	}
+	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Op("&").Id("enc"), arg))
+	return append(out, jen.Return(jen.Id("enc").Dot("Structured").Call()))
 }
 
 // result converts out to an mcprt.Result.
@@ -101,10 +125,8 @@ func result(t *model.Tool) jen.Code {
 		return text(jen.Qual("strconv", "FormatBool").Call(jen.Bool().Call(out)))
 	case model.OutResult:
 		return out
-	case model.OutStructured:
-		return jen.Qual(rt, "JSONResult").Call(out)
 	}
-	return jen.Qual(rt, "JSONTextResult").Call(out)
+	panic("emit: result of kind " + strconv.Itoa(int(t.Out)) + " is encoded by encodeResult")
 }
 
 func floatBits(t *model.Type) int {

@@ -28,14 +28,18 @@ type emitter struct {
 	order    []*model.Type          // struct types in first-use order
 	fieldVar map[*model.Type]string
 	patterns []string
-	anon     int
+	// encoders and encodeOrder are to results what decoders and order are
+	// to arguments.
+	encoders    map[*model.Type]string
+	encodeOrder []*model.Type
+	anon        int
 }
 
 // File returns the formatted source of pkg's generated file. An error means
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
 // numbered source.
 func File(pkg *model.Package) ([]byte, error) {
-	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}}
+	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}}
 	e.imports()
 	e.f.HeaderComment(Header)
 	e.f.Comment("A compile error on the next line means this file was generated for an older")
@@ -48,6 +52,9 @@ func File(pkg *model.Package) ([]byte, error) {
 	}
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
 		e.decoder(e.order[i])
+	}
+	for i := 0; i < len(e.encodeOrder); i++ { // and so may encoders
+		e.encoder(e.encodeOrder[i])
 	}
 	e.patternVars()
 	var buf bytes.Buffer

@@ -77,6 +77,9 @@ type Field struct {
 	Required bool
 	Doc      string
 	C        Constraints
+	// OmitEmpty and OmitZero are the json tag options: the encoder leaves
+	// the property out when the value is empty or zero.
+	OmitEmpty, OmitZero bool
 }
 
 // Constraints are the checks and schema keywords of an mcp tag.
