@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -33,8 +34,9 @@ type emitter struct {
 
 // File returns the formatted source of pkg's generated file. An error means
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
-// numbered source.
-func File(pkg *model.Package) ([]byte, error) {
+// numbered source. progress, when not nil, is called with the position of
+// each tool before its code is written.
+func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}}
 	e.imports()
 	e.f.HeaderComment(Header)
@@ -44,6 +46,9 @@ func File(pkg *model.Package) ([]byte, error) {
 	e.f.Line()
 	e.toolLists()
 	for _, t := range pkg.Tools {
+		if progress != nil {
+			progress(t.Pos)
+		}
 		e.call(t)
 	}
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
