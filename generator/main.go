@@ -130,14 +130,28 @@ func printList(files []File, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
+// checkFiles names each file that -check finds missing, out of date, or to
+// be removed.
 func checkFiles(files []File, dir string, stderr io.Writer) int {
 	stale := Stale(files)
+	byPath := map[string]File{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
 	for _, path := range stale {
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			rel = path
 		}
-		fmt.Fprintf(stderr, "%s: out of date: rerun go generate\n", rel)
+		_, statErr := os.Stat(path)
+		switch {
+		case byPath[path].Content == nil:
+			fmt.Fprintf(stderr, "%s: the package has no tools any more: rerun go generate to remove the file\n", rel)
+		case statErr != nil:
+			fmt.Fprintf(stderr, "%s: missing: run go generate\n", rel)
+		default:
+			fmt.Fprintf(stderr, "%s: out of date: rerun go generate\n", rel)
+		}
 	}
 	if len(stale) > 0 {
 		return ExitFail

@@ -44,6 +44,7 @@ func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 	e.f.Comment("runtime: rerun go generate.")
 	e.f.Var().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
 	e.f.Line()
+	e.guards()
 	e.toolLists()
 	for _, t := range pkg.Tools {
 		if progress != nil {
