@@ -26,13 +26,15 @@ func TaggedToo(ctx context.Context, in *Bad) error { return nil }
 
 // Titled has a misspelt key.
 //
-// want +1 `unknown key "titel"; did you mean "title"\?`
+// want +2 `unknown key "titel"; did you mean "title"\?`
+//
 //mcp:tool titel="x"
 func Titled(ctx context.Context, in In) error { return nil }
 
 // Contradicts is read-only and destructive.
 //
-// want +1 `readonly and destructive contradict each other`
+// want +2 `readonly and destructive contradict each other`
+//
 //mcp:tool readonly destructive
 func Contradicts(ctx context.Context, in In) error { return nil }
 
@@ -43,24 +45,28 @@ func Undocumented(ctx context.Context, in In) error { return nil }
 
 // First uses a name.
 //
-// want +1 `tool name "same" is used twice \(also at a.go:51:1\): set name= on one of them`
+// want +2 `tool name "same" is used twice \(also at a.go:55:1\): set name= on one of them`
+//
 //mcp:tool name=same
 func First(ctx context.Context, in In) error { return nil }
 
-// want +1 `tool name "same" is used twice \(also at a.go:47:1\)`
+// want +2 `tool name "same" is used twice \(also at a.go:50:1\)`
+//
 //mcp:tool name=same
 func Second(ctx context.Context, in In) error { return nil }
 
 // Misplaced is a type.
 //
-// want +1 `//mcp:tool on type Misplaced: move it to the doc comment of a top-level func or method`
+// want +2 `//mcp:tool on type Misplaced: move it to the doc comment of a top-level func or method`
+//
 //mcp:tool
 type Misplaced struct{}
 
 // Described names a parameter it does not have.
 //
+// want +3 `//mcp:param nmae names no parameter of Described \(parameters: name\)`
+//
 //mcp:tool
-// want +1 `//mcp:param nmae names no parameter of Described \(parameters: name\)`
 //mcp:param nmae description="The name"
 func Described(ctx context.Context, name string) error { return nil }
 
