@@ -1,12 +1,14 @@
 package annotations
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // directiveNames are the valid NAMEs of //mcp:NAME, in order of preference
@@ -71,8 +73,24 @@ func parseTool(pos token.Pos, args []arg, errs []Error) (*Tool, []Error) {
 	return t, d.result()
 }
 
-// toolName is the form of a tool name that MCP clients accept.
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// ToolNameProblem says what is wrong with a tool name, in a form that
+// completes "bad tool name %q: ", or returns "" when MCP clients accept
+// it: 1 to 128 characters of A-Z, a-z, 0-9, '_', '.' and '-'.
+func ToolNameProblem(name string) string {
+	const allowed = "A-Z, a-z, 0-9, '_', '.', '-'"
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		return "want 1 to 128 characters of " + allowed
+	case n > 128:
+		return fmt.Sprintf("it is %d characters long, shorten it to at most 128", n)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-') {
+			return fmt.Sprintf("character %q is not allowed (use %s)", r, allowed)
+		}
+	}
+	return ""
+}
 
 // set stores one key of //mcp:tool; it is a single switch over the keys.
 func (t *Tool) set(d *decoder, a arg) bool {
@@ -108,8 +126,8 @@ func (t *Tool) setName(d *decoder, a arg) {
 	if !d.needValue(a) {
 		return
 	}
-	if !toolName.MatchString(a.value) {
-		d.errorf(a.pos, "bad tool name %q: want 1 to 128 characters of A-Z, a-z, 0-9, '_', '.', '-'", a.value)
+	if p := ToolNameProblem(a.value); p != "" {
+		d.errorf(a.pos, "bad tool name %q: %s", a.value, p)
 		return
 	}
 	d.str(a, &t.Name)

@@ -31,6 +31,7 @@ type Config struct {
 	Dir      string   // working directory; patterns and printed paths are relative to it
 	Patterns []string // package patterns; "." when empty
 	Output   string   // generated file name; DefaultOutput when empty
+	Strict   bool     // warnings count as errors
 }
 
 // File is the generated file of one package, or a stale one to remove.
@@ -40,9 +41,19 @@ type File struct {
 	Tools   []mcprt.Tool
 }
 
+// testHook, when set by a test, is called at each position the generator
+// processes, with the stage's name; a test makes it panic to check that
+// internal errors are recovered and reported.
+var testHook func(stage string)
+
 // Generate loads and analyzes the packages and returns the files to write.
 // Files are returned only when there are no errors.
-func Generate(cfg Config) ([]File, Diagnostics) {
+func Generate(cfg Config) (files []File, diags Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil { // a bug in mcpgen outside any package
+			files, diags = nil, append(diags, Diagnostic{Msg: internalError("load", r)})
+		}
+	}()
 	if cfg.Output == "" {
 		cfg.Output = DefaultOutput
 	}
@@ -50,13 +61,16 @@ func Generate(cfg Config) ([]File, Diagnostics) {
 	if err != nil {
 		return nil, Diagnostics{{Msg: err.Error()}}
 	}
-	var files []File
-	var diags Diagnostics
 	for _, p := range pkgs {
 		f, ds := generatePackage(cfg, p, fset)
 		diags = append(diags, ds...)
 		if f != nil {
 			files = append(files, *f)
+		}
+	}
+	if cfg.Strict {
+		for i := range diags {
+			diags[i].Warning = false
 		}
 	}
 	diags = diags.normalize()
@@ -66,16 +80,46 @@ func Generate(cfg Config) ([]File, Diagnostics) {
 	return files, diags
 }
 
-// generatePackage runs analyze, schema and emit for one package. It returns
-// a nil file when the package neither has tools nor a stale generated file.
-func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (*File, Diagnostics) {
+// internalError is the message of a recovered panic: a bug in mcpgen.
+func internalError(stage string, r any) string {
+	return fmt.Sprintf("internal error in %s: %v (this is a bug in mcpgen; please report it)", stage, r)
+}
+
+// generatePackage runs one package through the stages and turns a panic in
+// any of them into an internal error at the position being processed.
+func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *File, diags Diagnostics) {
+	var at token.Position
+	stage := "analyze"
+	if len(p.GoFiles) > 0 {
+		at.Filename = p.GoFiles[0]
+	}
+	progress := func(s string) func(token.Position) {
+		return func(pos token.Position) {
+			at, stage = pos, s
+			if testHook != nil {
+				testHook(s)
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, diags = nil, Diagnostics{{Pos: at, Msg: internalError(stage, r)}}
+		}
+	}()
+	return runStages(cfg, p, fset, progress)
+}
+
+// runStages runs analyze, schema and emit for one package. It returns a nil
+// file when the package neither has tools nor a stale generated file.
+func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress func(string) func(token.Position)) (*File, Diagnostics) {
 	diags := loadErrors(p, cfg.Output)
 	if p.Types == nil || len(p.GoFiles) == 0 {
 		return nil, diags
 	}
 	dir := filepath.Dir(p.GoFiles[0])
 	genPath := filepath.Join(dir, cfg.Output)
-	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo, Dir: dir, GenFile: genPath})
+	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo,
+		Dir: dir, GenFile: genPath, Progress: progress("analyze")})
 	diags = append(diags, fromModel(ds)...)
 	if m == nil {
 		if isGenerated(genPath) {
@@ -86,7 +130,9 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (*Fil
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	schemaAt := progress("schema")
 	for _, t := range m.Tools {
+		schemaAt(t.Pos)
 		if !t.InputFixed {
 			t.InputSchema = schema.Input(t)
 		}
@@ -94,7 +140,7 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (*Fil
 			t.OutputSchema = schema.Output(t)
 		}
 	}
-	src, err := emit.File(m)
+	src, err := emit.File(m, progress("emit"))
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}

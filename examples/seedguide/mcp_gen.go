@@ -12,6 +12,24 @@ import (
 // runtime: rerun go generate.
 var _ = mcprt.SupportPackageIsVersion1
 
+// The signature of each tool function when this file was generated. A
+// compile error below means a function changed since: rerun go generate.
+type (
+	mcpgen_GreetUser_changed_rerun_go_generate       = func(string) (string, error)
+	mcpgen_CalculateSum_changed_rerun_go_generate    = func(float64, float64) float64
+	mcpgen_SetStatus_changed_rerun_go_generate       = func(context.Context, SetStatusInput) (string, error)
+	mcpgen_ProcessOrder_changed_rerun_go_generate    = func(context.Context, ProcessOrderInput) (bool, error)
+	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
+)
+
+var (
+	_ mcpgen_GreetUser_changed_rerun_go_generate       = GreetUser
+	_ mcpgen_CalculateSum_changed_rerun_go_generate    = CalculateSum
+	_ mcpgen_SetStatus_changed_rerun_go_generate       = SetStatus
+	_ mcpgen_ProcessOrder_changed_rerun_go_generate    = ProcessOrder
+	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
+)
+
 // MCPTools returns the MCP tools of the package's annotated functions, in
 // source order.
 func MCPTools() []mcprt.Tool {

@@ -14,6 +14,20 @@ import (
 // runtime: rerun go generate.
 var _ = mcprt.SupportPackageIsVersion1
 
+// The signature of each tool function when this file was generated. A
+// compile error below means a function changed since: rerun go generate.
+type (
+	mcpgen_MakeReport_changed_rerun_go_generate      = func(context.Context, KindsInput) (*Report, error)
+	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
+	mcpgen_Kinds_changed_rerun_go_generate           = func(context.Context, KindsInput) (string, error)
+)
+
+var (
+	_ mcpgen_MakeReport_changed_rerun_go_generate      = MakeReport
+	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
+	_ mcpgen_Kinds_changed_rerun_go_generate           = Kinds
+)
+
 // MCPTools returns the MCP tools of the package's annotated functions, in
 // source order.
 func MCPTools() []mcprt.Tool {

@@ -23,6 +23,10 @@ type Input struct {
 	Info    *types.Info
 	Dir     string
 	GenFile string // path of the generated file (skipped when reading)
+	// Progress, when set, is called with the position of each tool
+	// directive before the tool is analyzed, so that a caller can say
+	// where an internal error happened.
+	Progress func(token.Position)
 }
 
 // analyzer holds the state of one package's analysis.
@@ -46,11 +50,14 @@ func Package(in Input) (*model.Package, []model.Diagnostic) {
 	}
 	a.indexFields()
 	a.pkg.Scope = map[string]bool{}
-	for _, f := range a.userFiles() {
+	files := a.userFiles()
+	for _, f := range files {
 		a.scope(f)
 		a.file(f)
 	}
 	a.checkNames()
+	a.checkCollisions(files)
+	a.checkDescriptions(files)
 	if len(a.pkg.Tools) == 0 {
 		return nil, a.diags
 	}
@@ -116,15 +123,20 @@ func (a *analyzer) file(f *ast.File) {
 			docs[fn.Doc] = fn
 		}
 	}
+	var places map[*ast.CommentGroup]string
 	for _, cg := range f.Comments {
 		if fn := docs[cg]; fn != nil {
 			a.funcDecl(fn)
 			continue
 		}
 		for _, c := range cg.List {
-			if isMCPDirective(c.Text) {
-				a.errorf(c.Slash, "%s must be in the doc comment of a top-level func or method", directiveWord(c.Text))
+			if !isMCPDirective(c.Text) {
+				continue
 			}
+			if places == nil {
+				places = commentPlaces(f)
+			}
+			a.errorf(c.Slash, "%s %s: move it to the doc comment of a top-level func or method", directiveWord(c.Text), placeOf(f, cg, places))
 		}
 	}
 }
@@ -151,7 +163,7 @@ func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
 		switch d := d.(type) {
 		case *annotations.Tool:
 			if tool != nil {
-				a.errorf(d.Pos, "repeated //mcp:tool directive on %s", fn.Name.Name)
+				a.errorf(d.Pos, "repeated //mcp:tool directive on %s: merge its keys into the first one", fn.Name.Name)
 				continue
 			}
 			tool = d
@@ -162,10 +174,16 @@ func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
 		}
 	}
 	if tool == nil {
-		if len(params)+len(icons) > 0 {
-			a.errorf(fn.Doc.Pos(), "//mcp:param and //mcp:icon need a //mcp:tool directive on %s", fn.Name.Name)
+		for _, p := range params {
+			a.errorf(p.Pos, "//mcp:param on %s, which has no //mcp:tool: add //mcp:tool to its doc comment", fn.Name.Name)
+		}
+		for _, ic := range icons {
+			a.errorf(ic.Pos, "//mcp:icon on %s, which has no //mcp:tool: add //mcp:tool to its doc comment", fn.Name.Name)
 		}
 		return
+	}
+	if a.in.Progress != nil {
+		a.in.Progress(a.in.Fset.Position(tool.Pos))
 	}
 	if t := a.tool(fn, tool, params, icons); t != nil {
 		a.pkg.Tools = append(a.pkg.Tools, t)

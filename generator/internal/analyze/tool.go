@@ -8,7 +8,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -79,8 +79,11 @@ func (a *analyzer) params(fn *ast.FuncDecl, sig *types.Signature, ds []*annotati
 			return false
 		}
 	}
-	if len(vars) == 1 && len(ds) == 0 && isStructLike(vars[0].Type()) {
-		return a.nameKeyed(vars[0], t)
+	if len(vars) == 1 && isStructLike(vars[0].Type()) {
+		for _, d := range ds {
+			a.errorf(d.Pos, "//mcp:param on %s, whose properties are the fields of its struct parameter: describe the fields with doc comments and mcp tags instead", fn.Name.Name)
+		}
+		return a.nameKeyed(vars[0], t) && len(ds) == 0
 	}
 	return a.positional(fn, vars, ds, t)
 }
@@ -104,6 +107,9 @@ func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotat
 	byName := map[string]*annotations.Param{}
 	ok := true
 	for _, d := range ds {
+		if !d.Name.Set {
+			continue // reported by the parser
+		}
 		if !paramNamed(vars, d.Name.Value) {
 			a.errorf(d.Name.Pos, "//mcp:param %s names no parameter of %s (parameters: %s)", d.Name.Value, fn.Name.Name, paramList(vars))
 			ok = false
@@ -182,7 +188,11 @@ func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool
 		vars = vars[:n-1]
 	}
 	if len(vars) > 1 {
-		a.errorf(fn.Type.Results.Pos(), "%s returns too many values: a tool returns (Out, error), error, Out or nothing", fn.Name.Name)
+		what := "too many values"
+		if slices.ContainsFunc(vars, func(v *types.Var) bool { return isError(v.Type()) }) {
+			what = "an error before its last result"
+		}
+		a.errorf(fn.Type.Results.Pos(), "%s returns %s: a tool returns (Out, error), Out, error or nothing", fn.Name.Name, what)
 		return false
 	}
 	if len(vars) == 0 {
@@ -203,6 +213,10 @@ func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
 		typ = p.Elem()
 	} else if isPlainStruct(typ) {
 		t.Out = model.OutStructured
+	}
+	if what := noJSON(typ); what != "" {
+		a.errorf(fn.Type.Results.Pos(), "%s returns %s, which has no JSON form: a tool returns (Out, error), Out, error or nothing, where Out is a struct, string, number, bool, []byte, mcprt.Result, or a slice or map of those", fn.Name.Name, what)
+		return false
 	}
 	mt := a.typeOf(typ, "result", fn.Type.Results.Pos())
 	if mt == nil {
@@ -234,15 +248,13 @@ func outKind(mt *model.Type) model.OutKind {
 	return model.OutJSON
 }
 
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-
 // describe fills in the name, title, description, hints and task support.
 func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool) bool {
 	t.Name = model.ToolName(snakeCase(fn.Name.Name))
 	if d.Name.Set {
 		t.Name = model.ToolName(d.Name.Value)
-	} else if !toolNameRE.MatchString(string(t.Name)) {
-		a.errorf(d.Pos, "tool name %q derived from %s is not valid: set name=", t.Name, fn.Name.Name)
+	} else if p := annotations.ToolNameProblem(string(t.Name)); p != "" {
+		a.errorf(d.Pos, "tool name %q derived from %s is not valid, %s: set name=", t.Name, fn.Name.Name, p)
 	}
 	t.Title = d.Title.Value
 	t.Description = d.Description.Value
@@ -345,8 +357,8 @@ func (a *analyzer) checkNames() {
 	for _, t := range a.pkg.Tools {
 		if first := seen[t.Name]; first != nil {
 			a.diags = append(a.diags,
-				model.Diagnostic{Pos: first.Pos, Msg: sprintf("tool name %q is used twice (also at %s)", t.Name, shortPos(t.Pos))},
-				model.Diagnostic{Pos: t.Pos, Msg: sprintf("tool name %q is used twice (also at %s)", t.Name, shortPos(first.Pos))})
+				model.Diagnostic{Pos: first.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(t.Pos))},
+				model.Diagnostic{Pos: t.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(first.Pos))})
 			continue
 		}
 		seen[t.Name] = t
@@ -382,4 +394,23 @@ func goIdent(t *model.Tool) string {
 		return t.Recv.Name + "_" + t.FuncName
 	}
 	return t.FuncName
+}
+
+// noJSON names a result type that no JSON value can carry (a channel, a
+// function, a complex number, an unsafe pointer or an interface other than
+// any), or returns "".
+func noJSON(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Chan, *types.Signature:
+		return types.TypeString(t, nil)
+	case *types.Interface:
+		if !u.Empty() {
+			return types.TypeString(t, nil)
+		}
+	case *types.Basic:
+		if u.Info()&types.IsComplex != 0 || u.Kind() == types.UnsafePointer {
+			return types.TypeString(t, nil)
+		}
+	}
+	return ""
 }

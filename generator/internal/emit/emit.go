@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -37,17 +38,23 @@ type emitter struct {
 
 // File returns the formatted source of pkg's generated file. An error means
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
-// numbered source.
-func File(pkg *model.Package) ([]byte, error) {
+// numbered source. progress, when not nil, is called with the position of
+// each tool before its code is written.
+func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}}
+	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(Header)
 	e.f.Comment("A compile error on the next line means this file was generated for an older")
 	e.f.Comment("runtime: rerun go generate.")
 	e.f.Var().Id("_").Op("=").Qual(runtimePath, "SupportPackageIsVersion1")
 	e.f.Line()
+	e.guards()
 	e.toolLists()
 	for _, t := range pkg.Tools {
+		if progress != nil {
+			progress(t.Pos)
+		}
 		e.call(t)
 	}
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
@@ -144,47 +151,54 @@ func (e *emitter) methodList(recv string, tools []*model.Tool) {
 	e.f.Line()
 }
 
+// field is one key: value of a struct literal. Literals are built from
+// ordered fields, not jen.Dict, to keep the fields in declaration order
+// without rendering keys to sort them.
+type field struct {
+	name  string
+	value jen.Code
+}
+
+// fields lays out a struct literal's fields, one per line when multiline.
+func fields(fs []field, multiline bool) []jen.Code {
+	out := make([]jen.Code, 0, len(fs)+1)
+	for _, f := range fs {
+		kv := jen.Id(f.name).Op(":").Add(f.value)
+		if multiline {
+			kv = jen.Line().Add(kv)
+		}
+		out = append(out, kv)
+	}
+	if multiline {
+		out = append(out, jen.Line())
+	}
+	return out
+}
+
 // toolValue is the mcprt.Tool literal of one tool.
 func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
-	d := jen.Dict{
-		jen.Id("Name"):        jen.Lit(string(t.Name)),
-		jen.Id("Description"): jen.Lit(t.Description),
-		jen.Id("InputSchema"): jsonBytes(t.InputSchema),
-		jen.Id("Handler"):     handler,
-	}
+	fs := []field{{"Name", jen.Lit(string(t.Name))}}
 	if t.Title != "" {
-		d[jen.Id("Title")] = jen.Lit(t.Title)
+		fs = append(fs, field{"Title", jen.Lit(t.Title)})
 	}
+	fs = append(fs, field{"Description", jen.Lit(t.Description)}, field{"InputSchema", jsonBytes(t.InputSchema)})
 	if t.OutputSchema != nil {
-		d[jen.Id("OutputSchema")] = jsonBytes(t.OutputSchema)
+		fs = append(fs, field{"OutputSchema", jsonBytes(t.OutputSchema)})
 	}
 	if h := hints(t.Hints); h != nil {
-		d[jen.Id("Hints")] = h
+		fs = append(fs, field{"Hints", h})
 	}
 	if len(t.Icons) > 0 {
-		d[jen.Id("Icons")] = icons(t.Icons)
+		fs = append(fs, field{"Icons", icons(t.Icons)})
 	}
 	switch t.TaskSupport {
 	case "optional":
-		d[jen.Id("TaskSupport")] = jen.Qual(runtimePath, "TaskOptional")
+		fs = append(fs, field{"TaskSupport", jen.Qual(runtimePath, "TaskOptional")})
 	case "required":
-		d[jen.Id("TaskSupport")] = jen.Qual(runtimePath, "TaskRequired")
+		fs = append(fs, field{"TaskSupport", jen.Qual(runtimePath, "TaskRequired")})
 	}
-	return jen.Values(orderedDict(d, "Name", "Title", "Description", "InputSchema", "OutputSchema", "Hints", "Icons", "TaskSupport", "Handler")...)
-}
-
-// orderedDict lays out a struct literal's fields in a fixed order (jen.Dict
-// sorts by rendered key, which would put Handler before Name).
-func orderedDict(d jen.Dict, order ...string) []jen.Code {
-	var out []jen.Code
-	for _, name := range order {
-		for k, v := range d {
-			if fmt.Sprintf("%#v", k) == name {
-				out = append(out, jen.Line().Add(k).Op(":").Add(v))
-			}
-		}
-	}
-	return append(out, jen.Line())
+	fs = append(fs, field{"Handler", handler})
+	return jen.Values(fields(fs, true)...)
 }
 
 // jsonBytes writes pre-serialized JSON as a []byte conversion of a raw
@@ -197,51 +211,39 @@ func jsonBytes(js []byte) jen.Code {
 }
 
 func hints(h model.Hints) jen.Code {
-	d := jen.Dict{}
+	var fs []field
 	for _, x := range []struct {
 		name string
 		v    *bool
 	}{{"ReadOnly", h.ReadOnly}, {"Destructive", h.Destructive}, {"Idempotent", h.Idempotent}, {"OpenWorld", h.OpenWorld}} {
 		if x.v != nil {
-			d[jen.Id(x.name)] = jen.Qual(runtimePath, "Bool").Call(jen.Lit(*x.v))
+			fs = append(fs, field{x.name, jen.Qual(runtimePath, "Bool").Call(jen.Lit(*x.v))})
 		}
 	}
-	if len(d) == 0 {
+	if len(fs) == 0 {
 		return nil
 	}
-	return jen.Qual(runtimePath, "Hints").Values(orderedInline(d, "ReadOnly", "Destructive", "Idempotent", "OpenWorld")...)
-}
-
-func orderedInline(d jen.Dict, order ...string) []jen.Code {
-	var out []jen.Code
-	for _, name := range order {
-		for k, v := range d {
-			if fmt.Sprintf("%#v", k) == name {
-				out = append(out, jen.Add(k).Op(":").Add(v))
-			}
-		}
-	}
-	return out
+	return jen.Qual(runtimePath, "Hints").Values(fields(fs, false)...)
 }
 
 func icons(ics []model.Icon) jen.Code {
 	return jen.Index().Qual(runtimePath, "Icon").ValuesFunc(func(g *jen.Group) {
 		for _, ic := range ics {
-			d := jen.Dict{jen.Id("Src"): jen.Lit(ic.Src)}
+			fs := []field{{"Src", jen.Lit(ic.Src)}}
 			if ic.MIMEType != "" {
-				d[jen.Id("MIMEType")] = jen.Lit(ic.MIMEType)
+				fs = append(fs, field{"MIMEType", jen.Lit(ic.MIMEType)})
 			}
 			if len(ic.Sizes) > 0 {
-				d[jen.Id("Sizes")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				fs = append(fs, field{"Sizes", jen.Index().String().ValuesFunc(func(g *jen.Group) {
 					for _, s := range ic.Sizes {
 						g.Lit(s)
 					}
-				})
+				})})
 			}
 			if ic.Theme != "" {
-				d[jen.Id("Theme")] = jen.Lit(ic.Theme)
+				fs = append(fs, field{"Theme", jen.Lit(ic.Theme)})
 			}
-			g.Values(orderedInline(d, "Src", "MIMEType", "Sizes", "Theme")...)
+			g.Values(fields(fs, false)...)
 		}
 	})
 }

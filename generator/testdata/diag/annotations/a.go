@@ -37,3 +37,31 @@ type Misplaced struct{}
 //
 //mcp:tol
 func Unknown(ctx context.Context, in In) error { return nil }
+
+// Repeated writes a key twice.
+//
+//mcp:tool title=a title=b
+func Repeated(ctx context.Context, in In) error { return nil }
+
+// Tasked has a bad task value.
+//
+//mcp:tool task=sometimes idempotent=maybe
+func Tasked(ctx context.Context, in In) error { return nil }
+
+// Valueless has a key without its value.
+//
+//mcp:tool title
+func Valueless(ctx context.Context, in In) error { return nil }
+
+// Iconic has icons with problems.
+//
+//mcp:tool
+//mcp:icon mime=image/png
+//mcp:icon src=https://example.com/i.png theme=blue sizes=big
+func Iconic(ctx context.Context, in In) error { return nil }
+
+// Nameless has a //mcp:param without a name.
+//
+//mcp:tool
+//mcp:param description="x"
+func Nameless(ctx context.Context, n int) error { return nil }

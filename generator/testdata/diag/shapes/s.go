@@ -27,3 +27,42 @@ func Lost(name string, ctx context.Context) error { return nil }
 //
 //mcp:tool
 func Three(ctx context.Context) (int, int, error) { return 0, 0, nil }
+
+// In is the input of Keyed.
+type In struct {
+	Name string `json:"name"` // The name
+}
+
+// Keyed is name-keyed but uses //mcp:param.
+//
+//mcp:tool
+//mcp:param in description="The input"
+func Keyed(ctx context.Context, in In) error { return nil }
+
+// Anonymous has a parameter without a name.
+//
+//mcp:tool
+func Anonymous(ctx context.Context, _ string) error { return nil }
+
+// Backwards returns the error first.
+//
+//mcp:tool
+func Backwards(ctx context.Context) (error, int) { return nil, 0 }
+
+// Channel returns a channel.
+//
+//mcp:tool
+func Channel(ctx context.Context) (chan int, error) { return nil, nil }
+
+// Callback takes a function.
+//
+//mcp:tool
+func Callback(ctx context.Context, f func()) error { return nil }
+
+// Box is a generic type.
+type Box[T any] struct{ v T }
+
+// Open is a tool method on a generic type.
+//
+//mcp:tool
+func (b *Box[T]) Open(ctx context.Context) error { return nil }

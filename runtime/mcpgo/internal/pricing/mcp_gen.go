@@ -12,6 +12,16 @@ import (
 // runtime: rerun go generate.
 var _ = mcprt.SupportPackageIsVersion1
 
+// The signature of each tool function when this file was generated. A
+// compile error below means a function changed since: rerun go generate.
+type (
+	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
+)
+
+var (
+	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
+)
+
 // MCPTools returns the MCP tools of the package's annotated functions, in
 // source order.
 func MCPTools() []mcprt.Tool {

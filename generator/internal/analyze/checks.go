@@ -1,0 +1,136 @@
+package analyze
+
+import (
+	"go/ast"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// generatedPrefix starts every identifier the generated file declares
+// besides MCPTools; user code may not use it at package level.
+const generatedPrefix = "mcpgen_"
+
+// checkCollisions reports user declarations that the generated file would
+// redeclare: a package-level MCPTools when the package has package-level
+// tools, a method MCPTools on a type with tool methods, and any
+// package-level identifier with the generated prefix. Each is positioned at
+// the user's declaration.
+func (a *analyzer) checkCollisions(files []*ast.File) {
+	funcs, recvs := false, map[string]bool{}
+	for _, t := range a.pkg.Tools {
+		if t.Recv == nil {
+			funcs = true
+		} else {
+			recvs[t.Recv.Name] = true
+		}
+	}
+	for _, f := range files {
+		for _, id := range topLevelNames(f) {
+			switch {
+			case strings.HasPrefix(id.Name, generatedPrefix):
+				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, generatedPrefix)
+			case id.Name == "MCPTools" && funcs:
+				a.errorf(id.Pos(), "MCPTools is declared by the generated file for the package's tools: rename this declaration")
+			}
+		}
+		for _, fn := range methods(f) {
+			if fn.Name.Name == "MCPTools" && recvs[recvName(fn)] {
+				a.errorf(fn.Name.Pos(), "method MCPTools of %s is declared by the generated file for the tool methods of %[1]s: rename this method", recvName(fn))
+			}
+		}
+	}
+}
+
+// topLevelNames returns the identifiers declared at package level in f:
+// functions, types, variables and constants.
+func topLevelNames(f *ast.File) []*ast.Ident {
+	var ids []*ast.Ident
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				ids = append(ids, d.Name)
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					ids = append(ids, s.Name)
+				case *ast.ValueSpec:
+					ids = append(ids, s.Names...)
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// methods returns the method declarations of f.
+func methods(f *ast.File) []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil && len(fn.Recv.List) == 1 {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// recvName is the name of a method's receiver type, without pointer or
+// type parameters.
+func recvName(fn *ast.FuncDecl) string {
+	t := fn.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// checkDescriptions warns about input properties without a description:
+// a model guesses what such a property means from its name alone. Fields
+// are reported once, at their declaration, and only when declared in the
+// package's own files (the only ones whose comments were read).
+func (a *analyzer) checkDescriptions(files []*ast.File) {
+	own := map[string]bool{}
+	for _, f := range files {
+		own[a.in.Fset.File(f.Pos()).Name()] = true
+	}
+	seen := map[*model.Type]bool{}
+	for _, t := range a.pkg.Tools {
+		if !t.InputFixed {
+			a.describedFields(t.Input, own, seen)
+		}
+	}
+}
+
+// describedFields walks the struct types reachable from t once each.
+func (a *analyzer) describedFields(t *model.Type, own map[string]bool, seen map[*model.Type]bool) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if strings.TrimSpace(f.Doc) == "" && own[f.Pos.Filename] {
+			msg := sprintf("property %s has no description: add a doc or line comment, or desc= in its mcp tag", f.WireName)
+			if t.Local {
+				msg = sprintf("parameter %s has no description: add //mcp:param %[1]s description=\"...\"", f.WireName)
+			}
+			a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Msg: msg, Warning: true})
+		}
+		a.describedFields(f.Type, own, seen)
+	}
+	a.describedFields(t.Elem, own, seen)
+}
