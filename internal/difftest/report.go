@@ -24,26 +24,26 @@ type Item struct {
 type Report struct {
 	Common
 	*Extra
-	Name   string            `json:"name"`
-	Count  int64             `json:"count,omitempty"`
-	Small  int8              `json:"small"`
-	U      uint32            `json:"u,omitzero"`
-	F32    float32           `json:"f32"`
-	F64    float64           `json:"f64,omitempty"`
-	OK     bool              `json:"ok"`
-	When   time.Time         `json:"when"`
-	Maybe  *time.Time        `json:"maybe,omitempty"`
-	Later  time.Time         `json:"later,omitzero"`
-	Blob   []byte            `json:"blob"`
-	Raw    json.RawMessage   `json:"raw,omitempty"`
-	Any    any               `json:"any"`
-	Tags   []string          `json:"tags"`
-	Pair   [2]int            `json:"pair"`
-	Labels map[string]int    `json:"labels"`
-	Items  []Item            `json:"items,omitempty"`
-	Next   *Report           `json:"next,omitempty"`
-	Level  Level             `json:"level"`
-	Odd    string            `json:"<odd>&key"`
+	Name   string          `json:"name"`
+	Count  int64           `json:"count,omitempty"`
+	Small  int8            `json:"small"`
+	U      uint32          `json:"u,omitzero"`
+	F32    float32         `json:"f32"`
+	F64    float64         `json:"f64,omitempty"`
+	OK     bool            `json:"ok"`
+	When   time.Time       `json:"when"`
+	Maybe  *time.Time      `json:"maybe,omitempty"`
+	Later  time.Time       `json:"later,omitzero"`
+	Blob   []byte          `json:"blob"`
+	Raw    json.RawMessage `json:"raw,omitempty"`
+	Any    any             `json:"any"`
+	Tags   []string        `json:"tags"`
+	Pair   [2]int          `json:"pair"`
+	Labels map[string]int  `json:"labels"`
+	Items  []Item          `json:"items,omitempty"`
+	Next   *Report         `json:"next,omitempty"`
+	Level  Level           `json:"level"`
+	Odd    string          `json:"<odd>&key"`
 	Inline struct {
 		A int `json:"a"`
 	} `json:"inline"`

@@ -144,4 +144,3 @@ func IsEmptyValue(v any) bool {
 	}
 	return false
 }
-
