@@ -98,6 +98,12 @@ type Icon struct {
 	Sizes            List // each "WxH" or "any"
 }
 
+// Form is the //mcp:form directive on a struct type: the type is a form a
+// tool can ask the user to fill in (an elicitation). It takes no keys.
+type Form struct {
+	Pos token.Pos // position of the "//" of the directive
+}
+
 // Tag is the `mcp:"..."` struct tag, and the keys of //mcp:param.
 type Tag struct {
 	Pos token.Pos // position of the mcp tag value, or of the directive

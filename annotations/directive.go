@@ -13,7 +13,7 @@ import (
 
 // directiveNames are the valid NAMEs of //mcp:NAME, in order of preference
 // for suggestions.
-var directiveNames = []string{"tool", "param", "icon"}
+var directiveNames = []string{"tool", "param", "icon", "form"}
 
 var toolKeys = []string{"name", "title", "description", "readonly", "destructive", "idempotent", "openworld", "task", "input", "output"}
 
@@ -24,7 +24,7 @@ var iconKeys = []string{"src", "mime", "sizes", "theme"}
 //
 // It returns (nil, nil) when the line is not an //mcp: directive; a space
 // after the slashes ("// mcp:tool") makes an ordinary comment. Otherwise it
-// returns a *Tool, *Param or *Icon together with every problem found. The
+// returns a *Tool, *Param, *Icon or *Form together with every problem found. The
 // value is returned even when there are errors, with the good keys filled
 // in; it is nil only when the directive name is unknown.
 func ParseDirective(pos token.Pos, text string) (any, []Error) {
@@ -45,6 +45,11 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 		return parseParam(pos, args, errs)
 	case "icon":
 		return parseIcon(pos, args, errs)
+	case "form":
+		for _, a := range args {
+			errs = append(errs, errorf(a.pos, "//mcp:form takes no arguments; describe the form's fields with tags"))
+		}
+		return &Form{Pos: pos}, errs
 	}
 	return nil, []Error{unknownDirective(pos, text)}
 }

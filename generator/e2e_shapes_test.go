@@ -83,7 +83,9 @@ func TestEndToEndShapes(t *testing.T) {
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {
 			t.Run("shapes", func(t *testing.T) { shapesBehaviour(t, exec.Command(bin, "-sdk", p.name), listJSON, p) })
-			t.Run("caller", func(t *testing.T) { callerBehaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }) })
+			t.Run("caller", func(t *testing.T) {
+				callerBehaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }, p.name)
+			})
 		})
 	}
 }
@@ -193,16 +195,20 @@ func (n *notes) wait(t *testing.T, nProgress, nLogs int) {
 }
 
 // callerClient is a client that answers elicitation (accept with an
-// answer, or decline when the message is "decline?") and sampling, and
+// answer, decline when the message is "decline?", an answer that does not
+// fit the form when it is "bad?") and sampling, and
 // records every request and notification it receives.
 func callerClient(n *notes) *mcp.Client {
 	return mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			n.add(&n.elicited, map[string]any{"message": req.Params.Message, "schema": req.Params.RequestedSchema})
-			if req.Params.Message == "decline?" {
+			switch req.Params.Message {
+			case "decline?":
 				return &mcp.ElicitResult{Action: "decline"}, nil
+			case "bad?":
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": 5, "extra": 1}}, nil
 			}
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "blue"}}, nil
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "blue", "sure": true}}, nil
 		},
 		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			n.add(&n.sampled, req.Params)
@@ -221,7 +227,7 @@ func callerClient(n *notes) *mcp.Client {
 // elicitation and sampling and receives progress and log messages. It
 // speaks 2025-11-25: 2026-07-28 has no server-to-client requests, and
 // no logging/setLevel.
-func callerBehaviour(t *testing.T, cmd func() *exec.Cmd) {
+func callerBehaviour(t *testing.T, cmd func() *exec.Cmd, path string) {
 	n := &notes{changed: make(chan struct{}, 1)}
 	session := connect(t, callerClient(n), cmd(), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	ctx := context.Background()
@@ -255,22 +261,31 @@ func callerBehaviour(t *testing.T, cmd func() *exec.Cmd) {
 		t.Errorf("log messages at level info (debug ones filtered out):\n%s\nwant\n%s", logs, strings.Join(wantLogs, "\n"))
 	}
 
-	if res := callTool(t, session, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "colour?"}}); res.IsError || resultText(res) != `answer {"answer":"blue"}; m1 says "nice" (assistant)` {
+	if res := callTool(t, session, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "colour?"}}); res.IsError || resultText(res) != `answer "blue" (sure: true); m1 says "nice" (assistant)` {
 		t.Errorf("ask: isError=%v text %q", res.IsError, resultText(res))
 	}
 	if res := callTool(t, session, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "decline?"}}); res.IsError || resultText(res) != "the user chose decline" {
 		t.Errorf("ask, declined: isError=%v text %q", res.IsError, resultText(res))
 	}
+	// The go-sdk client checks its own answer against the requested schema
+	// and refuses to send one that does not fit, on every server path; the
+	// generated form decoder's messages are tested in runtime/mcprt.
+	res := callTool(t, session, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "bad?"}})
+	if !res.IsError || !strings.Contains(resultText(res), "does not match requested schema") {
+		t.Errorf("ask, answered badly, on %s: isError=%v text %q", path, res.IsError, resultText(res))
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	form := `{"properties":{"answer":{"description":"The answer","minLength":1,"type":"string"},"sure":{"description":"Whether the user is sure","type":"boolean"}},"required":["answer"],"type":"object"}`
 	wantElicited := []string{
-		`{"message":"colour?","schema":{"properties":{"answer":{"type":"string"}},"required":["answer"],"type":"object"}}`,
-		`{"message":"decline?","schema":{"properties":{"answer":{"type":"string"}},"required":["answer"],"type":"object"}}`,
+		`{"message":"colour?","schema":` + form + `}`,
+		`{"message":"decline?","schema":` + form + `}`,
+		`{"message":"bad?","schema":` + form + `}`,
 	}
 	if diff := cmp.Diff(wantElicited, n.elicited); diff != "" {
 		t.Errorf("elicitation requests (-want +got):\n%s", diff)
 	}
-	wantSampled := []string{`{"maxTokens":50,"messages":[{"content":{"type":"text","text":"Comment on {\"answer\":\"blue\"}"},"role":"user"}],"systemPrompt":"Be brief."}`}
+	wantSampled := []string{`{"maxTokens":50,"messages":[{"content":{"type":"text","text":"Comment on blue"},"role":"user"}],"systemPrompt":"Be brief."}`}
 	if diff := cmp.Diff(wantSampled, n.sampled); diff != "" {
 		t.Errorf("sampling requests (-want +got):\n%s", diff)
 	}

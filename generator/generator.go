@@ -140,6 +140,10 @@ func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress fu
 			t.OutputSchema = schema.Output(t)
 		}
 	}
+	for _, f := range m.Forms {
+		schemaAt(f.Pos)
+		f.Schema = schema.Form(f.Type)
+	}
 	src, err := emit.File(m, progress("emit"))
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
@@ -159,7 +163,7 @@ func loadErrors(p *packages.Package, output string) Diagnostics {
 		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
 			continue
 		}
-		if strings.Contains(e.Msg, "MCPTools") || strings.Contains(e.Msg, "mcpgen_") {
+		if mentionsGenerated(e.Msg) {
 			continue
 		}
 		file, _, _ := strings.Cut(e.Pos, ":")
@@ -257,4 +261,15 @@ func List(files []File) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// mentionsGenerated reports whether a type checker's message is about a
+// name the generated file declares, which is missing until it is generated.
+func mentionsGenerated(msg string) bool {
+	for _, name := range []string{"MCPTools", "MCPFormSchema", "MCPDecodeForm", "mcpgen_"} {
+		if strings.Contains(msg, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -58,7 +58,7 @@ func Package(in Input) (*model.Package, []model.Diagnostic) {
 	a.checkNames()
 	a.checkCollisions(files)
 	a.checkDescriptions(files)
-	if len(a.pkg.Tools) == 0 {
+	if len(a.pkg.Tools) == 0 && len(a.pkg.Forms) == 0 {
 		return nil, a.diags
 	}
 	return a.pkg, a.diags
@@ -123,10 +123,14 @@ func (a *analyzer) file(f *ast.File) {
 			docs[fn.Doc] = fn
 		}
 	}
+	typeDocs := typeDocComments(f)
 	var places map[*ast.CommentGroup]string
 	for _, cg := range f.Comments {
 		if fn := docs[cg]; fn != nil {
 			a.funcDecl(fn)
+			continue
+		}
+		if spec := typeDocs[cg]; spec != nil && a.typeDirectives(cg, spec) {
 			continue
 		}
 		for _, c := range cg.List {
@@ -171,6 +175,8 @@ func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
 			params = append(params, d)
 		case *annotations.Icon:
 			icons = append(icons, d)
+		case *annotations.Form:
+			a.errorf(d.Pos, "//mcp:form on func %s: move it to the doc comment of a struct type", fn.Name.Name)
 		}
 	}
 	if tool == nil {

@@ -57,6 +57,7 @@ func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 		}
 		e.call(t)
 	}
+	e.forms()
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
 		e.decoder(e.order[i])
 	}

@@ -17,6 +17,7 @@ type Package struct {
 	Dir     string // directory holding the package
 	GenFile string // path of the generated file
 	Tools   []*Tool
+	Forms   []*Form
 	// Scope holds the package-level identifiers of the user's files, which
 	// generated names and import names must not shadow.
 	Scope map[string]bool
@@ -90,6 +91,14 @@ type Tool struct {
 	OutputSchema []byte // computed by the schema stage, or read from output=; nil when none
 	InputFixed   bool   // InputSchema came from an input= file
 	OutputFixed  bool   // OutputSchema came from an output= file
+}
+
+// Form is a struct type marked //mcp:form: a form a tool asks the user to
+// fill in through elicitation.
+type Form struct {
+	Pos    token.Position
+	Type   *Type  // the struct type
+	Schema []byte // the requested schema, computed by the schema stage
 }
 
 // Diagnostic is one problem found, at a position.

@@ -93,6 +93,21 @@ func Output(t *model.Tool) []byte {
 	return document(t.OutType)
 }
 
+// Form returns the requested schema of an elicitation form. Elicitation
+// schemas are a restricted subset: a flat object of primitive properties,
+// without additionalProperties.
+func Form(t *model.Type) []byte {
+	b := &builder{root: t}
+	s := b.object(t)
+	s.AdditionalProperties = nil
+	s.Description = ""
+	js, err := marshal(s)
+	if err != nil {
+		panic("schema: " + err.Error()) // every value here marshals; failing is a bug
+	}
+	return js
+}
+
 // document serializes the schema of a root object type.
 func document(root *model.Type) []byte {
 	b := &builder{root: root, recursive: recursiveTypes(root)}

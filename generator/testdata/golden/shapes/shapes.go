@@ -78,28 +78,36 @@ func Work(ctx context.Context, steps int) (string, error) {
 	return fmt.Sprintf("did %d steps", steps), nil
 }
 
+// Answer is the form Ask has the user fill in.
+//
+//mcp:form
+type Answer struct {
+	Answer string `json:"answer" mcp:"minLength=1"` // The answer
+	Sure   bool   `json:"sure,omitempty"`           // Whether the user is sure
+}
+
 // Ask asks the user a question, then has the client's model comment on
 // the answer.
 //
 //mcp:tool
 //mcp:param question description="What to ask the user"
 func Ask(ctx context.Context, question string) (string, error) {
-	el, err := mcprt.Elicit(ctx, question, []byte(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`))
+	ans, action, err := mcprt.ElicitForm[Answer](ctx, question)
 	if err != nil {
 		return "", err
 	}
-	if el.Action != "accept" {
-		return "the user chose " + el.Action, nil
+	if action != mcprt.ActionAccept {
+		return "the user chose " + action, nil
 	}
 	res, err := mcprt.Sample(ctx, mcprt.SampleRequest{
-		Messages:     []mcprt.SampleMessage{{Role: "user", Content: mcprt.Text("Comment on " + string(el.Content))}},
+		Messages:     []mcprt.SampleMessage{{Role: "user", Content: mcprt.Text("Comment on " + ans.Answer)}},
 		MaxTokens:    50,
 		SystemPrompt: "Be brief.",
 	})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("answer %s; %s says %q (%s)", el.Content, res.Model, res.Content.Text, res.Role), nil
+	return fmt.Sprintf("answer %q (sure: %v); %s says %q (%s)", ans.Answer, ans.Sure, res.Model, res.Content.Text, res.Role), nil
 }
 
 // Counter counts.

@@ -1,0 +1,26 @@
+package emit
+
+import "github.com/dave/jennifer/jen"
+
+// forms writes, for each //mcp:form type, the methods mcprt.ElicitForm
+// uses: the form's requested schema and its decoder.
+func (e *emitter) forms() {
+	for _, f := range e.pkg.Forms {
+		t := f.Type
+		schemaVar := "mcpgen_form_" + t.Ident()
+		e.f.Var().Id(schemaVar).Op("=").Add(jsonBytes(f.Schema))
+		e.f.Line()
+		e.f.Commentf("MCPFormSchema returns the elicitation schema of the form %s, for", t.Named.Name)
+		e.f.Comment("mcprt.ElicitForm.")
+		e.f.Func().Params(jen.Op("*").Add(goType(t))).Id("MCPFormSchema").Params().Index().Byte().Block(
+			jen.Return(jen.Id(schemaVar)),
+		)
+		e.f.Line()
+		e.f.Comment("MCPDecodeForm decodes the content of an accepted elicitation into v, with")
+		e.f.Comment("the checks tool arguments get.")
+		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id("MCPDecodeForm").Params(
+			jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
+		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Id("v")))
+		e.f.Line()
+	}
+}
