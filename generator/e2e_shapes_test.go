@@ -1,9 +1,11 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,6 +103,43 @@ func connect(t *testing.T, client *mcp.Client, cmd *exec.Cmd, opts *mcp.ClientSe
 	return session
 }
 
+// checkStructured checks a structured result the way a client would: its
+// structuredContent validates against the output schema the server listed
+// for the tool, in an independent validator, and its text block holds the
+// same JSON value (inside {"result": ...} when the value is wrapped).
+func checkStructured(t *testing.T, session *mcp.ClientSession, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema []byte
+	for _, tool := range list.Tools {
+		if tool.Name == name {
+			schema, _ = json.Marshal(tool.OutputSchema)
+		}
+	}
+	structured, _ := json.Marshal(res.StructuredContent)
+	compiled := compileSchema(t, name+".output", schema)
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
+	if err := compiled.Validate(doc); err != nil {
+		t.Errorf("%s: structuredContent %s does not validate against the listed output schema %s: %v", name, structured, schema, err)
+	}
+	var fromText, fromStructured any
+	if err := json.Unmarshal([]byte(resultText(res)), &fromText); err != nil {
+		t.Fatalf("%s: the text block is not JSON: %v", name, err)
+	}
+	json.Unmarshal(structured, &fromStructured)
+	if m, ok := fromStructured.(map[string]any); ok && len(m) == 1 && m["result"] != nil {
+		if _, isObject := fromText.(map[string]any); !isObject {
+			fromStructured = m["result"]
+		}
+	}
+	if diff := cmp.Diff(fromText, fromStructured); diff != "" {
+		t.Errorf("%s: text block and structuredContent differ (-text +structured):\n%s", name, diff)
+	}
+}
+
 // callTool calls a tool and fails the test on a protocol error.
 func callTool(t *testing.T, session *mcp.ClientSession, params *mcp.CallToolParams) *mcp.CallToolResult {
 	t.Helper()
@@ -125,6 +164,14 @@ func shapesBehaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath)
 	}
 	if js, _ := json.Marshal(res.StructuredContent); string(js) != `{"unit":"square units","value":25}` && string(js) != `{"value":25,"unit":"square units"}` {
 		t.Errorf("measure: structuredContent %s", js)
+	}
+	res = call("nearby", `{"n":2}`)
+	if res.IsError || resultText(res) != `[{"x":0,"y":0},{"x":1,"y":1}]` {
+		t.Errorf("nearby: isError=%v text %q", res.IsError, resultText(res))
+	}
+	for _, name := range []string{"measure", "nearby"} {
+		args := map[string]string{"measure": `{"x":3,"y":4}`, "nearby": `{"n":3}`}[name]
+		checkStructured(t, session, name, call(name, args))
 	}
 	if res := call("fail", `{}`); !res.IsError || resultText(res) != "it failed" {
 		t.Errorf("fail: isError=%v text %q, want the handler's error", res.IsError, resultText(res))

@@ -187,7 +187,7 @@ func runtimeTools(m *model.Package) []mcprt.Tool {
 	for _, t := range m.Tools {
 		tools = append(tools, mcprt.Tool{
 			Name: string(t.Name), Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, WrapOutput: t.OutputSchema != nil && schema.WrapsOutput(t),
 			Hints:       mcprt.Hints(t.Hints),
 			Icons:       icons(t.Icons),
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),

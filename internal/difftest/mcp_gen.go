@@ -65,8 +65,8 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	if out == nil {
 		return mcprt.TextResult("null")
 	}
-	var enc mcprt.Encoder
-	mcpgen_encode_Report(&enc, out)
+	enc := new(mcprt.Encoder)
+	mcpgen_encode_Report(enc, out)
 	return enc.Structured()
 }
 

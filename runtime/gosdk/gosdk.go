@@ -66,7 +66,9 @@ func descriptor(t *mcprt.Tool) *mcp.Tool {
 		Icons:       icons(t.Icons),
 	}
 	if len(t.OutputSchema) > 0 {
-		d.OutputSchema = json.RawMessage(t.OutputSchema)
+		// The SDK publishes one descriptor for every revision: the form
+		// that is valid on all of them with structured output.
+		d.OutputSchema = json.RawMessage(t.AppendOutputSchema(nil, mcprt.Rev20251125))
 	}
 	if t.Title != "" || t.Hints.Set() {
 		d.Annotations = &mcp.ToolAnnotations{
@@ -106,7 +108,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 func result(r *mcprt.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 {
-		out.StructuredContent = json.RawMessage(r.StructuredContent)
+		out.StructuredContent = json.RawMessage(r.AppendStructured(nil, mcprt.Rev20251125))
 	}
 	for i := range r.Content {
 		out.Content = append(out.Content, content(&r.Content[i]))

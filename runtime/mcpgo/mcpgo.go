@@ -88,7 +88,9 @@ func descriptor(t *mcprt.Tool) mcp.Tool {
 	d := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(t.InputSchema))
 	d.Title = t.Title
 	if len(t.OutputSchema) > 0 {
-		d.RawOutputSchema = json.RawMessage(t.OutputSchema)
+		// mcp-go publishes one descriptor for every revision: the form
+		// that is valid on all of them with structured output.
+		d.RawOutputSchema = json.RawMessage(t.AppendOutputSchema(nil, mcprt.Rev20251125))
 	}
 	d.Annotations = mcp.ToolAnnotation{
 		Title:           t.Title,
@@ -161,7 +163,7 @@ func revision(ctx context.Context) mcprt.Revision {
 func result(r mcprt.Result, rev mcprt.Revision) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		out.RawStructuredContent = json.RawMessage(r.StructuredContent)
+		out.RawStructuredContent = json.RawMessage(r.AppendStructured(nil, mcprt.Rev20251125)) // as the descriptor publishes it
 		out.StructuredContent = out.RawStructuredContent
 	}
 	for i := range r.Content {

@@ -99,6 +99,15 @@ func (e *Encoder) Structured() Result {
 	return StructuredResult(e.B)
 }
 
+// StructuredValue returns the result of a tool whose result is a JSON
+// value other than an object: the value as structured content (wrapped for
+// revisions before 2026-07-28, see Result.WrapStructured) and as text.
+func (e *Encoder) StructuredValue() Result {
+	r := e.Structured()
+	r.WrapStructured = !r.IsError
+	return r
+}
+
 // Text returns the JSON as a single text block, or a failed result.
 func (e *Encoder) Text() Result {
 	if e.err != nil {

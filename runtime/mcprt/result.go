@@ -15,6 +15,10 @@ type Result struct {
 	// only on revisions that have structured output; Content should carry the
 	// same data as text for older clients.
 	StructuredContent []byte
+	// WrapStructured marks structured content that is not an object: it is
+	// sent as it is on 2026-07-28 and as {"result": ...} on 2025-06-18 and
+	// 2025-11-25 (see Tool.WrapOutput).
+	WrapStructured bool
 	// IsError marks a failed call. The content tells the model what went
 	// wrong, so it can correct itself.
 	IsError bool
@@ -76,8 +80,7 @@ func (r *Result) AppendJSON(dst []byte, rev Revision) []byte {
 	}
 	dst = append(dst, ']')
 	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		dst = append(dst, `,"structuredContent":`...)
-		dst = append(dst, r.StructuredContent...)
+		dst = r.AppendStructured(append(dst, `,"structuredContent":`...), rev)
 	}
 	if r.IsError {
 		dst = append(dst, `,"isError":true`...)
@@ -85,6 +88,18 @@ func (r *Result) AppendJSON(dst []byte, rev Revision) []byte {
 	if len(r.Meta) > 0 {
 		dst = append(append(dst, `,"_meta":`...), r.Meta...)
 	}
+	return append(dst, '}')
+}
+
+// AppendStructured appends the structured content as revision rev carries
+// it: wrapped as {"result": ...} before 2026-07-28 when WrapStructured is
+// set.
+func (r *Result) AppendStructured(dst []byte, rev Revision) []byte {
+	if !r.WrapStructured || rev >= Rev20260728 {
+		return append(dst, r.StructuredContent...)
+	}
+	dst = append(dst, `{"result":`...)
+	dst = append(dst, r.StructuredContent...)
 	return append(dst, '}')
 }
 

@@ -62,10 +62,16 @@ type Tool struct {
 	Description  string
 	InputSchema  []byte // a JSON object schema
 	OutputSchema []byte // a JSON schema, or nil
-	Hints        Hints
-	Icons        []Icon
-	TaskSupport  TaskSupport
-	Handler      Handler
+	// WrapOutput marks an output schema of a value that is not an object
+	// (a list, a map): 2026-07-28 publishes it as it is; 2025-06-18 and
+	// 2025-11-25, whose output schemas are objects, publish it wrapped as
+	// the property "result" of an object, and results carry the value
+	// wrapped the same way.
+	WrapOutput  bool
+	Hints       Hints
+	Icons       []Icon
+	TaskSupport TaskSupport
+	Handler     Handler
 }
 
 // Call runs the tool's handler. Arguments over the size limit of ctx's
@@ -101,8 +107,7 @@ func (t *Tool) AppendDescriptor(dst []byte, rev Revision) []byte {
 	dst = append(dst, `,"inputSchema":`...)
 	dst = append(dst, t.InputSchema...)
 	if len(t.OutputSchema) > 0 && rev.HasStructuredOutput() {
-		dst = append(dst, `,"outputSchema":`...)
-		dst = append(dst, t.OutputSchema...)
+		dst = t.AppendOutputSchema(append(dst, `,"outputSchema":`...), rev)
 	}
 	if rev.HasAnnotations() && (t.Title != "" || t.Hints.Set()) {
 		dst = t.appendAnnotations(append(dst, `,"annotations":`...))
@@ -116,6 +121,17 @@ func (t *Tool) AppendDescriptor(dst []byte, rev Revision) []byte {
 		dst = append(dst, `"}`...)
 	}
 	return append(dst, '}')
+}
+
+// AppendOutputSchema appends the output schema as revision rev publishes
+// it: wrapped in an object before 2026-07-28 when WrapOutput is set.
+func (t *Tool) AppendOutputSchema(dst []byte, rev Revision) []byte {
+	if !t.WrapOutput || rev >= Rev20260728 {
+		return append(dst, t.OutputSchema...)
+	}
+	dst = append(dst, `{"type":"object","properties":{"result":`...)
+	dst = append(dst, t.OutputSchema...)
+	return append(dst, `},"required":["result"]}`...)
 }
 
 func (t *Tool) appendAnnotations(dst []byte) []byte {

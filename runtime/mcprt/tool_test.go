@@ -108,3 +108,26 @@ func TestContentAnnotationsAndMeta(t *testing.T) {
 		}
 	}
 }
+
+func TestWrappedOutputPerRevision(t *testing.T) {
+	tool := Tool{Name: "list", InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true}
+	res := Result{Content: []Content{Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
+	tests := []struct {
+		rev              Revision
+		schema, response string
+	}{
+		{Rev20250326, ``, `{"content":[{"type":"text","text":"[1,2]"}]}`},
+		{Rev20250618, `{"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]}`, `{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":{"result":[1,2]}}`},
+		{Rev20251125, `{"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]}`, `{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":{"result":[1,2]}}`},
+		{Rev20260728, `{"type":"array","items":{"type":"integer"}}`, `{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":[1,2]}`},
+	}
+	for _, tt := range tests {
+		desc := string(tool.AppendDescriptor(nil, tt.rev))
+		if want := `"outputSchema":` + tt.schema; tt.schema != "" && !strings.Contains(desc, want) || tt.schema == "" && strings.Contains(desc, "outputSchema") {
+			t.Errorf("descriptor for %s: %s, want output schema %s", tt.rev, desc, tt.schema)
+		}
+		if got := string(res.AppendJSON(nil, tt.rev)); got != tt.response {
+			t.Errorf("result for %s:\n got %s\nwant %s", tt.rev, got, tt.response)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/schema"
 )
 
 // call writes the handler of one tool: decode the arguments, call the
@@ -90,9 +91,12 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 // content and text for a struct result, as text for other JSON values. A
 // nil struct pointer has no structured form and is sent as the text null.
 func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
-	out := []jen.Code{jen.Var().Id("enc").Qual(runtimePath, "Encoder")}
+	out := []jen.Code{jen.Id("enc").Op(":=").New(jen.Qual(runtimePath, "Encoder"))}
 	if t.Out == model.OutJSON {
 		out = append(out, e.encodeValue(t.OutType, jen.Id("out"), 1)...)
+		if schema.WrapsOutput(t) {
+			return append(out, jen.Return(jen.Id("enc").Dot("StructuredValue").Call()))
+		}
 		return append(out, jen.Return(jen.Id("enc").Dot("Text").Call()))
 	}
 	arg := jen.Op("&").Id("out")
@@ -101,7 +105,7 @@ func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
 		out = append([]jen.Code{jen.If(jen.Id("out").Op("==").Nil()).Block(
 			jen.Return(jen.Qual(runtimePath, "TextResult").Call(jen.Lit("null"))))}, out...)
 	}
-	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Op("&").Id("enc"), arg))
+	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Id("enc"), arg))
 	return append(out, jen.Return(jen.Id("enc").Dot("Structured").Call()))
 }
 

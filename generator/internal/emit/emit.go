@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/schema"
 )
 
 // Header is the first line of every generated file.
@@ -185,6 +186,9 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	fs = append(fs, field{"Description", jen.Lit(t.Description)}, field{"InputSchema", jsonBytes(t.InputSchema)})
 	if t.OutputSchema != nil {
 		fs = append(fs, field{"OutputSchema", jsonBytes(t.OutputSchema)})
+		if schema.WrapsOutput(t) {
+			fs = append(fs, field{"WrapOutput", jen.True()})
+		}
 	}
 	if h := hints(t.Hints); h != nil {
 		fs = append(fs, field{"Hints", h})

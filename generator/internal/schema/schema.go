@@ -85,12 +85,31 @@ func marshal(v any) ([]byte, error) {
 // Input returns the input schema of a tool.
 func Input(t *model.Tool) []byte { return document(t.Input) }
 
-// Output returns the output schema of a tool with structured output, or nil.
+// Output returns the output schema of a tool with structured output, or nil:
+// an object schema for a struct result, and for a list or map result the
+// schema of that value (published wrapped before 2026-07-28, see
+// mcprt.Tool.WrapOutput).
 func Output(t *model.Tool) []byte {
-	if t.Out != model.OutStructured {
-		return nil
+	switch {
+	case t.Out == model.OutStructured:
+		return document(t.OutType)
+	case WrapsOutput(t):
+		return document(t.OutType)
 	}
-	return document(t.OutType)
+	return nil
+}
+
+// WrapsOutput reports whether t's result is a JSON value other than an
+// object that has a schema: a list or a map.
+func WrapsOutput(t *model.Tool) bool {
+	if t.Out != model.OutJSON || t.OutType == nil {
+		return false
+	}
+	switch t.OutType.Kind {
+	case model.Slice, model.Array, model.Map:
+		return true
+	}
+	return false
 }
 
 // Form returns the requested schema of an elicitation form. Elicitation
@@ -111,7 +130,12 @@ func Form(t *model.Type) []byte {
 // document serializes the schema of a root object type.
 func document(root *model.Type) []byte {
 	b := &builder{root: root, recursive: recursiveTypes(root)}
-	s := b.object(root)
+	var s *Schema
+	if root.Kind == model.Struct {
+		s = b.object(root)
+	} else {
+		s = b.typeSchema(root)
+	}
 	s.Description = "" // the tool's description says it
 	if len(b.defs) > 0 {
 		s.Defs = &b.defs

@@ -28,6 +28,18 @@ func Measure(ctx context.Context, p *Point) (*Distance, error) {
 	return &Distance{Value: p.X*p.X + p.Y*p.Y, Unit: "square units"}, nil
 }
 
+// Nearby lists the first n points of the grid, nearest first.
+//
+//mcp:tool readonly
+//mcp:param n description="How many points" min=0 max=10
+func Nearby(ctx context.Context, n int) ([]Point, error) {
+	points := make([]Point, n)
+	for i := range points {
+		points[i] = Point{X: float64(i), Y: float64(i)}
+	}
+	return points, nil
+}
+
 // Repeat repeats a word.
 //
 //mcp:tool name=repeat.word
