@@ -62,10 +62,14 @@ func mcpGoPath(name string, s *mcpgoserver.MCPServer) (path, error) {
 func callPaths() ([]path, error) {
 	var paths []path
 	for _, mk := range []func() (path, error){
-		func() (path, error) { return path{name: "c-encoding-json", serve: baselineServe, close: func() {}}, nil },
+		func() (path, error) {
+			return path{name: "c-encoding-json", serve: baselineServe, close: func() {}}, nil
+		},
 		func() (path, error) { return mcpserverPath("mcpserver", pricing.MCPTools()) },
 		func() (path, error) { return goSDKPath("gosdk-typed", goSDKTyped()) },
-		func() (path, error) { return goSDKPath("gosdk-generated", gosdk.NewServer(identity, pricing.MCPTools()...)) },
+		func() (path, error) {
+			return goSDKPath("gosdk-generated", gosdk.NewServer(identity, pricing.MCPTools()...))
+		},
 		func() (path, error) { return mcpGoPath("mcpgo-untyped", mcpGoUntyped()) },
 		func() (path, error) { return mcpGoPath("mcpgo-typed", mcpGoTyped()) },
 	} {

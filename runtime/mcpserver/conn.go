@@ -14,13 +14,13 @@ import (
 type Conn struct {
 	srv  *Server
 	sess *session
-	out  funcSender
+	out  sender
 }
 
 // funcSender adapts a caller's send function; a mutex keeps calls to it
 // one at a time.
 type funcSender struct {
-	mu   *sync.Mutex
+	mu *sync.Mutex
 	fn func([]byte) error
 }
 
@@ -57,11 +57,11 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 	if isBatch {
 		return c.srv.handleBatch(ctx, c.sess, items, c.out)
 	}
-	m, id, rerr := parseMessage(msg)
-	if rerr != nil {
+	var m message
+	if id, rerr := parseInto(msg, &m); rerr != nil {
 		return appendError(nil, id, rerr)
 	}
-	return c.srv.handle(ctx, c.sess, m, c.out)
+	return c.srv.handle(ctx, c.sess, &m, c.out)
 }
 
 // Close ends the connection: requests to the client still awaiting an

@@ -53,12 +53,14 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := &exchange{srv: s, sess: sess, id: m.id, meta: parseMeta(m.params), out: out}
+	x := exchange{srv: s, sess: sess, id: m.id, meta: parseMeta(m.params), out: out}
 	var cancelled func() bool
-	if sess != nil {
+	if sess != nil && m.method == "tools/call" {
+		// Only tool calls run long enough for a cancellation to matter;
+		// the other methods answer at once, and may ignore it.
 		ctx, cancelled = sess.start(ctx, m.id)
 	}
-	result, rerr := s.route(ctx, x, m)
+	result, rerr := s.route(ctx, &x, m)
 	if cancelled != nil && cancelled() {
 		return nil
 	}

@@ -167,7 +167,8 @@ func (ss *session) deliver(m *message) {
 	delete(ss.pending, id)
 	ss.mu.Unlock()
 	if ch != nil {
-		ch <- m
+		answer := *m // m may live on the stack of the goroutine reading it
+		ch <- &answer
 	}
 }
 
