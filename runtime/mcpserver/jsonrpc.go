@@ -153,10 +153,11 @@ func splitBatch(b []byte) (items []json.RawMessage, isBatch bool, err *rpcError)
 	if len(b) == 0 || b[0] != '[' {
 		return nil, false, nil
 	}
-	if e := json.Unmarshal(b, &items); e != nil {
+	var elems []json.RawMessage
+	if e := json.Unmarshal(b, &elems); e != nil {
 		return nil, true, errorf(codeParseError, "parse error")
 	}
-	return items, true, nil
+	return elems, true, nil
 }
 
 // appendResponse appends a success response carrying result (raw JSON).

@@ -42,7 +42,7 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	start := s.i
 	switch c := s.b[s.i]; {
 	case c == '{':
-		ok = s.object(func([]byte, bool, []byte) bool { return true })
+		ok = s.skipObject()
 	case c == '[':
 		ok = s.array()
 	case c == '"':
@@ -56,7 +56,10 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	default:
 		ok = s.number()
 	}
-	return s.b[start:s.i], ok
+	if !ok {
+		return nil, false
+	}
+	return s.b[start:s.i], true
 }
 
 // object consumes an object, calling member with each key (without its
@@ -66,7 +69,12 @@ func (s *rawScanner) object(member func(key []byte, escaped bool, val []byte) bo
 	if s.depth++; s.depth > maxNesting {
 		return false
 	}
-	defer func() { s.depth-- }()
+	ok := s.members(member)
+	s.depth--
+	return ok
+}
+
+func (s *rawScanner) members(member func(key []byte, escaped bool, val []byte) bool) bool {
 	s.i++ // '{'
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
@@ -74,21 +82,10 @@ func (s *rawScanner) object(member func(key []byte, escaped bool, val []byte) bo
 		return true
 	}
 	for {
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != '"' {
-			return false
-		}
-		kstart := s.i + 1
-		escaped, ok := s.str()
+		key, escaped, ok := s.key()
 		if !ok {
 			return false
 		}
-		key := s.b[kstart : s.i-1]
-		s.space()
-		if s.i >= len(s.b) || s.b[s.i] != ':' {
-			return false
-		}
-		s.i++
 		val, ok := s.value()
 		if !ok || !member(key, escaped, val) {
 			return false
@@ -97,6 +94,51 @@ func (s *rawScanner) object(member func(key []byte, escaped bool, val []byte) bo
 			return s.i <= len(s.b) && s.b[s.i-1] == '}'
 		}
 	}
+}
+
+// skipObject consumes an object whose members nobody reads.
+func (s *rawScanner) skipObject() bool {
+	if s.depth++; s.depth > maxNesting {
+		return false
+	}
+	s.i++ // '{'
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		s.depth--
+		return true
+	}
+	for {
+		if _, _, ok := s.key(); !ok {
+			return false
+		}
+		if _, ok := s.value(); !ok {
+			return false
+		}
+		if !s.next('}') {
+			s.depth--
+			return s.i <= len(s.b) && s.b[s.i-1] == '}'
+		}
+	}
+}
+
+// key consumes a member's key and the colon after it.
+func (s *rawScanner) key() (key []byte, escaped, ok bool) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, false, false
+	}
+	start := s.i + 1
+	if escaped, ok = s.str(); !ok {
+		return nil, false, false
+	}
+	key = s.b[start : s.i-1]
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return nil, false, false
+	}
+	s.i++
+	return key, escaped, true
 }
 
 // next consumes the ',' before another member or element (true), or the
@@ -120,11 +162,11 @@ func (s *rawScanner) array() bool {
 	if s.depth++; s.depth > maxNesting {
 		return false
 	}
-	defer func() { s.depth-- }()
 	s.i++ // '['
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == ']' {
 		s.i++
+		s.depth--
 		return true
 	}
 	for {
@@ -132,6 +174,7 @@ func (s *rawScanner) array() bool {
 			return false
 		}
 		if !s.next(']') {
+			s.depth--
 			return s.i <= len(s.b) && s.b[s.i-1] == ']'
 		}
 	}

@@ -251,7 +251,9 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	res := e.tool.Call(mcprt.WithCaller(ctx, caller), args)
-	return x.withResultType(res.AppendJSON(make([]byte, 0, 256), x.rev)), nil
+	x.scratch = getBuffer()
+	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
+	return x.withResultType(*x.scratch), nil
 }
 
 // scanParams calls member for each member of params; absent or null
