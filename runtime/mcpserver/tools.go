@@ -18,12 +18,34 @@ type toolEntry struct {
 	desc [numRevisions][]byte
 }
 
+// newToolEntry serializes t's descriptor for every revision into one
+// buffer; revisions whose descriptors are equal share the bytes.
 func newToolEntry(t mcprt.Tool) *toolEntry {
 	e := &toolEntry{tool: t}
-	for _, rev := range mcprt.Revisions {
-		e.desc[revIndex(rev)] = t.AppendDescriptor(nil, rev)
+	buf := make([]byte, 0, 3*descriptorSize(&t))
+	for i, rev := range mcprt.Revisions {
+		start := len(buf)
+		buf = t.AppendDescriptor(buf, rev)
+		d := buf[start:len(buf):len(buf)]
+		for _, prev := range mcprt.Revisions[:i] {
+			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
+				d, buf = p, buf[:start]
+				break
+			}
+		}
+		e.desc[revIndex(rev)] = d
 	}
 	return e
+}
+
+// descriptorSize estimates the size of t's largest descriptor: strings
+// may grow when escaped, so this is a guess that saves most regrowth.
+func descriptorSize(t *mcprt.Tool) int {
+	n := 256 + len(t.Name) + 2*len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+	for _, ic := range t.Icons {
+		n += 64 + len(ic.Src) + len(ic.MIMEType)
+	}
+	return n + n/16
 }
 
 // registry holds the tools in insertion order. Reads take the read lock
