@@ -20,6 +20,9 @@ type exchange struct {
 	meta requestMeta
 	caps clientCaps
 	out  sender
+	// scratch, when set, is a pooled buffer holding the result; handle
+	// returns it to the pool once the response is written.
+	scratch *[]byte
 }
 
 // withResultType marks a result of a 2026-07-28 request with resultType, which
@@ -53,19 +56,40 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := &exchange{srv: s, sess: sess, id: m.id, meta: parseMeta(m.params), out: out}
-	var cancelled func() bool
-	if sess != nil {
-		ctx, cancelled = sess.start(ctx, m.id)
+	x := exchange{srv: s, sess: sess, id: m.id, meta: parseMeta(m.params), out: out}
+	var running *inflight
+	if sess != nil && m.method == "tools/call" {
+		// Only tool calls run long enough for a cancellation to matter;
+		// the other methods answer at once, and may ignore it.
+		ctx, running = sess.start(ctx, m.id)
 	}
-	result, rerr := s.route(ctx, x, m)
-	if cancelled != nil && cancelled() {
+	result, rerr := s.route(ctx, &x, m)
+	if running != nil && running.finish() {
+		putBuffer(x.scratch)
 		return nil
 	}
+	var resp []byte
 	if rerr != nil {
-		return appendError(nil, m.id, rerr)
+		resp = appendError(nil, m.id, rerr)
+	} else {
+		resp = appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result)
 	}
-	return appendResponse(make([]byte, 0, len(result)+48), m.id, result)
+	putBuffer(x.scratch)
+	return resp
+}
+
+// buffers are scratch buffers for results that are copied into their
+// response: a tool's result is written into one, then the response.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+func getBuffer() *[]byte { return buffers.Get().(*[]byte) }
+
+// putBuffer returns b to the pool, unless it is nil or grew too large to
+// keep.
+func putBuffer(b *[]byte) {
+	if b != nil && cap(*b) <= 64<<10 {
+		buffers.Put(b)
+	}
 }
 
 // route picks the era of a request: a request whose _meta names a

@@ -45,48 +45,89 @@ func (m *message) isRequest() bool      { return m.id != nil && m.method != "" }
 func (m *message) isNotification() bool { return m.id == nil && m.method != "" }
 func (m *message) isResponse() bool     { return m.method == "" }
 
-// envelope is the wire form parseMessage decodes into.
-type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+// parseMessage decodes one JSON-RPC message (not a batch). On failure it
+// returns the error to answer with, and the id when one could be read (nil
+// otherwise: answered as null).
+func parseMessage(b []byte) (*message, json.RawMessage, *rpcError) {
+	m := new(message)
+	if id, err := parseInto(b, m); err != nil {
+		return nil, id, err
+	}
+	return m, nil, nil
 }
 
-// parseMessage decodes one JSON-RPC message (not a batch). It is the only
-// place that reads the envelope. On failure it returns the error to answer
-// with, and the id when one could be read (nil otherwise: answered as null).
-func parseMessage(b []byte) (*message, json.RawMessage, *rpcError) {
-	var e envelope
-	if err := json.Unmarshal(b, &e); err != nil {
-		if json.Valid(b) {
-			return nil, nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
+// parseInto decodes one JSON-RPC message into m, as parseMessage does. It
+// is the only place that reads the envelope, in one pass with
+// [rawScanner].
+func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
+	var version, id, method []byte
+	ok, notObject := scanObject(b, func(key, val []byte) {
+		switch string(key) {
+		case "jsonrpc":
+			version = val
+		case "id":
+			id = val
+		case "method":
+			method = val
+		case "params":
+			m.params = val
+		case "result":
+			m.result = val
+		case "error":
+			m.error = val
 		}
-		return nil, nil, errorf(codeParseError, "parse error")
+	})
+	switch {
+	case notObject:
+		return nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
+	case !ok:
+		return nil, errorf(codeParseError, "parse error")
 	}
-	m := &message{params: e.Params, result: e.Result, error: e.Error}
-	if e.ID != nil && !isNull(e.ID) {
-		if !validID(e.ID) {
-			return nil, nil, errorf(codeInvalidRequest, "invalid request: id must be a string or a number")
+	if id != nil && !isNull(id) {
+		if !validID(id) {
+			return nil, errorf(codeInvalidRequest, "invalid request: id must be a string or a number")
 		}
-		m.id = e.ID
+		m.id = id
 	}
-	if string(e.JSONRPC) != `"2.0"` {
-		return nil, m.id, errorf(codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	if string(version) != `"2.0"` {
+		return m.id, errorf(codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
-	if e.Method != nil {
-		if err := json.Unmarshal(e.Method, &m.method); err != nil || m.method == "" {
-			return nil, m.id, errorf(codeInvalidRequest, "invalid request: method must be a non-empty string")
+	if method != nil {
+		name, ok := methodName(method)
+		if !ok || name == "" {
+			return m.id, errorf(codeInvalidRequest, "invalid request: method must be a non-empty string")
 		}
-		return m, nil, nil
+		m.method = name
+		return nil, nil
 	}
-	if m.id != nil && (e.Result != nil || e.Error != nil) {
-		return m, nil, nil
+	if m.id != nil && (m.result != nil || m.error != nil) {
+		return nil, nil
 	}
-	return nil, m.id, errorf(codeInvalidRequest, "invalid request: method is missing")
+	return m.id, errorf(codeInvalidRequest, "invalid request: method is missing")
 }
+
+// methodName returns the method named by the JSON string raw. The names
+// the server knows come from a table, without allocating.
+func methodName(raw []byte) (string, bool) {
+	if name, ok := knownMethods[string(raw)]; ok {
+		return name, true
+	}
+	return stringValue(raw)
+}
+
+// knownMethods maps the JSON text of the methods the server serves or
+// reads to their names.
+var knownMethods = func() map[string]string {
+	m := make(map[string]string)
+	for _, name := range []string{
+		"initialize", "ping", "tools/list", "tools/call", "logging/setLevel",
+		"completion/complete", "server/discover", "notifications/initialized",
+		"notifications/cancelled", "notifications/progress",
+	} {
+		m[`"`+name+`"`] = name
+	}
+	return m
+}()
 
 func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
@@ -112,10 +153,11 @@ func splitBatch(b []byte) (items []json.RawMessage, isBatch bool, err *rpcError)
 	if len(b) == 0 || b[0] != '[' {
 		return nil, false, nil
 	}
-	if e := json.Unmarshal(b, &items); e != nil {
+	var elems []json.RawMessage
+	if e := json.Unmarshal(b, &elems); e != nil {
 		return nil, true, errorf(codeParseError, "parse error")
 	}
-	return items, true, nil
+	return elems, true, nil
 }
 
 // appendResponse appends a success response carrying result (raw JSON).
@@ -179,16 +221,34 @@ type requestMeta struct {
 // parseMeta reads params._meta. Params that are absent, not an object or
 // without _meta give a zero requestMeta.
 func parseMeta(params json.RawMessage) requestMeta {
-	var p struct {
-		Meta requestMeta `json:"_meta"`
+	var meta requestMeta
+	if len(params) == 0 || params[0] != '{' {
+		return meta
 	}
-	if len(params) > 0 {
-		_ = json.Unmarshal(params, &p)
+	scanObject(params, func(key, val []byte) {
+		if string(key) == "_meta" && len(val) > 0 && val[0] == '{' {
+			scanObject(val, meta.member)
+		}
+	})
+	if meta.ProgressToken != nil && !validID(meta.ProgressToken) {
+		meta.ProgressToken = nil
 	}
-	if p.Meta.ProgressToken != nil && !validID(p.Meta.ProgressToken) {
-		p.Meta.ProgressToken = nil
+	return meta
+}
+
+// member reads one member of _meta.
+func (meta *requestMeta) member(key, val []byte) {
+	switch string(key) {
+	case "progressToken":
+		meta.ProgressToken = val
+	case "io.modelcontextprotocol/protocolVersion":
+		meta.ProtocolVersion, _ = stringValue(val)
+	case "io.modelcontextprotocol/clientCapabilities":
+		meta.ClientCapabilities = val
+	case "io.modelcontextprotocol/logLevel":
+		level, _ := stringValue(val)
+		meta.LogLevel = mcprt.LogLevel(level)
 	}
-	return p.Meta
 }
 
 // clientCaps is what the server needs to know of a client's capabilities.

@@ -44,6 +44,8 @@ type session struct {
 
 // inflight is a request being handled.
 type inflight struct {
+	ss        *session
+	key       string
 	cancel    context.CancelFunc
 	cancelled bool
 }
@@ -100,25 +102,28 @@ func (ss *session) close() {
 }
 
 // start registers a request in flight and returns its context. The
-// returned finish reports whether the request was cancelled by the client
-// (then no response is sent) and releases it.
-func (ss *session) start(ctx context.Context, id json.RawMessage) (context.Context, func() bool) {
+// request's finish reports whether the client cancelled it (then no
+// response is sent) and releases it.
+func (ss *session) start(ctx context.Context, id json.RawMessage) (context.Context, *inflight) {
 	ctx, cancel := context.WithCancel(ctx)
-	key := string(id)
-	f := &inflight{cancel: cancel}
+	f := &inflight{ss: ss, key: string(id), cancel: cancel}
 	ss.mu.Lock()
-	ss.inflight[key] = f
+	ss.inflight[f.key] = f
 	ss.mu.Unlock()
-	return ctx, func() bool {
-		ss.mu.Lock()
-		if ss.inflight[key] == f {
-			delete(ss.inflight, key)
-		}
-		c := f.cancelled
-		ss.mu.Unlock()
-		cancel()
-		return c
+	return ctx, f
+}
+
+// finish releases the request and reports whether it was cancelled.
+func (f *inflight) finish() bool {
+	ss := f.ss
+	ss.mu.Lock()
+	if ss.inflight[f.key] == f {
+		delete(ss.inflight, f.key)
 	}
+	c := f.cancelled
+	ss.mu.Unlock()
+	f.cancel()
+	return c
 }
 
 // cancel cancels the request in flight with id, if any.
@@ -167,7 +172,8 @@ func (ss *session) deliver(m *message) {
 	delete(ss.pending, id)
 	ss.mu.Unlock()
 	if ch != nil {
-		ch <- m
+		answer := *m // m may live on the stack of the goroutine reading it
+		ch <- &answer
 	}
 }
 

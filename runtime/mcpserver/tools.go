@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -17,12 +18,34 @@ type toolEntry struct {
 	desc [numRevisions][]byte
 }
 
+// newToolEntry serializes t's descriptor for every revision into one
+// buffer; revisions whose descriptors are equal share the bytes.
 func newToolEntry(t mcprt.Tool) *toolEntry {
 	e := &toolEntry{tool: t}
-	for _, rev := range mcprt.Revisions {
-		e.desc[revIndex(rev)] = t.AppendDescriptor(nil, rev)
+	buf := make([]byte, 0, 3*descriptorSize(&t))
+	for i, rev := range mcprt.Revisions {
+		start := len(buf)
+		buf = t.AppendDescriptor(buf, rev)
+		d := buf[start:len(buf):len(buf)]
+		for _, prev := range mcprt.Revisions[:i] {
+			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
+				d, buf = p, buf[:start]
+				break
+			}
+		}
+		e.desc[revIndex(rev)] = d
 	}
 	return e
+}
+
+// descriptorSize estimates the size of t's largest descriptor: strings
+// may grow when escaped, so this is a guess that saves most regrowth.
+func descriptorSize(t *mcprt.Tool) int {
+	n := 256 + len(t.Name) + 2*len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+	for _, ic := range t.Icons {
+		n += 64 + len(ic.Src) + len(ic.MIMEType)
+	}
+	return n + n/16
 }
 
 // registry holds the tools in insertion order. Reads take the read lock
@@ -31,6 +54,7 @@ type registry struct {
 	mu     sync.RWMutex
 	list   []*toolEntry
 	byName map[string]*toolEntry
+	lists  [numRevisions][]byte // one-page tools/list results, built on use
 }
 
 // add appends tools; a tool whose name is taken replaces the old one in
@@ -42,6 +66,7 @@ func (r *registry) add(tools []mcprt.Tool) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.lists = [numRevisions][]byte{}
 	if r.byName == nil {
 		r.byName = make(map[string]*toolEntry)
 	}
@@ -63,6 +88,63 @@ func (r *registry) get(name string) *toolEntry {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.byName[name]
+}
+
+// lookup finds a tool by the JSON string raw, without allocating when the
+// name holds no escapes.
+func (r *registry) lookup(raw []byte) *toolEntry {
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		name, _ := stringValue(raw)
+		return r.get(name)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.byName[string(body)]
+}
+
+// fullList returns the tools/list result listing every tool for rev. It is
+// built on first use after a change and shared by every request until the
+// next change; callers must not modify it.
+func (r *registry) fullList(rev mcprt.Revision) []byte {
+	ri := revIndex(rev)
+	r.mu.RLock()
+	list := r.lists[ri]
+	r.mu.RUnlock()
+	if list != nil {
+		return list
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lists[ri] == nil {
+		r.lists[ri] = r.buildList(rev)
+	}
+	return r.lists[ri]
+}
+
+// buildList makes the one-page tools/list result for rev; r.mu is held.
+func (r *registry) buildList(rev mcprt.Revision) []byte {
+	ri := revIndex(rev)
+	n := len(`{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}`)
+	for _, e := range r.list {
+		n += len(e.desc[ri]) + 1
+	}
+	dst := append(make([]byte, 0, n), '{')
+	if rev.Stateless() {
+		dst = append(dst, `"resultType":"complete",`...)
+	}
+	dst = append(dst, `"tools":[`...)
+	for i, e := range r.list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, e.desc[ri]...)
+	}
+	dst = append(dst, ']')
+	if rev.Stateless() {
+		dst = append(dst, `,"ttlMs":0,"cacheScope":"public"`...)
+	}
+	return append(dst, '}')
 }
 
 // appendPage appends the descriptors of up to size tools from start (all
@@ -112,18 +194,26 @@ func decodeCursor(c string) (int, bool) {
 
 // listTools answers tools/list.
 func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	var p struct {
-		Cursor *string `json:"cursor"`
-	}
-	if err := unmarshalParams(params, &p); err != nil {
+	var cursor []byte
+	if err := scanParams(params, func(key, val []byte) {
+		if string(key) == "cursor" {
+			cursor = val
+		}
+	}); err != nil {
 		return nil, err
 	}
 	start := 0
-	if p.Cursor != nil {
-		var ok bool
-		if start, ok = decodeCursor(*p.Cursor); !ok {
+	if cursor != nil && !isNull(cursor) {
+		c, ok := stringValue(cursor)
+		if !ok {
+			return nil, errorf(codeInvalidParams, "invalid params: cursor must not be a "+describeKind(cursor))
+		}
+		if start, ok = decodeCursor(c); !ok {
 			return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
 		}
+	}
+	if start == 0 && s.id.PageSize <= 0 {
+		return s.tools.fullList(x.rev), nil
 	}
 	dst := append(make([]byte, 0, 1024), '{')
 	if x.rev.Stateless() {
@@ -149,29 +239,77 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 // callTool answers tools/call: it runs the tool with a [mcprt.Caller] in
 // its context and writes its result for the request's revision.
 func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := unmarshalParams(params, &p); err != nil {
+	var name, args []byte
+	if err := scanParams(params, func(key, val []byte) {
+		switch string(key) {
+		case "name":
+			name = val
+		case "arguments":
+			args = val
+		}
+	}); err != nil {
 		return nil, err
 	}
-	if p.Name == "" {
+	if name == nil || isNull(name) {
 		return nil, errorf(codeInvalidParams, "invalid params: tool name is missing")
 	}
-	args := p.Arguments
+	if name[0] != '"' {
+		return nil, errorf(codeInvalidParams, "invalid params: name must not be a "+describeKind(name))
+	}
 	if args != nil && isNull(args) {
 		args = nil
 	}
 	if args != nil && args[0] != '{' {
 		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
 	}
-	e := s.tools.get(p.Name)
+	e := s.tools.lookup(name)
 	if e == nil {
-		return nil, errorf(codeInvalidParams, "invalid params: unknown tool "+strconv.Quote(p.Name))
+		n, _ := stringValue(name)
+		if n == "" {
+			return nil, errorf(codeInvalidParams, "invalid params: tool name is missing")
+		}
+		return nil, errorf(codeInvalidParams, "invalid params: unknown tool "+strconv.Quote(n))
 	}
-	res := e.tool.Call(mcprt.WithCaller(ctx, x), args)
-	return x.withResultType(res.AppendJSON(make([]byte, 0, 256), x.rev)), nil
+	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
+	*caller = *x
+	res := e.tool.Call(mcprt.WithCaller(ctx, caller), args)
+	x.scratch = getBuffer()
+	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
+	return x.withResultType(*x.scratch), nil
+}
+
+// scanParams calls member for each member of params; absent or null
+// params have none. params that are not an object are an invalid params
+// error. The envelope's scan has checked params' syntax already.
+func scanParams(params json.RawMessage, member func(key, val []byte)) *rpcError {
+	if len(params) == 0 || isNull(params) {
+		return nil
+	}
+	if params[0] != '{' {
+		return errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
+	if ok, _ := scanObject(params, member); !ok {
+		return errorf(codeInvalidParams, "invalid params: malformed params")
+	}
+	return nil
+}
+
+// describeKind names the kind of the JSON value raw, as encoding/json's
+// type errors do.
+func describeKind(raw []byte) string {
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // unmarshalParams decodes params (absent params decode as {}); a failure is

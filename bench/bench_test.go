@@ -1,0 +1,161 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/bench/hundred"
+	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/runtime/gosdk"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+var identity = mcprt.Identity{Name: "bench", Version: "1.0.0"}
+
+// path is one way of serving requests, bytes in to bytes out.
+type path struct {
+	name  string
+	serve func(req []byte) ([]byte, error)
+	close func()
+}
+
+// mcpserverPath serves tools on mcpgen's server through an initialized
+// in-process connection.
+func mcpserverPath(name string, tools []mcprt.Tool) (path, error) {
+	srv := mcpserver.New(identity, tools...)
+	ctx := context.Background()
+	conn := srv.Connect(ctx, func([]byte) error { return nil })
+	if resp := conn.Handle(ctx, []byte(initializeRequest)); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
+		return path{}, fmt.Errorf("initialize: %s", resp)
+	}
+	conn.Handle(ctx, []byte(initializedNote))
+	serve := func(req []byte) ([]byte, error) { return conn.Handle(ctx, req), nil }
+	return path{name: name, serve: serve, close: conn.Close}, nil
+}
+
+// goSDKPath serves srv through go-sdk's whole stack on a byte transport.
+func goSDKPath(name string, srv *mcp.Server) (path, error) {
+	t, closeFn, err := connectGoSDK(srv)
+	if err != nil {
+		return path{}, err
+	}
+	return path{name: name, serve: t.roundTrip, close: closeFn}, nil
+}
+
+// mcpGoPath serves s through mcp-go's HandleMessage.
+func mcpGoPath(name string, s *mcpgoserver.MCPServer) (path, error) {
+	if _, err := mcpGoServe(s, []byte(initializeRequest)); err != nil {
+		return path{}, err
+	}
+	serve := func(req []byte) ([]byte, error) { return mcpGoServe(s, req) }
+	return path{name: name, serve: serve, close: func() {}}, nil
+}
+
+// callPaths are the paths of the tools/call comparison; "c" is the
+// baseline the targets are ratios of.
+func callPaths() ([]path, error) {
+	var paths []path
+	for _, mk := range []func() (path, error){
+		func() (path, error) {
+			return path{name: "c-encoding-json", serve: baselineServe, close: func() {}}, nil
+		},
+		func() (path, error) { return mcpserverPath("mcpserver", pricing.MCPTools()) },
+		func() (path, error) { return goSDKPath("gosdk-typed", goSDKTyped()) },
+		func() (path, error) {
+			return goSDKPath("gosdk-generated", gosdk.NewServer(identity, pricing.MCPTools()...))
+		},
+		func() (path, error) { return mcpGoPath("mcpgo-untyped", mcpGoUntyped()) },
+		func() (path, error) { return mcpGoPath("mcpgo-typed", mcpGoTyped()) },
+	} {
+		p, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// listPaths are the paths of the tools/list comparison, 100 tools each.
+func listPaths() ([]path, error) {
+	var paths []path
+	p, err := mcpserverPath("mcpserver", hundred.MCPTools())
+	if err != nil {
+		return nil, err
+	}
+	paths = append(paths, p)
+	gs := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
+	hundred.GoSDKAdd(gs)
+	if p, err = goSDKPath("gosdk", gs); err != nil {
+		return nil, err
+	}
+	paths = append(paths, p)
+	ms := mcpgoserver.NewMCPServer("bench", "1.0.0", mcpgoserver.WithToolCapabilities(false))
+	hundred.MCPGoAdd(ms)
+	if p, err = mcpGoPath("mcpgo", ms); err != nil {
+		return nil, err
+	}
+	return append(paths, p), nil
+}
+
+func benchPaths(b *testing.B, paths []path, req []byte) {
+	for _, p := range paths {
+		b.Run(p.name, func(b *testing.B) {
+			b.SetBytes(int64(len(req)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.serve(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		p.close()
+	}
+}
+
+// BenchmarkToolsCall is the reference request of DESIGN.md: tools/call of
+// bulk_price_update with 10 changes.
+func BenchmarkToolsCall(b *testing.B) {
+	paths, err := callPaths()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPaths(b, paths, callRequest(7, 10))
+}
+
+// BenchmarkToolsList100 is tools/list of 100 tools.
+func BenchmarkToolsList100(b *testing.B) {
+	paths, err := listPaths()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPaths(b, paths, []byte(listToolsRequest))
+}
+
+// BenchmarkStartup100 creates a server and adds 100 tools.
+func BenchmarkStartup100(b *testing.B) {
+	b.Run("mcpserver", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			mcpserver.New(identity, hundred.MCPTools()...)
+		}
+	})
+	b.Run("gosdk-inferred", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			hundred.GoSDKAdd(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil))
+		}
+	})
+	b.Run("mcpgo-options", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			hundred.MCPGoAdd(mcpgoserver.NewMCPServer("bench", "1.0.0", mcpgoserver.WithToolCapabilities(false)))
+		}
+	})
+}

@@ -1,0 +1,331 @@
+package mcpserver
+
+import "encoding/json"
+
+// maxNesting bounds how deeply a message's objects and arrays may nest, as
+// encoding/json does.
+const maxNesting = 10000
+
+// rawScanner walks JSON text without decoding it: it finds the members of
+// an object and the extent of each value, checking the syntax on the way.
+//
+// It is hand-written because the envelope and params of every request pass
+// through it: encoding/json can only decode into Go values, which for a
+// tools/call took three passes over the arguments (envelope, _meta,
+// params) and a dozen allocations before the generated decoder read them
+// once more. This is one pass that allocates nothing; the arguments
+// themselves are left to the generated decoder.
+type rawScanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+func (s *rawScanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// value consumes one value and returns its text; ok is false when the
+// text is not JSON.
+func (s *rawScanner) value() (raw []byte, ok bool) {
+	s.space()
+	if s.i >= len(s.b) {
+		return nil, false
+	}
+	start := s.i
+	switch c := s.b[s.i]; {
+	case c == '{':
+		ok = s.skipObject()
+	case c == '[':
+		ok = s.array()
+	case c == '"':
+		_, ok = s.str()
+	case c == 't':
+		ok = s.lit("true")
+	case c == 'f':
+		ok = s.lit("false")
+	case c == 'n':
+		ok = s.lit("null")
+	default:
+		ok = s.number()
+	}
+	if !ok {
+		return nil, false
+	}
+	return s.b[start:s.i], true
+}
+
+// object consumes an object, calling member with each key (without its
+// quotes; escaped says it holds escapes) and value text. member returning
+// false stops the scan as a syntax error would.
+func (s *rawScanner) object(member func(key []byte, escaped bool, val []byte) bool) bool {
+	if s.depth++; s.depth > maxNesting {
+		return false
+	}
+	ok := s.members(member)
+	s.depth--
+	return ok
+}
+
+func (s *rawScanner) members(member func(key []byte, escaped bool, val []byte) bool) bool {
+	s.i++ // '{'
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return true
+	}
+	for {
+		key, escaped, ok := s.key()
+		if !ok {
+			return false
+		}
+		val, ok := s.value()
+		if !ok || !member(key, escaped, val) {
+			return false
+		}
+		if !s.next('}') {
+			return s.i <= len(s.b) && s.b[s.i-1] == '}'
+		}
+	}
+}
+
+// skipObject consumes an object whose members nobody reads.
+func (s *rawScanner) skipObject() bool {
+	if s.depth++; s.depth > maxNesting {
+		return false
+	}
+	s.i++ // '{'
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		s.depth--
+		return true
+	}
+	for {
+		if _, _, ok := s.key(); !ok {
+			return false
+		}
+		if _, ok := s.value(); !ok {
+			return false
+		}
+		if !s.next('}') {
+			s.depth--
+			return s.i <= len(s.b) && s.b[s.i-1] == '}'
+		}
+	}
+}
+
+// key consumes a member's key and the colon after it.
+func (s *rawScanner) key() (key []byte, escaped, ok bool) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, false, false
+	}
+	start := s.i + 1
+	if escaped, ok = s.str(); !ok {
+		return nil, false, false
+	}
+	key = s.b[start : s.i-1]
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != ':' {
+		return nil, false, false
+	}
+	s.i++
+	return key, escaped, true
+}
+
+// next consumes the ',' before another member or element (true), or the
+// closing bracket (false; then s.b[s.i-1] is that bracket, unless the
+// text is malformed).
+func (s *rawScanner) next(closing byte) bool {
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == ',' {
+		s.i++
+		return true
+	}
+	if s.i < len(s.b) && s.b[s.i] == closing {
+		s.i++
+		return false
+	}
+	s.i = len(s.b) + 1 // malformed: make the caller's check fail
+	return false
+}
+
+func (s *rawScanner) array() bool {
+	if s.depth++; s.depth > maxNesting {
+		return false
+	}
+	s.i++ // '['
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		s.depth--
+		return true
+	}
+	for {
+		if _, ok := s.value(); !ok {
+			return false
+		}
+		if !s.next(']') {
+			s.depth--
+			return s.i <= len(s.b) && s.b[s.i-1] == ']'
+		}
+	}
+}
+
+// str consumes a string and reports whether it holds escapes.
+func (s *rawScanner) str() (escaped, ok bool) {
+	s.i++ // '"'
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return escaped, true
+		case c < 0x20:
+			return false, false
+		case c == '\\':
+			escaped = true
+			if !s.escape() {
+				return false, false
+			}
+		default:
+			s.i++
+		}
+	}
+	return false, false
+}
+
+// escape consumes one escape sequence at s.i.
+func (s *rawScanner) escape() bool {
+	if s.i+1 >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i += 2
+		return true
+	case 'u':
+		if s.i+6 > len(s.b) {
+			return false
+		}
+		for _, h := range s.b[s.i+2 : s.i+6] {
+			if !isHexDigit(h) {
+				return false
+			}
+		}
+		s.i += 6
+		return true
+	}
+	return false
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func (s *rawScanner) lit(l string) bool {
+	if len(s.b)-s.i < len(l) || string(s.b[s.i:s.i+len(l)]) != l {
+		return false
+	}
+	s.i += len(l)
+	return true
+}
+
+// number consumes a number as JSON's grammar has it.
+func (s *rawScanner) number() bool {
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(s.b) && s.b[s.i] == '0':
+		s.i++
+	case s.digits() == 0:
+		return false
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return false
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		if s.digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *rawScanner) digits() int {
+	n := 0
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+		n++
+	}
+	return n
+}
+
+// scanObject walks the object text b, calling member for each member with
+// its key unescaped. It reports whether b is one well-formed object;
+// notObject is true when b is valid JSON of another kind.
+func scanObject(b []byte, member func(key []byte, val []byte)) (ok, notObject bool) {
+	s := rawScanner{b: b}
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		_, valid := s.value()
+		s.space()
+		return false, valid && s.i == len(s.b)
+	}
+	ok = s.object(func(key []byte, escaped bool, val []byte) bool {
+		if escaped {
+			key = unescapeKey(key)
+		}
+		member(key, val)
+		return true
+	})
+	s.space()
+	return ok && s.i == len(s.b), false
+}
+
+// unescapeKey decodes the escapes of a key; keys with escapes are rare
+// enough to go through encoding/json.
+func unescapeKey(key []byte) []byte {
+	var k string
+	quoted := make([]byte, 0, len(key)+2)
+	quoted = append(append(append(quoted, '"'), key...), '"')
+	if json.Unmarshal(quoted, &k) != nil {
+		return key
+	}
+	return []byte(k)
+}
+
+// stringValue returns the value of the JSON string raw, or ok false when
+// raw is not a string. Strings without escapes are converted directly.
+func stringValue(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' {
+			var v string
+			if json.Unmarshal(raw, &v) != nil {
+				return "", false
+			}
+			return v, true
+		}
+	}
+	return string(body), true
+}
