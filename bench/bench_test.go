@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/bench/hundred"
 	"github.com/mcpgen/mcpgen/bench/pricing"
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
+	"github.com/mcpgen/mcpgen/runtime/mcpgo"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -72,6 +74,9 @@ func callPaths() ([]path, error) {
 		},
 		func() (path, error) { return mcpGoPath("mcpgo-untyped", mcpGoUntyped()) },
 		func() (path, error) { return mcpGoPath("mcpgo-typed", mcpGoTyped()) },
+		func() (path, error) {
+			return mcpGoPath("mcpgo-generated", mcpgo.NewServer(identity, pricing.MCPTools()...))
+		},
 	} {
 		p, err := mk()
 		if err != nil {
@@ -127,6 +132,29 @@ func BenchmarkToolsCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchPaths(b, paths, callRequest(7, 10))
+}
+
+// BenchmarkGeneratedPath is the generated code alone: the reference
+// call's arguments decoded and checked, the tool run and its result written
+// as a tools/call result, through mcprt with no server around it.
+func BenchmarkGeneratedPath(b *testing.B) {
+	var req struct {
+		Params struct{ Arguments json.RawMessage }
+	}
+	if err := json.Unmarshal(callRequest(7, 10), &req); err != nil {
+		b.Fatal(err)
+	}
+	tool, ctx := pricing.MCPTools()[0], context.Background()
+	buf := make([]byte, 0, 1024)
+	b.SetBytes(int64(len(req.Params.Arguments)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res := tool.Call(ctx, req.Params.Arguments)
+		if res.IsError {
+			b.Fatal(res.Content[0].Text)
+		}
+		buf = res.AppendJSON(buf[:0], mcprt.Rev20251125)
+	}
 }
 
 // BenchmarkToolsList100 is tools/list of 100 tools.

@@ -2475,15 +2475,7 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_0)
 		}
@@ -2495,6 +2487,8 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 		d.Missing("count")
 	}
 }
+
+var mcpgen_enum_0 = []string{"merge", "replace"}
 
 var mcpgen_fields_0 = []string{"id", "count", "labels", "mode"}
 
@@ -2547,15 +2541,7 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_1)
 		}
@@ -2619,15 +2605,7 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_2)
 		}
@@ -2691,15 +2669,7 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_3)
 		}
@@ -2763,15 +2733,7 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_4)
 		}
@@ -2835,15 +2797,7 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_5)
 		}
@@ -2907,15 +2861,7 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_6)
 		}
@@ -2979,15 +2925,7 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_7)
 		}
@@ -3051,15 +2989,7 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_8)
 		}
@@ -3123,15 +3053,7 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_9)
 		}
@@ -3195,15 +3117,7 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_10)
 		}
@@ -3267,15 +3181,7 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_11)
 		}
@@ -3339,15 +3245,7 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_12)
 		}
@@ -3411,15 +3309,7 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_13)
 		}
@@ -3483,15 +3373,7 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_14)
 		}
@@ -3555,15 +3437,7 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_15)
 		}
@@ -3627,15 +3501,7 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_16)
 		}
@@ -3699,15 +3565,7 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_17)
 		}
@@ -3771,15 +3629,7 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_18)
 		}
@@ -3843,15 +3693,7 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_19)
 		}
@@ -3915,15 +3757,7 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_20)
 		}
@@ -3987,15 +3821,7 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_21)
 		}
@@ -4059,15 +3885,7 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_22)
 		}
@@ -4131,15 +3949,7 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_23)
 		}
@@ -4203,15 +4013,7 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_24)
 		}
@@ -4275,15 +4077,7 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_25)
 		}
@@ -4347,15 +4141,7 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_26)
 		}
@@ -4419,15 +4205,7 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_27)
 		}
@@ -4491,15 +4269,7 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_28)
 		}
@@ -4563,15 +4333,7 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_29)
 		}
@@ -4635,15 +4397,7 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_30)
 		}
@@ -4707,15 +4461,7 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_31)
 		}
@@ -4779,15 +4525,7 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_32)
 		}
@@ -4851,15 +4589,7 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_33)
 		}
@@ -4923,15 +4653,7 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_34)
 		}
@@ -4995,15 +4717,7 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_35)
 		}
@@ -5067,15 +4781,7 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_36)
 		}
@@ -5139,15 +4845,7 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_37)
 		}
@@ -5211,15 +4909,7 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_38)
 		}
@@ -5283,15 +4973,7 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_39)
 		}
@@ -5355,15 +5037,7 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_40)
 		}
@@ -5427,15 +5101,7 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_41)
 		}
@@ -5499,15 +5165,7 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_42)
 		}
@@ -5571,15 +5229,7 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_43)
 		}
@@ -5643,15 +5293,7 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_44)
 		}
@@ -5715,15 +5357,7 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_45)
 		}
@@ -5787,15 +5421,7 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_46)
 		}
@@ -5859,15 +5485,7 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_47)
 		}
@@ -5931,15 +5549,7 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_48)
 		}
@@ -6003,15 +5613,7 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_49)
 		}
@@ -6075,15 +5677,7 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_50)
 		}
@@ -6147,15 +5741,7 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_51)
 		}
@@ -6219,15 +5805,7 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_52)
 		}
@@ -6291,15 +5869,7 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_53)
 		}
@@ -6363,15 +5933,7 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_54)
 		}
@@ -6435,15 +5997,7 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_55)
 		}
@@ -6507,15 +6061,7 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_56)
 		}
@@ -6579,15 +6125,7 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_57)
 		}
@@ -6651,15 +6189,7 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_58)
 		}
@@ -6723,15 +6253,7 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_59)
 		}
@@ -6795,15 +6317,7 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_60)
 		}
@@ -6867,15 +6381,7 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_61)
 		}
@@ -6939,15 +6445,7 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_62)
 		}
@@ -7011,15 +6509,7 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_63)
 		}
@@ -7083,15 +6573,7 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_64)
 		}
@@ -7155,15 +6637,7 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_65)
 		}
@@ -7227,15 +6701,7 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_66)
 		}
@@ -7299,15 +6765,7 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_67)
 		}
@@ -7371,15 +6829,7 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_68)
 		}
@@ -7443,15 +6893,7 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_69)
 		}
@@ -7515,15 +6957,7 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_70)
 		}
@@ -7587,15 +7021,7 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_71)
 		}
@@ -7659,15 +7085,7 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_72)
 		}
@@ -7731,15 +7149,7 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_73)
 		}
@@ -7803,15 +7213,7 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_74)
 		}
@@ -7875,15 +7277,7 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_75)
 		}
@@ -7947,15 +7341,7 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_76)
 		}
@@ -8019,15 +7405,7 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_77)
 		}
@@ -8091,15 +7469,7 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_78)
 		}
@@ -8163,15 +7533,7 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_79)
 		}
@@ -8235,15 +7597,7 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_80)
 		}
@@ -8307,15 +7661,7 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_81)
 		}
@@ -8379,15 +7725,7 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_82)
 		}
@@ -8451,15 +7789,7 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_83)
 		}
@@ -8523,15 +7853,7 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_84)
 		}
@@ -8595,15 +7917,7 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_85)
 		}
@@ -8667,15 +7981,7 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_86)
 		}
@@ -8739,15 +8045,7 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_87)
 		}
@@ -8811,15 +8109,7 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_88)
 		}
@@ -8883,15 +8173,7 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_89)
 		}
@@ -8955,15 +8237,7 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_90)
 		}
@@ -9027,15 +8301,7 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_91)
 		}
@@ -9099,15 +8365,7 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_92)
 		}
@@ -9171,15 +8429,7 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_93)
 		}
@@ -9243,15 +8493,7 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_94)
 		}
@@ -9315,15 +8557,7 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_95)
 		}
@@ -9387,15 +8621,7 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_96)
 		}
@@ -9459,15 +8685,7 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_97)
 		}
@@ -9531,15 +8749,7 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_98)
 		}
@@ -9603,15 +8813,7 @@ func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
 				continue
 			}
 			seen0[3] = true
-			x1 := Mode(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "merge", "replace":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"merge", "replace"`)
-				}
-			}
-			v.Mode = x1
+			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_99)
 		}

@@ -228,15 +228,7 @@ func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
 				continue
 			}
 			seen0[1] = true
-			x1 := Status(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "open", "in_progress", "blocked", "done":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"open", "in_progress", "blocked", "done"`)
-				}
-			}
-			v.Status = x1
+			v.Status = Status(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_2)
 		}
@@ -248,6 +240,8 @@ func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
 		d.Missing("status")
 	}
 }
+
+var mcpgen_enum_0 = []string{"open", "in_progress", "blocked", "done"}
 
 var mcpgen_fields_2 = []string{"item_id", "status"}
 
@@ -305,30 +299,14 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 				continue
 			}
 			seen0[0] = true
-			x1 := Region(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "emea", "amer", "apac":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
-				}
-			}
-			v.Region = x1
+			v.Region = Region(d.Enum(mcpgen_enum_1))
 		case "rounding":
 			if seen0[1] {
 				d.Duplicate()
 				continue
 			}
 			seen0[1] = true
-			x1 := Rounding(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "none", "nearest_cent", "nearest_unit":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
-				}
-			}
-			v.Rounding = x1
+			v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
 		case "changes":
 			if seen0[2] {
 				d.Duplicate()
@@ -353,6 +331,10 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 		d.Missing("changes")
 	}
 }
+
+var mcpgen_enum_1 = []string{"emea", "amer", "apac"}
+
+var mcpgen_enum_2 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_4 = []string{"region", "rounding", "changes"}
 

@@ -296,30 +296,14 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 				continue
 			}
 			seen0[0] = true
-			x1 := Region(d.String())
-			if !d.Failed() {
-				switch x1 {
-				case "emea", "amer", "apac":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"emea", "amer", "apac"`)
-				}
-			}
-			v.Region = x1
+			v.Region = Region(d.Enum(mcpgen_enum_0))
 		case "rounding":
 			if seen0[1] {
 				d.Duplicate()
 				continue
 			}
 			seen0[1] = true
-			x1 := d.String()
-			if !d.Failed() {
-				switch x1 {
-				case "none", "nearest_cent", "nearest_unit":
-				default:
-					d.BadEnum(mcprt.Quote(string(x1)), `"none", "nearest_cent", "nearest_unit"`)
-				}
-			}
-			v.Rounding = x1
+			v.Rounding = d.Enum(mcpgen_enum_1)
 		case "changes":
 			if seen0[2] {
 				d.Duplicate()
@@ -344,6 +328,10 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 		d.Missing("changes")
 	}
 }
+
+var mcpgen_enum_0 = []string{"emea", "amer", "apac"}
+
+var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 

@@ -17,6 +17,11 @@ func Grow[S ~[]E, E any](d *Decoder, s S) S {
 		s[len(s)-1] = zero
 		return s
 	}
+	if cap(s) == 0 {
+		// Start at four: arguments rarely hold one item, and growing from
+		// one costs two allocations more for every list of five or more.
+		return append(make(S, 0, 4), zero)
+	}
 	return append(s, zero)
 }
 

@@ -225,9 +225,9 @@ func parseMeta(params json.RawMessage) requestMeta {
 	if len(params) == 0 || params[0] != '{' {
 		return meta
 	}
-	scanObject(params, func(key, val []byte) {
+	scanTrusted(params, func(key, val []byte) {
 		if string(key) == "_meta" && len(val) > 0 && val[0] == '{' {
-			scanObject(val, meta.member)
+			scanTrusted(val, meta.member)
 		}
 	})
 	if meta.ProgressToken != nil && !validID(meta.ProgressToken) {

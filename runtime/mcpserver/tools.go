@@ -288,7 +288,7 @@ func scanParams(params json.RawMessage, member func(key, val []byte)) *rpcError 
 	if params[0] != '{' {
 		return errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
-	if ok, _ := scanObject(params, member); !ok {
+	if ok, _ := scanTrusted(params, member); !ok {
 		return errorf(codeInvalidParams, "invalid params: malformed params")
 	}
 	return nil

@@ -15,6 +15,16 @@ import (
 // checks to make it goes through a local variable x<depth>.
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	read := readCall(t)
+	if enum := enumOf(t, c); t.Kind == model.String && len(enum) > 0 {
+		// A string enum is read by Decoder.Enum, which checks it and hands
+		// back the allowed string itself, without allocating.
+		read = jen.Id("d").Dot("Enum").Call(jen.Id(e.enumVar(enum)))
+		if needsConversion(t) {
+			read = jen.Add(goType(t)).Call(read)
+		}
+		c = withoutEnum(c)
+		t = &model.Type{Kind: t.Kind, Named: t.Named, Basic: t.Basic}
+	}
 	checks := e.checks(t, jen.Id(local(depth)), c)
 	if t.Kind == model.TextMethod {
 		out := []jen.Code{jen.Id(local(depth)).Op(":=").Add(read)}
@@ -110,6 +120,41 @@ func (e *emitter) checks(t *model.Type, x jen.Code, c *model.Constraints) []jen.
 		out = append(out, e.stringChecks(x, c)...)
 	}
 	return out
+}
+
+// enumOf is the enum a value is checked against: the tag's, else its type's.
+func enumOf(t *model.Type, c *model.Constraints) []model.EnumValue {
+	if c != nil && len(c.Enum) > 0 {
+		return c.Enum
+	}
+	return t.Enum
+}
+
+func withoutEnum(c *model.Constraints) *model.Constraints {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	out.Enum = nil
+	return &out
+}
+
+// enumVar returns the package variable listing the allowed strings of a
+// string enum, one variable for each distinct list.
+func (e *emitter) enumVar(enum []model.EnumValue) string {
+	key := quoteList(enum)
+	if name, ok := e.enums[key]; ok {
+		return name
+	}
+	name := "mcpgen_enum_" + strconv.Itoa(len(e.enums))
+	e.enums[key] = name
+	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, v := range enum {
+			g.Id(v.Go)
+		}
+	})
+	e.f.Line()
+	return name
 }
 
 // enumCheck is a switch over the allowed values.
