@@ -27,7 +27,7 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"tags":           `{"type":"array","description":"Labels for the request","items":{"type":"string","maxLength":8},"minItems":1,"maxItems":3}`,
 		"pair":           `{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2}`,
 		"labels":         `{"type":"object","additionalProperties":{"type":"string"}}`,
-		"level":          `{"type":"integer","enum":[0,1,2]}`,
+		"level":          `{"type":"integer","description":"Values:\n- 0: everything, for tracing a problem\n- 1: Info reports progress.\n- 2","enum":[0,1,2]}`,
 		"mode":           `{"type":"string","title":"Mode","enum":["fast","slow"],"default":"fast"}`,
 		"tree":           `{"$ref":"#/$defs/Node"}`,
 		"inline":         `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}`,

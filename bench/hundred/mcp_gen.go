@@ -2434,18 +2434,14 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2457,11 +2453,9 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2470,11 +2464,9 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_0)
@@ -2500,18 +2492,14 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2523,11 +2511,9 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2536,11 +2522,9 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_1)
@@ -2564,18 +2548,14 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2587,11 +2567,9 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2600,11 +2578,9 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_2)
@@ -2628,18 +2604,14 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2651,11 +2623,9 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2664,11 +2634,9 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_3)
@@ -2692,18 +2660,14 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2715,11 +2679,9 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2728,11 +2690,9 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_4)
@@ -2756,18 +2716,14 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2779,11 +2735,9 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2792,11 +2746,9 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_5)
@@ -2820,18 +2772,14 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2843,11 +2791,9 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2856,11 +2802,9 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_6)
@@ -2884,18 +2828,14 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2907,11 +2847,9 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2920,11 +2858,9 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_7)
@@ -2948,18 +2884,14 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -2971,11 +2903,9 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -2984,11 +2914,9 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_8)
@@ -3012,18 +2940,14 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3035,11 +2959,9 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3048,11 +2970,9 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_9)
@@ -3076,18 +2996,14 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3099,11 +3015,9 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3112,11 +3026,9 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_10)
@@ -3140,18 +3052,14 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3163,11 +3071,9 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3176,11 +3082,9 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_11)
@@ -3204,18 +3108,14 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3227,11 +3127,9 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3240,11 +3138,9 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_12)
@@ -3268,18 +3164,14 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3291,11 +3183,9 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3304,11 +3194,9 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_13)
@@ -3332,18 +3220,14 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3355,11 +3239,9 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3368,11 +3250,9 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_14)
@@ -3396,18 +3276,14 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3419,11 +3295,9 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3432,11 +3306,9 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_15)
@@ -3460,18 +3332,14 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3483,11 +3351,9 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3496,11 +3362,9 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_16)
@@ -3524,18 +3388,14 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3547,11 +3407,9 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3560,11 +3418,9 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_17)
@@ -3588,18 +3444,14 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3611,11 +3463,9 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3624,11 +3474,9 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_18)
@@ -3652,18 +3500,14 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3675,11 +3519,9 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3688,11 +3530,9 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_19)
@@ -3716,18 +3556,14 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3739,11 +3575,9 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3752,11 +3586,9 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_20)
@@ -3780,18 +3612,14 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3803,11 +3631,9 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3816,11 +3642,9 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_21)
@@ -3844,18 +3668,14 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3867,11 +3687,9 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3880,11 +3698,9 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_22)
@@ -3908,18 +3724,14 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3931,11 +3743,9 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -3944,11 +3754,9 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_23)
@@ -3972,18 +3780,14 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -3995,11 +3799,9 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4008,11 +3810,9 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_24)
@@ -4036,18 +3836,14 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4059,11 +3855,9 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4072,11 +3866,9 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_25)
@@ -4100,18 +3892,14 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4123,11 +3911,9 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4136,11 +3922,9 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_26)
@@ -4164,18 +3948,14 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4187,11 +3967,9 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4200,11 +3978,9 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_27)
@@ -4228,18 +4004,14 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4251,11 +4023,9 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4264,11 +4034,9 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_28)
@@ -4292,18 +4060,14 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4315,11 +4079,9 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4328,11 +4090,9 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_29)
@@ -4356,18 +4116,14 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4379,11 +4135,9 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4392,11 +4146,9 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_30)
@@ -4420,18 +4172,14 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4443,11 +4191,9 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4456,11 +4202,9 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_31)
@@ -4484,18 +4228,14 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4507,11 +4247,9 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4520,11 +4258,9 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_32)
@@ -4548,18 +4284,14 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4571,11 +4303,9 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4584,11 +4314,9 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_33)
@@ -4612,18 +4340,14 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4635,11 +4359,9 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4648,11 +4370,9 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_34)
@@ -4676,18 +4396,14 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4699,11 +4415,9 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4712,11 +4426,9 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_35)
@@ -4740,18 +4452,14 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4763,11 +4471,9 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4776,11 +4482,9 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_36)
@@ -4804,18 +4508,14 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4827,11 +4527,9 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4840,11 +4538,9 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_37)
@@ -4868,18 +4564,14 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4891,11 +4583,9 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4904,11 +4594,9 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_38)
@@ -4932,18 +4620,14 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -4955,11 +4639,9 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -4968,11 +4650,9 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_39)
@@ -4996,18 +4676,14 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5019,11 +4695,9 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5032,11 +4706,9 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_40)
@@ -5060,18 +4732,14 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5083,11 +4751,9 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5096,11 +4762,9 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_41)
@@ -5124,18 +4788,14 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5147,11 +4807,9 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5160,11 +4818,9 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_42)
@@ -5188,18 +4844,14 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5211,11 +4863,9 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5224,11 +4874,9 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_43)
@@ -5252,18 +4900,14 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5275,11 +4919,9 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5288,11 +4930,9 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_44)
@@ -5316,18 +4956,14 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5339,11 +4975,9 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5352,11 +4986,9 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_45)
@@ -5380,18 +5012,14 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5403,11 +5031,9 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5416,11 +5042,9 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_46)
@@ -5444,18 +5068,14 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5467,11 +5087,9 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5480,11 +5098,9 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_47)
@@ -5508,18 +5124,14 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5531,11 +5143,9 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5544,11 +5154,9 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_48)
@@ -5572,18 +5180,14 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5595,11 +5199,9 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5608,11 +5210,9 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_49)
@@ -5636,18 +5236,14 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5659,11 +5255,9 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5672,11 +5266,9 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_50)
@@ -5700,18 +5292,14 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5723,11 +5311,9 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5736,11 +5322,9 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_51)
@@ -5764,18 +5348,14 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5787,11 +5367,9 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5800,11 +5378,9 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_52)
@@ -5828,18 +5404,14 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5851,11 +5423,9 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5864,11 +5434,9 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_53)
@@ -5892,18 +5460,14 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5915,11 +5479,9 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5928,11 +5490,9 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_54)
@@ -5956,18 +5516,14 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -5979,11 +5535,9 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -5992,11 +5546,9 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_55)
@@ -6020,18 +5572,14 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6043,11 +5591,9 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6056,11 +5602,9 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_56)
@@ -6084,18 +5628,14 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6107,11 +5647,9 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6120,11 +5658,9 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_57)
@@ -6148,18 +5684,14 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6171,11 +5703,9 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6184,11 +5714,9 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_58)
@@ -6212,18 +5740,14 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6235,11 +5759,9 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6248,11 +5770,9 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_59)
@@ -6276,18 +5796,14 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6299,11 +5815,9 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6312,11 +5826,9 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_60)
@@ -6340,18 +5852,14 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6363,11 +5871,9 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6376,11 +5882,9 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_61)
@@ -6404,18 +5908,14 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6427,11 +5927,9 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6440,11 +5938,9 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_62)
@@ -6468,18 +5964,14 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6491,11 +5983,9 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6504,11 +5994,9 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_63)
@@ -6532,18 +6020,14 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6555,11 +6039,9 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6568,11 +6050,9 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_64)
@@ -6596,18 +6076,14 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6619,11 +6095,9 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6632,11 +6106,9 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_65)
@@ -6660,18 +6132,14 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6683,11 +6151,9 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6696,11 +6162,9 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_66)
@@ -6724,18 +6188,14 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6747,11 +6207,9 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6760,11 +6218,9 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_67)
@@ -6788,18 +6244,14 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6811,11 +6263,9 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6824,11 +6274,9 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_68)
@@ -6852,18 +6300,14 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6875,11 +6319,9 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6888,11 +6330,9 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_69)
@@ -6916,18 +6356,14 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -6939,11 +6375,9 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -6952,11 +6386,9 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_70)
@@ -6980,18 +6412,14 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7003,11 +6431,9 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7016,11 +6442,9 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_71)
@@ -7044,18 +6468,14 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7067,11 +6487,9 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7080,11 +6498,9 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_72)
@@ -7108,18 +6524,14 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7131,11 +6543,9 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7144,11 +6554,9 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_73)
@@ -7172,18 +6580,14 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7195,11 +6599,9 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7208,11 +6610,9 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_74)
@@ -7236,18 +6636,14 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7259,11 +6655,9 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7272,11 +6666,9 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_75)
@@ -7300,18 +6692,14 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7323,11 +6711,9 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7336,11 +6722,9 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_76)
@@ -7364,18 +6748,14 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7387,11 +6767,9 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7400,11 +6778,9 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_77)
@@ -7428,18 +6804,14 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7451,11 +6823,9 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7464,11 +6834,9 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_78)
@@ -7492,18 +6860,14 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7515,11 +6879,9 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7528,11 +6890,9 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_79)
@@ -7556,18 +6916,14 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7579,11 +6935,9 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7592,11 +6946,9 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_80)
@@ -7620,18 +6972,14 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7643,11 +6991,9 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7656,11 +7002,9 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_81)
@@ -7684,18 +7028,14 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7707,11 +7047,9 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7720,11 +7058,9 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_82)
@@ -7748,18 +7084,14 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7771,11 +7103,9 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7784,11 +7114,9 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_83)
@@ -7812,18 +7140,14 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7835,11 +7159,9 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7848,11 +7170,9 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_84)
@@ -7876,18 +7196,14 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7899,11 +7215,9 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7912,11 +7226,9 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_85)
@@ -7940,18 +7252,14 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -7963,11 +7271,9 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -7976,11 +7282,9 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_86)
@@ -8004,18 +7308,14 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8027,11 +7327,9 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8040,11 +7338,9 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_87)
@@ -8068,18 +7364,14 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8091,11 +7383,9 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8104,11 +7394,9 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_88)
@@ -8132,18 +7420,14 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8155,11 +7439,9 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8168,11 +7450,9 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_89)
@@ -8196,18 +7476,14 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8219,11 +7495,9 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8232,11 +7506,9 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_90)
@@ -8260,18 +7532,14 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8283,11 +7551,9 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8296,11 +7562,9 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_91)
@@ -8324,18 +7588,14 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8347,11 +7607,9 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8360,11 +7618,9 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_92)
@@ -8388,18 +7644,14 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8411,11 +7663,9 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8424,11 +7674,9 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_93)
@@ -8452,18 +7700,14 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8475,11 +7719,9 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8488,11 +7730,9 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_94)
@@ -8516,18 +7756,14 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8539,11 +7775,9 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8552,11 +7786,9 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_95)
@@ -8580,18 +7812,14 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8603,11 +7831,9 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8616,11 +7842,9 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_96)
@@ -8644,18 +7868,14 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8667,11 +7887,9 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8680,11 +7898,9 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_97)
@@ -8708,18 +7924,14 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8731,11 +7943,9 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8744,11 +7954,9 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_98)
@@ -8772,18 +7980,14 @@ func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ID = d.String()
 		case "count":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := int(d.Int(64))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -8795,11 +7999,9 @@ func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
 			}
 			v.Count = x1
 		case "labels":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Labels = mcprt.Grow(d, v.Labels)
@@ -8808,11 +8010,9 @@ func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
 				v.Labels = mcprt.NonNil(v.Labels)
 			}
 		case "mode":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Mode = Mode(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_99)

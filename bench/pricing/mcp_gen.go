@@ -57,25 +57,19 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "region":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.Region = Region(d.Enum(mcpgen_enum_0))
 		case "rounding":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Rounding = Rounding(d.Enum(mcpgen_enum_1))
 		case "changes":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Changes = mcprt.Grow(d, v.Changes)
@@ -109,18 +103,14 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "product_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ProductID = d.String()
 		case "new_price":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			x1 := d.Float(64)
 			if !d.Failed() {
 				if float64(x1) < 0 {
@@ -129,11 +119,9 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 			}
 			v.NewPrice = x1
 		case "effective_from":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Null() {
 				v.EffectiveFrom = nil
 			} else {

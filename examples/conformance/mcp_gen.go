@@ -372,11 +372,9 @@ func mcpgen_decode_mcpgen_args_TestElicitation(d *mcprt.Decoder, v *mcpgen_args_
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "message":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.message = d.String()
 		default:
 			d.UnknownField(mcpgen_fields_0)
@@ -537,11 +535,9 @@ func mcpgen_decode_mcpgen_args_TestSampling(d *mcprt.Decoder, v *mcpgen_args_Tes
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "prompt":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.prompt = d.String()
 		default:
 			d.UnknownField(mcpgen_fields_11)
@@ -576,18 +572,14 @@ func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "name":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.Name = d.String()
 		case "address":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			if d.Null() {
 				v.Address = nil
 			} else {
@@ -610,18 +602,14 @@ func mcpgen_decode_Address(d *mcprt.Decoder, v *Address) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "street":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.Street = d.String()
 		case "city":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.City = d.String()
 		default:
 			d.UnknownField(mcpgen_fields_14)

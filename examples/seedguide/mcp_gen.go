@@ -156,11 +156,9 @@ func mcpgen_decode_mcpgen_args_GreetUser(d *mcprt.Decoder, v *mcpgen_args_GreetU
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "name":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.name = d.String()
 		default:
 			d.UnknownField(mcpgen_fields_0)
@@ -181,18 +179,14 @@ func mcpgen_decode_mcpgen_args_CalculateSum(d *mcprt.Decoder, v *mcpgen_args_Cal
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "first":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.first = d.Float(64)
 		case "second":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.second = d.Float(64)
 		default:
 			d.UnknownField(mcpgen_fields_1)
@@ -216,18 +210,14 @@ func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "item_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ItemID = d.String()
 		case "status":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Status = Status(d.Enum(mcpgen_enum_0))
 		default:
 			d.UnknownField(mcpgen_fields_2)
@@ -253,18 +243,14 @@ func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "order_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.OrderID = d.String()
 		case "items":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Items = mcprt.Grow(d, v.Items)
@@ -294,25 +280,19 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "region":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.Region = Region(d.Enum(mcpgen_enum_1))
 		case "rounding":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
 		case "changes":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Changes = mcprt.Grow(d, v.Changes)
@@ -346,25 +326,19 @@ func mcpgen_decode_OrderItem(d *mcprt.Decoder, v *OrderItem) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "product_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ProductID = d.String()
 		case "quantity":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Quantity = int(d.Int(64))
 		case "unit_price":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			v.UnitPrice = d.Float(64)
 		default:
 			d.UnknownField(mcpgen_fields_5)
@@ -388,25 +362,19 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "product_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ProductID = d.String()
 		case "new_price":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.NewPrice = d.Float(64)
 		case "effective_from":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Null() {
 				v.EffectiveFrom = nil
 			} else {

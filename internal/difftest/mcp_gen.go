@@ -108,11 +108,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			x1 := d.String()
 			if !d.Failed() {
 				if n := utf8.RuneCountInString(string(x1)); n < 1 {
@@ -124,18 +122,14 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Common.ID = x1
 		case "small":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Small = int8(d.Int(8))
 		case "count":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			x1 := uint16(d.Uint(16))
 			if !d.Failed() {
 				if float64(x1) < 1 {
@@ -147,39 +141,29 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Count = x1
 		case "ratio":
-			if seen0[3] {
-				d.Duplicate()
+			if d.Repeated(&seen0[3]) {
 				continue
 			}
-			seen0[3] = true
 			v.Ratio = float32(d.Float(32))
 		case "on":
-			if seen0[4] {
-				d.Duplicate()
+			if d.Repeated(&seen0[4]) {
 				continue
 			}
-			seen0[4] = true
 			v.On = d.Bool()
 		case "wait":
-			if seen0[5] {
-				d.Duplicate()
+			if d.Repeated(&seen0[5]) {
 				continue
 			}
-			seen0[5] = true
 			v.Wait = d.Duration()
 		case "blob":
-			if seen0[6] {
-				d.Duplicate()
+			if d.Repeated(&seen0[6]) {
 				continue
 			}
-			seen0[6] = true
 			v.Blob = d.Bytes()
 		case "tags":
-			if seen0[7] {
-				d.Duplicate()
+			if d.Repeated(&seen0[7]) {
 				continue
 			}
-			seen0[7] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Tags = mcprt.Grow(d, v.Tags)
@@ -193,11 +177,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 			}
 		case "pair":
-			if seen0[8] {
-				d.Duplicate()
+			if d.Repeated(&seen0[8]) {
 				continue
 			}
-			seen0[8] = true
 			if d.Array() {
 				n1 := 0
 				for d.NextElem() {
@@ -213,11 +195,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 			}
 		case "labels":
-			if seen0[9] {
-				d.Duplicate()
+			if d.Repeated(&seen0[9]) {
 				continue
 			}
-			seen0[9] = true
 			if d.Object() {
 				if v.Labels == nil {
 					v.Labels = mcprt.NewMap(v.Labels)
@@ -230,11 +210,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 			}
 		case "level":
-			if seen0[10] {
-				d.Duplicate()
+			if d.Repeated(&seen0[10]) {
 				continue
 			}
-			seen0[10] = true
 			x1 := Level(d.Int(64))
 			if !d.Failed() {
 				switch x1 {
@@ -245,11 +223,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Level = x1
 		case "code":
-			if seen0[11] {
-				d.Duplicate()
+			if d.Repeated(&seen0[11]) {
 				continue
 			}
-			seen0[11] = true
 			x1 := d.String()
 			if !d.Failed() {
 				if !mcpgen_pattern_0.MatchString(string(x1)) {
@@ -258,11 +234,9 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Code = x1
 		case "note":
-			if seen0[12] {
-				d.Duplicate()
+			if d.Repeated(&seen0[12]) {
 				continue
 			}
-			seen0[12] = true
 			if d.Null() {
 				v.Note = nil
 			} else {
@@ -291,25 +265,19 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "region":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.Region = Region(d.Enum(mcpgen_enum_0))
 		case "rounding":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.Rounding = d.Enum(mcpgen_enum_1)
 		case "changes":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Array() {
 				for d.NextElem() {
 					v.Changes = mcprt.Grow(d, v.Changes)
@@ -343,25 +311,19 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	for d.NextField() {
 		switch string(d.Key()) {
 		case "product_id":
-			if seen0[0] {
-				d.Duplicate()
+			if d.Repeated(&seen0[0]) {
 				continue
 			}
-			seen0[0] = true
 			v.ProductID = d.String()
 		case "new_price":
-			if seen0[1] {
-				d.Duplicate()
+			if d.Repeated(&seen0[1]) {
 				continue
 			}
-			seen0[1] = true
 			v.NewPrice = d.Float(64)
 		case "effective_from":
-			if seen0[2] {
-				d.Duplicate()
+			if d.Repeated(&seen0[2]) {
 				continue
 			}
-			seen0[2] = true
 			if d.Null() {
 				v.EffectiveFrom = nil
 			} else {

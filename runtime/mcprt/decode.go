@@ -618,3 +618,16 @@ func (d *Decoder) Any() any {
 	}
 	return d.Float(64)
 }
+
+// Repeated reports whether the property whose flag is seen was read before
+// in this object, recording "duplicate property" and skipping its value if
+// so; otherwise it sets the flag. Generated decoders call it first for each
+// known property.
+func (d *Decoder) Repeated(seen *bool) bool {
+	if *seen {
+		d.Duplicate()
+		return true
+	}
+	*seen = true
+	return false
+}

@@ -22,6 +22,7 @@ type declIndex struct {
 	fields map[lineKey]*ast.Field    // struct fields, by file, line and name
 	specs  map[lineKey]*ast.TypeSpec // type declarations, by file, line and name
 	groups map[*ast.TypeSpec]*ast.GenDecl
+	values map[lineKey]*ast.ValueSpec // constant declarations, by file, line and name
 }
 
 // lineKey identifies a declared name: export data keeps lines, not columns.
@@ -38,6 +39,7 @@ func (a *analyzer) declIndex() *declIndex {
 			fields: map[lineKey]*ast.Field{},
 			specs:  map[lineKey]*ast.TypeSpec{},
 			groups: map[*ast.TypeSpec]*ast.GenDecl{},
+			values: map[lineKey]*ast.ValueSpec{},
 		}
 		for _, f := range a.in.Files {
 			a.decls.add(a.in.Fset, a.in.Fset.Position(f.Pos()).Filename, f)
@@ -74,9 +76,14 @@ func (x *declIndex) add(fset *token.FileSet, name string, f *ast.File) {
 		switch n := n.(type) {
 		case *ast.GenDecl:
 			for _, s := range n.Specs {
-				if ts, ok := s.(*ast.TypeSpec); ok {
-					x.specs[key(ts.Name.Pos(), ts.Name.Name)] = ts
-					x.groups[ts] = n
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					x.specs[key(s.Name.Pos(), s.Name.Name)] = s
+					x.groups[s] = n
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						x.values[key(id.Pos(), id.Name)] = s
+					}
 				}
 			}
 		case *ast.StructType:
@@ -131,6 +138,26 @@ func (a *analyzer) fieldSyntax(v *types.Var) *ast.Field {
 
 // typeDoc returns the doc comment of a defined type: its spec's, or that of
 // a declaration with a single spec.
+// constDoc is the doc comment of a constant, else its line comment.
+func (a *analyzer) constDoc(c *types.Const) string {
+	p := a.in.Fset.Position(c.Pos())
+	if !p.IsValid() {
+		return ""
+	}
+	x := a.declIndex()
+	x.file(a.in.Fset, p.Filename)
+	vs := x.values[lineKey{p.Filename, p.Line, c.Name()}]
+	switch {
+	case vs == nil:
+		return ""
+	case vs.Doc != nil:
+		return strings.TrimSpace(vs.Doc.Text())
+	case vs.Comment != nil:
+		return strings.TrimSpace(vs.Comment.Text())
+	}
+	return ""
+}
+
 func (a *analyzer) typeDoc(obj *types.TypeName) string {
 	p := a.in.Fset.Position(obj.Pos())
 	if !p.IsValid() {

@@ -206,7 +206,9 @@ func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
 	sort.Slice(consts, func(i, j int) bool { return consts[i].Pos() < consts[j].Pos() })
 	var vals []model.EnumValue
 	for _, c := range consts {
-		vals = append(vals, constValue(c.Val(), mt.Kind))
+		v := constValue(c.Val(), mt.Kind)
+		v.Doc = a.constDoc(c)
+		vals = append(vals, v)
 	}
 	return vals
 }

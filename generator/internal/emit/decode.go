@@ -73,8 +73,7 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 	for i, f := range t.Fields {
 		cases = append(cases, jen.Case(jen.Lit(f.WireName)).Block(
 			append([]jen.Code{
-				jen.If(jen.Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Duplicate").Call(), jen.Continue()),
-				jen.Id(seen).Index(jen.Lit(i)).Op("=").True(),
+				jen.If(jen.Id("d").Dot("Repeated").Call(jen.Op("&").Id(seen).Index(jen.Lit(i)))).Block(jen.Continue()),
 			}, e.fieldDecode(f, obj, depth)...)...,
 		))
 	}

@@ -6,7 +6,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
@@ -227,6 +229,7 @@ func (b *builder) field(f *model.Field) *Schema {
 	if f.Doc != "" {
 		s.Description = f.Doc
 	}
+	s.Description = withValueDocs(s.Description, f)
 	s.Title = f.C.Title
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
@@ -392,4 +395,30 @@ func recursiveTypes(root *model.Type) map[*model.Type]bool {
 	}
 	walk(root)
 	return rec
+}
+
+// withValueDocs appends to a description the doc comments of the enum's
+// constants, one line a value, when any has one: JSON Schema has no keyword
+// for them that clients read, and a model reads the description.
+func withValueDocs(desc string, f *model.Field) string {
+	t := f.Type
+	for t.Kind == model.Pointer || t.Kind == model.Slice || t.Kind == model.Array {
+		t = t.Elem
+	}
+	if len(f.C.Enum) > 0 || !slices.ContainsFunc(t.Enum, func(v model.EnumValue) bool { return v.Doc != "" }) {
+		return desc
+	}
+	var b strings.Builder
+	b.WriteString(desc)
+	if desc != "" {
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Values:")
+	for _, v := range t.Enum {
+		b.WriteString("\n- " + v.JSON)
+		if v.Doc != "" {
+			b.WriteString(": " + strings.ReplaceAll(v.Doc, "\n", " "))
+		}
+	}
+	return b.String()
 }

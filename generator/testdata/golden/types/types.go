@@ -12,9 +12,10 @@ type Level int
 
 // The levels.
 const (
-	Debug Level = 0
-	Info  Level = 1
-	Warn  Level = 2
+	Debug Level = 0 // everything, for tracing a problem
+	// Info reports progress.
+	Info Level = 1
+	Warn Level = 2
 )
 
 // Base is embedded and flattened.
