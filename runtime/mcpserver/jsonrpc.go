@@ -216,6 +216,11 @@ type requestMeta struct {
 	ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
 	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
+
+	// The same pass over params keeps the members a tools/call needs, so
+	// a call's params are walked once (scanned reports that it ran).
+	toolName, toolArgs []byte
+	scanned            bool
 }
 
 // parseMeta reads params._meta. Params that are absent, not an object or
@@ -225,9 +230,17 @@ func parseMeta(params json.RawMessage) requestMeta {
 	if len(params) == 0 || params[0] != '{' {
 		return meta
 	}
+	meta.scanned = true
 	scanTrusted(params, func(key, val []byte) {
-		if string(key) == "_meta" && len(val) > 0 && val[0] == '{' {
-			scanTrusted(val, meta.member)
+		switch string(key) {
+		case "_meta":
+			if len(val) > 0 && val[0] == '{' {
+				scanTrusted(val, meta.member)
+			}
+		case "name":
+			meta.toolName = val
+		case "arguments":
+			meta.toolArgs = val
 		}
 	})
 	if meta.ProgressToken != nil && !validID(meta.ProgressToken) {

@@ -239,16 +239,21 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 // callTool answers tools/call: it runs the tool with a [mcprt.Caller] in
 // its context and writes its result for the request's revision.
 func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	var name, args []byte
-	if err := scanParams(params, func(key, val []byte) {
-		switch string(key) {
-		case "name":
-			name = val
-		case "arguments":
-			args = val
+	name, args := x.meta.toolName, x.meta.toolArgs
+	if len(params) > 0 && !isNull(params) && params[0] != '{' {
+		return nil, errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
+	if !x.meta.scanned { // an exchange made without parseMeta
+		if err := scanParams(params, func(key, val []byte) {
+			switch string(key) {
+			case "name":
+				name = val
+			case "arguments":
+				args = val
+			}
+		}); err != nil {
+			return nil, err
 		}
-	}); err != nil {
-		return nil, err
 	}
 	if name == nil || isNull(name) {
 		return nil, errorf(codeInvalidParams, "invalid params: tool name is missing")
