@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/bench/pricing"
@@ -14,23 +13,7 @@ import (
 
 // callRequest returns the reference request: tools/call of
 // bulk_price_update with n changes, every other one with a date.
-func callRequest(id, n int) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"bulk_price_update",`, id)
-	b.WriteString(`"arguments":{"region":"emea","rounding":"nearest_cent","changes":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
-		if i%2 == 0 {
-			b.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
-		}
-		b.WriteByte('}')
-	}
-	b.WriteString(`]}}}`)
-	return []byte(b.String())
-}
+func callRequest(id, n int) []byte { return pricing.CallRequest(id, n) }
 
 // wantCallText is the text every path answers the reference request with.
 const wantCallText = "updated 10 prices in emea"

@@ -6,6 +6,7 @@ package pricing
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,4 +60,25 @@ func Apply(in BulkPriceUpdateInput) (string, error) {
 		return "", fmt.Errorf("region apac requires rounding")
 	}
 	return fmt.Sprintf("updated %d prices in %s", len(in.Changes), in.Region), nil
+}
+
+// CallRequest returns the reference request of the benchmarks: tools/call
+// of bulk_price_update with n changes, every other one with a date, as
+// JSON-RPC with the given id.
+func CallRequest(id, n int) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"bulk_price_update",`, id)
+	b.WriteString(`"arguments":{"region":"emea","rounding":"nearest_cent","changes":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
+		if i%2 == 0 {
+			b.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString(`]}}}`)
+	return []byte(b.String())
 }

@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,29 +137,11 @@ func sampledContent(v any) (mcprt.Content, error) {
 	if err != nil {
 		return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content: %w", err)
 	}
-	var blocks []json.RawMessage
-	if len(js) > 0 && js[0] == '[' {
-		if err := json.Unmarshal(js, &blocks); err != nil || len(blocks) == 0 {
-			return mcprt.Content{}, errors.New("mcpgo: sampling result has no content")
-		}
-		js = blocks[0]
+	c, err := mcprt.ParseContent(js)
+	if err != nil {
+		return c, fmt.Errorf("mcpgo: %w", err)
 	}
-	var b struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Data     string `json:"data"`
-		MIMEType string `json:"mimeType"`
-	}
-	if err := json.Unmarshal(js, &b); err != nil || b.Type == "" {
-		return mcprt.Content{}, fmt.Errorf("mcpgo: malformed sampling content: %s", js)
-	}
-	out := mcprt.Content{Type: mcprt.ContentType(b.Type), Text: b.Text, MIMEType: b.MIMEType}
-	if b.Data != "" {
-		if out.Data, err = base64.StdEncoding.DecodeString(b.Data); err != nil {
-			return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content data: %w", err)
-		}
-	}
-	return out, nil
+	return c, nil
 }
 
 // canAsk checks that a request of the given kind may go to the client: the

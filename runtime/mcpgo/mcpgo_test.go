@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpgo/internal/pricing"
+	"github.com/mcpgen/mcpgen/bench/pricing"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -59,7 +59,7 @@ func TestCallFailuresAreToolResults(t *testing.T) {
 		{"panic", `{"name":"boom","arguments":{}}`,
 			`{"content":[{"type":"text","text":"internal error: tool boom panicked: kaput"}],"isError":true}`},
 		{"good", `{"name":"bulk_price_update","arguments":{"region":"emea","changes":[{"product_id":"a","new_price":"1.5"}]}}`,
-			`{"content":[{"type":"text","text":"1"}]}`},
+			`{"content":[{"type":"text","text":"updated 1 prices in emea"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := send(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+tc.req+`}`)

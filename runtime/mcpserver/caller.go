@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -131,32 +130,11 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 	return append(p, '}')
 }
 
-// parseContent reads a sampling content block; of an array of blocks, the
-// first is taken.
+// parseContent reads a sampling content block.
 func parseContent(raw json.RawMessage) (mcprt.Content, error) {
-	var blocks []json.RawMessage
-	if len(raw) > 0 && raw[0] == '[' {
-		if err := json.Unmarshal(raw, &blocks); err != nil || len(blocks) == 0 {
-			return mcprt.Content{}, errors.New("mcpserver: sampling result has no content")
-		}
-		raw = blocks[0]
-	}
-	var b struct {
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-		Data     string `json:"data"`
-		MIMEType string `json:"mimeType"`
-	}
-	if err := json.Unmarshal(raw, &b); err != nil || b.Type == "" {
-		return mcprt.Content{}, fmt.Errorf("mcpserver: malformed sampling content: %s", raw)
-	}
-	c := mcprt.Content{Type: mcprt.ContentType(b.Type), Text: b.Text, MIMEType: b.MIMEType}
-	if b.Data != "" {
-		data, err := base64.StdEncoding.DecodeString(b.Data)
-		if err != nil {
-			return mcprt.Content{}, fmt.Errorf("mcpserver: sampling content data: %w", err)
-		}
-		c.Data = data
+	c, err := mcprt.ParseContent(raw)
+	if err != nil {
+		return c, fmt.Errorf("mcpserver: %w", err)
 	}
 	return c, nil
 }

@@ -177,23 +177,7 @@ func (c *client) post(body []byte, want string) error {
 }
 
 // callRequest is the reference tools/call of the benchmarks, with id 1.
-func callRequest(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bulk_price_update",`)
-	b.WriteString(`"arguments":{"region":"emea","rounding":"nearest_cent","changes":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
-		if i%2 == 0 {
-			b.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
-		}
-		b.WriteByte('}')
-	}
-	b.WriteString(`]}}}`)
-	return []byte(b.String())
-}
+func callRequest(n int) []byte { return pricing.CallRequest(1, n) }
 
 func report(results []clientResult, elapsed time.Duration) {
 	var all []time.Duration
