@@ -11,25 +11,31 @@ import (
 // decodeFunc returns the name of the decode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) decodeFunc(t *model.Type) string {
-	if name, ok := e.decoders[t]; ok {
-		return name
-	}
-	name := "mcpgen_decode_" + t.Ident()
-	for i := 2; e.nameUsed(name); i++ {
-		name = "mcpgen_decode_" + t.Ident() + strconv.Itoa(i)
-	}
-	e.decoders[t] = name
-	e.order = append(e.order, t)
-	return name
+	return funcName("mcpgen_decode_", t, e.decoders, &e.order)
 }
 
-func (e *emitter) nameUsed(name string) bool {
-	for _, n := range e.decoders {
-		if n == name {
-			return true
-		}
+// funcName returns the name of the function with prefix for type t, taken
+// from names or made unique among them; a new type is queued in order for
+// its function to be written.
+func funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
+	if name, ok := names[t]; ok {
+		return name
 	}
-	return false
+	taken := func(name string) bool {
+		for _, n := range names {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	name := prefix + t.Ident()
+	for i := 2; taken(name); i++ {
+		name = prefix + t.Ident() + strconv.Itoa(i)
+	}
+	names[t] = name
+	*order = append(*order, t)
+	return name
 }
 
 // decoder writes the decode function of a named struct type.

@@ -17,25 +17,7 @@ import (
 // encodeFunc returns the name of the encode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) encodeFunc(t *model.Type) string {
-	if name, ok := e.encoders[t]; ok {
-		return name
-	}
-	name := "mcpgen_encode_" + t.Ident()
-	for i := 2; e.encoderNamed(name); i++ {
-		name = "mcpgen_encode_" + t.Ident() + strconv.Itoa(i)
-	}
-	e.encoders[t] = name
-	e.encodeOrder = append(e.encodeOrder, t)
-	return name
-}
-
-func (e *emitter) encoderNamed(name string) bool {
-	for _, n := range e.encoders {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return funcName("mcpgen_encode_", t, e.encoders, &e.encodeOrder)
 }
 
 // encoder writes the encode function of a named struct type.
