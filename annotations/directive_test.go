@@ -183,6 +183,7 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:tol name=x`, []wantErr{{6, `unknown directive //mcp:tol; did you mean //mcp:tool?`}}},
 		{`//mcp:Tool`, []wantErr{{6, `unknown directive //mcp:Tool; did you mean //mcp:tool?`}}},
 		{`//mcp:params a`, []wantErr{{6, `unknown directive //mcp:params; did you mean //mcp:param?`}}},
+		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)`}}},
 		{`//mcp:form x=1`, []wantErr{{11, `//mcp:form takes no arguments; describe the form's fields with tags`}}},
 		{`//mcp:resource x`, []wantErr{{6, `unknown directive //mcp:resource (valid: tool, param, icon, form)`}}},
 		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, param, icon, form)`}}},

@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -54,8 +55,32 @@ func editDistance(a, b string) int {
 // didYouMean returns `; did you mean "x"?` for the nearest valid word, or
 // "" when none is near.
 func didYouMean(w string, valid []string) string {
+	if s, ok := synonyms[w]; ok && slices.Contains(valid, s) {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
 	if s := nearest(w, valid); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""
+}
+
+// DidYouMean returns `; did you mean "x"?` naming the choice nearest to w,
+// or "" when none is near: the suggestion every mcpgen message uses.
+func DidYouMean(w string, choices []string) string { return didYouMean(w, choices) }
+
+// synonyms are the names people write from JSON Schema and the MCP
+// specification, too far from the keys by edit distance to be suggested.
+var synonyms = map[string]string{
+	"minimum":          "min",
+	"maximum":          "max",
+	"exclusiveMinimum": "exclusiveMin",
+	"exclusiveMaximum": "exclusiveMax",
+	"description":      "desc",
+	"readOnlyHint":     "readonly",
+	"destructiveHint":  "destructive",
+	"idempotentHint":   "idempotent",
+	"openWorldHint":    "openworld",
+	"taskSupport":      "task",
+	"inputSchema":      "input",
+	"outputSchema":     "output",
 }

@@ -111,7 +111,7 @@ func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotat
 			continue // reported by the parser
 		}
 		if !paramNamed(vars, d.Name.Value) {
-			a.errorf(d.Name.Pos, "//mcp:param %s names no parameter of %s (parameters: %s)", d.Name.Value, fn.Name.Name, paramList(vars))
+			a.errorf(d.Name.Pos, "//mcp:param %s names no parameter of %s%s (parameters: %s)", d.Name.Value, fn.Name.Name, annotations.DidYouMean(d.Name.Value, paramNames(vars)), paramList(vars))
 			ok = false
 			continue
 		}
@@ -167,6 +167,14 @@ func paramNamed(vars []*types.Var, name string) bool {
 		}
 	}
 	return false
+}
+
+func paramNames(vars []*types.Var) []string {
+	names := make([]string, len(vars))
+	for i, v := range vars {
+		names[i] = v.Name()
+	}
+	return names
 }
 
 func paramList(vars []*types.Var) string {

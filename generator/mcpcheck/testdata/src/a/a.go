@@ -64,7 +64,7 @@ type Misplaced struct{}
 
 // Described names a parameter it does not have.
 //
-// want +3 `//mcp:param nmae names no parameter of Described \(parameters: name\)`
+// want +3 `//mcp:param nmae names no parameter of Described; did you mean "name"\? \(parameters: name\)`
 //
 //mcp:tool
 //mcp:param nmae description="The name"
