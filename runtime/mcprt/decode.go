@@ -43,6 +43,7 @@ type Decoder struct {
 	stack    []byte // scratch for skipValue
 	problems []Problem
 	more     int
+	nonASCII bool // the string scanString last read has bytes from 0x80 up
 }
 
 // segment is one step of the path to the current value: the container
@@ -396,7 +397,7 @@ func (d *Decoder) stringBody(want string) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	if !utf8.Valid(body) {
+	if d.nonASCII && !utf8.Valid(body) {
 		d.failed = true
 		d.report("", "string is not valid UTF-8")
 		return nil, false

@@ -29,9 +29,11 @@ func isHex(c byte) bool {
 }
 
 // plainStringByte tells the bytes a string holds without further thought:
-// all but control characters, the quote and the backslash.
+// ASCII but control characters, the quote and the backslash. A byte from
+// 0x80 up is noted on the way, so that strings of ASCII alone, most of
+// them, skip the UTF-8 check.
 var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
+	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
@@ -74,6 +76,7 @@ func (d *Decoder) expect(c byte) bool {
 // escapes. It does not check UTF-8, as encoding/json does not.
 func (d *Decoder) scanString(i int) (end int, escaped, ok bool) {
 	data := d.data
+	d.nonASCII = false
 	for i++; i < len(data); {
 		for i < len(data) && plainStringByte[data[i]] {
 			i++
@@ -88,7 +91,8 @@ func (d *Decoder) scanString(i int) (end int, escaped, ok bool) {
 		case c < 0x20:
 			d.syntaxAt(i)
 			return 0, false, false
-		case c != '\\':
+		case c != '\\': // from 0x80 up
+			d.nonASCII = true
 			i++
 			continue
 		}
