@@ -1,6 +1,7 @@
 package mcprt
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -538,12 +539,40 @@ func (d *Decoder) Float(bits int) float64 {
 // accepts it.
 func (d *Decoder) Time() time.Time {
 	var t time.Time
+	var scratch [64]byte
 	body, ok := d.stringBody("date-time (RFC 3339)")
-	if ok && t.UnmarshalText(body) != nil {
+	if ok && (t.UnmarshalText(upperTZ(body, &scratch)) != nil || !offsetInRange(t)) {
 		d.bad("date-time (RFC 3339)")
 		return time.Time{}
 	}
 	return t
+}
+
+// offsetInRange reports whether t's zone offset is one RFC 3339 can write:
+// Go's parser takes "+24:00", which RFC 3339 and encoding/json do not.
+func offsetInRange(t time.Time) bool {
+	_, off := t.Zone()
+	return -24*3600 < off && off < 24*3600
+}
+
+// upperTZ returns b with "t" and "z" upper-cased: RFC 3339 allows them in
+// lower case, and JSON Schema's date-time with it, where Go's parser wants
+// "T" and "Z". They are the only letters a date-time holds.
+func upperTZ(b []byte, scratch *[64]byte) []byte {
+	if !bytes.ContainsAny(b, "tz") {
+		return b
+	}
+	c := scratch[:0]
+	if len(b) > len(scratch) {
+		c = make([]byte, 0, len(b))
+	}
+	c = append(c, b...)
+	for i, x := range c {
+		if x == 't' || x == 'z' {
+			c[i] = x - ('a' - 'A')
+		}
+	}
+	return c
 }
 
 // Duration reads a duration string in Go syntax, such as "1h30m".

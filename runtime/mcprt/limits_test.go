@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -114,5 +115,30 @@ func TestQuoteCutsLongValues(t *testing.T) {
 	}
 	if got := mcprt.Quote(`a"b`); got != `"a\"b"` {
 		t.Errorf("Quote(a\"b) = %s", got)
+	}
+}
+
+func TestTimeFollowsRFC3339(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the instant in UTC, or "" for a problem
+	}{
+		{`"2026-01-02t03:04:05z"`, "2026-01-02T03:04:05Z"},
+		{`"2026-01-02T03:04:05+01:00"`, "2026-01-02T02:04:05Z"},
+		{`"2026-01-02T03:04:05+24:00"`, ""},
+		{`"2026-01-02T03:04:05-24:00"`, ""},
+		{`"2026-01-02 03:04:05Z"`, ""},
+	}
+	for _, tt := range tests {
+		var d mcprt.Decoder
+		d.Reset([]byte(tt.in))
+		got := d.Time()
+		err := d.Finish()
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("Time(%s) = %v, want a problem", tt.in, got)
+		case tt.want != "" && (err != nil || got.UTC().Format(time.RFC3339) != tt.want):
+			t.Errorf("Time(%s) = %v, %v; want %s", tt.in, got, err, tt.want)
+		}
 	}
 }
