@@ -170,6 +170,7 @@ var kindsSeeds = []string{
 	`{"id":"é","small":1,"pair":[1,2,3],"tags":["a","b","c","d"]}`,
 	`{"id":"a","small":"7","count":"0","ratio":1e39,"level":3,"code":"ab12","note":null}`,
 	`{"id":"a","small":1.0,"count":1e2,"labels":{"a":"b","a":"c"}}`,
+	`{"id":"a","small":1,"places":{"x":{"id":"p"},"y":{"id":""},"z":{}}}`,
 }
 
 func FuzzBulkPriceUpdate(f *testing.F) {

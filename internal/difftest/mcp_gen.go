@@ -34,7 +34,7 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:         "make_report",
 		Description:  "Returns a report naming the input's identifier.",
-		InputSchema:  []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema:  []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
 		OutputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":"string","format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"Item is one line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"$ref":"#"},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
 		Handler:      mcpgen_call_MakeReport,
 	}, {
@@ -45,7 +45,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:        "kinds",
 		Description: "Takes arguments of many kinds.",
-		InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:     mcpgen_call_Kinds,
 	}}
 }
@@ -101,7 +101,7 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
-	var seen0 [13]bool
+	var seen0 [14]bool
 	if !d.Object() {
 		return
 	}
@@ -204,13 +204,26 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 				for d.NextField() {
 					k1 := string(d.Key())
-					e1 := mcprt.MapZero(v.Labels)
-					e1 = d.String()
-					v.Labels[k1] = e1
+					v.Labels[k1] = d.String()
+				}
+			}
+		case "places":
+			if d.Repeated(&seen0[10]) {
+				continue
+			}
+			if d.Object() {
+				if v.Places == nil {
+					v.Places = mcprt.NewMap(v.Places)
+				}
+				for d.NextField() {
+					k1 := string(d.Key())
+					e1 := mcprt.MapZero(v.Places)
+					mcpgen_decode_Common(d, &e1)
+					v.Places[k1] = e1
 				}
 			}
 		case "level":
-			if d.Repeated(&seen0[10]) {
+			if d.Repeated(&seen0[11]) {
 				continue
 			}
 			x1 := Level(d.Int(64))
@@ -223,7 +236,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Level = x1
 		case "code":
-			if d.Repeated(&seen0[11]) {
+			if d.Repeated(&seen0[12]) {
 				continue
 			}
 			x1 := d.String()
@@ -234,7 +247,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 			}
 			v.Code = x1
 		case "note":
-			if d.Repeated(&seen0[12]) {
+			if d.Repeated(&seen0[13]) {
 				continue
 			}
 			if d.Null() {
@@ -255,7 +268,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 	}
 }
 
-var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "level", "code", "note"}
+var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note"}
 
 func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
 	var seen0 [3]bool
@@ -303,6 +316,38 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
+func mcpgen_decode_Common(d *mcprt.Decoder, v *Common) {
+	var seen0 [1]bool
+	if !d.Object() {
+		return
+	}
+	for d.NextField() {
+		switch string(d.Key()) {
+		case "id":
+			if d.Repeated(&seen0[0]) {
+				continue
+			}
+			x1 := d.String()
+			if !d.Failed() {
+				if n := utf8.RuneCountInString(string(x1)); n < 1 {
+					d.Errorf("%d characters, fewer than the minimum length 1", n)
+				}
+				if n := utf8.RuneCountInString(string(x1)); n > 8 {
+					d.Errorf("%d characters, more than the maximum length 8", n)
+				}
+			}
+			v.ID = x1
+		default:
+			d.UnknownField(mcpgen_fields_2)
+		}
+	}
+	if !seen0[0] {
+		d.Missing("id")
+	}
+}
+
+var mcpgen_fields_2 = []string{"id"}
+
 func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	var seen0 [3]bool
 	if !d.Object() {
@@ -331,7 +376,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 				(*v.EffectiveFrom) = d.Time()
 			}
 		default:
-			d.UnknownField(mcpgen_fields_2)
+			d.UnknownField(mcpgen_fields_3)
 		}
 	}
 	if !seen0[0] {
@@ -342,7 +387,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	}
 }
 
-var mcpgen_fields_2 = []string{"product_id", "new_price", "effective_from"}
+var mcpgen_fields_3 = []string{"product_id", "new_price", "effective_from"}
 
 func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 	sep0 := byte(0x7b)

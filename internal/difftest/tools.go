@@ -67,6 +67,7 @@ type KindsInput struct {
 	Tags   []string          `json:"tags,omitempty" mcp:"maxItems=3"`                 // Tags
 	Pair   [2]int32          `json:"pair,omitempty"`                                  // Two numbers
 	Labels map[string]string `json:"labels,omitempty"`                                // Labels
+	Places map[string]Common `json:"places,omitempty"`                                // Objects by name
 	Level  Level             `json:"level,omitempty"`                                 // A level
 	Code   string            `json:"code,omitempty" mcp:"pattern=^[A-Z]{2}[0-9]{2}$"` // A code
 	Note   *string           `json:"note,omitempty"`                                  // A note

@@ -72,12 +72,6 @@ func (ss *session) logLevel() mcprt.LogLevel {
 	return ss.level
 }
 
-func (ss *session) setStream(out sender) {
-	ss.mu.Lock()
-	ss.stream = out
-	ss.mu.Unlock()
-}
-
 // notify sends msg on the session's stream, if it has one.
 func (ss *session) notify(msg []byte) {
 	ss.mu.Lock()

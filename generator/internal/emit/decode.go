@@ -195,15 +195,32 @@ func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constrain
 
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	k, v := "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
+	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id("d").Dot("Key").Call())}
+	if decodesByAssignment(t.Elem) {
+		// The map entry itself is the target: m[k] = ... needs no copy.
+		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), nil, depth+1)...)
+	} else {
+		// Structs, arrays and text-decoded values are decoded through their
+		// address, which a map entry has not: into a zero value, then stored.
+		body = append(body, jen.Id(v).Op(":=").Qual(runtimePath, "MapZero").Call(target))
+		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
+		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
+	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
 		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Qual(runtimePath, "NewMap").Call(target)),
-		jen.For(jen.Id("d").Dot("NextField").Call()).Block(append(append([]jen.Code{
-			jen.Id(k).Op(":=").String().Call(jen.Id("d").Dot("Key").Call()),
-			jen.Id(v).Op(":=").Qual(runtimePath, "MapZero").Call(target),
-		}, e.value(t.Elem, jen.Id(v), nil, depth+1)...),
-			jen.Add(target).Index(jen.Id(k)).Op("=").Id(v),
-		)...),
+		jen.For(jen.Id("d").Dot("NextField").Call()).Block(body...),
 	)}
+}
+
+// decodesByAssignment reports whether a value of t is decoded by assigning
+// to its target alone (with at most reads of it), so that a map entry can be
+// the target.
+func decodesByAssignment(t *model.Type) bool {
+	switch t.Kind {
+	case model.Struct, model.Array, model.TextMethod:
+		return false
+	}
+	return true
 }
 
 // itemChecks returns the checks that apply to the items of an array field:

@@ -35,7 +35,6 @@ type emitter struct {
 	encoders    map[*model.Type]string
 	encodeOrder []*model.Type
 	enums       map[string]string // enum list -> variable name
-	anon        int
 }
 
 // File returns the formatted source of pkg's generated file. An error means
