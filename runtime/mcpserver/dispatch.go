@@ -56,7 +56,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: parseMeta(m.params), out: out}
+	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
 	var running *inflight
 	if sess != nil && m.method == "tools/call" {
 		// Only tool calls run long enough for a cancellation to matter;

@@ -114,7 +114,7 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 
 // httpMessage serves one parsed message of a POST.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	meta := parseMeta(m.params)
+	meta := m.meta
 	if _, modern, err := modernRevision(m, meta); err != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, err)
 		return

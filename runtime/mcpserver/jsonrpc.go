@@ -39,6 +39,7 @@ type message struct {
 	params json.RawMessage
 	result json.RawMessage
 	error  json.RawMessage
+	meta   requestMeta // read from params by parseInto
 }
 
 func (m *message) isRequest() bool      { return m.id != nil && m.method != "" }
@@ -57,11 +58,27 @@ func parseMessage(b []byte) (*message, json.RawMessage, *rpcError) {
 }
 
 // parseInto decodes one JSON-RPC message into m, as parseMessage does. It
-// is the only place that reads the envelope, in one pass with
-// [rawScanner].
+// is the only place that reads the envelope: one pass with [rawScanner]
+// checks the syntax of the whole message and, on the way, reads from
+// params what the server needs of every request (_meta) and of tools/call
+// (name and arguments), so no later step walks params again.
 func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
 	var version, id, method []byte
-	ok, notObject := scanObject(b, func(key, val []byte) {
+	s := rawScanner{b: b}
+	s.space()
+	if s.i >= len(b) || b[s.i] != '{' {
+		_, valid := s.value()
+		s.space()
+		if valid && s.i == len(b) {
+			return nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
+		}
+		return nil, errorf(codeParseError, "parse error")
+	}
+	ok := s.fields(func(key []byte) bool {
+		if string(key) == "params" {
+			return m.readParams(&s)
+		}
+		val, ok := s.value()
 		switch string(key) {
 		case "jsonrpc":
 			version = val
@@ -69,18 +86,15 @@ func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
 			id = val
 		case "method":
 			method = val
-		case "params":
-			m.params = val
 		case "result":
 			m.result = val
 		case "error":
 			m.error = val
 		}
+		return ok
 	})
-	switch {
-	case notObject:
-		return nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
-	case !ok:
+	s.space()
+	if !ok || s.i != len(b) {
 		return nil, errorf(codeParseError, "parse error")
 	}
 	if id != nil && !isNull(id) {
@@ -218,35 +232,52 @@ type requestMeta struct {
 	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
 
 	// The same pass over params keeps the members a tools/call needs, so
-	// a call's params are walked once (scanned reports that it ran).
+	// a call's params are walked once.
 	toolName, toolArgs []byte
-	scanned            bool
 }
 
-// parseMeta reads params._meta. Params that are absent, not an object or
-// without _meta give a zero requestMeta.
-func parseMeta(params json.RawMessage) requestMeta {
-	var meta requestMeta
-	if len(params) == 0 || params[0] != '{' {
-		return meta
+// readParams consumes the value of params at s, keeping its text in
+// m.params and, when it is an object, reading its _meta, name and
+// arguments into m.meta. A later params member replaces an earlier one.
+func (m *message) readParams(s *rawScanner) bool {
+	s.space()
+	start := s.i
+	m.meta = requestMeta{}
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		var ok bool
+		m.params, ok = s.value()
+		return ok
 	}
-	meta.scanned = true
-	scanTrusted(params, func(key, val []byte) {
+	meta := &m.meta
+	ok := s.fields(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "_meta":
-			if len(val) > 0 && val[0] == '{' {
-				scanTrusted(val, meta.member)
+			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
+				return s.fields(func(key []byte) bool {
+					val, ok := s.value()
+					meta.member(key, val)
+					return ok
+				})
 			}
+			_, ok = s.value()
 		case "name":
-			meta.toolName = val
+			meta.toolName, ok = s.value()
 		case "arguments":
-			meta.toolArgs = val
+			meta.toolArgs, ok = s.value()
+		default:
+			_, ok = s.value()
 		}
+		return ok
 	})
+	if !ok {
+		return false
+	}
 	if meta.ProgressToken != nil && !validID(meta.ProgressToken) {
 		meta.ProgressToken = nil
 	}
-	return meta
+	m.params = s.b[start:s.i]
+	return true
 }
 
 // member reads one member of _meta.

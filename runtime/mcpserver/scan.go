@@ -19,11 +19,6 @@ type rawScanner struct {
 	b     []byte
 	i     int
 	depth int
-	// trusted marks text already checked by an earlier pass (params of a
-	// message parseInto accepted): objects and arrays nobody reads are then
-	// skipped by matching brackets alone, so the arguments of a call are
-	// checked once, not again by every later look at its params.
-	trusted bool
 }
 
 // space skips white space. Like the other hot loops here it works on
@@ -55,9 +50,6 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	}
 	start := s.i
 	switch c := s.b[s.i]; {
-	case s.trusted && (c == '{' || c == '['):
-		s.skipTrusted()
-		ok = true
 	case c == '{':
 		ok = s.skipObject()
 	case c == '[':
@@ -79,23 +71,19 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	return s.b[start:s.i], true
 }
 
-// object consumes an object, calling member with each key (without its
-// quotes; escaped says it holds escapes) and value text. member returning
-// false stops the scan as a syntax error would.
-func (s *rawScanner) object(member func(key []byte, escaped bool, val []byte) bool) bool {
+// fields consumes the object at s.i, calling member with each key
+// (unescaped) when the scan has reached its value. member consumes the
+// value itself, with value or a nested fields, and returns false to fail
+// the scan as a syntax error would.
+func (s *rawScanner) fields(member func(key []byte) bool) bool {
 	if s.depth++; s.depth > maxNesting {
 		return false
 	}
-	ok := s.members(member)
-	s.depth--
-	return ok
-}
-
-func (s *rawScanner) members(member func(key []byte, escaped bool, val []byte) bool) bool {
 	s.i++ // '{'
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
 		s.i++
+		s.depth--
 		return true
 	}
 	for {
@@ -103,11 +91,14 @@ func (s *rawScanner) members(member func(key []byte, escaped bool, val []byte) b
 		if !ok {
 			return false
 		}
-		val, ok := s.value()
-		if !ok || !member(key, escaped, val) {
+		if escaped {
+			key = unescapeKey(key)
+		}
+		if !member(key) {
 			return false
 		}
 		if !s.next('}') {
+			s.depth--
 			return s.i <= len(s.b) && s.b[s.i-1] == '}'
 		}
 	}
@@ -295,69 +286,23 @@ func (s *rawScanner) digits() int {
 	return n
 }
 
-// skipTrusted skips the object or array at s.i of text known to be valid
-// JSON, by matching brackets outside strings.
-func (s *rawScanner) skipTrusted() {
-	b, i, depth := s.b, s.i, 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i = skipString(b, i+1)
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				s.i = i + 1
-				return
-			}
-		}
-		i++
-	}
-	s.i = i
-}
-
-// skipString returns the index after the string whose body starts at i,
-// in valid JSON.
-func skipString(b []byte, i int) int {
-	for i < len(b) {
-		for i < len(b) && plainByte[b[i]] {
-			i++
-		}
-		if i < len(b) && b[i] == '\\' {
-			i += 2
-			continue
-		}
-		return i + 1
-	}
-	return i
-}
-
-// scanTrusted is scanObject for params of a message parseInto accepted.
-func scanTrusted(b []byte, member func(key []byte, val []byte)) (ok, notObject bool) {
-	return scan(rawScanner{b: b, trusted: true}, member)
-}
-
 // scanObject walks the object text b, calling member for each member with
 // its key unescaped. It reports whether b is one well-formed object;
 // notObject is true when b is valid JSON of another kind.
 func scanObject(b []byte, member func(key []byte, val []byte)) (ok, notObject bool) {
-	return scan(rawScanner{b: b}, member)
-}
-
-func scan(s rawScanner, member func(key []byte, val []byte)) (ok, notObject bool) {
+	s := rawScanner{b: b}
 	s.space()
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		_, valid := s.value()
 		s.space()
 		return false, valid && s.i == len(s.b)
 	}
-	ok = s.object(func(key []byte, escaped bool, val []byte) bool {
-		if escaped {
-			key = unescapeKey(key)
+	ok = s.fields(func(key []byte) bool {
+		val, ok := s.value()
+		if ok {
+			member(key, val)
 		}
-		member(key, val)
-		return true
+		return ok
 	})
 	s.space()
 	return ok && s.i == len(s.b), false

@@ -68,3 +68,76 @@ func FuzzScanObject(f *testing.F) {
 		checkScan(t, in)
 	})
 }
+
+// checkParse wraps params, one of scanCases or any text, in a request and
+// checks that parseInto judges its syntax as encoding/json does: the pass
+// that reads params' members on the way must not miss or invent an error.
+func checkParse(t *testing.T, params string) {
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`
+	var m message
+	_, err := parseInto([]byte(msg), &m)
+	valid := json.Valid([]byte(msg))
+	parseErr := err != nil && err.code == codeParseError
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(params), "[[[[[["):
+		if !parseErr {
+			t.Errorf("parseInto accepted params nesting beyond the limit")
+		}
+	case parseErr == valid:
+		t.Errorf("parseInto(%q): parse error %v; encoding/json: valid %v", msg, parseErr, valid)
+	}
+}
+
+var paramsCases = append(scanCases[:len(scanCases):len(scanCases)],
+	`{"name":"t","arguments":{"a":[1,{"b":"\u00e9"}]},"_meta":{"progressToken":1}}`,
+	`{"_meta":{"progressToken":"p","x":[}}`, `{"_meta":"x","name":1}`, `{"_meta":{"a":1}`,
+	`{"arguments":{"a":1]}}`, `{"arguments":{"a":"x}}`, `{"name":"t","arguments":}`,
+)
+
+// TestParseParamsAgreesWithEncodingJSON checks every case as params.
+func TestParseParamsAgreesWithEncodingJSON(t *testing.T) {
+	for _, in := range paramsCases {
+		checkParse(t, in)
+	}
+}
+
+// FuzzParseParams compares parseInto with encoding/json on any params.
+func FuzzParseParams(f *testing.F) {
+	for _, in := range paramsCases[:len(paramsCases)-1] {
+		if !strings.HasPrefix(in, "[[[[") {
+			f.Add(in)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Count(in, "[")+strings.Count(in, "{") > maxNesting-2 {
+			return
+		}
+		checkParse(t, in)
+	})
+}
+
+// TestParseReadsParamsInOnePass checks what parseInto keeps of params,
+// whichever member comes first and however keys are escaped.
+func TestParseReadsParamsInOnePass(t *testing.T) {
+	msg := `{"params" : {"argum\u0065nts":{"a":[1]}, "_meta":{"progressToken":"tok",` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/logLevel":"info"},` +
+		`"name":"t1"},"id":3,"method":"tools/call","jsonrpc":"2.0"}`
+	var m message
+	if _, err := parseInto([]byte(msg), &m); err != nil {
+		t.Fatalf("parseInto: %v", err.message)
+	}
+	got := []string{string(m.id), m.method, string(m.meta.toolName), string(m.meta.toolArgs),
+		string(m.meta.ProgressToken), m.meta.ProtocolVersion, string(m.meta.LogLevel)}
+	want := []string{`3`, `tools/call`, `"t1"`, `{"a":[1]}`, `"tok"`, `2026-07-28`, `info`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if !strings.HasPrefix(string(m.params), `{"argum\u0065nts"`) || !strings.HasSuffix(string(m.params), `"t1"}`) {
+		t.Errorf("params text = %s", m.params)
+	}
+	// A progress token that is neither a string nor a number is dropped.
+	msg = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":{}}}}`
+	if _, err := parseInto([]byte(msg), &m); err != nil || m.meta.ProgressToken != nil {
+		t.Errorf("object progress token: err %v, token %s", err, m.meta.ProgressToken)
+	}
+}

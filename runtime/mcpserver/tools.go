@@ -243,18 +243,6 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	if len(params) > 0 && !isNull(params) && params[0] != '{' {
 		return nil, errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
-	if !x.meta.scanned { // an exchange made without parseMeta
-		if err := scanParams(params, func(key, val []byte) {
-			switch string(key) {
-			case "name":
-				name = val
-			case "arguments":
-				args = val
-			}
-		}); err != nil {
-			return nil, err
-		}
-	}
 	if name == nil || isNull(name) {
 		return nil, errorf(codeInvalidParams, "invalid params: tool name is missing")
 	}
@@ -293,7 +281,7 @@ func scanParams(params json.RawMessage, member func(key, val []byte)) *rpcError 
 	if params[0] != '{' {
 		return errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
-	if ok, _ := scanTrusted(params, member); !ok {
+	if ok, _ := scanObject(params, member); !ok {
 		return errorf(codeInvalidParams, "invalid params: malformed params")
 	}
 	return nil
