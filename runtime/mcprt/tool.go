@@ -72,6 +72,13 @@ type Tool struct {
 	Icons       []Icon
 	TaskSupport TaskSupport
 	Handler     Handler
+	// ChecksArguments says that Handler checks the syntax of all of args
+	// before it acts on them and fails the call (a result with IsError
+	// set) when they are not JSON, as generated handlers do by reading
+	// args with a [Decoder]. A server may then hand a call's arguments to
+	// the handler unchecked, and check them only when the call fails, to
+	// answer malformed JSON with a protocol error all the same.
+	ChecksArguments bool
 }
 
 // Call runs the tool's handler. Arguments over the size limit of ctx's

@@ -68,8 +68,13 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		putBuffer(x.scratch)
 		return nil
 	}
+	if rerr != nil && !x.meta.checkArgs() {
+		rerr = errParse // whatever else is wrong, the message is not JSON
+	}
 	var resp []byte
-	if rerr != nil {
+	if rerr == errParse { // malformed arguments: the message has no id to answer
+		resp = appendError(nil, nil, rerr)
+	} else if rerr != nil {
 		resp = appendError(nil, m.id, rerr)
 	} else {
 		resp = appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result)

@@ -105,6 +105,12 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, id, rerr := parseMessage(body)
+	if rerr == nil && !m.meta.checkArgs() {
+		// Over HTTP a malformed message is refused before anything else
+		// (status 400), so a call's arguments are checked here rather
+		// than left to the tool's decoder.
+		id, rerr = nil, errParse
+	}
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, id, rerr)
 		return

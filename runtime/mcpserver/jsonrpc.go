@@ -19,6 +19,9 @@ const (
 	codeUnsupportedProtocol = -32022
 )
 
+// errParse answers a message that is not JSON.
+var errParse = errorf(codeParseError, "parse error")
+
 // rpcError is a JSON-RPC error object. data, when set, is raw JSON.
 type rpcError struct {
 	code    int
@@ -72,7 +75,7 @@ func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
 		if valid && s.i == len(b) {
 			return nil, errorf(codeInvalidRequest, "invalid request: not a JSON-RPC object")
 		}
-		return nil, errorf(codeParseError, "parse error")
+		return nil, errParse
 	}
 	ok := s.fields(func(key []byte) bool {
 		if string(key) == "params" {
@@ -95,7 +98,13 @@ func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
 	})
 	s.space()
 	if !ok || s.i != len(b) {
-		return nil, errorf(codeParseError, "parse error")
+		return nil, errParse
+	}
+	// Only a tools/call request takes its arguments to a tool's decoder;
+	// any other message has them checked now.
+	call := string(method) == `"tools/call"` && id != nil && !isNull(id)
+	if !call && !m.meta.checkArgs() {
+		return nil, errParse
 	}
 	if id != nil && !isNull(id) {
 		if !validID(id) {
@@ -234,6 +243,12 @@ type requestMeta struct {
 	// The same pass over params keeps the members a tools/call needs, so
 	// a call's params are walked once.
 	toolName, toolArgs []byte
+	// argsUnchecked says toolArgs is an object whose syntax is not checked
+	// yet: the pass found its end by matching brackets and left the rest
+	// to the tool's decoder, which reads it anyway. Whatever else the
+	// server does with the message first calls checkArgs, so malformed
+	// arguments are a parse error all the same.
+	argsUnchecked bool
 }
 
 // readParams consumes the value of params at s, keeping its text in
@@ -264,7 +279,14 @@ func (m *message) readParams(s *rawScanner) bool {
 		case "name":
 			meta.toolName, ok = s.value()
 		case "arguments":
+			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
+				start := s.i
+				ok = s.skipUnchecked()
+				meta.toolArgs, meta.argsUnchecked = s.b[start:s.i], ok
+				break
+			}
 			meta.toolArgs, ok = s.value()
+			meta.argsUnchecked = false
 		default:
 			_, ok = s.value()
 		}
@@ -277,6 +299,19 @@ func (m *message) readParams(s *rawScanner) bool {
 		meta.ProgressToken = nil
 	}
 	m.params = s.b[start:s.i]
+	return true
+}
+
+// checkArgs checks the syntax of arguments the parse left unchecked, and
+// reports whether they are well-formed; from then on they count as checked.
+func (meta *requestMeta) checkArgs() bool {
+	if !meta.argsUnchecked {
+		return true
+	}
+	if !validArgs(meta.toolArgs) {
+		return false
+	}
+	meta.argsUnchecked = false
 	return true
 }
 

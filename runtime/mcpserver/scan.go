@@ -286,6 +286,57 @@ func (s *rawScanner) digits() int {
 	return n
 }
 
+// skipUnchecked consumes the object or array at s.i by matching brackets
+// outside strings, without checking anything else: the arguments of a
+// tool call, which the tool's own decoder checks as it reads them (see
+// requestMeta.argsUnchecked). It fails only when the brackets never close.
+// On malformed text it may stop early or late, but only text that is not
+// JSON as a whole can make it do so, and that text fails a later check.
+func (s *rawScanner) skipUnchecked() bool {
+	b, i, depth := s.b, s.i, 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = skipString(b, i+1)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				s.i = i + 1
+				return true
+			}
+		}
+		i++
+	}
+	return false
+}
+
+// skipString returns the index after the string whose body starts at i:
+// after the next quote that no backslash escapes, or len(b).
+func skipString(b []byte, i int) int {
+	for i < len(b) {
+		for i < len(b) && plainByte[b[i]] {
+			i++
+		}
+		if i < len(b) && b[i] == '\\' {
+			i += 2
+			continue
+		}
+		return i + 1
+	}
+	return len(b)
+}
+
+// validArgs reports whether args, the text of a tool call's arguments
+// that skipUnchecked passed over, is one JSON value nested no deeper than
+// a whole message may be (it sits two levels down, in params).
+func validArgs(args []byte) bool {
+	s := rawScanner{b: args, depth: 2}
+	_, ok := s.value()
+	return ok && s.i == len(args)
+}
+
 // scanObject walks the object text b, calling member for each member with
 // its key unescaped. It reports whether b is one well-formed object;
 // notObject is true when b is valid JSON of another kind.

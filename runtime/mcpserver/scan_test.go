@@ -77,7 +77,9 @@ func checkParse(t *testing.T, params string) {
 	var m message
 	_, err := parseInto([]byte(msg), &m)
 	valid := json.Valid([]byte(msg))
-	parseErr := err != nil && err.code == codeParseError
+	// Arguments are left to the tool's decoder; checkArgs is what the
+	// server calls when no decoder judged them.
+	parseErr := err != nil && err.code == codeParseError || err == nil && !m.meta.checkArgs()
 	switch {
 	case strings.HasPrefix(strings.TrimSpace(params), "[[[[[["):
 		if !parseErr {

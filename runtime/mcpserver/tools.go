@@ -240,6 +240,9 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 // its context and writes its result for the request's revision.
 func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
 	name, args := x.meta.toolName, x.meta.toolArgs
+	if x.meta.argsUnchecked && !s.checksArguments(name) && !x.meta.checkArgs() {
+		return nil, errParse
+	}
 	if len(params) > 0 && !isNull(params) && params[0] != '{' {
 		return nil, errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
@@ -266,9 +269,23 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	res := e.tool.Call(mcprt.WithCaller(ctx, caller), args)
+	if res.IsError && !x.meta.checkArgs() {
+		// The tool's decoder failed on arguments that are not JSON.
+		return nil, errParse
+	}
 	x.scratch = getBuffer()
 	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
 	return x.withResultType(*x.scratch), nil
+}
+
+// checksArguments reports whether the tool the JSON string name names
+// checks the syntax of its arguments itself (see mcprt.Tool).
+func (s *Server) checksArguments(name []byte) bool {
+	if len(name) < 2 || name[0] != '"' {
+		return false
+	}
+	e := s.tools.lookup(name)
+	return e != nil && e.tool.ChecksArguments
 }
 
 // scanParams calls member for each member of params; absent or null

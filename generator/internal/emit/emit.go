@@ -202,7 +202,7 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	case "required":
 		fs = append(fs, field{"TaskSupport", jen.Qual(runtimePath, "TaskRequired")})
 	}
-	fs = append(fs, field{"Handler", handler})
+	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
 	return jen.Values(fields(fs, true)...)
 }
 
