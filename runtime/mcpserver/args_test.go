@@ -59,10 +59,10 @@ func TestMalformedArgumentsAreParseErrors(t *testing.T) {
 	c.call(call("1", "dec", `{"n":1]`), parseError)
 	c.initialize(mcprt.Rev20251125, `{}`)
 	for _, args := range []string{
-		`{"n":1]`,              // brackets mismatched: the skip ends, the decoder fails
-		`{"n":tru}`,            // a bad literal inside
-		`{"n":"x","m":[1,}`,    // a problem first, then bad syntax
-		`{"n":1,"x":"\q"}`,     // a bad escape in a property the decoder skips
+		`{"n":1]`,           // brackets mismatched: the skip ends, the decoder fails
+		`{"n":tru}`,         // a bad literal inside
+		`{"n":"x","m":[1,}`, // a problem first, then bad syntax
+		`{"n":1,"x":"\q"}`,  // a bad escape in a property the decoder skips
 		`{"x":{"y":[1 2]},"n":1}`,
 	} {
 		c.call(call("2", "dec", args), parseError)
