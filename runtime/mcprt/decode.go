@@ -37,7 +37,9 @@ type Decoder struct {
 	pending  bool // a value is due that no reader has taken yet
 	stopped  bool // malformed input or nesting too deep was found
 	failed   bool // the value read last had a problem
-	path     []segment
+	depth    int  // containers open: the length of the path
+	near     [pathInline]segment
+	far      []segment // the path beyond its first pathInline steps
 	key      []byte
 	keyBuf   []byte // unescaped keys of this call, which path may refer to
 	buf      []byte // scratch for unescaped string values
@@ -47,13 +49,44 @@ type Decoder struct {
 	nonASCII bool // the string scanString last read has bytes from 0x80 up
 }
 
+// pathInline is how many steps of the path a Decoder holds in itself.
+// Arguments rarely nest deeper, and a Decoder on the stack then decodes
+// them without allocating for the path (measured in BenchmarkToolsCall:
+// a path grown by append cost three allocations a call, and write
+// barriers on every key).
+const pathInline = 8
+
 // segment is one step of the path to the current value: the container
-// being read and which of its members is current.
+// being read and which of its members is current. It holds no pointers:
+// the current member's key is d.data[keyStart:keyEnd], or d.keyBuf's
+// bytes there when it had escapes.
 type segment struct {
-	key   []byte // the current member's key, in an object
-	index int    // the current element's index, in an array
-	count int    // members started so far
-	isArr bool
+	keyStart, keyEnd int
+	index            int // the current element's index, in an array
+	count            int // members started so far
+	isArr            bool
+	keyInBuf         bool
+}
+
+// seg returns step i of the path.
+func (d *Decoder) seg(i int) *segment {
+	if i < pathInline {
+		return &d.near[i]
+	}
+	return &d.far[i-pathInline]
+}
+
+// top returns the innermost step of the path: the container being read.
+func (d *Decoder) top() *segment { return d.seg(d.depth - 1) }
+
+// push adds a step for a container just opened.
+func (d *Decoder) push(isArr bool) {
+	if d.depth < pathInline {
+		d.near[d.depth] = segment{isArr: isArr}
+	} else {
+		d.far = append(d.far[:d.depth-pathInline], segment{isArr: isArr})
+	}
+	d.depth++
 }
 
 var emptyObject = []byte("{}")
@@ -66,7 +99,7 @@ func (d *Decoder) Reset(data []byte) {
 	}
 	d.data, d.pos, d.start = data, 0, 0
 	d.pending, d.stopped, d.failed = true, false, false
-	d.path, d.key = d.path[:0], nil
+	d.depth, d.key = 0, nil
 	d.keyBuf = d.keyBuf[:0]
 	d.problems, d.more = d.problems[:0], 0
 }
@@ -138,7 +171,8 @@ func (d *Decoder) fatal(msg string) {
 // pathString formats the current path, extended by leaf when not empty.
 func (d *Decoder) pathString(leaf string) string {
 	var b []byte
-	for _, s := range d.path {
+	for i := range d.depth {
+		s := d.seg(i)
 		switch {
 		case s.count == 0:
 			// no member yet: the path is the container's own
@@ -147,7 +181,11 @@ func (d *Decoder) pathString(leaf string) string {
 			b = strconv.AppendInt(b, int64(s.index), 10)
 			b = append(b, ']')
 		default:
-			b = appendPathKey(b, string(s.key))
+			key := d.data
+			if s.keyInBuf {
+				key = d.keyBuf
+			}
+			b = appendPathKey(b, string(key[s.keyStart:s.keyEnd]))
 		}
 	}
 	if leaf != "" {
@@ -233,12 +271,12 @@ func (d *Decoder) open(c byte, want string) bool {
 		d.wrongKind(want)
 		return false
 	}
-	if len(d.path) >= d.maxDepth() {
+	if d.depth >= d.maxDepth() {
 		d.tooDeep()
 		return false
 	}
 	d.pos++
-	d.path = append(d.path, segment{isArr: c == '['})
+	d.push(c == '[')
 	return true
 }
 
@@ -248,7 +286,7 @@ func (d *Decoder) open(c byte, want string) bool {
 // returns true, or consumes the closing bracket, leaves the container and
 // returns false.
 func (d *Decoder) member(closing byte) bool {
-	if d.stopped || len(d.path) == 0 {
+	if d.stopped || d.depth == 0 {
 		return false
 	}
 	if d.pending {
@@ -260,10 +298,10 @@ func (d *Decoder) member(closing byte) bool {
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == closing {
 		d.pos++
-		d.path = d.path[:len(d.path)-1]
+		d.depth--
 		return false
 	}
-	if d.path[len(d.path)-1].count > 0 && !d.expect(',') {
+	if d.top().count > 0 && !d.expect(',') {
 		return false
 	}
 	d.pending = true
@@ -286,18 +324,20 @@ func (d *Decoder) NextField() bool {
 	if !ok {
 		return false
 	}
-	d.key = d.data[d.pos+1 : end-1]
+	keyStart, keyEnd := d.pos+1, end-1
+	d.key = d.data[keyStart:keyEnd]
 	if escaped {
-		n := len(d.keyBuf)
+		keyStart = len(d.keyBuf)
 		d.keyBuf, _ = unescape(d.keyBuf, d.key)
-		d.key = d.keyBuf[n:len(d.keyBuf):len(d.keyBuf)]
+		keyEnd = len(d.keyBuf)
+		d.key = d.keyBuf[keyStart:keyEnd:keyEnd]
 	}
 	d.pos = end
 	if !d.expect(':') {
 		return false
 	}
-	seg := &d.path[len(d.path)-1]
-	seg.key = d.key
+	seg := d.top()
+	seg.keyStart, seg.keyEnd, seg.keyInBuf = keyStart, keyEnd, escaped
 	seg.count++
 	return true
 }
@@ -313,7 +353,7 @@ func (d *Decoder) NextElem() bool {
 	if !d.member(']') {
 		return false
 	}
-	seg := &d.path[len(d.path)-1]
+	seg := d.top()
 	seg.index = seg.count
 	seg.count++
 	return true
@@ -526,6 +566,11 @@ func (d *Decoder) Float(bits int) float64 {
 	if !ok {
 		return 0
 	}
+	if bits == 64 {
+		if f, ok := exactFloat(lit); ok {
+			return f
+		}
+	}
 	f, err := strconv.ParseFloat(string(lit), bits)
 	if err != nil {
 		d.failed = true
@@ -541,6 +586,11 @@ func (d *Decoder) Time() time.Time {
 	var t time.Time
 	var scratch [64]byte
 	body, ok := d.stringBody("date-time (RFC 3339)")
+	if ok {
+		if t, ok := utcTime(body); ok {
+			return t
+		}
+	}
 	if ok && (t.UnmarshalText(upperTZ(body, &scratch)) != nil || !offsetInRange(t)) {
 		d.bad("date-time (RFC 3339)")
 		return time.Time{}

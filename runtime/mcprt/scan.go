@@ -218,7 +218,7 @@ func (d *Decoder) skipValue() bool {
 		}
 		switch c := d.data[d.pos]; c {
 		case '{', '[':
-			if len(d.path)+len(stack) >= d.maxDepth() {
+			if d.depth+len(stack) >= d.maxDepth() {
 				d.tooDeep()
 				return false
 			}

@@ -294,14 +294,20 @@ func (s *rawScanner) digits() int {
 // JSON as a whole can make it do so, and that text fails a later check.
 func (s *rawScanner) skipUnchecked() bool {
 	b, i, depth := s.b, s.i, 0
-	for i < len(b) {
+	for {
+		for i < len(b) && !bracketOrQuote[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return false
+		}
 		switch b[i] {
 		case '"':
 			i = skipString(b, i+1)
 			continue
 		case '{', '[':
 			depth++
-		case '}', ']':
+		default: // '}' or ']'
 			if depth--; depth == 0 {
 				s.i = i + 1
 				return true
@@ -309,21 +315,26 @@ func (s *rawScanner) skipUnchecked() bool {
 		}
 		i++
 	}
-	return false
 }
+
+// bracketOrQuote marks the bytes skipUnchecked looks at outside strings.
+var bracketOrQuote = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
+
+// quoteOrBackslash marks the bytes that end a run of a string's content.
+var quoteOrBackslash = [256]bool{'"': true, '\\': true}
 
 // skipString returns the index after the string whose body starts at i:
 // after the next quote that no backslash escapes, or len(b).
 func skipString(b []byte, i int) int {
 	for i < len(b) {
-		for i < len(b) && plainByte[b[i]] {
+		for i < len(b) && !quoteOrBackslash[b[i]] {
 			i++
 		}
 		if i < len(b) && b[i] == '\\' {
 			i += 2
 			continue
 		}
-		return i + 1
+		return min(i+1, len(b))
 	}
 	return len(b)
 }
