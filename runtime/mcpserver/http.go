@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -136,6 +137,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 	if sess == nil {
 		return
 	}
+	defer s.release(sess)
 	if !m.isRequest() {
 		s.handle(r.Context(), sess, m, nil)
 		w.WriteHeader(http.StatusAccepted)
@@ -180,6 +182,8 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 		writeJSON(w, http.StatusOK, resp)
 		return
 	}
+	sess.lastUsed = s.clock()
+	s.expireIdle()
 	s.mu.Lock()
 	s.byID[sess.id] = sess
 	s.sessions[sess] = struct{}{}
@@ -203,7 +207,53 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
 		return nil
 	}
+	sess.enter(s.clock())
 	return sess
+}
+
+// release ends an HTTP request of sess that httpSession began.
+func (s *Server) release(sess *session) { sess.leave(s.clock()) }
+
+func (s *Server) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+func (s *Server) idleTimeout() time.Duration {
+	if s.SessionIdleTimeout == 0 {
+		return DefaultSessionIdleTimeout
+	}
+	return s.SessionIdleTimeout
+}
+
+// expireIdle ends the HTTP sessions idle for longer than the idle timeout.
+// It runs when a session is created, and looks at every session at most
+// once in an eighth of the timeout, so that it costs nothing per request.
+func (s *Server) expireIdle() {
+	timeout := s.idleTimeout()
+	if timeout < 0 {
+		return
+	}
+	now := s.clock()
+	var idle []*session
+	s.mu.Lock()
+	if now.Sub(s.lastSweep) >= timeout/8 {
+		s.lastSweep = now
+		for id, sess := range s.byID {
+			if sess.idleAt(now, timeout) {
+				idle = append(idle, sess)
+				delete(s.byID, id)
+				delete(s.sessions, sess)
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, sess := range idle {
+		sess.close()
+		sess.stop()
+	}
 }
 
 // sessionContext is the context of a request in a session: it ends with
@@ -220,6 +270,7 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 	if sess == nil {
 		return
 	}
+	defer s.release(sess)
 	if sess.revision() != mcprt.Rev20250326 {
 		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
 		return
@@ -250,6 +301,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
+	defer s.release(sess)
 	st := &sseStream{w: w, ended: make(chan struct{})}
 	// Hold the stream until its headers are out, so that no message is
 	// written before them.
@@ -284,6 +336,7 @@ func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
+	defer s.release(sess)
 	s.untrack(sess)
 	sess.close()
 	sess.stop()

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -329,4 +330,65 @@ func TestHTTPShutdown(t *testing.T) {
 	if err := hs.Shutdown(ctx); err != nil {
 		t.Errorf("Shutdown = %v", err)
 	}
+}
+
+// TestHTTPIdleSessionsExpire checks that sessions idle for longer than
+// SessionIdleTimeout end when a new session starts, and that a session
+// with a GET stream open or a call running is never idle.
+func TestHTTPIdleSessionsExpire(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	slow := handlerTool("slow", func(ctx context.Context, args []byte) mcprt.Result {
+		started <- struct{}{}
+		<-release
+		return mcprt.TextResult("slow")
+	})
+	srv := New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A"), slow)
+	srv.SessionIdleTimeout = time.Minute
+	srv.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`
+	answer := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"A"}]}}`
+
+	idle := startHTTP(t, srv)
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(unblock) // before the server's cleanup, which waits for handlers
+	streaming, calling, fresh := new(httpClient), new(httpClient), new(httpClient)
+	*streaming, *calling, *fresh = *idle, *idle, *idle // four clients of one server
+	idle.initialize(mcprt.Rev20250618, `{}`)
+	streaming.initialize(mcprt.Rev20250618, `{}`)
+	calling.initialize(mcprt.Rev20250618, `{}`)
+	stream := streaming.do(http.MethodGet, "", nil)
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET: status %d", stream.StatusCode)
+	}
+	done := make(chan string)
+	go func() {
+		resp := calling.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`, nil)
+		b, _ := io.ReadAll(resp.Body)
+		done <- string(b)
+	}()
+	<-started
+
+	advance(59 * time.Second)
+	fresh.initialize(mcprt.Rev20250618, `{}`) // sweeps: nothing idle long enough yet
+	idle.post(call, 200, answer, nil)         // and this use restarts its minute
+	advance(62 * time.Second)
+	fresh.initialize(mcprt.Rev20250618, `{}`) // sweeps again
+	idle.post(call, http.StatusNotFound, "", nil)
+	streaming.post(call, 200, answer, nil)
+	unblock()
+	if got := <-done; !strings.Contains(got, `"text":"slow"`) {
+		t.Fatalf("the running call was cut short: %s", got)
+	}
+	calling.post(call, 200, answer, nil)
+
+	// Without a timeout nothing expires.
+	srv.SessionIdleTimeout = -1
+	advance(24 * time.Hour)
+	fresh.initialize(mcprt.Rev20250618, `{}`)
+	calling.post(call, 200, answer, nil)
 }

@@ -36,12 +36,17 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // DefaultMaxBodyBytes is the default limit of an HTTP request body.
 const DefaultMaxBodyBytes = 4 << 20
+
+// DefaultSessionIdleTimeout is how long an idle HTTP session lives when
+// Server.SessionIdleTimeout is zero.
+const DefaultSessionIdleTimeout = 30 * time.Minute
 
 // Server serves a set of tools. Create one with [New]; set the exported
 // fields, if at all, before serving.
@@ -58,6 +63,12 @@ type Server struct {
 	// AllowedOrigins are further origins ("https://app.example.com")
 	// accepted in the Origin header.
 	AllowedOrigins []string
+	// SessionIdleTimeout ends an HTTP session that has had no request for
+	// this long and serves none now (no call running, no GET stream open),
+	// as a DELETE would: a client that comes back gets 404 and starts a
+	// new session. Zero means DefaultSessionIdleTimeout; a negative value
+	// keeps sessions until they are deleted.
+	SessionIdleTimeout time.Duration
 	// Logger receives the server's own diagnostics. Nil means a text
 	// logger writing to stderr. On stdio nothing but JSON-RPC is ever
 	// written to stdout.
@@ -71,9 +82,11 @@ type Server struct {
 	caps [numRevisions][]byte
 	info [numRevisions][]byte
 
-	mu       sync.Mutex
-	sessions map[*session]struct{} // live sessions, for list_changed
-	byID     map[string]*session   // HTTP sessions by Mcp-Session-Id
+	mu        sync.Mutex
+	sessions  map[*session]struct{} // live sessions, for list_changed
+	byID      map[string]*session   // HTTP sessions by Mcp-Session-Id
+	lastSweep time.Time             // when idle HTTP sessions were last looked for
+	now       func() time.Time      // the clock; tests set it
 }
 
 // New returns a server that describes itself with id and serves tools.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -39,7 +40,32 @@ type session struct {
 	pending  map[int64]chan *message
 	nextID   int64
 	closed   bool
-	stream   sender // where messages outside a request go; nil: dropped
+	stream   sender    // where messages outside a request go; nil: dropped
+	busy     int       // HTTP requests being served, GET streams included
+	lastUsed time.Time // when an HTTP request last ended or began
+}
+
+// enter and leave bracket an HTTP request of the session.
+func (ss *session) enter(now time.Time) {
+	ss.mu.Lock()
+	ss.busy++
+	ss.lastUsed = now
+	ss.mu.Unlock()
+}
+
+func (ss *session) leave(now time.Time) {
+	ss.mu.Lock()
+	ss.busy--
+	ss.lastUsed = now
+	ss.mu.Unlock()
+}
+
+// idleAt reports whether the session serves nothing at now and has
+// served nothing for longer than timeout.
+func (ss *session) idleAt(now time.Time, timeout time.Duration) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.busy == 0 && now.Sub(ss.lastUsed) > timeout
 }
 
 // inflight is a request being handled.
