@@ -6,7 +6,6 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"go/token"
 	"strings"
 
@@ -57,23 +56,26 @@ func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 		if progress != nil {
 			progress(t.Pos)
 		}
+		e.cut()
 		e.call(t)
 	}
 	e.forms()
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
+		e.cut()
 		e.decoder(e.order[i])
 	}
 	for i := 0; i < len(e.encodeOrder); i++ { // and so may encoders
+		e.cut()
 		e.encoder(e.encodeOrder[i])
 	}
 	e.patternVars()
 	var buf bytes.Buffer
 	if err := e.f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(buf.Bytes()))
+		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(uncut(buf.Bytes())))
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := gofmt(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(buf.Bytes()))
+		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(uncut(buf.Bytes())))
 	}
 	return src, nil
 }
