@@ -11,28 +11,21 @@ import (
 // decodeFunc returns the name of the decode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) decodeFunc(t *model.Type) string {
-	return funcName("mcpgen_decode_", t, e.decoders, &e.order)
+	return e.funcName("mcpgen_decode_", t, e.decoders, &e.order)
 }
 
 // funcName returns the name of the function with prefix for type t, taken
-// from names or made unique among them; a new type is queued in order for
-// its function to be written.
-func funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
+// from names or made unique among the emitter's function names; a new type
+// is queued in order for its function to be written.
+func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
 	if name, ok := names[t]; ok {
 		return name
 	}
-	taken := func(name string) bool {
-		for _, n := range names {
-			if n == name {
-				return true
-			}
-		}
-		return false
-	}
 	name := prefix + t.Ident()
-	for i := 2; taken(name); i++ {
+	for i := 2; e.funcNames[name]; i++ {
 		name = prefix + t.Ident() + strconv.Itoa(i)
 	}
+	e.funcNames[name] = true
 	names[t] = name
 	*order = append(*order, t)
 	return name

@@ -35,6 +35,7 @@ type emitter struct {
 	encodeOrder []*model.Type
 	enums       map[string]string // enum list -> variable name
 	bounds      map[string]string // numeric bounds -> variable name
+	funcNames   map[string]bool   // decode and encode function names taken
 }
 
 // File returns the formatted source of pkg's generated file. An error means
@@ -42,7 +43,7 @@ type emitter struct {
 // numbered source. progress, when not nil, is called with the position of
 // each tool before its code is written.
 func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
-	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}}
+	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
 	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(Header)
