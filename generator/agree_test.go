@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,6 +59,7 @@ var agreeCases = map[string]struct {
 		{"check", `{"mode":"medium"}`, invalid},
 		{"check", `{"tree":{"name":"r","children":[{"name":"c"}]}}`, valid},
 		{"check", `{"tree":{"name":"r","children":[{}]}}`, invalid},
+		{"check", `{"inline":5,"id":null,"mode":"medium"}`, invalid},
 		{"check", `{"inline":{"a":1,"b":2}}`, invalid},
 	}},
 	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`}, []argCase{
@@ -130,6 +132,17 @@ var agreeCases = map[string]struct {
 	}},
 }
 
+// agreeProblems are, per golden case and patch of agreeCases, the exact
+// text of the decoder's error result.
+var agreeProblems = map[string]map[string]string{
+	"types": {
+		// An anonymous struct that is not an object leaves the rest of the
+		// arguments to be decoded and checked.
+		`{"inline":5,"id":null,"mode":"medium"}`: "invalid arguments:\ninline: expected object, got 5\n" +
+			"mode: \"medium\" is not one of \"fast\", \"slow\"\nid: required property is missing",
+	},
+}
+
 // agreeMain calls the tools of a golden case with the documents read from
 // stdin, one "tool<TAB>arguments" a line, and prints "ok" or "error<TAB>text"
 // for each.
@@ -195,6 +208,9 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 				wantDecoded, wantValid := c.want == valid || c.want == coerced || c.want == nullPtr, c.want == valid || c.want == stricter
 				if decoded != wantDecoded || (err == nil) != wantValid {
 					t.Errorf("%s %s: decoder %s, validator %v; want outcome %d", c.tool, docs[i], outs[i], err, c.want)
+				}
+				if text, ok := agreeProblems[dir][c.patch]; ok && outs[i] != "error\t"+strconv.Quote(text) {
+					t.Errorf("%s %s: decoder says\n%s\nwant\nerror\t%q", c.tool, docs[i], outs[i], text)
 				}
 			}
 		})

@@ -2527,5602 +2527,4104 @@ func mcpgen_call_Tool099(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_0)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_0)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_0, 0, 1)
 	}
 }
+
+var mcpgen_bounds_0 = mcprt.Bounds{Min: 1, MinText: "1", Max: 1000, MaxText: "1000"}
 
 var mcpgen_enum_0 = []string{"merge", "replace"}
 
 var mcpgen_fields_0 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_1)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_1)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_1, 0, 1)
 	}
 }
 
 var mcpgen_fields_1 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_2)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_2)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_2, 0, 1)
 	}
 }
 
 var mcpgen_fields_2 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_3)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_3)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
 	}
 }
 
 var mcpgen_fields_3 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_4)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_4)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
 
 var mcpgen_fields_4 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_5)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_5)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_5, 0, 1)
 	}
 }
 
 var mcpgen_fields_5 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_6)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_6)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
 	}
 }
 
 var mcpgen_fields_6 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_7)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_7)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_7, 0, 1)
 	}
 }
 
 var mcpgen_fields_7 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_8)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_8)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_8, 0, 1)
 	}
 }
 
 var mcpgen_fields_8 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_9)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_9)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_9, 0, 1)
 	}
 }
 
 var mcpgen_fields_9 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_10)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_10)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_10, 0, 1)
 	}
 }
 
 var mcpgen_fields_10 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_11)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_11)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_11, 0, 1)
 	}
 }
 
 var mcpgen_fields_11 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_12)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_12)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_12, 0, 1)
 	}
 }
 
 var mcpgen_fields_12 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_13)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_13)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_13, 0, 1)
 	}
 }
 
 var mcpgen_fields_13 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_14)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_14)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_14, 0, 1)
 	}
 }
 
 var mcpgen_fields_14 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_15)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_15)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_15, 0, 1)
 	}
 }
 
 var mcpgen_fields_15 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_16)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_16)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_16, 0, 1)
 	}
 }
 
 var mcpgen_fields_16 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_17)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_17)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_17, 0, 1)
 	}
 }
 
 var mcpgen_fields_17 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_18)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_18)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_18, 0, 1)
 	}
 }
 
 var mcpgen_fields_18 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_19)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_19)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_19, 0, 1)
 	}
 }
 
 var mcpgen_fields_19 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_20)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_20)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_20, 0, 1)
 	}
 }
 
 var mcpgen_fields_20 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_21)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_21)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_21, 0, 1)
 	}
 }
 
 var mcpgen_fields_21 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_22)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_22)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_22, 0, 1)
 	}
 }
 
 var mcpgen_fields_22 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_23)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_23)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_23, 0, 1)
 	}
 }
 
 var mcpgen_fields_23 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_24)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_24)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_24, 0, 1)
 	}
 }
 
 var mcpgen_fields_24 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_25)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_25)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_25, 0, 1)
 	}
 }
 
 var mcpgen_fields_25 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_26)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_26)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_26, 0, 1)
 	}
 }
 
 var mcpgen_fields_26 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_27)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_27)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_27, 0, 1)
 	}
 }
 
 var mcpgen_fields_27 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_28)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_28)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_28, 0, 1)
 	}
 }
 
 var mcpgen_fields_28 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_29)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_29)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_29, 0, 1)
 	}
 }
 
 var mcpgen_fields_29 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_30)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_30)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_30, 0, 1)
 	}
 }
 
 var mcpgen_fields_30 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_31)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_31)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_31, 0, 1)
 	}
 }
 
 var mcpgen_fields_31 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_32)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_32)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_32, 0, 1)
 	}
 }
 
 var mcpgen_fields_32 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_33)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_33)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_33, 0, 1)
 	}
 }
 
 var mcpgen_fields_33 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_34)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_34)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_34, 0, 1)
 	}
 }
 
 var mcpgen_fields_34 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_35)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_35)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_35, 0, 1)
 	}
 }
 
 var mcpgen_fields_35 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_36)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_36)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_36, 0, 1)
 	}
 }
 
 var mcpgen_fields_36 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_37)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_37)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_37, 0, 1)
 	}
 }
 
 var mcpgen_fields_37 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_38)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_38)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_38, 0, 1)
 	}
 }
 
 var mcpgen_fields_38 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_39)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_39)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_39, 0, 1)
 	}
 }
 
 var mcpgen_fields_39 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_40)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_40)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_40, 0, 1)
 	}
 }
 
 var mcpgen_fields_40 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_41)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_41)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_41, 0, 1)
 	}
 }
 
 var mcpgen_fields_41 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_42)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_42)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_42, 0, 1)
 	}
 }
 
 var mcpgen_fields_42 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_43)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_43)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_43, 0, 1)
 	}
 }
 
 var mcpgen_fields_43 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_44)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_44)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_44, 0, 1)
 	}
 }
 
 var mcpgen_fields_44 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_45)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_45)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_45, 0, 1)
 	}
 }
 
 var mcpgen_fields_45 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_46)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_46)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_46, 0, 1)
 	}
 }
 
 var mcpgen_fields_46 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_47)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_47)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_47, 0, 1)
 	}
 }
 
 var mcpgen_fields_47 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_48)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_48)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_48, 0, 1)
 	}
 }
 
 var mcpgen_fields_48 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_49)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_49)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_49, 0, 1)
 	}
 }
 
 var mcpgen_fields_49 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_50)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_50)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_50, 0, 1)
 	}
 }
 
 var mcpgen_fields_50 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_51)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_51)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_51, 0, 1)
 	}
 }
 
 var mcpgen_fields_51 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_52)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_52)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_52, 0, 1)
 	}
 }
 
 var mcpgen_fields_52 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_53)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_53)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_53, 0, 1)
 	}
 }
 
 var mcpgen_fields_53 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_54)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_54)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_54, 0, 1)
 	}
 }
 
 var mcpgen_fields_54 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_55)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_55)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_55, 0, 1)
 	}
 }
 
 var mcpgen_fields_55 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_56)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_56)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_56, 0, 1)
 	}
 }
 
 var mcpgen_fields_56 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_57)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_57)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_57, 0, 1)
 	}
 }
 
 var mcpgen_fields_57 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_58)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_58)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_58, 0, 1)
 	}
 }
 
 var mcpgen_fields_58 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_59)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_59)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_59, 0, 1)
 	}
 }
 
 var mcpgen_fields_59 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_60)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_60)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_60, 0, 1)
 	}
 }
 
 var mcpgen_fields_60 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_61)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_61)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_61, 0, 1)
 	}
 }
 
 var mcpgen_fields_61 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_62)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_62)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_62, 0, 1)
 	}
 }
 
 var mcpgen_fields_62 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_63)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_63)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_63, 0, 1)
 	}
 }
 
 var mcpgen_fields_63 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_64)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_64)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_64, 0, 1)
 	}
 }
 
 var mcpgen_fields_64 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_65)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_65)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_65, 0, 1)
 	}
 }
 
 var mcpgen_fields_65 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_66)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_66)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_66, 0, 1)
 	}
 }
 
 var mcpgen_fields_66 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_67)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_67)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_67, 0, 1)
 	}
 }
 
 var mcpgen_fields_67 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_68)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_68)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_68, 0, 1)
 	}
 }
 
 var mcpgen_fields_68 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_69)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_69)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_69, 0, 1)
 	}
 }
 
 var mcpgen_fields_69 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_70)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_70)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_70, 0, 1)
 	}
 }
 
 var mcpgen_fields_70 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_71)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_71)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_71, 0, 1)
 	}
 }
 
 var mcpgen_fields_71 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_72)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_72)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_72, 0, 1)
 	}
 }
 
 var mcpgen_fields_72 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_73)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_73)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_73, 0, 1)
 	}
 }
 
 var mcpgen_fields_73 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_74)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_74)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_74, 0, 1)
 	}
 }
 
 var mcpgen_fields_74 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_75)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_75)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_75, 0, 1)
 	}
 }
 
 var mcpgen_fields_75 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_76)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_76)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_76, 0, 1)
 	}
 }
 
 var mcpgen_fields_76 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_77)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_77)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_77, 0, 1)
 	}
 }
 
 var mcpgen_fields_77 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_78)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_78)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_78, 0, 1)
 	}
 }
 
 var mcpgen_fields_78 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_79)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_79)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_79, 0, 1)
 	}
 }
 
 var mcpgen_fields_79 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_80)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_80)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_80, 0, 1)
 	}
 }
 
 var mcpgen_fields_80 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_81)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_81)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_81, 0, 1)
 	}
 }
 
 var mcpgen_fields_81 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_82)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_82)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_82, 0, 1)
 	}
 }
 
 var mcpgen_fields_82 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_83)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_83)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_83, 0, 1)
 	}
 }
 
 var mcpgen_fields_83 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_84)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_84)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_84, 0, 1)
 	}
 }
 
 var mcpgen_fields_84 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_85)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_85)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_85, 0, 1)
 	}
 }
 
 var mcpgen_fields_85 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_86)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_86)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_86, 0, 1)
 	}
 }
 
 var mcpgen_fields_86 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_87)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_87)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_87, 0, 1)
 	}
 }
 
 var mcpgen_fields_87 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_88)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_88)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_88, 0, 1)
 	}
 }
 
 var mcpgen_fields_88 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_89)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_89)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_89, 0, 1)
 	}
 }
 
 var mcpgen_fields_89 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_90)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_90)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_90, 0, 1)
 	}
 }
 
 var mcpgen_fields_90 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_91)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_91)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_91, 0, 1)
 	}
 }
 
 var mcpgen_fields_91 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_92)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_92)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_92, 0, 1)
 	}
 }
 
 var mcpgen_fields_92 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_93)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_93)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_93, 0, 1)
 	}
 }
 
 var mcpgen_fields_93 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_94)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_94)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_94, 0, 1)
 	}
 }
 
 var mcpgen_fields_94 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_95)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_95)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_95, 0, 1)
 	}
 }
 
 var mcpgen_fields_95 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_96)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_96)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_96, 0, 1)
 	}
 }
 
 var mcpgen_fields_96 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_97)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_97)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_97, 0, 1)
 	}
 }
 
 var mcpgen_fields_97 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_98)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_98)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_98, 0, 1)
 	}
 }
 
 var mcpgen_fields_98 = []string{"id", "count", "labels", "mode"}
 
 func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
-	var seen0 [4]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ID = d.String()
-		case "count":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := int(d.Int(64))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+	if d.Object() {
+		var seen0 [4]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if float64(x1) > 1000 {
-					d.Errorf("%v is greater than the maximum 1000", x1)
+				v.ID = d.String()
+			case "count":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "labels":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Labels = mcprt.Grow(d, v.Labels)
-					v.Labels[len(v.Labels)-1] = d.String()
+				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "labels":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				v.Labels = mcprt.NonNil(v.Labels)
+				if d.Array() {
+					for d.NextElem() {
+						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels[len(v.Labels)-1] = d.String()
+					}
+					v.Labels = mcprt.NonNil(v.Labels)
+				}
+			case "mode":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_99)
 			}
-		case "mode":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Mode = Mode(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_99)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("count")
+		d.Require(seen0[:], mcpgen_fields_99, 0, 1)
 	}
 }
 

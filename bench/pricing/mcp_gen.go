@@ -51,42 +51,36 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 }
 
 func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "region":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.Region = Region(d.Enum(mcpgen_enum_0))
-		case "rounding":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Rounding = Rounding(d.Enum(mcpgen_enum_1))
-		case "changes":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Changes = mcprt.Grow(d, v.Changes)
-					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "region":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				v.Changes = mcprt.NonNil(v.Changes)
+				v.Region = Region(d.Enum(mcpgen_enum_0))
+			case "rounding":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Rounding = Rounding(d.Enum(mcpgen_enum_1))
+			case "changes":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Changes = mcprt.Grow(d, v.Changes)
+						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+					}
+					v.Changes = mcprt.NonNil(v.Changes)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_0)
 			}
-		default:
-			d.UnknownField(mcpgen_fields_0)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("region")
-	}
-	if !seen0[2] {
-		d.Missing("changes")
+		d.Require(seen0[:], mcpgen_fields_0, 0, 2)
 	}
 }
 
@@ -97,48 +91,38 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 var mcpgen_fields_0 = []string{"region", "rounding", "changes"}
 
 func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "product_id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.ProductID = d.String()
-		case "new_price":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			x1 := d.Float(64)
-			if !d.Failed() {
-				if float64(x1) < 0 {
-					d.Errorf("%v is less than the minimum 0", x1)
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "product_id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
+				v.ProductID = d.String()
+			case "new_price":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.NewPrice = mcprt.CheckBounds(d, d.Float(64), &mcpgen_bounds_0)
+			case "effective_from":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Null() {
+					v.EffectiveFrom = nil
+				} else {
+					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					(*v.EffectiveFrom) = d.Time()
+				}
+			default:
+				d.UnknownField(mcpgen_fields_1)
 			}
-			v.NewPrice = x1
-		case "effective_from":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Null() {
-				v.EffectiveFrom = nil
-			} else {
-				v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
-				(*v.EffectiveFrom) = d.Time()
-			}
-		default:
-			d.UnknownField(mcpgen_fields_1)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("product_id")
-	}
-	if !seen0[1] {
-		d.Missing("new_price")
+		d.Require(seen0[:], mcpgen_fields_1, 0, 1)
 	}
 }
+
+var mcpgen_bounds_0 = mcprt.Bounds{Min: 0, MinText: "0"}
 
 var mcpgen_fields_1 = []string{"product_id", "new_price", "effective_from"}

@@ -379,36 +379,32 @@ func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Re
 }
 
 func mcpgen_decode_mcpgen_args_TestElicitation(d *mcprt.Decoder, v *mcpgen_args_TestElicitation) {
-	var seen0 [1]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "message":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "message":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.message = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_0)
 			}
-			v.message = d.String()
-		default:
-			d.UnknownField(mcpgen_fields_0)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("message")
+		d.Require(seen0[:], mcpgen_fields_0, 0)
 	}
 }
 
 var mcpgen_fields_0 = []string{"message"}
 
 func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcprt.Decoder, v *mcpgen_args_TestElicitationSEP1034Defaults) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_1)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_1)
+			}
 		}
 	}
 }
@@ -416,13 +412,12 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcprt.Decoder, 
 var mcpgen_fields_1 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcprt.Decoder, v *mcpgen_args_TestElicitationSEP1330Enums) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_2)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_2)
+			}
 		}
 	}
 }
@@ -430,13 +425,12 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcprt.Decoder, v *
 var mcpgen_fields_2 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcprt.Decoder, v *mcpgen_args_TestSimpleText) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_3)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_3)
+			}
 		}
 	}
 }
@@ -444,13 +438,12 @@ func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcprt.Decoder, v *mcpgen_args_T
 var mcpgen_fields_3 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestImageContent(d *mcprt.Decoder, v *mcpgen_args_TestImageContent) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_4)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_4)
+			}
 		}
 	}
 }
@@ -458,13 +451,12 @@ func mcpgen_decode_mcpgen_args_TestImageContent(d *mcprt.Decoder, v *mcpgen_args
 var mcpgen_fields_4 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcprt.Decoder, v *mcpgen_args_TestAudioContent) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_5)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_5)
+			}
 		}
 	}
 }
@@ -472,13 +464,12 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcprt.Decoder, v *mcpgen_args
 var mcpgen_fields_5 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcprt.Decoder, v *mcpgen_args_TestEmbeddedResource) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_6)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_6)
+			}
 		}
 	}
 }
@@ -486,13 +477,12 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcprt.Decoder, v *mcpgen_
 var mcpgen_fields_6 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcprt.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_7)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_7)
+			}
 		}
 	}
 }
@@ -500,13 +490,12 @@ func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcprt.Decoder, v *mcp
 var mcpgen_fields_7 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcprt.Decoder, v *mcpgen_args_TestToolWithLogging) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_8)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_8)
+			}
 		}
 	}
 }
@@ -514,13 +503,12 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcprt.Decoder, v *mcpgen_a
 var mcpgen_fields_8 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcprt.Decoder, v *mcpgen_args_TestToolWithProgress) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_9)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_9)
+			}
 		}
 	}
 }
@@ -528,13 +516,12 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcprt.Decoder, v *mcpgen_
 var mcpgen_fields_9 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcprt.Decoder, v *mcpgen_args_TestErrorHandling) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_10)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_10)
+			}
 		}
 	}
 }
@@ -542,36 +529,32 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcprt.Decoder, v *mcpgen_arg
 var mcpgen_fields_10 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestSampling(d *mcprt.Decoder, v *mcpgen_args_TestSampling) {
-	var seen0 [1]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "prompt":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "prompt":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.prompt = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_11)
 			}
-			v.prompt = d.String()
-		default:
-			d.UnknownField(mcpgen_fields_11)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("prompt")
+		d.Require(seen0[:], mcpgen_fields_11, 0)
 	}
 }
 
 var mcpgen_fields_11 = []string{"prompt"}
 
 func mcpgen_decode_mcpgen_args_TestReconnection(d *mcprt.Decoder, v *mcpgen_args_TestReconnection) {
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		default:
-			d.UnknownField(mcpgen_fields_12)
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_12)
+			}
 		}
 	}
 }
@@ -579,29 +562,28 @@ func mcpgen_decode_mcpgen_args_TestReconnection(d *mcprt.Decoder, v *mcpgen_args
 var mcpgen_fields_12 = []string{}
 
 func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
-	var seen0 [2]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "name":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "name":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Name = d.String()
+			case "address":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				if d.Null() {
+					v.Address = nil
+				} else {
+					v.Address = mcprt.Alloc(v.Address)
+					mcpgen_decode_Address(d, &(*v.Address))
+				}
+			default:
+				d.UnknownField(mcpgen_fields_13)
 			}
-			v.Name = d.String()
-		case "address":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			if d.Null() {
-				v.Address = nil
-			} else {
-				v.Address = mcprt.Alloc(v.Address)
-				mcpgen_decode_Address(d, &(*v.Address))
-			}
-		default:
-			d.UnknownField(mcpgen_fields_13)
 		}
 	}
 }
@@ -609,24 +591,23 @@ func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
 var mcpgen_fields_13 = []string{"name", "address"}
 
 func mcpgen_decode_Address(d *mcprt.Decoder, v *Address) {
-	var seen0 [2]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "street":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "street":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Street = d.String()
+			case "city":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.City = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_14)
 			}
-			v.Street = d.String()
-		case "city":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.City = d.String()
-		default:
-			d.UnknownField(mcpgen_fields_14)
 		}
 	}
 }

@@ -154,85 +154,70 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 }
 
 func mcpgen_decode_mcpgen_args_GreetUser(d *mcprt.Decoder, v *mcpgen_args_GreetUser) {
-	var seen0 [1]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "name":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "name":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.name = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_0)
 			}
-			v.name = d.String()
-		default:
-			d.UnknownField(mcpgen_fields_0)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("name")
+		d.Require(seen0[:], mcpgen_fields_0, 0)
 	}
 }
 
 var mcpgen_fields_0 = []string{"name"}
 
 func mcpgen_decode_mcpgen_args_CalculateSum(d *mcprt.Decoder, v *mcpgen_args_CalculateSum) {
-	var seen0 [2]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "first":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "first":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.first = d.Float(64)
+			case "second":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.second = d.Float(64)
+			default:
+				d.UnknownField(mcpgen_fields_1)
 			}
-			v.first = d.Float(64)
-		case "second":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.second = d.Float(64)
-		default:
-			d.UnknownField(mcpgen_fields_1)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("first")
-	}
-	if !seen0[1] {
-		d.Missing("second")
+		d.Require(seen0[:], mcpgen_fields_1, 0, 1)
 	}
 }
 
 var mcpgen_fields_1 = []string{"first", "second"}
 
 func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
-	var seen0 [2]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "item_id":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "item_id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.ItemID = d.String()
+			case "status":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Status = Status(d.Enum(mcpgen_enum_0))
+			default:
+				d.UnknownField(mcpgen_fields_2)
 			}
-			v.ItemID = d.String()
-		case "status":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Status = Status(d.Enum(mcpgen_enum_0))
-		default:
-			d.UnknownField(mcpgen_fields_2)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("item_id")
-	}
-	if !seen0[1] {
-		d.Missing("status")
+		d.Require(seen0[:], mcpgen_fields_2, 0, 1)
 	}
 }
 
@@ -241,79 +226,67 @@ var mcpgen_enum_0 = []string{"open", "in_progress", "blocked", "done"}
 var mcpgen_fields_2 = []string{"item_id", "status"}
 
 func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
-	var seen0 [2]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "order_id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.OrderID = d.String()
-		case "items":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Items = mcprt.Grow(d, v.Items)
-					mcpgen_decode_OrderItem(d, &v.Items[len(v.Items)-1])
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "order_id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				v.Items = mcprt.NonNil(v.Items)
+				v.OrderID = d.String()
+			case "items":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Items = mcprt.Grow(d, v.Items)
+						mcpgen_decode_OrderItem(d, &v.Items[len(v.Items)-1])
+					}
+					v.Items = mcprt.NonNil(v.Items)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_3)
 			}
-		default:
-			d.UnknownField(mcpgen_fields_3)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("order_id")
-	}
-	if !seen0[1] {
-		d.Missing("items")
+		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
 	}
 }
 
 var mcpgen_fields_3 = []string{"order_id", "items"}
 
 func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "region":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.Region = Region(d.Enum(mcpgen_enum_1))
-		case "rounding":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
-		case "changes":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Changes = mcprt.Grow(d, v.Changes)
-					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "region":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				v.Changes = mcprt.NonNil(v.Changes)
+				v.Region = Region(d.Enum(mcpgen_enum_1))
+			case "rounding":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
+			case "changes":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Changes = mcprt.Grow(d, v.Changes)
+						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+					}
+					v.Changes = mcprt.NonNil(v.Changes)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_4)
 			}
-		default:
-			d.UnknownField(mcpgen_fields_4)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("region")
-	}
-	if !seen0[2] {
-		d.Missing("changes")
+		d.Require(seen0[:], mcpgen_fields_4, 0, 2)
 	}
 }
 
@@ -324,77 +297,65 @@ var mcpgen_enum_2 = []string{"none", "nearest_cent", "nearest_unit"}
 var mcpgen_fields_4 = []string{"region", "rounding", "changes"}
 
 func mcpgen_decode_OrderItem(d *mcprt.Decoder, v *OrderItem) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "product_id":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "product_id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.ProductID = d.String()
+			case "quantity":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Quantity = int(d.Int(64))
+			case "unit_price":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				v.UnitPrice = d.Float(64)
+			default:
+				d.UnknownField(mcpgen_fields_5)
 			}
-			v.ProductID = d.String()
-		case "quantity":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Quantity = int(d.Int(64))
-		case "unit_price":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			v.UnitPrice = d.Float(64)
-		default:
-			d.UnknownField(mcpgen_fields_5)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("product_id")
-	}
-	if !seen0[1] {
-		d.Missing("quantity")
+		d.Require(seen0[:], mcpgen_fields_5, 0, 1)
 	}
 }
 
 var mcpgen_fields_5 = []string{"product_id", "quantity", "unit_price"}
 
 func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "product_id":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "product_id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.ProductID = d.String()
+			case "new_price":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.NewPrice = d.Float(64)
+			case "effective_from":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Null() {
+					v.EffectiveFrom = nil
+				} else {
+					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					(*v.EffectiveFrom) = d.Time()
+				}
+			default:
+				d.UnknownField(mcpgen_fields_6)
 			}
-			v.ProductID = d.String()
-		case "new_price":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.NewPrice = d.Float(64)
-		case "effective_from":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Null() {
-				v.EffectiveFrom = nil
-			} else {
-				v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
-				(*v.EffectiveFrom) = d.Time()
-			}
-		default:
-			d.UnknownField(mcpgen_fields_6)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("product_id")
-	}
-	if !seen0[1] {
-		d.Missing("new_price")
+		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"regexp"
 	"strconv"
-	"unicode/utf8"
 )
 
 // A compile error on the next line means this file was generated for an older
@@ -104,212 +103,171 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
-	var seen0 [14]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			x1 := d.String()
-			if !d.Failed() {
-				if n := utf8.RuneCountInString(string(x1)); n < 1 {
-					d.Errorf("%d characters, fewer than the minimum length 1", n)
+	if d.Object() {
+		var seen0 [14]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if n := utf8.RuneCountInString(string(x1)); n > 8 {
-					d.Errorf("%d characters, more than the maximum length 8", n)
+				v.Common.ID = mcprt.CheckLength(d, d.String(), 1, 8)
+			case "small":
+				if d.Repeated(&seen0[1]) {
+					continue
 				}
-			}
-			v.Common.ID = x1
-		case "small":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Small = int8(d.Int(8))
-		case "count":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			x1 := uint16(d.Uint(16))
-			if !d.Failed() {
-				if float64(x1) < 1 {
-					d.Errorf("%v is less than the minimum 1", x1)
+				v.Small = int8(d.Int(8))
+			case "count":
+				if d.Repeated(&seen0[2]) {
+					continue
 				}
-				if float64(x1) > 500 {
-					d.Errorf("%v is greater than the maximum 500", x1)
+				v.Count = mcprt.CheckBounds(d, uint16(d.Uint(16)), &mcpgen_bounds_0)
+			case "ratio":
+				if d.Repeated(&seen0[3]) {
+					continue
 				}
-			}
-			v.Count = x1
-		case "ratio":
-			if d.Repeated(&seen0[3]) {
-				continue
-			}
-			v.Ratio = float32(d.Float(32))
-		case "on":
-			if d.Repeated(&seen0[4]) {
-				continue
-			}
-			v.On = d.Bool()
-		case "wait":
-			if d.Repeated(&seen0[5]) {
-				continue
-			}
-			v.Wait = d.Duration()
-		case "blob":
-			if d.Repeated(&seen0[6]) {
-				continue
-			}
-			v.Blob = d.Bytes()
-		case "tags":
-			if d.Repeated(&seen0[7]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Tags = mcprt.Grow(d, v.Tags)
-					v.Tags[len(v.Tags)-1] = d.String()
+				v.Ratio = float32(d.Float(32))
+			case "on":
+				if d.Repeated(&seen0[4]) {
+					continue
 				}
-				v.Tags = mcprt.NonNil(v.Tags)
-				{
-					if len(v.Tags) > 3 {
-						d.Errorf("%d items, more than the maximum 3", len(v.Tags))
+				v.On = d.Bool()
+			case "wait":
+				if d.Repeated(&seen0[5]) {
+					continue
+				}
+				v.Wait = d.Duration()
+			case "blob":
+				if d.Repeated(&seen0[6]) {
+					continue
+				}
+				v.Blob = d.Bytes()
+			case "tags":
+				if d.Repeated(&seen0[7]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Tags = mcprt.Grow(d, v.Tags)
+						v.Tags[len(v.Tags)-1] = d.String()
+					}
+					v.Tags = mcprt.CheckItems(d, mcprt.NonNil(v.Tags), 0, 3)
+				}
+			case "pair":
+				if d.Repeated(&seen0[8]) {
+					continue
+				}
+				if d.Array() {
+					n1 := 0
+					for d.NextElem() {
+						if n1 < 2 {
+							v.Pair[n1] = int32(d.Int(32))
+						} else {
+							d.Skip()
+						}
+						n1++
+					}
+					if n1 != 2 {
+						d.Errorf("expected 2 items, got %d", n1)
 					}
 				}
-			}
-		case "pair":
-			if d.Repeated(&seen0[8]) {
-				continue
-			}
-			if d.Array() {
-				n1 := 0
-				for d.NextElem() {
-					if n1 < 2 {
-						v.Pair[n1] = int32(d.Int(32))
-					} else {
-						d.Skip()
+			case "labels":
+				if d.Repeated(&seen0[9]) {
+					continue
+				}
+				if d.Object() {
+					if v.Labels == nil {
+						v.Labels = mcprt.NewMap(v.Labels)
 					}
-					n1++
+					for d.NextField() {
+						k1 := string(d.Key())
+						v.Labels[k1] = d.String()
+					}
 				}
-				if n1 != 2 {
-					d.Errorf("expected 2 items, got %d", n1)
+			case "places":
+				if d.Repeated(&seen0[10]) {
+					continue
 				}
-			}
-		case "labels":
-			if d.Repeated(&seen0[9]) {
-				continue
-			}
-			if d.Object() {
-				if v.Labels == nil {
-					v.Labels = mcprt.NewMap(v.Labels)
+				if d.Object() {
+					if v.Places == nil {
+						v.Places = mcprt.NewMap(v.Places)
+					}
+					for d.NextField() {
+						k1 := string(d.Key())
+						e1 := mcprt.MapZero(v.Places)
+						mcpgen_decode_Common(d, &e1)
+						v.Places[k1] = e1
+					}
 				}
-				for d.NextField() {
-					k1 := string(d.Key())
-					v.Labels[k1] = d.String()
+			case "level":
+				if d.Repeated(&seen0[11]) {
+					continue
 				}
-			}
-		case "places":
-			if d.Repeated(&seen0[10]) {
-				continue
-			}
-			if d.Object() {
-				if v.Places == nil {
-					v.Places = mcprt.NewMap(v.Places)
-				}
-				for d.NextField() {
-					k1 := string(d.Key())
-					e1 := mcprt.MapZero(v.Places)
-					mcpgen_decode_Common(d, &e1)
-					v.Places[k1] = e1
-				}
-			}
-		case "level":
-			if d.Repeated(&seen0[11]) {
-				continue
-			}
-			x1 := Level(d.Int(64))
-			if !d.Failed() {
+				x1 := Level(d.Int(64))
 				switch x1 {
 				case 1, 2:
 				default:
 					d.BadEnum(strconv.FormatInt(int64(x1), 10), `1, 2`)
 				}
-			}
-			v.Level = x1
-		case "code":
-			if d.Repeated(&seen0[12]) {
-				continue
-			}
-			x1 := d.String()
-			if !d.Failed() {
-				if !mcpgen_pattern_0.MatchString(string(x1)) {
-					d.Errorf("%s does not match the pattern %s", mcprt.Quote(string(x1)), `^[A-Z]{2}[0-9]{2}$`)
+				v.Level = x1
+			case "code":
+				if d.Repeated(&seen0[12]) {
+					continue
 				}
+				v.Code = mcprt.CheckPattern(d, d.String(), mcpgen_pattern_0)
+			case "note":
+				if d.Repeated(&seen0[13]) {
+					continue
+				}
+				if d.Null() {
+					v.Note = nil
+				} else {
+					v.Note = mcprt.Alloc(v.Note)
+					(*v.Note) = d.String()
+				}
+			default:
+				d.UnknownField(mcpgen_fields_0)
 			}
-			v.Code = x1
-		case "note":
-			if d.Repeated(&seen0[13]) {
-				continue
-			}
-			if d.Null() {
-				v.Note = nil
-			} else {
-				v.Note = mcprt.Alloc(v.Note)
-				(*v.Note) = d.String()
-			}
-		default:
-			d.UnknownField(mcpgen_fields_0)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
-	}
-	if !seen0[1] {
-		d.Missing("small")
+		d.Require(seen0[:], mcpgen_fields_0, 0, 1)
 	}
 }
+
+var mcpgen_bounds_0 = mcprt.Bounds{Min: 1, MinText: "1", Max: 500, MaxText: "500"}
 
 var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note"}
 
 func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "region":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			v.Region = Region(d.Enum(mcpgen_enum_0))
-		case "rounding":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.Rounding = d.Enum(mcpgen_enum_1)
-		case "changes":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Array() {
-				for d.NextElem() {
-					v.Changes = mcprt.Grow(d, v.Changes)
-					mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "region":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				v.Changes = mcprt.NonNil(v.Changes)
+				v.Region = Region(d.Enum(mcpgen_enum_0))
+			case "rounding":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Rounding = d.Enum(mcpgen_enum_1)
+			case "changes":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Changes = mcprt.Grow(d, v.Changes)
+						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
+					}
+					v.Changes = mcprt.NonNil(v.Changes)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_1)
 			}
-		default:
-			d.UnknownField(mcpgen_fields_1)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("region")
-	}
-	if !seen0[2] {
-		d.Missing("changes")
+		d.Require(seen0[:], mcpgen_fields_1, 0, 2)
 	}
 }
 
@@ -320,73 +278,55 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
 func mcpgen_decode_Common(d *mcprt.Decoder, v *Common) {
-	var seen0 [1]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "id":
-			if d.Repeated(&seen0[0]) {
-				continue
-			}
-			x1 := d.String()
-			if !d.Failed() {
-				if n := utf8.RuneCountInString(string(x1)); n < 1 {
-					d.Errorf("%d characters, fewer than the minimum length 1", n)
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
 				}
-				if n := utf8.RuneCountInString(string(x1)); n > 8 {
-					d.Errorf("%d characters, more than the maximum length 8", n)
-				}
+				v.ID = mcprt.CheckLength(d, d.String(), 1, 8)
+			default:
+				d.UnknownField(mcpgen_fields_2)
 			}
-			v.ID = x1
-		default:
-			d.UnknownField(mcpgen_fields_2)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("id")
+		d.Require(seen0[:], mcpgen_fields_2, 0)
 	}
 }
 
 var mcpgen_fields_2 = []string{"id"}
 
 func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
-	var seen0 [3]bool
-	if !d.Object() {
-		return
-	}
-	for d.NextField() {
-		switch string(d.Key()) {
-		case "product_id":
-			if d.Repeated(&seen0[0]) {
-				continue
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "product_id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.ProductID = d.String()
+			case "new_price":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.NewPrice = d.Float(64)
+			case "effective_from":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Null() {
+					v.EffectiveFrom = nil
+				} else {
+					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					(*v.EffectiveFrom) = d.Time()
+				}
+			default:
+				d.UnknownField(mcpgen_fields_3)
 			}
-			v.ProductID = d.String()
-		case "new_price":
-			if d.Repeated(&seen0[1]) {
-				continue
-			}
-			v.NewPrice = d.Float(64)
-		case "effective_from":
-			if d.Repeated(&seen0[2]) {
-				continue
-			}
-			if d.Null() {
-				v.EffectiveFrom = nil
-			} else {
-				v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
-				(*v.EffectiveFrom) = d.Time()
-			}
-		default:
-			d.UnknownField(mcpgen_fields_3)
 		}
-	}
-	if !seen0[0] {
-		d.Missing("product_id")
-	}
-	if !seen0[1] {
-		d.Missing("new_price")
+		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
 	}
 }
 

@@ -11,28 +11,21 @@ import (
 // decodeFunc returns the name of the decode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) decodeFunc(t *model.Type) string {
-	return funcName("mcpgen_decode_", t, e.decoders, &e.order)
+	return e.funcName("mcpgen_decode_", t, e.decoders, &e.order)
 }
 
 // funcName returns the name of the function with prefix for type t, taken
-// from names or made unique among them; a new type is queued in order for
-// its function to be written.
-func funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
+// from names or made unique among the emitter's function names; a new type
+// is queued in order for its function to be written.
+func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
 	if name, ok := names[t]; ok {
 		return name
 	}
-	taken := func(name string) bool {
-		for _, n := range names {
-			if n == name {
-				return true
-			}
-		}
-		return false
-	}
 	name := prefix + t.Ident()
-	for i := 2; taken(name); i++ {
+	for i := 2; e.funcNames[name]; i++ {
 		name = prefix + t.Ident() + strconv.Itoa(i)
 	}
+	e.funcNames[name] = true
 	names[t] = name
 	*order = append(*order, t)
 	return name
@@ -65,16 +58,15 @@ func (e *emitter) fieldsVar(t *model.Type) string {
 }
 
 // objectBody decodes an object into the struct obj (a struct value or a
-// pointer to one; selectors work on both): every
-// property once, required ones present, unknown ones reported, defaults
-// applied to absent ones.
+// pointer to one; selectors work on both): every property once, required
+// ones present, unknown ones reported, defaults applied to absent ones.
+// Anything but an object is reported by d.Object and skipped.
 func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code {
 	seen := "seen" + strconv.Itoa(depth)
 	var body []jen.Code
 	if len(t.Fields) > 0 {
 		body = append(body, jen.Var().Id(seen).Index(jen.Lit(len(t.Fields))).Bool())
 	}
-	body = append(body, jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return()))
 	cases := make([]jen.Code, 0, len(t.Fields)+1)
 	for i, f := range t.Fields {
 		cases = append(cases, jen.Case(jen.Lit(f.WireName)).Block(
@@ -83,18 +75,31 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 			}, e.fieldDecode(f, obj, depth)...)...,
 		))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("UnknownField").Call(jen.Id(e.fieldsVar(t)))))
+	fields := e.fieldsVar(t)
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("UnknownField").Call(jen.Id(fields))))
 	body = append(body, jen.For(jen.Id("d").Dot("NextField").Call()).Block(
 		jen.Switch(jen.String().Call(jen.Id("d").Dot("Key").Call())).Block(cases...),
 	))
+	if required := requiredIndexes(t); len(required) > 0 {
+		body = append(body, jen.Id("d").Dot("Require").Call(append([]jen.Code{jen.Id(seen).Index(jen.Op(":")), jen.Id(fields)}, required...)...))
+	}
 	for i, f := range t.Fields {
-		if f.Required {
-			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(jen.Id("d").Dot("Missing").Call(jen.Lit(f.WireName))))
-		} else if f.C.Default != nil {
+		if !f.Required && f.C.Default != nil {
 			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(defaultValue(f, obj)...))
 		}
 	}
-	return body
+	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(body...)}
+}
+
+// requiredIndexes are the indexes of t's required fields, as literals.
+func requiredIndexes(t *model.Type) []jen.Code {
+	var out []jen.Code
+	for i, f := range t.Fields {
+		if f.Required {
+			out = append(out, jen.Lit(i))
+		}
+	}
+	return out
 }
 
 // defaultValue assigns f's default, allocating a pointer field first.
@@ -169,9 +174,7 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
 			jen.Add(target).Op("=").Qual(runtimePath, "Grow").Call(jen.Id("d"), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
-		jen.Add(target).Op("=").Qual(runtimePath, "NonNil").Call(target),
-		itemCount(jen.Len(target), c),
-		uniqueCheck(target, c),
+		jen.Add(target).Op("=").Add(itemsChecked(jen.Qual(runtimePath, "NonNil").Call(target), c)),
 	)
 	return []jen.Code{loop}
 }
@@ -234,28 +237,34 @@ func itemChecks(c *model.Constraints) *model.Constraints {
 	return &items
 }
 
-func itemCount(n jen.Code, c *model.Constraints) jen.Code {
-	if c == nil || c.MinItems == nil && c.MaxItems == nil {
-		return jen.Null()
+// itemsChecked wraps items, a slice, in the checks of its item count and
+// uniqueness.
+func itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
+	if c == nil {
+		return items
 	}
-	var checks []jen.Code
-	if c.MinItems != nil {
-		checks = append(checks, jen.If(jen.Add(n).Op("<").Lit(*c.MinItems)).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d items, fewer than the minimum "+strconv.Itoa(*c.MinItems)), n)))
+	if c.MinItems != nil || c.MaxItems != nil {
+		items = jen.Qual(runtimePath, "CheckItems").Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
 	}
-	if c.MaxItems != nil {
-		checks = append(checks, jen.If(jen.Add(n).Op(">").Lit(*c.MaxItems)).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d items, more than the maximum "+strconv.Itoa(*c.MaxItems)), n)))
+	if c.UniqueItems {
+		items = jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
 	}
-	return jen.Block(checks...)
+	return items
 }
 
-// uniqueCheck reports repeated items of a slice of comparable scalars when
-// the tag says uniqueItems (the analysis allows it for nothing else).
+// uniqueCheck reports repeated items of an array of comparable scalars
+// when the tag says uniqueItems (the analysis allows it for nothing else).
 func uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
 	if c == nil || !c.UniqueItems {
 		return jen.Null()
 	}
-	return jen.If(jen.Op("!").Qual(runtimePath, "Unique").Call(items)).Block(
-		jen.Id("d").Dot("Errorf").Call(jen.Lit("items are not unique")))
+	return jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
+}
+
+// intOr is *p, or def when p is nil.
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
 }

@@ -6,7 +6,6 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"go/token"
 	"strings"
 
@@ -35,6 +34,8 @@ type emitter struct {
 	encoders    map[*model.Type]string
 	encodeOrder []*model.Type
 	enums       map[string]string // enum list -> variable name
+	bounds      map[string]string // numeric bounds -> variable name
+	funcNames   map[string]bool   // decode and encode function names taken
 }
 
 // File returns the formatted source of pkg's generated file. An error means
@@ -42,7 +43,7 @@ type emitter struct {
 // numbered source. progress, when not nil, is called with the position of
 // each tool before its code is written.
 func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
-	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}}
+	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
 	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(Header)
@@ -56,23 +57,26 @@ func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 		if progress != nil {
 			progress(t.Pos)
 		}
+		e.cut()
 		e.call(t)
 	}
 	e.forms()
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
+		e.cut()
 		e.decoder(e.order[i])
 	}
 	for i := 0; i < len(e.encodeOrder); i++ { // and so may encoders
+		e.cut()
 		e.encoder(e.encodeOrder[i])
 	}
 	e.patternVars()
 	var buf bytes.Buffer
 	if err := e.f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(buf.Bytes()))
+		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(uncut(buf.Bytes())))
 	}
-	src, err := format.Source(buf.Bytes())
+	src, err := gofmt(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(buf.Bytes()))
+		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(uncut(buf.Bytes())))
 	}
 	return src, nil
 }

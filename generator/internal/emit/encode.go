@@ -17,7 +17,7 @@ import (
 // encodeFunc returns the name of the encode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) encodeFunc(t *model.Type) string {
-	return funcName("mcpgen_encode_", t, e.encoders, &e.encodeOrder)
+	return e.funcName("mcpgen_encode_", t, e.encoders, &e.encodeOrder)
 }
 
 // encoder writes the encode function of a named struct type.

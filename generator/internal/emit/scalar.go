@@ -11,38 +11,32 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// scalar decodes a value without properties or items into target. With
-// checks to make it goes through a local variable x<depth>.
+// scalar decodes a value without properties or items into target, wrapped
+// in the checks of its tag. A value with an enum other than a string's is
+// checked by a switch, and so goes through a local variable x<depth>.
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	read := readCall(t)
-	if enum := enumOf(t, c); t.Kind == model.String && len(enum) > 0 {
+	enum := enumOf(t, c)
+	if t.Kind == model.String && len(enum) > 0 {
 		// A string enum is read by Decoder.Enum, which checks it and hands
 		// back the allowed string itself, without allocating.
 		read = jen.Id("d").Dot("Enum").Call(jen.Id(e.enumVar(enum)))
 		if needsConversion(t) {
 			read = jen.Add(goType(t)).Call(read)
 		}
-		c = withoutEnum(c)
-		t = &model.Type{Kind: t.Kind, Named: t.Named, Basic: t.Basic}
+		enum = nil
 	}
-	checks := e.checks(t, jen.Id(local(depth)), c)
+	var out []jen.Code
+	if len(enum) > 0 {
+		x := jen.Id(local(depth))
+		out = append(out, jen.Add(x).Op(":=").Add(read), enumCheck(t, x, enum))
+		read = x
+	}
+	value := e.checked(t, read, c)
 	if t.Kind == model.TextMethod {
-		out := []jen.Code{jen.Id(local(depth)).Op(":=").Add(read)}
-		if len(checks) > 0 {
-			out = append(out, jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...))
-		}
-		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), jen.Id(local(depth))))
+		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), value))
 	}
-	if len(checks) == 0 {
-		return []jen.Code{jen.Add(target).Op("=").Add(read)}
-	}
-	// A value that failed to decode is a zero stand-in: checking it would
-	// report a second, false problem.
-	return []jen.Code{
-		jen.Id(local(depth)).Op(":=").Add(read),
-		jen.If(jen.Op("!").Id("d").Dot("Failed").Call()).Block(checks...),
-		jen.Add(target).Op("=").Id(local(depth)),
-	}
+	return append(out, jen.Add(target).Op("=").Add(value))
 }
 
 func local(depth int) string { return "x" + strconv.Itoa(depth) }
@@ -101,25 +95,31 @@ func needsConversion(t *model.Type) bool {
 	return false
 }
 
-// checks are the statements checking x against the enum and the tag's
-// bounds, lengths and pattern.
-func (e *emitter) checks(t *model.Type, x jen.Code, c *model.Constraints) []jen.Code {
-	var out []jen.Code
-	enum := t.Enum
-	if c != nil && len(c.Enum) > 0 {
-		enum = c.Enum
-	}
-	if len(enum) > 0 {
-		out = append(out, enumCheck(t, x, enum))
-	}
+// checked wraps the value x in the checks of the tag's bounds, lengths,
+// format and pattern, in that order.
+func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.Code {
 	if c == nil {
-		return out
+		return x
 	}
-	out = append(out, boundChecks(x, c)...)
-	if t.Kind == model.String || t.Kind == model.TextMethod {
-		out = append(out, e.stringChecks(x, c)...)
+	check := func(name string, args ...jen.Code) {
+		x = jen.Qual(runtimePath, name).Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
 	}
-	return out
+	if c.Min != nil || c.Max != nil || c.MultipleOf != nil {
+		check("CheckBounds", jen.Op("&").Id(e.boundsVar(c)))
+	}
+	if t.Kind != model.String && t.Kind != model.TextMethod {
+		return x
+	}
+	if c.MinLength != nil || c.MaxLength != nil {
+		check("CheckLength", jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
+	}
+	if c.Format != "" && mcprt.EnforcesFormat(c.Format) {
+		check("CheckFormatOf", jen.Lit(c.Format))
+	}
+	if c.Pattern != "" {
+		check("CheckPattern", jen.Id(e.patternVar(c.Pattern)))
+	}
+	return x
 }
 
 // enumOf is the enum a value is checked against: the tag's, else its type's.
@@ -184,52 +184,49 @@ func gotText(t *model.Type, x jen.Code) jen.Code {
 	return jen.Qual("strconv", "FormatFloat").Call(jen.Float64().Call(x), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 }
 
-// boundChecks compare x, as a float64, with the numeric bounds.
-func boundChecks(x jen.Code, c *model.Constraints) []jen.Code {
-	var out []jen.Code
-	fx := jen.Float64().Call(x)
+// boundsVar returns the package variable holding the numeric bounds of c,
+// one variable for each distinct set of bounds.
+func (e *emitter) boundsVar(c *model.Constraints) string {
+	key := boundsKey(c)
+	if name, ok := e.bounds[key]; ok {
+		return name
+	}
+	var fs []field
 	if b := c.Min; b != nil {
-		op, msg := "<", "%v is less than the minimum "+b.Text
+		fs = append(fs, field{"Min", jen.Id(b.Text)}, field{"MinText", jen.Lit(b.Text)})
 		if b.Exclusive {
-			op, msg = "<=", "%v is not greater than the exclusive minimum "+b.Text
+			fs = append(fs, field{"ExclusiveMin", jen.True()})
 		}
-		out = append(out, jen.If(jen.Add(fx).Op(op).Id(b.Text)).Block(jen.Id("d").Dot("Errorf").Call(jen.Lit(msg), x)))
 	}
 	if b := c.Max; b != nil {
-		op, msg := ">", "%v is greater than the maximum "+b.Text
+		fs = append(fs, field{"Max", jen.Id(b.Text)}, field{"MaxText", jen.Lit(b.Text)})
 		if b.Exclusive {
-			op, msg = ">=", "%v is not less than the exclusive maximum "+b.Text
+			fs = append(fs, field{"ExclusiveMax", jen.True()})
 		}
-		out = append(out, jen.If(jen.Add(fx).Op(op).Id(b.Text)).Block(jen.Id("d").Dot("Errorf").Call(jen.Lit(msg), x)))
 	}
 	if b := c.MultipleOf; b != nil {
-		out = append(out, jen.If(jen.Op("!").Qual(runtimePath, "IsMultipleOf").Call(fx, jen.Id(b.Text))).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%v is not a multiple of "+b.Text), x)))
+		fs = append(fs, field{"MultipleOf", jen.Id(b.Text)}, field{"MultipleOfText", jen.Lit(b.Text)})
 	}
-	return out
+	name := "mcpgen_bounds_" + strconv.Itoa(len(e.bounds))
+	e.bounds[key] = name
+	e.f.Var().Id(name).Op("=").Qual(runtimePath, "Bounds").Values(fields(fs, false)...)
+	e.f.Line()
+	return name
 }
 
-// stringChecks check lengths in characters and the pattern.
-func (e *emitter) stringChecks(x jen.Code, c *model.Constraints) []jen.Code {
-	var out []jen.Code
-	count := jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Call(x))
-	if c.MinLength != nil {
-		out = append(out, jen.If(jen.Id("n").Op(":=").Add(count), jen.Id("n").Op("<").Lit(*c.MinLength)).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d characters, fewer than the minimum length "+strconv.Itoa(*c.MinLength)), jen.Id("n"))))
+// boundsKey identifies a set of bounds as written.
+func boundsKey(c *model.Constraints) string {
+	var b strings.Builder
+	for _, x := range []*model.Bound{c.Min, c.Max, c.MultipleOf} {
+		if x != nil {
+			b.WriteString(x.Text)
+			if x.Exclusive {
+				b.WriteString("!")
+			}
+		}
+		b.WriteString(",")
 	}
-	if c.MaxLength != nil {
-		out = append(out, jen.If(jen.Id("n").Op(":=").Add(count), jen.Id("n").Op(">").Lit(*c.MaxLength)).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%d characters, more than the maximum length "+strconv.Itoa(*c.MaxLength)), jen.Id("n"))))
-	}
-	if c.Format != "" && mcprt.EnforcesFormat(c.Format) {
-		out = append(out, jen.Id("d").Dot("CheckFormat").Call(jen.Lit(c.Format), jen.String().Call(x)))
-	}
-	if c.Pattern != "" {
-		v := e.patternVar(c.Pattern)
-		out = append(out, jen.If(jen.Op("!").Id(v).Dot("MatchString").Call(jen.String().Call(x))).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("%s does not match the pattern %s"), jen.Qual(runtimePath, "Quote").Call(jen.String().Call(x)), rawString(c.Pattern))))
-	}
-	return out
+	return b.String()
 }
 
 // patternVar returns the package variable holding the compiled pattern.
