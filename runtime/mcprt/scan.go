@@ -1,8 +1,10 @@
 package mcprt
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -38,6 +40,30 @@ var plainStringByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// plainRun returns the index of the first byte from i on that is not
+// plain in a string (see plainStringByte), or of the last up to eight
+// bytes of s, looking at eight bytes at a time. Most strings of arguments
+// are longer than eight bytes: in front of the byte-by-byte loop, this
+// took the generated path from 4.8 to 4.2 µs (BenchmarkGeneratedPath,
+// medians of 10).
+func plainRun(s []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(s) {
+		w := binary.LittleEndian.Uint64(s[i:])
+		// A byte of w sets its high bit in special if it is a quote, a
+		// backslash, below 0x20 or from 0x80 up. Above the lowest byte
+		// that truly is one, a byte may be flagged wrongly by a borrow;
+		// only the lowest flag is used.
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		special := (quote-ones)&^quote | (backslash-ones)&^backslash | (w-ones*0x20)&^w | w
+		if special &= highs; special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+		i += 8
+	}
+	return i
+}
 
 func (d *Decoder) skipSpace() {
 	// Most calls find no space at all: one comparison tells.
@@ -79,6 +105,7 @@ func (d *Decoder) scanString(i int) (end int, escaped, ok bool) {
 	data := d.data
 	d.nonASCII = false
 	for i++; i < len(data); {
+		i = plainRun(data, i)
 		for i < len(data) && plainStringByte[data[i]] {
 			i++
 		}

@@ -1,6 +1,10 @@
 package mcpserver
 
-import "encoding/json"
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math/bits"
+)
 
 // maxNesting bounds how deeply a message's objects and arrays may nest, as
 // encoding/json does.
@@ -327,6 +331,7 @@ var quoteOrBackslash = [256]bool{'"': true, '\\': true}
 // after the next quote that no backslash escapes, or len(b).
 func skipString(b []byte, i int) int {
 	for i < len(b) {
+		i = quoteRun(b, i)
 		for i < len(b) && !quoteOrBackslash[b[i]] {
 			i++
 		}
@@ -337,6 +342,23 @@ func skipString(b []byte, i int) int {
 		return min(i+1, len(b))
 	}
 	return len(b)
+}
+
+// quoteRun returns the index of the first quote or backslash from i on,
+// or of the last up to eight bytes of b, looking at eight bytes at a time
+// (as mcprt's decoder does in its strings, for the same reason).
+func quoteRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// Only the lowest flagged byte is sure to be a quote or backslash.
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		if found := ((quote-ones)&^quote | (backslash-ones)&^backslash) & highs; found != 0 {
+			return i + bits.TrailingZeros64(found)/8
+		}
+		i += 8
+	}
+	return i
 }
 
 // validArgs reports whether args, the text of a tool call's arguments
