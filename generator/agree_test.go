@@ -114,6 +114,10 @@ var agreeCases = map[string]struct {
 		{"read", `{"addr":"nope"}`, stricter},
 		{"read", `{"addr":7}`, invalid},
 		{"read", `{"peers":["::1","::2","::3"]}`, invalid},
+		{"read", `{"alarm":"high"}`, valid},
+		{"read", `{"alarm":null}`, nullPtr},
+		{"read", `{"alarm":"medium"}`, invalid},
+		{"read", `{"alarm":2}`, invalid},
 	}},
 	"remote": {map[string]string{"order": `{"customer":{"name":"a"},"buyer":{"name":"b"},"where":{"Filename":"f","Offset":0,"Line":1,"Column":1},"lines":{"items":[{"sku":"s","quantity":1}]}}`}, []argCase{
 		{"order", `{}`, valid},
@@ -135,6 +139,10 @@ var agreeCases = map[string]struct {
 // agreeProblems are, per golden case and patch of agreeCases, the exact
 // text of the decoder's error result.
 var agreeProblems = map[string]map[string]string{
+	"methods": {
+		// An enum of a type that reads itself from text checks the text.
+		`{"alarm":"medium"}`: "invalid arguments:\nalarm: \"medium\" is not one of \"low\", \"high\"",
+	},
 	"types": {
 		// An anonymous struct that is not an object leaves the rest of the
 		// arguments to be decoded and checked.

@@ -197,6 +197,10 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 	if !t.Default.Set {
 		return ok
 	}
+	if typ.Kind == model.TextMethod {
+		a.errorf(t.Default.Pos, "key \"default\" does not apply to %s: it reads itself with UnmarshalText, so no Go value can be written for it", typ.Named.Name)
+		return false
+	}
 	v, err := literal(t.Default.Value, typ)
 	if err != "" {
 		a.errorf(t.Default.Pos, "default %q %s", t.Default.Value, err)
@@ -229,7 +233,7 @@ func enumOf(f *model.Field) []model.EnumValue {
 // scalar type typ; the second result says what is wrong, or is empty.
 func literal(s string, typ *model.Type) (model.EnumValue, string) {
 	switch typ.Kind {
-	case model.String:
+	case model.String, model.TextMethod: // the text a TextMethod type is read from
 		return model.EnumValue{JSON: jsonQuote(s), Go: strconv.Quote(s)}, ""
 	case model.Int:
 		if _, err := strconv.ParseInt(s, 10, bitsOr64(typ.Bits)); err != nil {

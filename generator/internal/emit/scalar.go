@@ -17,11 +17,12 @@ import (
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	read := readCall(t)
 	enum := enumOf(t, c)
-	if t.Kind == model.String && len(enum) > 0 {
+	if (t.Kind == model.String || t.Kind == model.TextMethod) && len(enum) > 0 {
 		// A string enum is read by Decoder.Enum, which checks it and hands
-		// back the allowed string itself, without allocating.
+		// back the allowed string itself, without allocating; a type that
+		// reads itself from text gets that string.
 		read = jen.Id("d").Dot("Enum").Call(jen.Id(e.enumVar(enum)))
-		if needsConversion(t) {
+		if t.Kind == model.String && needsConversion(t) {
 			read = jen.Add(goType(t)).Call(read)
 		}
 		enum = nil

@@ -46,3 +46,19 @@ type Q struct {
 //
 //mcp:tool input=search.json
 func Search(ctx context.Context, in Q) error { return nil }
+
+// Level reads itself from text.
+type Level int
+
+// UnmarshalText reads a level.
+func (l *Level) UnmarshalText(b []byte) error { return nil }
+
+// R has a level with a default no Go value can hold.
+type R struct {
+	L Level `json:"l" mcp:"enum=low|high,default=low"`
+}
+
+// Rate rates.
+//
+//mcp:tool
+func Rate(ctx context.Context, in R) error { return nil }

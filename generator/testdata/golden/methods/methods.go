@@ -71,14 +71,15 @@ func (s Stamp) MarshalJSON() ([]byte, error) { return []byte(strconv.Itoa(s.N)),
 
 // Input mixes types with methods of their own.
 type Input struct {
-	Temp  Celsius      `json:"temp"`                             // Temperature as a number or "21C"
-	On    Day          `json:"on" mcp:"format=date"`             // Day of the reading
-	Days  []Day        `json:"days,omitempty" mcp:"format=date"` // More days
-	Level Level        `json:"level" mcp:"maxLength=4"`          // Alert level, low or high
-	Addr  netip.Addr   `json:"addr"`                             // Address of the sensor
-	Peers []netip.Addr `json:"peers,omitempty" mcp:"maxItems=2"` // Other sensors
-	Big   *big.Int     `json:"big,omitempty"`                    // An integer of any size
-	Stamp Stamp        `json:"stamp,omitempty"`                  // Written by MarshalJSON alone
+	Temp  Celsius      `json:"temp"`                                // Temperature as a number or "21C"
+	On    Day          `json:"on" mcp:"format=date"`                // Day of the reading
+	Days  []Day        `json:"days,omitempty" mcp:"format=date"`    // More days
+	Level Level        `json:"level" mcp:"maxLength=4"`             // Alert level, low or high
+	Alarm *Level       `json:"alarm,omitempty" mcp:"enum=low|high"` // Level that sounds the alarm
+	Addr  netip.Addr   `json:"addr"`                                // Address of the sensor
+	Peers []netip.Addr `json:"peers,omitempty" mcp:"maxItems=2"`    // Other sensors
+	Big   *big.Int     `json:"big,omitempty"`                       // An integer of any size
+	Stamp Stamp        `json:"stamp,omitempty"`                     // Written by MarshalJSON alone
 }
 
 // Read reads a sensor.
