@@ -57,6 +57,7 @@ func Package(in Input) (*model.Package, []model.Diagnostic) {
 	}
 	a.checkNames()
 	a.checkCollisions(files)
+	a.checkShadowed()
 	a.checkDescriptions(files)
 	if len(a.pkg.Tools) == 0 && len(a.pkg.Forms) == 0 {
 		return nil, a.diags
