@@ -55,7 +55,7 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	start := s.i
 	switch c := s.b[s.i]; {
 	case c == '{':
-		ok = s.skipObject()
+		ok = s.fields(nil)
 	case c == '[':
 		ok = s.array()
 	case c == '"':
@@ -75,10 +75,16 @@ func (s *rawScanner) value() (raw []byte, ok bool) {
 	return s.b[start:s.i], true
 }
 
+// skipped consumes a value nobody reads.
+func (s *rawScanner) skipped() bool {
+	_, ok := s.value()
+	return ok
+}
+
 // fields consumes the object at s.i, calling member with each key
 // (unescaped) when the scan has reached its value. member consumes the
 // value itself, with value or a nested fields, and returns false to fail
-// the scan as a syntax error would.
+// the scan as a syntax error would. A nil member skips every value.
 func (s *rawScanner) fields(member func(key []byte) bool) bool {
 	if s.depth++; s.depth > maxNesting {
 		return false
@@ -92,39 +98,17 @@ func (s *rawScanner) fields(member func(key []byte) bool) bool {
 	}
 	for {
 		key, escaped, ok := s.key()
+		switch {
+		case !ok:
+			return false
+		case member == nil:
+			ok = s.skipped()
+		case escaped:
+			ok = member(unescapeKey(key))
+		default:
+			ok = member(key)
+		}
 		if !ok {
-			return false
-		}
-		if escaped {
-			key = unescapeKey(key)
-		}
-		if !member(key) {
-			return false
-		}
-		if !s.next('}') {
-			s.depth--
-			return s.i <= len(s.b) && s.b[s.i-1] == '}'
-		}
-	}
-}
-
-// skipObject consumes an object whose members nobody reads.
-func (s *rawScanner) skipObject() bool {
-	if s.depth++; s.depth > maxNesting {
-		return false
-	}
-	s.i++ // '{'
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
-		s.depth--
-		return true
-	}
-	for {
-		if _, _, ok := s.key(); !ok {
-			return false
-		}
-		if _, ok := s.value(); !ok {
 			return false
 		}
 		if !s.next('}') {
