@@ -154,13 +154,12 @@ func (s *Server) legacy(ctx context.Context, x *exchange, m *message) ([]byte, *
 	if !legacyMethods[m.method] {
 		return nil, methodNotFound(m.method)
 	}
-	x.rev = x.sess.revision()
+	x.sess.mu.Lock()
+	x.rev, x.caps = x.sess.rev, x.sess.caps
+	x.sess.mu.Unlock()
 	if x.rev == "" {
 		return nil, errorf(codeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
 	}
-	x.sess.mu.Lock()
-	x.caps = x.sess.caps
-	x.sess.mu.Unlock()
 	switch m.method {
 	case "tools/list":
 		return s.listTools(x, m.params)

@@ -240,7 +240,12 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 // its context and writes its result for the request's revision.
 func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
 	name, args := x.meta.toolName, x.meta.toolArgs
-	if x.meta.argsUnchecked && !s.checksArguments(name) && !x.meta.checkArgs() {
+	var e *toolEntry
+	if len(name) >= 2 && name[0] == '"' {
+		e = s.tools.lookup(name)
+	}
+	// Only a tool that checks its arguments itself is given them unchecked.
+	if (e == nil || !e.tool.ChecksArguments) && !x.meta.checkArgs() {
 		return nil, errParse
 	}
 	if len(params) > 0 && !isNull(params) && params[0] != '{' {
@@ -258,7 +263,6 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	if args != nil && args[0] != '{' {
 		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
 	}
-	e := s.tools.lookup(name)
 	if e == nil {
 		n, _ := stringValue(name)
 		if n == "" {
@@ -276,16 +280,6 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	x.scratch = getBuffer()
 	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
 	return x.withResultType(*x.scratch), nil
-}
-
-// checksArguments reports whether the tool the JSON string name names
-// checks the syntax of its arguments itself (see mcprt.Tool).
-func (s *Server) checksArguments(name []byte) bool {
-	if len(name) < 2 || name[0] != '"' {
-		return false
-	}
-	e := s.tools.lookup(name)
-	return e != nil && e.tool.ChecksArguments
 }
 
 // scanParams calls member for each member of params; absent or null
