@@ -173,3 +173,24 @@ func TestQuoteRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipUnchecked checks where the skip of unchecked arguments ends:
+// just after the value, on well-formed values whatever their strings
+// hold, and nowhere when the brackets never close.
+func TestSkipUnchecked(t *testing.T) {
+	for _, v := range []string{
+		`{}`, `{"a":1}`, `{"a":"}"}`, `{"a":"\\"}`, `{"a":"\""}`, `{"a":"\\\"}]"}`,
+		`{"a":["{",{"b":"]"}]}`, `{"\\":"\\\\"}`, `[1,[2,[3]]]`, `{"a":"x\\\\"}`,
+	} {
+		s := rawScanner{b: []byte(v + `,"rest":"}"}`)}
+		if ok := s.skipUnchecked(); !ok || s.i != len(v) {
+			t.Errorf("skip of %s: ok %v, ended at %d, want %d", v, ok, s.i, len(v))
+		}
+	}
+	for _, v := range []string{`{"a":1`, `{"a":"}`, `{"a":"\"}`, `[[]`, `{`} {
+		s := rawScanner{b: []byte(v)}
+		if s.skipUnchecked() {
+			t.Errorf("skip of %s succeeded, at %d", v, s.i)
+		}
+	}
+}
