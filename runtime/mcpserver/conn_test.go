@@ -53,6 +53,8 @@ func TestConn(t *testing.T) {
 	mu.Unlock()
 	sameJSON(t, handle(`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":7}}`),
 		`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"invalid params: cursor must not be a number"}}`)
+	sameJSON(t, handle(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":["x"]}`),
+		`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: params must be an object"}}`)
 	sameJSON(t, handle(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":1}}`),
 		`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: name must not be a number"}}`)
 	sameJSON(t, handle(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"hello"`),

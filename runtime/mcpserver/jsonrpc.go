@@ -240,9 +240,9 @@ type requestMeta struct {
 	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
 
-	// The same pass over params keeps the members a tools/call needs, so
-	// a call's params are walked once.
-	toolName, toolArgs []byte
+	// The same pass over params keeps the members tools/call and
+	// tools/list need, so params are walked once.
+	toolName, toolArgs, cursor []byte
 	// argsUnchecked says toolArgs is an object whose syntax is not checked
 	// yet: the pass found its end by matching brackets and left the rest
 	// to the tool's decoder, which reads it anyway. Whatever else the
@@ -278,6 +278,8 @@ func (m *message) readParams(s *rawScanner) bool {
 			_, ok = s.value()
 		case "name":
 			meta.toolName, ok = s.value()
+		case "cursor":
+			meta.cursor, ok = s.value()
 		case "arguments":
 			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
 				start := s.i

@@ -194,14 +194,10 @@ func decodeCursor(c string) (int, bool) {
 
 // listTools answers tools/list.
 func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	var cursor []byte
-	if err := scanParams(params, func(key, val []byte) {
-		if string(key) == "cursor" {
-			cursor = val
-		}
-	}); err != nil {
-		return nil, err
+	if len(params) > 0 && !isNull(params) && params[0] != '{' {
+		return nil, errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
+	cursor := x.meta.cursor
 	start := 0
 	if cursor != nil && !isNull(cursor) {
 		c, ok := stringValue(cursor)
@@ -280,22 +276,6 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	x.scratch = getBuffer()
 	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
 	return x.withResultType(*x.scratch), nil
-}
-
-// scanParams calls member for each member of params; absent or null
-// params have none. params that are not an object are an invalid params
-// error. The envelope's scan has checked params' syntax already.
-func scanParams(params json.RawMessage, member func(key, val []byte)) *rpcError {
-	if len(params) == 0 || isNull(params) {
-		return nil
-	}
-	if params[0] != '{' {
-		return errorf(codeInvalidParams, "invalid params: params must be an object")
-	}
-	if ok, _ := scanObject(params, member); !ok {
-		return errorf(codeInvalidParams, "invalid params: malformed params")
-	}
-	return nil
 }
 
 // describeKind names the kind of the JSON value raw, as encoding/json's
