@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/hundred"
 	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
 	"github.com/mcpgen/mcpgen/runtime/mcpgo"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -149,11 +150,11 @@ func BenchmarkGeneratedPath(b *testing.B) {
 	b.SetBytes(int64(len(req.Params.Arguments)))
 	b.ReportAllocs()
 	for b.Loop() {
-		res := tool.Call(ctx, req.Params.Arguments)
+		res := wire.CallTool(ctx, &tool, req.Params.Arguments)
 		if res.IsError {
 			b.Fatal(res.Content[0].Text)
 		}
-		buf = res.AppendJSON(buf[:0], mcprt.Rev20251125)
+		buf = wire.AppendResult(buf[:0], &res, wire.Rev20251125)
 	}
 }
 

@@ -176,7 +176,7 @@ func main() {
 	in.Buffer(nil, 1<<20)
 	for in.Scan() {
 		name, args, _ := strings.Cut(in.Text(), "\t")
-		res := all[tools[name]].Call(context.Background(), []byte(args))
+		res := all[tools[name]].Handler(context.Background(), []byte(args))
 		if !res.IsError {
 			fmt.Println("ok")
 			continue

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 	"github.com/mcpgen/mcpgen/generator/internal/schema"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -250,7 +251,7 @@ func List(files []File) ([]byte, error) {
 			if n > 0 {
 				buf = append(buf, ',')
 			}
-			buf = f.Tools[i].AppendDescriptor(buf, mcprt.LatestRevision)
+			buf = wire.AppendTool(buf, &f.Tools[i], wire.LatestRevision)
 			n++
 		}
 	}

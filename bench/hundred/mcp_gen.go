@@ -4,13 +4,14 @@ package hundred
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"strconv"
 )
 
 // A compile error on the next line means this file was generated for an older
 // runtime: rerun go generate.
-var _ = mcprt.SupportPackageIsVersion1
+var _ = mcpimpl.SupportPackageIsVersion2
 
 // The signature of each tool function when this file was generated. A
 // compile error below means a function changed since: rerun go generate.
@@ -1027,7 +1028,7 @@ func MCPTools() []mcprt.Tool {
 }
 
 func mcpgen_call_Tool000(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input000
 	mcpgen_decode_Input000(&d, &in)
@@ -1042,7 +1043,7 @@ func mcpgen_call_Tool000(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool001(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input001
 	mcpgen_decode_Input001(&d, &in)
@@ -1057,7 +1058,7 @@ func mcpgen_call_Tool001(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool002(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input002
 	mcpgen_decode_Input002(&d, &in)
@@ -1072,7 +1073,7 @@ func mcpgen_call_Tool002(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool003(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input003
 	mcpgen_decode_Input003(&d, &in)
@@ -1087,7 +1088,7 @@ func mcpgen_call_Tool003(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool004(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input004
 	mcpgen_decode_Input004(&d, &in)
@@ -1102,7 +1103,7 @@ func mcpgen_call_Tool004(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool005(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input005
 	mcpgen_decode_Input005(&d, &in)
@@ -1117,7 +1118,7 @@ func mcpgen_call_Tool005(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool006(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input006
 	mcpgen_decode_Input006(&d, &in)
@@ -1132,7 +1133,7 @@ func mcpgen_call_Tool006(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool007(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input007
 	mcpgen_decode_Input007(&d, &in)
@@ -1147,7 +1148,7 @@ func mcpgen_call_Tool007(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool008(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input008
 	mcpgen_decode_Input008(&d, &in)
@@ -1162,7 +1163,7 @@ func mcpgen_call_Tool008(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool009(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input009
 	mcpgen_decode_Input009(&d, &in)
@@ -1177,7 +1178,7 @@ func mcpgen_call_Tool009(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool010(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input010
 	mcpgen_decode_Input010(&d, &in)
@@ -1192,7 +1193,7 @@ func mcpgen_call_Tool010(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool011(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input011
 	mcpgen_decode_Input011(&d, &in)
@@ -1207,7 +1208,7 @@ func mcpgen_call_Tool011(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool012(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input012
 	mcpgen_decode_Input012(&d, &in)
@@ -1222,7 +1223,7 @@ func mcpgen_call_Tool012(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool013(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input013
 	mcpgen_decode_Input013(&d, &in)
@@ -1237,7 +1238,7 @@ func mcpgen_call_Tool013(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool014(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input014
 	mcpgen_decode_Input014(&d, &in)
@@ -1252,7 +1253,7 @@ func mcpgen_call_Tool014(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool015(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input015
 	mcpgen_decode_Input015(&d, &in)
@@ -1267,7 +1268,7 @@ func mcpgen_call_Tool015(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool016(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input016
 	mcpgen_decode_Input016(&d, &in)
@@ -1282,7 +1283,7 @@ func mcpgen_call_Tool016(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool017(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input017
 	mcpgen_decode_Input017(&d, &in)
@@ -1297,7 +1298,7 @@ func mcpgen_call_Tool017(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool018(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input018
 	mcpgen_decode_Input018(&d, &in)
@@ -1312,7 +1313,7 @@ func mcpgen_call_Tool018(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool019(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input019
 	mcpgen_decode_Input019(&d, &in)
@@ -1327,7 +1328,7 @@ func mcpgen_call_Tool019(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool020(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input020
 	mcpgen_decode_Input020(&d, &in)
@@ -1342,7 +1343,7 @@ func mcpgen_call_Tool020(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool021(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input021
 	mcpgen_decode_Input021(&d, &in)
@@ -1357,7 +1358,7 @@ func mcpgen_call_Tool021(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool022(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input022
 	mcpgen_decode_Input022(&d, &in)
@@ -1372,7 +1373,7 @@ func mcpgen_call_Tool022(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool023(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input023
 	mcpgen_decode_Input023(&d, &in)
@@ -1387,7 +1388,7 @@ func mcpgen_call_Tool023(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool024(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input024
 	mcpgen_decode_Input024(&d, &in)
@@ -1402,7 +1403,7 @@ func mcpgen_call_Tool024(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool025(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input025
 	mcpgen_decode_Input025(&d, &in)
@@ -1417,7 +1418,7 @@ func mcpgen_call_Tool025(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool026(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input026
 	mcpgen_decode_Input026(&d, &in)
@@ -1432,7 +1433,7 @@ func mcpgen_call_Tool026(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool027(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input027
 	mcpgen_decode_Input027(&d, &in)
@@ -1447,7 +1448,7 @@ func mcpgen_call_Tool027(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool028(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input028
 	mcpgen_decode_Input028(&d, &in)
@@ -1462,7 +1463,7 @@ func mcpgen_call_Tool028(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool029(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input029
 	mcpgen_decode_Input029(&d, &in)
@@ -1477,7 +1478,7 @@ func mcpgen_call_Tool029(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool030(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input030
 	mcpgen_decode_Input030(&d, &in)
@@ -1492,7 +1493,7 @@ func mcpgen_call_Tool030(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool031(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input031
 	mcpgen_decode_Input031(&d, &in)
@@ -1507,7 +1508,7 @@ func mcpgen_call_Tool031(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool032(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input032
 	mcpgen_decode_Input032(&d, &in)
@@ -1522,7 +1523,7 @@ func mcpgen_call_Tool032(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool033(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input033
 	mcpgen_decode_Input033(&d, &in)
@@ -1537,7 +1538,7 @@ func mcpgen_call_Tool033(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool034(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input034
 	mcpgen_decode_Input034(&d, &in)
@@ -1552,7 +1553,7 @@ func mcpgen_call_Tool034(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool035(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input035
 	mcpgen_decode_Input035(&d, &in)
@@ -1567,7 +1568,7 @@ func mcpgen_call_Tool035(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool036(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input036
 	mcpgen_decode_Input036(&d, &in)
@@ -1582,7 +1583,7 @@ func mcpgen_call_Tool036(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool037(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input037
 	mcpgen_decode_Input037(&d, &in)
@@ -1597,7 +1598,7 @@ func mcpgen_call_Tool037(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool038(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input038
 	mcpgen_decode_Input038(&d, &in)
@@ -1612,7 +1613,7 @@ func mcpgen_call_Tool038(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool039(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input039
 	mcpgen_decode_Input039(&d, &in)
@@ -1627,7 +1628,7 @@ func mcpgen_call_Tool039(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool040(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input040
 	mcpgen_decode_Input040(&d, &in)
@@ -1642,7 +1643,7 @@ func mcpgen_call_Tool040(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool041(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input041
 	mcpgen_decode_Input041(&d, &in)
@@ -1657,7 +1658,7 @@ func mcpgen_call_Tool041(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool042(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input042
 	mcpgen_decode_Input042(&d, &in)
@@ -1672,7 +1673,7 @@ func mcpgen_call_Tool042(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool043(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input043
 	mcpgen_decode_Input043(&d, &in)
@@ -1687,7 +1688,7 @@ func mcpgen_call_Tool043(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool044(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input044
 	mcpgen_decode_Input044(&d, &in)
@@ -1702,7 +1703,7 @@ func mcpgen_call_Tool044(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool045(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input045
 	mcpgen_decode_Input045(&d, &in)
@@ -1717,7 +1718,7 @@ func mcpgen_call_Tool045(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool046(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input046
 	mcpgen_decode_Input046(&d, &in)
@@ -1732,7 +1733,7 @@ func mcpgen_call_Tool046(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool047(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input047
 	mcpgen_decode_Input047(&d, &in)
@@ -1747,7 +1748,7 @@ func mcpgen_call_Tool047(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool048(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input048
 	mcpgen_decode_Input048(&d, &in)
@@ -1762,7 +1763,7 @@ func mcpgen_call_Tool048(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool049(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input049
 	mcpgen_decode_Input049(&d, &in)
@@ -1777,7 +1778,7 @@ func mcpgen_call_Tool049(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool050(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input050
 	mcpgen_decode_Input050(&d, &in)
@@ -1792,7 +1793,7 @@ func mcpgen_call_Tool050(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool051(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input051
 	mcpgen_decode_Input051(&d, &in)
@@ -1807,7 +1808,7 @@ func mcpgen_call_Tool051(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool052(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input052
 	mcpgen_decode_Input052(&d, &in)
@@ -1822,7 +1823,7 @@ func mcpgen_call_Tool052(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool053(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input053
 	mcpgen_decode_Input053(&d, &in)
@@ -1837,7 +1838,7 @@ func mcpgen_call_Tool053(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool054(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input054
 	mcpgen_decode_Input054(&d, &in)
@@ -1852,7 +1853,7 @@ func mcpgen_call_Tool054(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool055(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input055
 	mcpgen_decode_Input055(&d, &in)
@@ -1867,7 +1868,7 @@ func mcpgen_call_Tool055(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool056(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input056
 	mcpgen_decode_Input056(&d, &in)
@@ -1882,7 +1883,7 @@ func mcpgen_call_Tool056(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool057(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input057
 	mcpgen_decode_Input057(&d, &in)
@@ -1897,7 +1898,7 @@ func mcpgen_call_Tool057(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool058(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input058
 	mcpgen_decode_Input058(&d, &in)
@@ -1912,7 +1913,7 @@ func mcpgen_call_Tool058(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool059(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input059
 	mcpgen_decode_Input059(&d, &in)
@@ -1927,7 +1928,7 @@ func mcpgen_call_Tool059(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool060(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input060
 	mcpgen_decode_Input060(&d, &in)
@@ -1942,7 +1943,7 @@ func mcpgen_call_Tool060(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool061(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input061
 	mcpgen_decode_Input061(&d, &in)
@@ -1957,7 +1958,7 @@ func mcpgen_call_Tool061(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool062(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input062
 	mcpgen_decode_Input062(&d, &in)
@@ -1972,7 +1973,7 @@ func mcpgen_call_Tool062(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool063(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input063
 	mcpgen_decode_Input063(&d, &in)
@@ -1987,7 +1988,7 @@ func mcpgen_call_Tool063(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool064(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input064
 	mcpgen_decode_Input064(&d, &in)
@@ -2002,7 +2003,7 @@ func mcpgen_call_Tool064(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool065(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input065
 	mcpgen_decode_Input065(&d, &in)
@@ -2017,7 +2018,7 @@ func mcpgen_call_Tool065(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool066(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input066
 	mcpgen_decode_Input066(&d, &in)
@@ -2032,7 +2033,7 @@ func mcpgen_call_Tool066(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool067(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input067
 	mcpgen_decode_Input067(&d, &in)
@@ -2047,7 +2048,7 @@ func mcpgen_call_Tool067(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool068(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input068
 	mcpgen_decode_Input068(&d, &in)
@@ -2062,7 +2063,7 @@ func mcpgen_call_Tool068(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool069(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input069
 	mcpgen_decode_Input069(&d, &in)
@@ -2077,7 +2078,7 @@ func mcpgen_call_Tool069(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool070(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input070
 	mcpgen_decode_Input070(&d, &in)
@@ -2092,7 +2093,7 @@ func mcpgen_call_Tool070(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool071(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input071
 	mcpgen_decode_Input071(&d, &in)
@@ -2107,7 +2108,7 @@ func mcpgen_call_Tool071(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool072(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input072
 	mcpgen_decode_Input072(&d, &in)
@@ -2122,7 +2123,7 @@ func mcpgen_call_Tool072(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool073(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input073
 	mcpgen_decode_Input073(&d, &in)
@@ -2137,7 +2138,7 @@ func mcpgen_call_Tool073(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool074(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input074
 	mcpgen_decode_Input074(&d, &in)
@@ -2152,7 +2153,7 @@ func mcpgen_call_Tool074(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool075(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input075
 	mcpgen_decode_Input075(&d, &in)
@@ -2167,7 +2168,7 @@ func mcpgen_call_Tool075(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool076(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input076
 	mcpgen_decode_Input076(&d, &in)
@@ -2182,7 +2183,7 @@ func mcpgen_call_Tool076(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool077(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input077
 	mcpgen_decode_Input077(&d, &in)
@@ -2197,7 +2198,7 @@ func mcpgen_call_Tool077(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool078(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input078
 	mcpgen_decode_Input078(&d, &in)
@@ -2212,7 +2213,7 @@ func mcpgen_call_Tool078(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool079(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input079
 	mcpgen_decode_Input079(&d, &in)
@@ -2227,7 +2228,7 @@ func mcpgen_call_Tool079(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool080(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input080
 	mcpgen_decode_Input080(&d, &in)
@@ -2242,7 +2243,7 @@ func mcpgen_call_Tool080(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool081(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input081
 	mcpgen_decode_Input081(&d, &in)
@@ -2257,7 +2258,7 @@ func mcpgen_call_Tool081(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool082(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input082
 	mcpgen_decode_Input082(&d, &in)
@@ -2272,7 +2273,7 @@ func mcpgen_call_Tool082(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool083(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input083
 	mcpgen_decode_Input083(&d, &in)
@@ -2287,7 +2288,7 @@ func mcpgen_call_Tool083(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool084(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input084
 	mcpgen_decode_Input084(&d, &in)
@@ -2302,7 +2303,7 @@ func mcpgen_call_Tool084(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool085(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input085
 	mcpgen_decode_Input085(&d, &in)
@@ -2317,7 +2318,7 @@ func mcpgen_call_Tool085(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool086(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input086
 	mcpgen_decode_Input086(&d, &in)
@@ -2332,7 +2333,7 @@ func mcpgen_call_Tool086(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool087(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input087
 	mcpgen_decode_Input087(&d, &in)
@@ -2347,7 +2348,7 @@ func mcpgen_call_Tool087(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool088(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input088
 	mcpgen_decode_Input088(&d, &in)
@@ -2362,7 +2363,7 @@ func mcpgen_call_Tool088(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool089(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input089
 	mcpgen_decode_Input089(&d, &in)
@@ -2377,7 +2378,7 @@ func mcpgen_call_Tool089(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool090(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input090
 	mcpgen_decode_Input090(&d, &in)
@@ -2392,7 +2393,7 @@ func mcpgen_call_Tool090(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool091(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input091
 	mcpgen_decode_Input091(&d, &in)
@@ -2407,7 +2408,7 @@ func mcpgen_call_Tool091(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool092(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input092
 	mcpgen_decode_Input092(&d, &in)
@@ -2422,7 +2423,7 @@ func mcpgen_call_Tool092(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool093(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input093
 	mcpgen_decode_Input093(&d, &in)
@@ -2437,7 +2438,7 @@ func mcpgen_call_Tool093(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool094(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input094
 	mcpgen_decode_Input094(&d, &in)
@@ -2452,7 +2453,7 @@ func mcpgen_call_Tool094(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool095(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input095
 	mcpgen_decode_Input095(&d, &in)
@@ -2467,7 +2468,7 @@ func mcpgen_call_Tool095(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool096(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input096
 	mcpgen_decode_Input096(&d, &in)
@@ -2482,7 +2483,7 @@ func mcpgen_call_Tool096(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool097(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input097
 	mcpgen_decode_Input097(&d, &in)
@@ -2497,7 +2498,7 @@ func mcpgen_call_Tool097(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool098(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input098
 	mcpgen_decode_Input098(&d, &in)
@@ -2512,7 +2513,7 @@ func mcpgen_call_Tool098(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_Tool099(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in Input099
 	mcpgen_decode_Input099(&d, &in)
@@ -2526,7 +2527,7 @@ func mcpgen_call_Tool099(ctx context.Context, args []byte) mcprt.Result {
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
 
-func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
+func mcpgen_decode_Input000(d *mcpimpl.Decoder, v *Input000) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2540,17 +2541,17 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2565,13 +2566,13 @@ func mcpgen_decode_Input000(d *mcprt.Decoder, v *Input000) {
 	}
 }
 
-var mcpgen_bounds_0 = mcprt.Bounds{Min: 1, MinText: "1", Max: 1000, MaxText: "1000"}
+var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 1000, MaxText: "1000"}
 
 var mcpgen_enum_0 = []string{"merge", "replace"}
 
 var mcpgen_fields_0 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
+func mcpgen_decode_Input001(d *mcpimpl.Decoder, v *Input001) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2585,17 +2586,17 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2612,7 +2613,7 @@ func mcpgen_decode_Input001(d *mcprt.Decoder, v *Input001) {
 
 var mcpgen_fields_1 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
+func mcpgen_decode_Input002(d *mcpimpl.Decoder, v *Input002) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2626,17 +2627,17 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2653,7 +2654,7 @@ func mcpgen_decode_Input002(d *mcprt.Decoder, v *Input002) {
 
 var mcpgen_fields_2 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
+func mcpgen_decode_Input003(d *mcpimpl.Decoder, v *Input003) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2667,17 +2668,17 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2694,7 +2695,7 @@ func mcpgen_decode_Input003(d *mcprt.Decoder, v *Input003) {
 
 var mcpgen_fields_3 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
+func mcpgen_decode_Input004(d *mcpimpl.Decoder, v *Input004) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2708,17 +2709,17 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2735,7 +2736,7 @@ func mcpgen_decode_Input004(d *mcprt.Decoder, v *Input004) {
 
 var mcpgen_fields_4 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
+func mcpgen_decode_Input005(d *mcpimpl.Decoder, v *Input005) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2749,17 +2750,17 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2776,7 +2777,7 @@ func mcpgen_decode_Input005(d *mcprt.Decoder, v *Input005) {
 
 var mcpgen_fields_5 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
+func mcpgen_decode_Input006(d *mcpimpl.Decoder, v *Input006) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2790,17 +2791,17 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2817,7 +2818,7 @@ func mcpgen_decode_Input006(d *mcprt.Decoder, v *Input006) {
 
 var mcpgen_fields_6 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
+func mcpgen_decode_Input007(d *mcpimpl.Decoder, v *Input007) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2831,17 +2832,17 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2858,7 +2859,7 @@ func mcpgen_decode_Input007(d *mcprt.Decoder, v *Input007) {
 
 var mcpgen_fields_7 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
+func mcpgen_decode_Input008(d *mcpimpl.Decoder, v *Input008) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2872,17 +2873,17 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2899,7 +2900,7 @@ func mcpgen_decode_Input008(d *mcprt.Decoder, v *Input008) {
 
 var mcpgen_fields_8 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
+func mcpgen_decode_Input009(d *mcpimpl.Decoder, v *Input009) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2913,17 +2914,17 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2940,7 +2941,7 @@ func mcpgen_decode_Input009(d *mcprt.Decoder, v *Input009) {
 
 var mcpgen_fields_9 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
+func mcpgen_decode_Input010(d *mcpimpl.Decoder, v *Input010) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2954,17 +2955,17 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -2981,7 +2982,7 @@ func mcpgen_decode_Input010(d *mcprt.Decoder, v *Input010) {
 
 var mcpgen_fields_10 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
+func mcpgen_decode_Input011(d *mcpimpl.Decoder, v *Input011) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -2995,17 +2996,17 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3022,7 +3023,7 @@ func mcpgen_decode_Input011(d *mcprt.Decoder, v *Input011) {
 
 var mcpgen_fields_11 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
+func mcpgen_decode_Input012(d *mcpimpl.Decoder, v *Input012) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3036,17 +3037,17 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3063,7 +3064,7 @@ func mcpgen_decode_Input012(d *mcprt.Decoder, v *Input012) {
 
 var mcpgen_fields_12 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
+func mcpgen_decode_Input013(d *mcpimpl.Decoder, v *Input013) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3077,17 +3078,17 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3104,7 +3105,7 @@ func mcpgen_decode_Input013(d *mcprt.Decoder, v *Input013) {
 
 var mcpgen_fields_13 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
+func mcpgen_decode_Input014(d *mcpimpl.Decoder, v *Input014) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3118,17 +3119,17 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3145,7 +3146,7 @@ func mcpgen_decode_Input014(d *mcprt.Decoder, v *Input014) {
 
 var mcpgen_fields_14 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
+func mcpgen_decode_Input015(d *mcpimpl.Decoder, v *Input015) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3159,17 +3160,17 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3186,7 +3187,7 @@ func mcpgen_decode_Input015(d *mcprt.Decoder, v *Input015) {
 
 var mcpgen_fields_15 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
+func mcpgen_decode_Input016(d *mcpimpl.Decoder, v *Input016) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3200,17 +3201,17 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3227,7 +3228,7 @@ func mcpgen_decode_Input016(d *mcprt.Decoder, v *Input016) {
 
 var mcpgen_fields_16 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
+func mcpgen_decode_Input017(d *mcpimpl.Decoder, v *Input017) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3241,17 +3242,17 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3268,7 +3269,7 @@ func mcpgen_decode_Input017(d *mcprt.Decoder, v *Input017) {
 
 var mcpgen_fields_17 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
+func mcpgen_decode_Input018(d *mcpimpl.Decoder, v *Input018) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3282,17 +3283,17 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3309,7 +3310,7 @@ func mcpgen_decode_Input018(d *mcprt.Decoder, v *Input018) {
 
 var mcpgen_fields_18 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
+func mcpgen_decode_Input019(d *mcpimpl.Decoder, v *Input019) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3323,17 +3324,17 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3350,7 +3351,7 @@ func mcpgen_decode_Input019(d *mcprt.Decoder, v *Input019) {
 
 var mcpgen_fields_19 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
+func mcpgen_decode_Input020(d *mcpimpl.Decoder, v *Input020) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3364,17 +3365,17 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3391,7 +3392,7 @@ func mcpgen_decode_Input020(d *mcprt.Decoder, v *Input020) {
 
 var mcpgen_fields_20 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
+func mcpgen_decode_Input021(d *mcpimpl.Decoder, v *Input021) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3405,17 +3406,17 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3432,7 +3433,7 @@ func mcpgen_decode_Input021(d *mcprt.Decoder, v *Input021) {
 
 var mcpgen_fields_21 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
+func mcpgen_decode_Input022(d *mcpimpl.Decoder, v *Input022) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3446,17 +3447,17 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3473,7 +3474,7 @@ func mcpgen_decode_Input022(d *mcprt.Decoder, v *Input022) {
 
 var mcpgen_fields_22 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
+func mcpgen_decode_Input023(d *mcpimpl.Decoder, v *Input023) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3487,17 +3488,17 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3514,7 +3515,7 @@ func mcpgen_decode_Input023(d *mcprt.Decoder, v *Input023) {
 
 var mcpgen_fields_23 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
+func mcpgen_decode_Input024(d *mcpimpl.Decoder, v *Input024) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3528,17 +3529,17 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3555,7 +3556,7 @@ func mcpgen_decode_Input024(d *mcprt.Decoder, v *Input024) {
 
 var mcpgen_fields_24 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
+func mcpgen_decode_Input025(d *mcpimpl.Decoder, v *Input025) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3569,17 +3570,17 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3596,7 +3597,7 @@ func mcpgen_decode_Input025(d *mcprt.Decoder, v *Input025) {
 
 var mcpgen_fields_25 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
+func mcpgen_decode_Input026(d *mcpimpl.Decoder, v *Input026) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3610,17 +3611,17 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3637,7 +3638,7 @@ func mcpgen_decode_Input026(d *mcprt.Decoder, v *Input026) {
 
 var mcpgen_fields_26 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
+func mcpgen_decode_Input027(d *mcpimpl.Decoder, v *Input027) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3651,17 +3652,17 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3678,7 +3679,7 @@ func mcpgen_decode_Input027(d *mcprt.Decoder, v *Input027) {
 
 var mcpgen_fields_27 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
+func mcpgen_decode_Input028(d *mcpimpl.Decoder, v *Input028) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3692,17 +3693,17 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3719,7 +3720,7 @@ func mcpgen_decode_Input028(d *mcprt.Decoder, v *Input028) {
 
 var mcpgen_fields_28 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
+func mcpgen_decode_Input029(d *mcpimpl.Decoder, v *Input029) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3733,17 +3734,17 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3760,7 +3761,7 @@ func mcpgen_decode_Input029(d *mcprt.Decoder, v *Input029) {
 
 var mcpgen_fields_29 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
+func mcpgen_decode_Input030(d *mcpimpl.Decoder, v *Input030) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3774,17 +3775,17 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3801,7 +3802,7 @@ func mcpgen_decode_Input030(d *mcprt.Decoder, v *Input030) {
 
 var mcpgen_fields_30 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
+func mcpgen_decode_Input031(d *mcpimpl.Decoder, v *Input031) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3815,17 +3816,17 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3842,7 +3843,7 @@ func mcpgen_decode_Input031(d *mcprt.Decoder, v *Input031) {
 
 var mcpgen_fields_31 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
+func mcpgen_decode_Input032(d *mcpimpl.Decoder, v *Input032) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3856,17 +3857,17 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3883,7 +3884,7 @@ func mcpgen_decode_Input032(d *mcprt.Decoder, v *Input032) {
 
 var mcpgen_fields_32 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
+func mcpgen_decode_Input033(d *mcpimpl.Decoder, v *Input033) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3897,17 +3898,17 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3924,7 +3925,7 @@ func mcpgen_decode_Input033(d *mcprt.Decoder, v *Input033) {
 
 var mcpgen_fields_33 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
+func mcpgen_decode_Input034(d *mcpimpl.Decoder, v *Input034) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3938,17 +3939,17 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -3965,7 +3966,7 @@ func mcpgen_decode_Input034(d *mcprt.Decoder, v *Input034) {
 
 var mcpgen_fields_34 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
+func mcpgen_decode_Input035(d *mcpimpl.Decoder, v *Input035) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -3979,17 +3980,17 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4006,7 +4007,7 @@ func mcpgen_decode_Input035(d *mcprt.Decoder, v *Input035) {
 
 var mcpgen_fields_35 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
+func mcpgen_decode_Input036(d *mcpimpl.Decoder, v *Input036) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4020,17 +4021,17 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4047,7 +4048,7 @@ func mcpgen_decode_Input036(d *mcprt.Decoder, v *Input036) {
 
 var mcpgen_fields_36 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
+func mcpgen_decode_Input037(d *mcpimpl.Decoder, v *Input037) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4061,17 +4062,17 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4088,7 +4089,7 @@ func mcpgen_decode_Input037(d *mcprt.Decoder, v *Input037) {
 
 var mcpgen_fields_37 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
+func mcpgen_decode_Input038(d *mcpimpl.Decoder, v *Input038) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4102,17 +4103,17 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4129,7 +4130,7 @@ func mcpgen_decode_Input038(d *mcprt.Decoder, v *Input038) {
 
 var mcpgen_fields_38 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
+func mcpgen_decode_Input039(d *mcpimpl.Decoder, v *Input039) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4143,17 +4144,17 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4170,7 +4171,7 @@ func mcpgen_decode_Input039(d *mcprt.Decoder, v *Input039) {
 
 var mcpgen_fields_39 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
+func mcpgen_decode_Input040(d *mcpimpl.Decoder, v *Input040) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4184,17 +4185,17 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4211,7 +4212,7 @@ func mcpgen_decode_Input040(d *mcprt.Decoder, v *Input040) {
 
 var mcpgen_fields_40 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
+func mcpgen_decode_Input041(d *mcpimpl.Decoder, v *Input041) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4225,17 +4226,17 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4252,7 +4253,7 @@ func mcpgen_decode_Input041(d *mcprt.Decoder, v *Input041) {
 
 var mcpgen_fields_41 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
+func mcpgen_decode_Input042(d *mcpimpl.Decoder, v *Input042) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4266,17 +4267,17 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4293,7 +4294,7 @@ func mcpgen_decode_Input042(d *mcprt.Decoder, v *Input042) {
 
 var mcpgen_fields_42 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
+func mcpgen_decode_Input043(d *mcpimpl.Decoder, v *Input043) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4307,17 +4308,17 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4334,7 +4335,7 @@ func mcpgen_decode_Input043(d *mcprt.Decoder, v *Input043) {
 
 var mcpgen_fields_43 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
+func mcpgen_decode_Input044(d *mcpimpl.Decoder, v *Input044) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4348,17 +4349,17 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4375,7 +4376,7 @@ func mcpgen_decode_Input044(d *mcprt.Decoder, v *Input044) {
 
 var mcpgen_fields_44 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
+func mcpgen_decode_Input045(d *mcpimpl.Decoder, v *Input045) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4389,17 +4390,17 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4416,7 +4417,7 @@ func mcpgen_decode_Input045(d *mcprt.Decoder, v *Input045) {
 
 var mcpgen_fields_45 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
+func mcpgen_decode_Input046(d *mcpimpl.Decoder, v *Input046) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4430,17 +4431,17 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4457,7 +4458,7 @@ func mcpgen_decode_Input046(d *mcprt.Decoder, v *Input046) {
 
 var mcpgen_fields_46 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
+func mcpgen_decode_Input047(d *mcpimpl.Decoder, v *Input047) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4471,17 +4472,17 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4498,7 +4499,7 @@ func mcpgen_decode_Input047(d *mcprt.Decoder, v *Input047) {
 
 var mcpgen_fields_47 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
+func mcpgen_decode_Input048(d *mcpimpl.Decoder, v *Input048) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4512,17 +4513,17 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4539,7 +4540,7 @@ func mcpgen_decode_Input048(d *mcprt.Decoder, v *Input048) {
 
 var mcpgen_fields_48 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
+func mcpgen_decode_Input049(d *mcpimpl.Decoder, v *Input049) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4553,17 +4554,17 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4580,7 +4581,7 @@ func mcpgen_decode_Input049(d *mcprt.Decoder, v *Input049) {
 
 var mcpgen_fields_49 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
+func mcpgen_decode_Input050(d *mcpimpl.Decoder, v *Input050) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4594,17 +4595,17 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4621,7 +4622,7 @@ func mcpgen_decode_Input050(d *mcprt.Decoder, v *Input050) {
 
 var mcpgen_fields_50 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
+func mcpgen_decode_Input051(d *mcpimpl.Decoder, v *Input051) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4635,17 +4636,17 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4662,7 +4663,7 @@ func mcpgen_decode_Input051(d *mcprt.Decoder, v *Input051) {
 
 var mcpgen_fields_51 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
+func mcpgen_decode_Input052(d *mcpimpl.Decoder, v *Input052) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4676,17 +4677,17 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4703,7 +4704,7 @@ func mcpgen_decode_Input052(d *mcprt.Decoder, v *Input052) {
 
 var mcpgen_fields_52 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
+func mcpgen_decode_Input053(d *mcpimpl.Decoder, v *Input053) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4717,17 +4718,17 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4744,7 +4745,7 @@ func mcpgen_decode_Input053(d *mcprt.Decoder, v *Input053) {
 
 var mcpgen_fields_53 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
+func mcpgen_decode_Input054(d *mcpimpl.Decoder, v *Input054) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4758,17 +4759,17 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4785,7 +4786,7 @@ func mcpgen_decode_Input054(d *mcprt.Decoder, v *Input054) {
 
 var mcpgen_fields_54 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
+func mcpgen_decode_Input055(d *mcpimpl.Decoder, v *Input055) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4799,17 +4800,17 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4826,7 +4827,7 @@ func mcpgen_decode_Input055(d *mcprt.Decoder, v *Input055) {
 
 var mcpgen_fields_55 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
+func mcpgen_decode_Input056(d *mcpimpl.Decoder, v *Input056) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4840,17 +4841,17 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4867,7 +4868,7 @@ func mcpgen_decode_Input056(d *mcprt.Decoder, v *Input056) {
 
 var mcpgen_fields_56 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
+func mcpgen_decode_Input057(d *mcpimpl.Decoder, v *Input057) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4881,17 +4882,17 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4908,7 +4909,7 @@ func mcpgen_decode_Input057(d *mcprt.Decoder, v *Input057) {
 
 var mcpgen_fields_57 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
+func mcpgen_decode_Input058(d *mcpimpl.Decoder, v *Input058) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4922,17 +4923,17 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4949,7 +4950,7 @@ func mcpgen_decode_Input058(d *mcprt.Decoder, v *Input058) {
 
 var mcpgen_fields_58 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
+func mcpgen_decode_Input059(d *mcpimpl.Decoder, v *Input059) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -4963,17 +4964,17 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -4990,7 +4991,7 @@ func mcpgen_decode_Input059(d *mcprt.Decoder, v *Input059) {
 
 var mcpgen_fields_59 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
+func mcpgen_decode_Input060(d *mcpimpl.Decoder, v *Input060) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5004,17 +5005,17 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5031,7 +5032,7 @@ func mcpgen_decode_Input060(d *mcprt.Decoder, v *Input060) {
 
 var mcpgen_fields_60 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
+func mcpgen_decode_Input061(d *mcpimpl.Decoder, v *Input061) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5045,17 +5046,17 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5072,7 +5073,7 @@ func mcpgen_decode_Input061(d *mcprt.Decoder, v *Input061) {
 
 var mcpgen_fields_61 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
+func mcpgen_decode_Input062(d *mcpimpl.Decoder, v *Input062) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5086,17 +5087,17 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5113,7 +5114,7 @@ func mcpgen_decode_Input062(d *mcprt.Decoder, v *Input062) {
 
 var mcpgen_fields_62 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
+func mcpgen_decode_Input063(d *mcpimpl.Decoder, v *Input063) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5127,17 +5128,17 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5154,7 +5155,7 @@ func mcpgen_decode_Input063(d *mcprt.Decoder, v *Input063) {
 
 var mcpgen_fields_63 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
+func mcpgen_decode_Input064(d *mcpimpl.Decoder, v *Input064) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5168,17 +5169,17 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5195,7 +5196,7 @@ func mcpgen_decode_Input064(d *mcprt.Decoder, v *Input064) {
 
 var mcpgen_fields_64 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
+func mcpgen_decode_Input065(d *mcpimpl.Decoder, v *Input065) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5209,17 +5210,17 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5236,7 +5237,7 @@ func mcpgen_decode_Input065(d *mcprt.Decoder, v *Input065) {
 
 var mcpgen_fields_65 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
+func mcpgen_decode_Input066(d *mcpimpl.Decoder, v *Input066) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5250,17 +5251,17 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5277,7 +5278,7 @@ func mcpgen_decode_Input066(d *mcprt.Decoder, v *Input066) {
 
 var mcpgen_fields_66 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
+func mcpgen_decode_Input067(d *mcpimpl.Decoder, v *Input067) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5291,17 +5292,17 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5318,7 +5319,7 @@ func mcpgen_decode_Input067(d *mcprt.Decoder, v *Input067) {
 
 var mcpgen_fields_67 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
+func mcpgen_decode_Input068(d *mcpimpl.Decoder, v *Input068) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5332,17 +5333,17 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5359,7 +5360,7 @@ func mcpgen_decode_Input068(d *mcprt.Decoder, v *Input068) {
 
 var mcpgen_fields_68 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
+func mcpgen_decode_Input069(d *mcpimpl.Decoder, v *Input069) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5373,17 +5374,17 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5400,7 +5401,7 @@ func mcpgen_decode_Input069(d *mcprt.Decoder, v *Input069) {
 
 var mcpgen_fields_69 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
+func mcpgen_decode_Input070(d *mcpimpl.Decoder, v *Input070) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5414,17 +5415,17 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5441,7 +5442,7 @@ func mcpgen_decode_Input070(d *mcprt.Decoder, v *Input070) {
 
 var mcpgen_fields_70 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
+func mcpgen_decode_Input071(d *mcpimpl.Decoder, v *Input071) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5455,17 +5456,17 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5482,7 +5483,7 @@ func mcpgen_decode_Input071(d *mcprt.Decoder, v *Input071) {
 
 var mcpgen_fields_71 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
+func mcpgen_decode_Input072(d *mcpimpl.Decoder, v *Input072) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5496,17 +5497,17 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5523,7 +5524,7 @@ func mcpgen_decode_Input072(d *mcprt.Decoder, v *Input072) {
 
 var mcpgen_fields_72 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
+func mcpgen_decode_Input073(d *mcpimpl.Decoder, v *Input073) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5537,17 +5538,17 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5564,7 +5565,7 @@ func mcpgen_decode_Input073(d *mcprt.Decoder, v *Input073) {
 
 var mcpgen_fields_73 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
+func mcpgen_decode_Input074(d *mcpimpl.Decoder, v *Input074) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5578,17 +5579,17 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5605,7 +5606,7 @@ func mcpgen_decode_Input074(d *mcprt.Decoder, v *Input074) {
 
 var mcpgen_fields_74 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
+func mcpgen_decode_Input075(d *mcpimpl.Decoder, v *Input075) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5619,17 +5620,17 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5646,7 +5647,7 @@ func mcpgen_decode_Input075(d *mcprt.Decoder, v *Input075) {
 
 var mcpgen_fields_75 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
+func mcpgen_decode_Input076(d *mcpimpl.Decoder, v *Input076) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5660,17 +5661,17 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5687,7 +5688,7 @@ func mcpgen_decode_Input076(d *mcprt.Decoder, v *Input076) {
 
 var mcpgen_fields_76 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
+func mcpgen_decode_Input077(d *mcpimpl.Decoder, v *Input077) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5701,17 +5702,17 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5728,7 +5729,7 @@ func mcpgen_decode_Input077(d *mcprt.Decoder, v *Input077) {
 
 var mcpgen_fields_77 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
+func mcpgen_decode_Input078(d *mcpimpl.Decoder, v *Input078) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5742,17 +5743,17 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5769,7 +5770,7 @@ func mcpgen_decode_Input078(d *mcprt.Decoder, v *Input078) {
 
 var mcpgen_fields_78 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
+func mcpgen_decode_Input079(d *mcpimpl.Decoder, v *Input079) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5783,17 +5784,17 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5810,7 +5811,7 @@ func mcpgen_decode_Input079(d *mcprt.Decoder, v *Input079) {
 
 var mcpgen_fields_79 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
+func mcpgen_decode_Input080(d *mcpimpl.Decoder, v *Input080) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5824,17 +5825,17 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5851,7 +5852,7 @@ func mcpgen_decode_Input080(d *mcprt.Decoder, v *Input080) {
 
 var mcpgen_fields_80 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
+func mcpgen_decode_Input081(d *mcpimpl.Decoder, v *Input081) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5865,17 +5866,17 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5892,7 +5893,7 @@ func mcpgen_decode_Input081(d *mcprt.Decoder, v *Input081) {
 
 var mcpgen_fields_81 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
+func mcpgen_decode_Input082(d *mcpimpl.Decoder, v *Input082) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5906,17 +5907,17 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5933,7 +5934,7 @@ func mcpgen_decode_Input082(d *mcprt.Decoder, v *Input082) {
 
 var mcpgen_fields_82 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
+func mcpgen_decode_Input083(d *mcpimpl.Decoder, v *Input083) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5947,17 +5948,17 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -5974,7 +5975,7 @@ func mcpgen_decode_Input083(d *mcprt.Decoder, v *Input083) {
 
 var mcpgen_fields_83 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
+func mcpgen_decode_Input084(d *mcpimpl.Decoder, v *Input084) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -5988,17 +5989,17 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6015,7 +6016,7 @@ func mcpgen_decode_Input084(d *mcprt.Decoder, v *Input084) {
 
 var mcpgen_fields_84 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
+func mcpgen_decode_Input085(d *mcpimpl.Decoder, v *Input085) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6029,17 +6030,17 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6056,7 +6057,7 @@ func mcpgen_decode_Input085(d *mcprt.Decoder, v *Input085) {
 
 var mcpgen_fields_85 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
+func mcpgen_decode_Input086(d *mcpimpl.Decoder, v *Input086) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6070,17 +6071,17 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6097,7 +6098,7 @@ func mcpgen_decode_Input086(d *mcprt.Decoder, v *Input086) {
 
 var mcpgen_fields_86 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
+func mcpgen_decode_Input087(d *mcpimpl.Decoder, v *Input087) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6111,17 +6112,17 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6138,7 +6139,7 @@ func mcpgen_decode_Input087(d *mcprt.Decoder, v *Input087) {
 
 var mcpgen_fields_87 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
+func mcpgen_decode_Input088(d *mcpimpl.Decoder, v *Input088) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6152,17 +6153,17 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6179,7 +6180,7 @@ func mcpgen_decode_Input088(d *mcprt.Decoder, v *Input088) {
 
 var mcpgen_fields_88 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
+func mcpgen_decode_Input089(d *mcpimpl.Decoder, v *Input089) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6193,17 +6194,17 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6220,7 +6221,7 @@ func mcpgen_decode_Input089(d *mcprt.Decoder, v *Input089) {
 
 var mcpgen_fields_89 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
+func mcpgen_decode_Input090(d *mcpimpl.Decoder, v *Input090) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6234,17 +6235,17 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6261,7 +6262,7 @@ func mcpgen_decode_Input090(d *mcprt.Decoder, v *Input090) {
 
 var mcpgen_fields_90 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
+func mcpgen_decode_Input091(d *mcpimpl.Decoder, v *Input091) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6275,17 +6276,17 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6302,7 +6303,7 @@ func mcpgen_decode_Input091(d *mcprt.Decoder, v *Input091) {
 
 var mcpgen_fields_91 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
+func mcpgen_decode_Input092(d *mcpimpl.Decoder, v *Input092) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6316,17 +6317,17 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6343,7 +6344,7 @@ func mcpgen_decode_Input092(d *mcprt.Decoder, v *Input092) {
 
 var mcpgen_fields_92 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
+func mcpgen_decode_Input093(d *mcpimpl.Decoder, v *Input093) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6357,17 +6358,17 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6384,7 +6385,7 @@ func mcpgen_decode_Input093(d *mcprt.Decoder, v *Input093) {
 
 var mcpgen_fields_93 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
+func mcpgen_decode_Input094(d *mcpimpl.Decoder, v *Input094) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6398,17 +6399,17 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6425,7 +6426,7 @@ func mcpgen_decode_Input094(d *mcprt.Decoder, v *Input094) {
 
 var mcpgen_fields_94 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
+func mcpgen_decode_Input095(d *mcpimpl.Decoder, v *Input095) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6439,17 +6440,17 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6466,7 +6467,7 @@ func mcpgen_decode_Input095(d *mcprt.Decoder, v *Input095) {
 
 var mcpgen_fields_95 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
+func mcpgen_decode_Input096(d *mcpimpl.Decoder, v *Input096) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6480,17 +6481,17 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6507,7 +6508,7 @@ func mcpgen_decode_Input096(d *mcprt.Decoder, v *Input096) {
 
 var mcpgen_fields_96 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
+func mcpgen_decode_Input097(d *mcpimpl.Decoder, v *Input097) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6521,17 +6522,17 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6548,7 +6549,7 @@ func mcpgen_decode_Input097(d *mcprt.Decoder, v *Input097) {
 
 var mcpgen_fields_97 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
+func mcpgen_decode_Input098(d *mcpimpl.Decoder, v *Input098) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6562,17 +6563,17 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
@@ -6589,7 +6590,7 @@ func mcpgen_decode_Input098(d *mcprt.Decoder, v *Input098) {
 
 var mcpgen_fields_98 = []string{"id", "count", "labels", "mode"}
 
-func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
+func mcpgen_decode_Input099(d *mcpimpl.Decoder, v *Input099) {
 	if d.Object() {
 		var seen0 [4]bool
 		for d.NextField() {
@@ -6603,17 +6604,17 @@ func mcpgen_decode_Input099(d *mcprt.Decoder, v *Input099) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			case "labels":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Labels = mcprt.Grow(d, v.Labels)
+						v.Labels = mcpimpl.Grow(d, v.Labels)
 						v.Labels[len(v.Labels)-1] = d.String()
 					}
-					v.Labels = mcprt.NonNil(v.Labels)
+					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {

@@ -4,12 +4,13 @@ package pricing
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // A compile error on the next line means this file was generated for an older
 // runtime: rerun go generate.
-var _ = mcprt.SupportPackageIsVersion1
+var _ = mcpimpl.SupportPackageIsVersion2
 
 // The signature of each tool function when this file was generated. A
 // compile error below means a function changed since: rerun go generate.
@@ -36,7 +37,7 @@ func MCPTools() []mcprt.Tool {
 }
 
 func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in BulkPriceUpdateInput
 	mcpgen_decode_BulkPriceUpdateInput(&d, &in)
@@ -50,7 +51,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	return mcprt.TextResult(string(out))
 }
 
-func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
+func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateInput) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -71,10 +72,10 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Changes = mcprt.Grow(d, v.Changes)
+						v.Changes = mcpimpl.Grow(d, v.Changes)
 						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
 					}
-					v.Changes = mcprt.NonNil(v.Changes)
+					v.Changes = mcpimpl.NonNil(v.Changes)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_0)
@@ -90,7 +91,7 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_0 = []string{"region", "rounding", "changes"}
 
-func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
+func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -104,7 +105,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.NewPrice = mcprt.CheckBounds(d, d.Float(64), &mcpgen_bounds_0)
+				v.NewPrice = mcpimpl.CheckBounds(d, d.Float(64), &mcpgen_bounds_0)
 			case "effective_from":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -112,7 +113,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 				if d.Null() {
 					v.EffectiveFrom = nil
 				} else {
-					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					v.EffectiveFrom = mcpimpl.Alloc(v.EffectiveFrom)
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:
@@ -123,6 +124,6 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 	}
 }
 
-var mcpgen_bounds_0 = mcprt.Bounds{Min: 0, MinText: "0"}
+var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 0, MinText: "0"}
 
 var mcpgen_fields_1 = []string{"product_id", "new_price", "effective_from"}

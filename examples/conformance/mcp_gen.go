@@ -4,12 +4,13 @@ package main
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // A compile error on the next line means this file was generated for an older
 // runtime: rerun go generate.
-var _ = mcprt.SupportPackageIsVersion1
+var _ = mcpimpl.SupportPackageIsVersion2
 
 // The signature of each tool function when this file was generated. A
 // compile error below means a function changed since: rerun go generate.
@@ -152,7 +153,7 @@ type mcpgen_args_TestElicitation struct {
 }
 
 func mcpgen_call_TestElicitation(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitation
 	mcpgen_decode_mcpgen_args_TestElicitation(&d, &in)
@@ -169,7 +170,7 @@ func mcpgen_call_TestElicitation(ctx context.Context, args []byte) mcprt.Result 
 type mcpgen_args_TestElicitationSEP1034Defaults struct{}
 
 func mcpgen_call_TestElicitationSEP1034Defaults(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitationSEP1034Defaults
 	mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(&d, &in)
@@ -186,7 +187,7 @@ func mcpgen_call_TestElicitationSEP1034Defaults(ctx context.Context, args []byte
 type mcpgen_args_TestElicitationSEP1330Enums struct{}
 
 func mcpgen_call_TestElicitationSEP1330Enums(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitationSEP1330Enums
 	mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(&d, &in)
@@ -203,7 +204,7 @@ func mcpgen_call_TestElicitationSEP1330Enums(ctx context.Context, args []byte) m
 type mcpgen_args_TestSimpleText struct{}
 
 func mcpgen_call_TestSimpleText(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestSimpleText
 	mcpgen_decode_mcpgen_args_TestSimpleText(&d, &in)
@@ -217,7 +218,7 @@ func mcpgen_call_TestSimpleText(ctx context.Context, args []byte) mcprt.Result {
 type mcpgen_args_TestImageContent struct{}
 
 func mcpgen_call_TestImageContent(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestImageContent
 	mcpgen_decode_mcpgen_args_TestImageContent(&d, &in)
@@ -234,7 +235,7 @@ func mcpgen_call_TestImageContent(ctx context.Context, args []byte) mcprt.Result
 type mcpgen_args_TestAudioContent struct{}
 
 func mcpgen_call_TestAudioContent(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestAudioContent
 	mcpgen_decode_mcpgen_args_TestAudioContent(&d, &in)
@@ -248,7 +249,7 @@ func mcpgen_call_TestAudioContent(ctx context.Context, args []byte) mcprt.Result
 type mcpgen_args_TestEmbeddedResource struct{}
 
 func mcpgen_call_TestEmbeddedResource(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestEmbeddedResource
 	mcpgen_decode_mcpgen_args_TestEmbeddedResource(&d, &in)
@@ -262,7 +263,7 @@ func mcpgen_call_TestEmbeddedResource(ctx context.Context, args []byte) mcprt.Re
 type mcpgen_args_TestMultipleContentTypes struct{}
 
 func mcpgen_call_TestMultipleContentTypes(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestMultipleContentTypes
 	mcpgen_decode_mcpgen_args_TestMultipleContentTypes(&d, &in)
@@ -279,7 +280,7 @@ func mcpgen_call_TestMultipleContentTypes(ctx context.Context, args []byte) mcpr
 type mcpgen_args_TestToolWithLogging struct{}
 
 func mcpgen_call_TestToolWithLogging(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestToolWithLogging
 	mcpgen_decode_mcpgen_args_TestToolWithLogging(&d, &in)
@@ -296,7 +297,7 @@ func mcpgen_call_TestToolWithLogging(ctx context.Context, args []byte) mcprt.Res
 type mcpgen_args_TestToolWithProgress struct{}
 
 func mcpgen_call_TestToolWithProgress(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestToolWithProgress
 	mcpgen_decode_mcpgen_args_TestToolWithProgress(&d, &in)
@@ -313,7 +314,7 @@ func mcpgen_call_TestToolWithProgress(ctx context.Context, args []byte) mcprt.Re
 type mcpgen_args_TestErrorHandling struct{}
 
 func mcpgen_call_TestErrorHandling(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestErrorHandling
 	mcpgen_decode_mcpgen_args_TestErrorHandling(&d, &in)
@@ -332,7 +333,7 @@ type mcpgen_args_TestSampling struct {
 }
 
 func mcpgen_call_TestSampling(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestSampling
 	mcpgen_decode_mcpgen_args_TestSampling(&d, &in)
@@ -349,7 +350,7 @@ func mcpgen_call_TestSampling(ctx context.Context, args []byte) mcprt.Result {
 type mcpgen_args_TestReconnection struct{}
 
 func mcpgen_call_TestReconnection(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestReconnection
 	mcpgen_decode_mcpgen_args_TestReconnection(&d, &in)
@@ -364,7 +365,7 @@ func mcpgen_call_TestReconnection(ctx context.Context, args []byte) mcprt.Result
 }
 
 func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in SchemaInput
 	mcpgen_decode_SchemaInput(&d, &in)
@@ -378,7 +379,7 @@ func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Re
 	return mcprt.TextResult(string(out))
 }
 
-func mcpgen_decode_mcpgen_args_TestElicitation(d *mcprt.Decoder, v *mcpgen_args_TestElicitation) {
+func mcpgen_decode_mcpgen_args_TestElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitation) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -398,7 +399,7 @@ func mcpgen_decode_mcpgen_args_TestElicitation(d *mcprt.Decoder, v *mcpgen_args_
 
 var mcpgen_fields_0 = []string{"message"}
 
-func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcprt.Decoder, v *mcpgen_args_TestElicitationSEP1034Defaults) {
+func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1034Defaults) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -411,7 +412,7 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcprt.Decoder, 
 
 var mcpgen_fields_1 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcprt.Decoder, v *mcpgen_args_TestElicitationSEP1330Enums) {
+func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1330Enums) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -424,7 +425,7 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcprt.Decoder, v *
 
 var mcpgen_fields_2 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcprt.Decoder, v *mcpgen_args_TestSimpleText) {
+func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -437,7 +438,7 @@ func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcprt.Decoder, v *mcpgen_args_T
 
 var mcpgen_fields_3 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestImageContent(d *mcprt.Decoder, v *mcpgen_args_TestImageContent) {
+func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -450,7 +451,7 @@ func mcpgen_decode_mcpgen_args_TestImageContent(d *mcprt.Decoder, v *mcpgen_args
 
 var mcpgen_fields_4 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcprt.Decoder, v *mcpgen_args_TestAudioContent) {
+func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -463,7 +464,7 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcprt.Decoder, v *mcpgen_args
 
 var mcpgen_fields_5 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcprt.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -476,7 +477,7 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcprt.Decoder, v *mcpgen_
 
 var mcpgen_fields_6 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcprt.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -489,7 +490,7 @@ func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcprt.Decoder, v *mcp
 
 var mcpgen_fields_7 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcprt.Decoder, v *mcpgen_args_TestToolWithLogging) {
+func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -502,7 +503,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcprt.Decoder, v *mcpgen_a
 
 var mcpgen_fields_8 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcprt.Decoder, v *mcpgen_args_TestToolWithProgress) {
+func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -515,7 +516,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcprt.Decoder, v *mcpgen_
 
 var mcpgen_fields_9 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcprt.Decoder, v *mcpgen_args_TestErrorHandling) {
+func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -528,7 +529,7 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcprt.Decoder, v *mcpgen_arg
 
 var mcpgen_fields_10 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSampling(d *mcprt.Decoder, v *mcpgen_args_TestSampling) {
+func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -548,7 +549,7 @@ func mcpgen_decode_mcpgen_args_TestSampling(d *mcprt.Decoder, v *mcpgen_args_Tes
 
 var mcpgen_fields_11 = []string{"prompt"}
 
-func mcpgen_decode_mcpgen_args_TestReconnection(d *mcprt.Decoder, v *mcpgen_args_TestReconnection) {
+func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -561,7 +562,7 @@ func mcpgen_decode_mcpgen_args_TestReconnection(d *mcprt.Decoder, v *mcpgen_args
 
 var mcpgen_fields_12 = []string{}
 
-func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
+func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -578,7 +579,7 @@ func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
 				if d.Null() {
 					v.Address = nil
 				} else {
-					v.Address = mcprt.Alloc(v.Address)
+					v.Address = mcpimpl.Alloc(v.Address)
 					mcpgen_decode_Address(d, &(*v.Address))
 				}
 			default:
@@ -590,7 +591,7 @@ func mcpgen_decode_SchemaInput(d *mcprt.Decoder, v *SchemaInput) {
 
 var mcpgen_fields_13 = []string{"name", "address"}
 
-func mcpgen_decode_Address(d *mcprt.Decoder, v *Address) {
+func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {

@@ -4,13 +4,14 @@ package main
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"strconv"
 )
 
 // A compile error on the next line means this file was generated for an older
 // runtime: rerun go generate.
-var _ = mcprt.SupportPackageIsVersion1
+var _ = mcpimpl.SupportPackageIsVersion2
 
 // The signature of each tool function when this file was generated. A
 // compile error below means a function changed since: rerun go generate.
@@ -77,7 +78,7 @@ type mcpgen_args_GreetUser struct {
 }
 
 func mcpgen_call_GreetUser(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_GreetUser
 	mcpgen_decode_mcpgen_args_GreetUser(&d, &in)
@@ -97,7 +98,7 @@ type mcpgen_args_CalculateSum struct {
 }
 
 func mcpgen_call_CalculateSum(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_CalculateSum
 	mcpgen_decode_mcpgen_args_CalculateSum(&d, &in)
@@ -109,7 +110,7 @@ func mcpgen_call_CalculateSum(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in SetStatusInput
 	mcpgen_decode_SetStatusInput(&d, &in)
@@ -124,7 +125,7 @@ func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in ProcessOrderInput
 	mcpgen_decode_ProcessOrderInput(&d, &in)
@@ -139,7 +140,7 @@ func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
 }
 
 func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in BulkPriceUpdateInput
 	mcpgen_decode_BulkPriceUpdateInput(&d, &in)
@@ -153,7 +154,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
 
-func mcpgen_decode_mcpgen_args_GreetUser(d *mcprt.Decoder, v *mcpgen_args_GreetUser) {
+func mcpgen_decode_mcpgen_args_GreetUser(d *mcpimpl.Decoder, v *mcpgen_args_GreetUser) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -173,7 +174,7 @@ func mcpgen_decode_mcpgen_args_GreetUser(d *mcprt.Decoder, v *mcpgen_args_GreetU
 
 var mcpgen_fields_0 = []string{"name"}
 
-func mcpgen_decode_mcpgen_args_CalculateSum(d *mcprt.Decoder, v *mcpgen_args_CalculateSum) {
+func mcpgen_decode_mcpgen_args_CalculateSum(d *mcpimpl.Decoder, v *mcpgen_args_CalculateSum) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -198,7 +199,7 @@ func mcpgen_decode_mcpgen_args_CalculateSum(d *mcprt.Decoder, v *mcpgen_args_Cal
 
 var mcpgen_fields_1 = []string{"first", "second"}
 
-func mcpgen_decode_SetStatusInput(d *mcprt.Decoder, v *SetStatusInput) {
+func mcpgen_decode_SetStatusInput(d *mcpimpl.Decoder, v *SetStatusInput) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -225,7 +226,7 @@ var mcpgen_enum_0 = []string{"open", "in_progress", "blocked", "done"}
 
 var mcpgen_fields_2 = []string{"item_id", "status"}
 
-func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
+func mcpgen_decode_ProcessOrderInput(d *mcpimpl.Decoder, v *ProcessOrderInput) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -241,10 +242,10 @@ func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Items = mcprt.Grow(d, v.Items)
+						v.Items = mcpimpl.Grow(d, v.Items)
 						mcpgen_decode_OrderItem(d, &v.Items[len(v.Items)-1])
 					}
-					v.Items = mcprt.NonNil(v.Items)
+					v.Items = mcpimpl.NonNil(v.Items)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_3)
@@ -256,7 +257,7 @@ func mcpgen_decode_ProcessOrderInput(d *mcprt.Decoder, v *ProcessOrderInput) {
 
 var mcpgen_fields_3 = []string{"order_id", "items"}
 
-func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
+func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateInput) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -277,10 +278,10 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Changes = mcprt.Grow(d, v.Changes)
+						v.Changes = mcpimpl.Grow(d, v.Changes)
 						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
 					}
-					v.Changes = mcprt.NonNil(v.Changes)
+					v.Changes = mcpimpl.NonNil(v.Changes)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_4)
@@ -296,7 +297,7 @@ var mcpgen_enum_2 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_4 = []string{"region", "rounding", "changes"}
 
-func mcpgen_decode_OrderItem(d *mcprt.Decoder, v *OrderItem) {
+func mcpgen_decode_OrderItem(d *mcpimpl.Decoder, v *OrderItem) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -326,7 +327,7 @@ func mcpgen_decode_OrderItem(d *mcprt.Decoder, v *OrderItem) {
 
 var mcpgen_fields_5 = []string{"product_id", "quantity", "unit_price"}
 
-func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
+func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -348,7 +349,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 				if d.Null() {
 					v.EffectiveFrom = nil
 				} else {
-					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					v.EffectiveFrom = mcpimpl.Alloc(v.EffectiveFrom)
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:

@@ -9,15 +9,14 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // target is one tool's generated decoder and its published input schema.
 type target struct {
-	decode func(*mcprt.Decoder) any // decodes into a new value, returns a pointer to it
-	fresh  func() any               // a pointer to a new zero value, for encoding/json
+	decode func(*mcpimpl.Decoder) any // decodes into a new value, returns a pointer to it
+	fresh  func() any                 // a pointer to a new zero value, for encoding/json
 	schema *jsonschema.Schema
 }
 
@@ -28,7 +27,7 @@ func targets(t testing.TB) map[string]target {
 	}
 	return map[string]target{
 		"bulk_price_update": {
-			decode: func(d *mcprt.Decoder) any {
+			decode: func(d *mcpimpl.Decoder) any {
 				var v BulkPriceUpdateInput
 				mcpgen_decode_BulkPriceUpdateInput(d, &v)
 				return &v
@@ -37,7 +36,7 @@ func targets(t testing.TB) map[string]target {
 			schema: schemas["bulk_price_update"],
 		},
 		"kinds": {
-			decode: func(d *mcprt.Decoder) any { var v KindsInput; mcpgen_decode_KindsInput(d, &v); return &v },
+			decode: func(d *mcpimpl.Decoder) any { var v KindsInput; mcpgen_decode_KindsInput(d, &v); return &v },
 			fresh:  func() any { return new(KindsInput) },
 			schema: schemas["kinds"],
 		},
@@ -87,7 +86,7 @@ func validates(s *jsonschema.Schema, data []byte) bool {
 //   - date-times outside RFC 3339's grammar that the validator lets through
 //     (a signed field such as "T+0:00:00Z"): the decoder rejects them.
 func check(t *testing.T, tg target, data []byte) {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Reset(data)
 	got := tg.decode(&d)
 	derr := d.Finish()

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // encodeBoth encodes r with the generated encoder and with encoding/json.
 func encodeBoth(r *Report) (ours, theirs []byte, oursErr, theirsErr error) {
-	var enc mcprt.Encoder
+	var enc mcpimpl.Encoder
 	mcpgen_encode_Report(&enc, r)
 	theirs, theirsErr = json.Marshal(r)
 	return enc.B, theirs, enc.Err(), theirsErr
@@ -56,7 +56,7 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestDurationEncodesAsItsString(t *testing.T) {
-	var enc mcprt.Encoder
+	var enc mcpimpl.Encoder
 	enc.Duration(90 * time.Minute)
 	if got := string(enc.B); got != `"1h30m0s"` {
 		t.Errorf("Duration = %s, want \"1h30m0s\", the form the schema publishes", got)

@@ -4,6 +4,7 @@ package difftest
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"regexp"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 
 // A compile error on the next line means this file was generated for an older
 // runtime: rerun go generate.
-var _ = mcprt.SupportPackageIsVersion1
+var _ = mcpimpl.SupportPackageIsVersion2
 
 // The signature of each tool function when this file was generated. A
 // compile error below means a function changed since: rerun go generate.
@@ -53,7 +54,7 @@ func MCPTools() []mcprt.Tool {
 }
 
 func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in KindsInput
 	mcpgen_decode_KindsInput(&d, &in)
@@ -67,13 +68,13 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	if out == nil {
 		return mcprt.TextResult("null")
 	}
-	enc := new(mcprt.Encoder)
+	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Report(enc, out)
 	return enc.Structured()
 }
 
 func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in BulkPriceUpdateInput
 	mcpgen_decode_BulkPriceUpdateInput(&d, &in)
@@ -88,7 +89,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 }
 
 func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
-	var d mcprt.Decoder
+	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in KindsInput
 	mcpgen_decode_KindsInput(&d, &in)
@@ -102,7 +103,7 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 	return mcprt.TextResult(string(out))
 }
 
-func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
+func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 	if d.Object() {
 		var seen0 [14]bool
 		for d.NextField() {
@@ -111,7 +112,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				if d.Repeated(&seen0[0]) {
 					continue
 				}
-				v.Common.ID = mcprt.CheckLength(d, d.String(), 1, 8)
+				v.Common.ID = mcpimpl.CheckLength(d, d.String(), 1, 8)
 			case "small":
 				if d.Repeated(&seen0[1]) {
 					continue
@@ -121,7 +122,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				v.Count = mcprt.CheckBounds(d, uint16(d.Uint(16)), &mcpgen_bounds_0)
+				v.Count = mcpimpl.CheckBounds(d, uint16(d.Uint(16)), &mcpgen_bounds_0)
 			case "ratio":
 				if d.Repeated(&seen0[3]) {
 					continue
@@ -148,10 +149,10 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Tags = mcprt.Grow(d, v.Tags)
+						v.Tags = mcpimpl.Grow(d, v.Tags)
 						v.Tags[len(v.Tags)-1] = d.String()
 					}
-					v.Tags = mcprt.CheckItems(d, mcprt.NonNil(v.Tags), 0, 3)
+					v.Tags = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.Tags), 0, 3)
 				}
 			case "pair":
 				if d.Repeated(&seen0[8]) {
@@ -177,7 +178,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 				if d.Object() {
 					if v.Labels == nil {
-						v.Labels = mcprt.NewMap(v.Labels)
+						v.Labels = mcpimpl.NewMap(v.Labels)
 					}
 					for d.NextField() {
 						k1 := string(d.Key())
@@ -190,11 +191,11 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				}
 				if d.Object() {
 					if v.Places == nil {
-						v.Places = mcprt.NewMap(v.Places)
+						v.Places = mcpimpl.NewMap(v.Places)
 					}
 					for d.NextField() {
 						k1 := string(d.Key())
-						e1 := mcprt.MapZero(v.Places)
+						e1 := mcpimpl.MapZero(v.Places)
 						mcpgen_decode_Common(d, &e1)
 						v.Places[k1] = e1
 					}
@@ -214,7 +215,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				if d.Repeated(&seen0[12]) {
 					continue
 				}
-				v.Code = mcprt.CheckPattern(d, d.String(), mcpgen_pattern_0)
+				v.Code = mcpimpl.CheckPattern(d, d.String(), mcpgen_pattern_0)
 			case "note":
 				if d.Repeated(&seen0[13]) {
 					continue
@@ -222,7 +223,7 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 				if d.Null() {
 					v.Note = nil
 				} else {
-					v.Note = mcprt.Alloc(v.Note)
+					v.Note = mcpimpl.Alloc(v.Note)
 					(*v.Note) = d.String()
 				}
 			default:
@@ -233,11 +234,11 @@ func mcpgen_decode_KindsInput(d *mcprt.Decoder, v *KindsInput) {
 	}
 }
 
-var mcpgen_bounds_0 = mcprt.Bounds{Min: 1, MinText: "1", Max: 500, MaxText: "500"}
+var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 500, MaxText: "500"}
 
 var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note"}
 
-func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInput) {
+func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateInput) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -258,10 +259,10 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcprt.Decoder, v *BulkPriceUpdateInpu
 				}
 				if d.Array() {
 					for d.NextElem() {
-						v.Changes = mcprt.Grow(d, v.Changes)
+						v.Changes = mcpimpl.Grow(d, v.Changes)
 						mcpgen_decode_PriceChange(d, &v.Changes[len(v.Changes)-1])
 					}
-					v.Changes = mcprt.NonNil(v.Changes)
+					v.Changes = mcpimpl.NonNil(v.Changes)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_1)
@@ -277,7 +278,7 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
-func mcpgen_decode_Common(d *mcprt.Decoder, v *Common) {
+func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -286,7 +287,7 @@ func mcpgen_decode_Common(d *mcprt.Decoder, v *Common) {
 				if d.Repeated(&seen0[0]) {
 					continue
 				}
-				v.ID = mcprt.CheckLength(d, d.String(), 1, 8)
+				v.ID = mcpimpl.CheckLength(d, d.String(), 1, 8)
 			default:
 				d.UnknownField(mcpgen_fields_2)
 			}
@@ -297,7 +298,7 @@ func mcpgen_decode_Common(d *mcprt.Decoder, v *Common) {
 
 var mcpgen_fields_2 = []string{"id"}
 
-func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
+func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -319,7 +320,7 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 				if d.Null() {
 					v.EffectiveFrom = nil
 				} else {
-					v.EffectiveFrom = mcprt.Alloc(v.EffectiveFrom)
+					v.EffectiveFrom = mcpimpl.Alloc(v.EffectiveFrom)
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:
@@ -332,22 +333,22 @@ func mcpgen_decode_PriceChange(d *mcprt.Decoder, v *PriceChange) {
 
 var mcpgen_fields_3 = []string{"product_id", "new_price", "effective_from"}
 
-func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
+func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	sep0 := byte(0x7b)
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"id\":"...)
-	enc.B = mcprt.AppendString(enc.B, string(v.Common.ID))
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Common.ID))
 	if v.Extra != nil {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"note\":"...)
-		enc.B = mcprt.AppendString(enc.B, string(v.Extra.Note))
+		enc.B = mcpimpl.AppendString(enc.B, string(v.Extra.Note))
 	}
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"name\":"...)
-	enc.B = mcprt.AppendString(enc.B, string(v.Name))
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Name))
 	if v.Count != 0 {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
@@ -423,7 +424,7 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 			if i1 > 0 {
 				enc.B = append(enc.B, byte(0x2c))
 			}
-			enc.B = mcprt.AppendString(enc.B, string(v.Tags[i1]))
+			enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
 		}
 		enc.B = append(enc.B, byte(0x5d))
 	}
@@ -445,11 +446,11 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 		enc.B = append(enc.B, "null"...)
 	} else {
 		enc.B = append(enc.B, byte(0x7b))
-		for i1, k1 := range mcprt.SortedKeys(v.Labels) {
+		for i1, k1 := range mcpimpl.SortedKeys(v.Labels) {
 			if i1 > 0 {
 				enc.B = append(enc.B, byte(0x2c))
 			}
-			enc.B = mcprt.AppendString(enc.B, k1)
+			enc.B = mcpimpl.AppendString(enc.B, k1)
 			enc.B = append(enc.B, byte(0x3a))
 			v1 := v.Labels[k1]
 			enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
@@ -490,7 +491,7 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"\\u003codd\\u003e\\u0026key\":"...)
-	enc.B = mcprt.AppendString(enc.B, string(v.Odd))
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Odd))
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"inline\":"...)
@@ -511,11 +512,11 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 			enc.B = append(enc.B, "null"...)
 		} else {
 			enc.B = append(enc.B, byte(0x7b))
-			for i1, k1 := range mcprt.SortedKeys(v.Sets) {
+			for i1, k1 := range mcpimpl.SortedKeys(v.Sets) {
 				if i1 > 0 {
 					enc.B = append(enc.B, byte(0x2c))
 				}
-				enc.B = mcprt.AppendString(enc.B, k1)
+				enc.B = mcpimpl.AppendString(enc.B, k1)
 				enc.B = append(enc.B, byte(0x3a))
 				v1 := v.Sets[k1]
 				if v1 == nil {
@@ -526,7 +527,7 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 						if i2 > 0 {
 							enc.B = append(enc.B, byte(0x2c))
 						}
-						enc.B = mcprt.AppendString(enc.B, string(v1[i2]))
+						enc.B = mcpimpl.AppendString(enc.B, string(v1[i2]))
 					}
 					enc.B = append(enc.B, byte(0x5d))
 				}
@@ -540,12 +541,12 @@ func mcpgen_encode_Report(enc *mcprt.Encoder, v *Report) {
 	enc.B = append(enc.B, byte(0x7d))
 }
 
-func mcpgen_encode_Item(enc *mcprt.Encoder, v *Item) {
+func mcpgen_encode_Item(enc *mcpimpl.Encoder, v *Item) {
 	sep0 := byte(0x7b)
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"sku\":"...)
-	enc.B = mcprt.AppendString(enc.B, string(v.SKU))
+	enc.B = mcpimpl.AppendString(enc.B, string(v.SKU))
 	if v.Qty != 0 {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)

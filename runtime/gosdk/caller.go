@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -47,7 +48,7 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // Log implements [mcprt.Caller] with the session's Log, which sends only at
 // or above the level the client set (nothing before it sets one).
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !level.Valid() {
+	if !wire.ValidLevel(level) {
 		return fmt.Errorf("gosdk: invalid log level %q", level)
 	}
 	if !c.sw.logging || c.ss == nil {

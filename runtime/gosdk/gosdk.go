@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -68,9 +69,9 @@ func descriptor(t *mcprt.Tool) *mcp.Tool {
 	if len(t.OutputSchema) > 0 {
 		// The SDK publishes one descriptor for every revision: the form
 		// that is valid on all of them with structured output.
-		d.OutputSchema = json.RawMessage(t.AppendOutputSchema(nil, mcprt.Rev20251125))
+		d.OutputSchema = json.RawMessage(wire.AppendOutputSchema(nil, t, wire.Rev20251125))
 	}
-	if t.Title != "" || t.Hints.Set() {
+	if t.Title != "" || wire.HintsSet(t.Hints) {
 		d.Annotations = &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    deref(t.Hints.ReadOnly),
@@ -99,7 +100,7 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken()}
-		res := t.Call(mcprt.WithCaller(ctx, c), req.Params.Arguments)
+		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
 		return result(&res), nil
 	}
 }
@@ -108,7 +109,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 func result(r *mcprt.Result) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 {
-		out.StructuredContent = json.RawMessage(r.AppendStructured(nil, mcprt.Rev20251125))
+		out.StructuredContent = json.RawMessage(wire.AppendStructured(nil, r, wire.Rev20251125))
 	}
 	for i := range r.Content {
 		out.Content = append(out.Content, content(&r.Content[i]))

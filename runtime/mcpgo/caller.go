@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -51,7 +52,7 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // Log implements [mcprt.Caller]: a notifications/message when logging is
 // enabled and mcp-go finds level at or above the client's level.
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !level.Valid() {
+	if !wire.ValidLevel(level) {
 		return fmt.Errorf("mcpgo: invalid log level %q", level)
 	}
 	if !c.sw.logging {
@@ -116,7 +117,7 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	return mcprt.SampleResult{Role: string(res.Role), Content: content, Model: res.Model, StopReason: res.StopReason}, nil
 }
 
-func sampleParams(req *mcprt.SampleRequest, rev mcprt.Revision) (mcp.CreateMessageParams, error) {
+func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessageParams, error) {
 	p := mcp.CreateMessageParams{MaxTokens: req.MaxTokens, SystemPrompt: req.SystemPrompt, Messages: make([]mcp.SamplingMessage, 0, len(req.Messages))}
 	for _, m := range req.Messages {
 		p.Messages = append(p.Messages, mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content, rev)})
@@ -137,7 +138,7 @@ func sampledContent(v any) (mcprt.Content, error) {
 	if err != nil {
 		return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content: %w", err)
 	}
-	c, err := mcprt.ParseContent(js)
+	c, err := wire.ParseContent(js)
 	if err != nil {
 		return c, fmt.Errorf("mcpgo: %w", err)
 	}

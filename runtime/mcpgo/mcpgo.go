@@ -37,6 +37,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -90,7 +91,7 @@ func descriptor(t *mcprt.Tool) mcp.Tool {
 	if len(t.OutputSchema) > 0 {
 		// mcp-go publishes one descriptor for every revision: the form
 		// that is valid on all of them with structured output.
-		d.RawOutputSchema = json.RawMessage(t.AppendOutputSchema(nil, mcprt.Rev20251125))
+		d.RawOutputSchema = json.RawMessage(wire.AppendOutputSchema(nil, t, wire.Rev20251125))
 	}
 	d.Annotations = mcp.ToolAnnotation{
 		Title:           t.Title,
@@ -126,7 +127,7 @@ func handler(s *server.MCPServer, sw switches, t mcprt.Tool) server.ToolHandlerF
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
-		res := t.Call(mcprt.WithCaller(ctx, c), args)
+		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
 		return result(res, revision(ctx)), nil
 	}
 }
@@ -150,20 +151,20 @@ func rawArguments(req *mcp.CallToolRequest) ([]byte, error) {
 
 // revision is the protocol revision of the request in ctx; the latest when
 // mcp-go does not know it (a request sent without a session).
-func revision(ctx context.Context) mcprt.Revision {
-	if r := mcprt.Revision(server.RequestProtocolVersion(ctx)); r.Supported() {
+func revision(ctx context.Context) wire.Revision {
+	if r := wire.Revision(server.RequestProtocolVersion(ctx)); r.Supported() {
 		return r
 	}
-	return mcprt.LatestRevision
+	return wire.LatestRevision
 }
 
 // result maps a result onto mcp-go's type for revision rev: structured
 // content only where rev has it, and blocks rev lacks converted as
 // [mcprt.Content.AppendJSON] converts them.
-func result(r mcprt.Result, rev mcprt.Revision) *mcp.CallToolResult {
+func result(r mcprt.Result, rev wire.Revision) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		out.RawStructuredContent = json.RawMessage(r.AppendStructured(nil, mcprt.Rev20251125)) // as the descriptor publishes it
+		out.RawStructuredContent = json.RawMessage(wire.AppendStructured(nil, &r, wire.Rev20251125)) // as the descriptor publishes it
 		out.StructuredContent = out.RawStructuredContent
 	}
 	for i := range r.Content {
@@ -173,7 +174,7 @@ func result(r mcprt.Result, rev mcprt.Revision) *mcp.CallToolResult {
 }
 
 // content maps one block; a single switch over the block types.
-func content(c *mcprt.Content, rev mcprt.Revision) mcp.Content {
+func content(c *mcprt.Content, rev wire.Revision) mcp.Content {
 	switch {
 	case c.Type == mcprt.TypeImage:
 		return mcp.ImageContent{Type: "image", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
@@ -193,9 +194,9 @@ func content(c *mcprt.Content, rev mcprt.Revision) mcp.Content {
 }
 
 // convertedText is the text block mcprt writes for a block that rev lacks.
-func convertedText(c *mcprt.Content, rev mcprt.Revision) mcp.Content {
+func convertedText(c *mcprt.Content, rev wire.Revision) mcp.Content {
 	var tc mcp.TextContent
-	if err := json.Unmarshal(c.AppendJSON(nil, rev), &tc); err != nil || tc.Type != "text" {
+	if err := json.Unmarshal(wire.AppendContent(nil, c, rev), &tc); err != nil || tc.Type != "text" {
 		tc = mcp.TextContent{Text: "[" + string(c.Type) + " content is not supported by protocol revision " + string(rev) + "]"}
 	}
 	tc.Type = "text"

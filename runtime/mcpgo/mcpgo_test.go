@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -101,12 +102,12 @@ func TestResultPerRevision(t *testing.T) {
 		StructuredContent: []byte(`{"v":1}`),
 	}
 	for _, tc := range []struct {
-		rev  mcprt.Revision
+		rev  wire.Revision
 		want string
 	}{
-		{mcprt.Rev20241105, `{"content":[{"type":"text","text":"[audio content of type audio/wav, 1 bytes, is not supported by protocol revision 2024-11-05]"},{"type":"text","text":"resource: file:///a"},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}]}`},
-		{mcprt.Rev20250326, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"text","text":"resource: file:///a"},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}]}`},
-		{mcprt.Rev20250618, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///a","name":"a","description":"","mimeType":""},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}],"structuredContent":{"v":1}}`},
+		{wire.Rev20241105, `{"content":[{"type":"text","text":"[audio content of type audio/wav, 1 bytes, is not supported by protocol revision 2024-11-05]"},{"type":"text","text":"resource: file:///a"},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}]}`},
+		{wire.Rev20250326, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"text","text":"resource: file:///a"},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}]}`},
+		{wire.Rev20250618, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///a","name":"a","description":"","mimeType":""},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}],"structuredContent":{"v":1}}`},
 	} {
 		js, err := json.Marshal(result(r, tc.rev))
 		if err != nil {

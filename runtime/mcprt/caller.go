@@ -21,18 +21,6 @@ const (
 	LevelEmergency LogLevel = "emergency"
 )
 
-var levelRank = map[LogLevel]int{
-	LevelDebug: 1, LevelInfo: 2, LevelNotice: 3, LevelWarning: 4,
-	LevelError: 5, LevelCritical: 6, LevelAlert: 7, LevelEmergency: 8,
-}
-
-// Rank orders the levels: 1 for debug up to 8 for emergency, 0 for a string
-// that is not a level.
-func (l LogLevel) Rank() int { return levelRank[l] }
-
-// Valid reports whether l is one of the eight levels.
-func (l LogLevel) Valid() bool { return l.Rank() > 0 }
-
 // ElicitResult is the client's answer to an elicitation request.
 type ElicitResult struct {
 	// Action is "accept", "decline" or "cancel".

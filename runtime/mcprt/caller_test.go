@@ -57,12 +57,3 @@ func TestCallerPresent(t *testing.T) {
 		t.Errorf("Sample = %+v, %v", r, err)
 	}
 }
-
-func TestLogLevelRank(t *testing.T) {
-	if !(LevelDebug.Rank() < LevelInfo.Rank() && LevelAlert.Rank() < LevelEmergency.Rank()) {
-		t.Error("levels out of order")
-	}
-	if LogLevel("verbose").Valid() {
-		t.Error(`"verbose" is not a level`)
-	}
-}

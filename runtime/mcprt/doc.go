@@ -13,8 +13,3 @@
 // tools can be served by the built-in server (package mcpserver) or through
 // the adapters for the official Go SDK (gosdk) and mark3labs/mcp-go (mcpgo).
 package mcprt
-
-// SupportPackageIsVersion1 is referenced by every generated file. A file
-// generated for an incompatible runtime refers to a constant that no longer
-// exists and fails to compile; rerun go generate to fix it.
-const SupportPackageIsVersion1 = true

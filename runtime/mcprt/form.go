@@ -6,10 +6,11 @@ import (
 )
 
 // Form is a struct type marked with //mcp:form: mcpgen generates these two
-// methods, the form's requested schema and its decoder.
+// methods, the form's requested schema and the reader of a filled-in form,
+// which checks the answer as tool arguments are checked.
 type Form interface {
 	MCPFormSchema() []byte
-	MCPDecodeForm(d *Decoder)
+	MCPDecodeForm(ctx context.Context, content []byte) error
 }
 
 // The actions a user can take on an elicitation.
@@ -39,10 +40,7 @@ func ElicitForm[T any, P interface {
 	if err != nil || res.Action != ActionAccept {
 		return v, res.Action, err
 	}
-	var d Decoder
-	d.Start(ctx, res.Content)
-	P(&v).MCPDecodeForm(&d)
-	if err := d.Finish(); err != nil {
+	if err := P(&v).MCPDecodeForm(ctx, res.Content); err != nil {
 		return v, res.Action, fmt.Errorf("the answer to the form does not fit it: %w", err)
 	}
 	return v, res.Action, nil

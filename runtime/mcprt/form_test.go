@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -17,7 +18,14 @@ func (*confirm) MCPFormSchema() []byte {
 	return []byte(`{"type":"object","properties":{"ok":{"type":"boolean"},"count":{"type":"integer"}},"required":["ok"]}`)
 }
 
-func (v *confirm) MCPDecodeForm(d *mcprt.Decoder) {
+func (v *confirm) MCPDecodeForm(ctx context.Context, content []byte) error {
+	var d mcpimpl.Decoder
+	d.Start(ctx, content)
+	v.decode(&d)
+	return d.Finish()
+}
+
+func (v *confirm) decode(d *mcpimpl.Decoder) {
 	var seen [2]bool
 	if !d.Object() {
 		return

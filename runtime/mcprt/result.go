@@ -1,7 +1,6 @@
 package mcprt
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 )
@@ -68,41 +67,6 @@ func JSONTextResult(v any) Result {
 	return TextResult(string(js))
 }
 
-// AppendJSON appends r as the JSON result of tools/call for revision rev.
-// Content types that rev lacks are converted to text blocks, never sent raw.
-func (r *Result) AppendJSON(dst []byte, rev Revision) []byte {
-	dst = append(dst, `{"content":[`...)
-	for i := range r.Content {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = r.Content[i].AppendJSON(dst, rev)
-	}
-	dst = append(dst, ']')
-	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		dst = r.AppendStructured(append(dst, `,"structuredContent":`...), rev)
-	}
-	if r.IsError {
-		dst = append(dst, `,"isError":true`...)
-	}
-	if len(r.Meta) > 0 {
-		dst = append(append(dst, `,"_meta":`...), r.Meta...)
-	}
-	return append(dst, '}')
-}
-
-// AppendStructured appends the structured content as revision rev carries
-// it: wrapped as {"result": ...} before 2026-07-28 when WrapStructured is
-// set.
-func (r *Result) AppendStructured(dst []byte, rev Revision) []byte {
-	if !r.WrapStructured || rev >= Rev20260728 {
-		return append(dst, r.StructuredContent...)
-	}
-	dst = append(dst, `{"result":`...)
-	dst = append(dst, r.StructuredContent...)
-	return append(dst, '}')
-}
-
 // ContentType names a kind of content block.
 type ContentType string
 
@@ -145,36 +109,6 @@ func (c Content) With(a Annotations) Content {
 	return c
 }
 
-// appendAnnotations appends `,"annotations":{...}` when c has any and rev
-// has them.
-func (c *Content) appendAnnotations(dst []byte, rev Revision) []byte {
-	a := c.Annotations
-	if a == nil || rev < Rev20250326 || len(a.Audience) == 0 && a.Priority == nil && a.LastModified == "" {
-		return dst
-	}
-	dst = append(dst, `,"annotations":{`...)
-	sep := ""
-	if len(a.Audience) > 0 {
-		dst = append(dst, `"audience":[`...)
-		for i, r := range a.Audience {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, r)
-		}
-		dst = append(dst, ']')
-		sep = ","
-	}
-	if a.Priority != nil {
-		dst = AppendFloat(append(dst, sep+`"priority":`...), *a.Priority, 64)
-		sep = ","
-	}
-	if a.LastModified != "" && rev >= Rev20250618 {
-		dst = AppendString(append(dst, sep+`"lastModified":`...), a.LastModified)
-	}
-	return append(dst, '}')
-}
-
 // Text returns a text block.
 func Text(s string) Content { return Content{Type: TypeText, Text: s} }
 
@@ -201,77 +135,4 @@ func TextResource(uri, mimeType, text string) Content {
 // BlobResource returns an embedded binary resource.
 func BlobResource(uri, mimeType string, data []byte) Content {
 	return Content{Type: TypeResource, URI: uri, MIMEType: mimeType, Data: data}
-}
-
-// AppendJSON appends c as a content block of revision rev. Audio before
-// 2025-03-26 and resource links before 2025-06-18 do not exist: they are
-// written as text blocks that say what was left out.
-func (c *Content) AppendJSON(dst []byte, rev Revision) []byte {
-	switch c.Type {
-	case TypeImage:
-		return c.appendMedia(dst, "image", rev)
-	case TypeAudio:
-		if !rev.HasAudio() {
-			return appendText(dst, fmt.Sprintf("[audio content of type %s, %d bytes, is not supported by protocol revision %s]", c.MIMEType, len(c.Data), rev))
-		}
-		return c.appendMedia(dst, "audio", rev)
-	case TypeResourceLink:
-		if !rev.HasStructuredOutput() {
-			return appendText(dst, "resource: "+c.URI)
-		}
-		return c.appendLink(dst, rev)
-	case TypeResource:
-		return c.appendResource(dst, rev)
-	default:
-		dst = append(dst, `{"type":"text","text":`...)
-		return c.closeBlock(AppendString(dst, c.Text), rev)
-	}
-}
-
-func appendText(dst []byte, text string) []byte {
-	dst = append(dst, `{"type":"text","text":`...)
-	return append(AppendString(dst, text), '}')
-}
-
-// closeBlock ends a content block with its annotations.
-func (c *Content) closeBlock(dst []byte, rev Revision) []byte {
-	return append(c.appendAnnotations(dst, rev), '}')
-}
-
-func (c *Content) appendMedia(dst []byte, typ string, rev Revision) []byte {
-	dst = append(dst, `{"type":"`...)
-	dst = append(dst, typ...)
-	dst = append(dst, `","data":"`...)
-	dst = base64.StdEncoding.AppendEncode(dst, c.Data)
-	dst = append(dst, `","mimeType":`...)
-	return c.closeBlock(AppendString(dst, c.MIMEType), rev)
-}
-
-func (c *Content) appendLink(dst []byte, rev Revision) []byte {
-	dst = append(dst, `{"type":"resource_link","uri":`...)
-	dst = AppendString(dst, c.URI)
-	dst = AppendString(append(dst, `,"name":`...), c.Name)
-	if c.Description != "" {
-		dst = AppendString(append(dst, `,"description":`...), c.Description)
-	}
-	if c.MIMEType != "" {
-		dst = AppendString(append(dst, `,"mimeType":`...), c.MIMEType)
-	}
-	return c.closeBlock(dst, rev)
-}
-
-func (c *Content) appendResource(dst []byte, rev Revision) []byte {
-	dst = append(dst, `{"type":"resource","resource":{"uri":`...)
-	dst = AppendString(dst, c.URI)
-	if c.MIMEType != "" {
-		dst = AppendString(append(dst, `,"mimeType":`...), c.MIMEType)
-	}
-	if c.Data != nil {
-		dst = append(dst, `,"blob":"`...)
-		dst = base64.StdEncoding.AppendEncode(dst, c.Data)
-		dst = append(dst, '"')
-	} else {
-		dst = AppendString(append(dst, `,"text":`...), c.Text)
-	}
-	return c.closeBlock(append(dst, '}'), rev)
 }

@@ -2,9 +2,6 @@ package mcprt
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"runtime/debug"
 )
 
 // Handler runs one call of a tool. args is the raw JSON of the call's
@@ -21,11 +18,6 @@ type Hints struct {
 	Destructive *bool
 	Idempotent  *bool
 	OpenWorld   *bool
-}
-
-// Set reports whether any hint is written.
-func (h Hints) Set() bool {
-	return h.ReadOnly != nil || h.Destructive != nil || h.Idempotent != nil || h.OpenWorld != nil
 }
 
 // Bool returns a pointer to b, for writing [Hints] literals.
@@ -79,127 +71,4 @@ type Tool struct {
 	// the handler unchecked, and check them only when the call fails, to
 	// answer malformed JSON with a protocol error all the same.
 	ChecksArguments bool
-}
-
-// Call runs the tool's handler. Arguments over the size limit of ctx's
-// [Limits] are refused without being read. A panic in the handler does not
-// escape: it is logged with its stack and becomes a result with IsError
-// set, so the server keeps serving and the model is told the call failed.
-func (t *Tool) Call(ctx context.Context, args []byte) (res Result) {
-	if err := checkSize(ctx, args); err != nil {
-		return ErrorResult(err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			slog.Error("mcp tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
-			res = ErrorResult(fmt.Errorf("internal error: tool %s panicked: %v", t.Name, v))
-		}
-	}()
-	return t.Handler(ctx, args)
-}
-
-// AppendDescriptor appends the JSON descriptor of t as a tools/list entry of
-// revision rev: only what that revision has is written.
-func (t *Tool) AppendDescriptor(dst []byte, rev Revision) []byte {
-	dst = append(dst, `{"name":`...)
-	dst = AppendString(dst, t.Name)
-	if t.Title != "" && rev.HasStructuredOutput() {
-		dst = append(dst, `,"title":`...)
-		dst = AppendString(dst, t.Title)
-	}
-	if t.Description != "" {
-		dst = append(dst, `,"description":`...)
-		dst = AppendString(dst, t.Description)
-	}
-	dst = append(dst, `,"inputSchema":`...)
-	dst = append(dst, t.InputSchema...)
-	if len(t.OutputSchema) > 0 && rev.HasStructuredOutput() {
-		dst = t.AppendOutputSchema(append(dst, `,"outputSchema":`...), rev)
-	}
-	if rev.HasAnnotations() && (t.Title != "" || t.Hints.Set()) {
-		dst = t.appendAnnotations(append(dst, `,"annotations":`...))
-	}
-	if len(t.Icons) > 0 && rev.HasIcons() {
-		dst = AppendIcons(append(dst, `,"icons":`...), t.Icons)
-	}
-	if rev.HasTasks() && (t.TaskSupport == TaskOptional || t.TaskSupport == TaskRequired) {
-		dst = append(dst, `,"execution":{"taskSupport":"`...)
-		dst = append(dst, t.TaskSupport...)
-		dst = append(dst, `"}`...)
-	}
-	return append(dst, '}')
-}
-
-// AppendOutputSchema appends the output schema as revision rev publishes
-// it: wrapped in an object before 2026-07-28 when WrapOutput is set.
-func (t *Tool) AppendOutputSchema(dst []byte, rev Revision) []byte {
-	if !t.WrapOutput || rev >= Rev20260728 {
-		return append(dst, t.OutputSchema...)
-	}
-	dst = append(dst, `{"type":"object","properties":{"result":`...)
-	dst = append(dst, t.OutputSchema...)
-	return append(dst, `},"required":["result"]}`...)
-}
-
-func (t *Tool) appendAnnotations(dst []byte) []byte {
-	dst = append(dst, '{')
-	sep := false
-	field := func(name string) {
-		if sep {
-			dst = append(dst, ',')
-		}
-		sep = true
-		dst = append(dst, '"')
-		dst = append(dst, name...)
-		dst = append(dst, `":`...)
-	}
-	if t.Title != "" {
-		field("title")
-		dst = AppendString(dst, t.Title)
-	}
-	for _, h := range [...]struct {
-		name string
-		v    *bool
-	}{
-		{"readOnlyHint", t.Hints.ReadOnly},
-		{"destructiveHint", t.Hints.Destructive},
-		{"idempotentHint", t.Hints.Idempotent},
-		{"openWorldHint", t.Hints.OpenWorld},
-	} {
-		if h.v != nil {
-			field(h.name)
-			dst = AppendBool(dst, *h.v)
-		}
-	}
-	return append(dst, '}')
-}
-
-// AppendIcons appends icons as a JSON array of icon objects.
-func AppendIcons(dst []byte, icons []Icon) []byte {
-	dst = append(dst, '[')
-	for i, ic := range icons {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"src":`...)
-		dst = AppendString(dst, ic.Src)
-		if ic.MIMEType != "" {
-			dst = AppendString(append(dst, `,"mimeType":`...), ic.MIMEType)
-		}
-		if len(ic.Sizes) > 0 {
-			dst = append(dst, `,"sizes":[`...)
-			for j, s := range ic.Sizes {
-				if j > 0 {
-					dst = append(dst, ',')
-				}
-				dst = AppendString(dst, s)
-			}
-			dst = append(dst, ']')
-		}
-		if ic.Theme != "" {
-			dst = AppendString(append(dst, `,"theme":`...), ic.Theme)
-		}
-		dst = append(dst, '}')
-	}
-	return append(dst, ']')
 }

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -18,7 +20,7 @@ func decodingTool(name string, calls *atomic.Int32) mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
 		ChecksArguments: true,
 		Handler: func(ctx context.Context, args []byte) mcprt.Result {
-			var d mcprt.Decoder
+			var d mcpimpl.Decoder
 			d.Start(ctx, args)
 			var n int64
 			if d.Object() {
@@ -57,7 +59,7 @@ func TestMalformedArgumentsAreParseErrors(t *testing.T) {
 	}
 	// Before initialize: the session error must not hide the parse error.
 	c.call(call("1", "dec", `{"n":1]`), parseError)
-	c.initialize(mcprt.Rev20251125, `{}`)
+	c.initialize(wire.Rev20251125, `{}`)
 	for _, args := range []string{
 		`{"n":1]`,           // brackets mismatched: the skip ends, the decoder fails
 		`{"n":tru}`,         // a bad literal inside

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -29,7 +31,7 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 		p = strconv.AppendFloat(append(p, `,"total":`...), total, 'g', -1, 64)
 	}
 	if message != "" {
-		p = mcprt.AppendString(append(p, `,"message":`...), message)
+		p = jsonx.AppendString(append(p, `,"message":`...), message)
 	}
 	return x.out.send(appendNotification(nil, "notifications/progress", append(p, '}')))
 }
@@ -39,23 +41,23 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // Log implements [mcprt.Caller]: a notifications/message when logging is
 // enabled and level is at or above the level the client asked for.
 func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !level.Valid() {
+	if !wire.ValidLevel(level) {
 		return fmt.Errorf("mcpserver: invalid log level %q", level)
 	}
 	min := x.meta.LogLevel
 	if !x.rev.Stateless() && x.sess != nil {
 		min = x.sess.logLevel()
 	}
-	if !x.srv.id.EnableLogging || !min.Valid() || level.Rank() < min.Rank() {
+	if !x.srv.id.EnableLogging || !wire.ValidLevel(min) || wire.LevelRank(level) < wire.LevelRank(min) {
 		return nil
 	}
 	js, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("mcpserver: encoding log data: %w", err)
 	}
-	p := mcprt.AppendString(append(make([]byte, 0, 64+len(js)), `{"level":`...), string(level))
+	p := jsonx.AppendString(append(make([]byte, 0, 64+len(js)), `{"level":`...), string(level))
 	if logger != "" {
-		p = mcprt.AppendString(append(p, `,"logger":`...), logger)
+		p = jsonx.AppendString(append(p, `,"logger":`...), logger)
 	}
 	p = append(append(p, `,"data":`...), js...)
 	return x.out.send(appendNotification(nil, "notifications/message", append(p, '}')))
@@ -63,13 +65,13 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 
 // Elicit implements [mcprt.Caller] with an elicitation/create request.
 func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
-	if err := x.canAsk("elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, mcprt.Rev20250618); err != nil {
+	if err := x.canAsk("elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
 	if len(requestedSchema) == 0 {
 		requestedSchema = []byte(`{"type":"object","properties":{}}`)
 	}
-	p := mcprt.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
+	p := jsonx.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
 	p = append(append(p, `,"requestedSchema":`...), requestedSchema...)
 	raw, err := x.roundTrip(ctx, "elicitation/create", append(p, '}'))
 	if err != nil {
@@ -87,7 +89,7 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 
 // Sample implements [mcprt.Caller] with a sampling/createMessage request.
 func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
-	if err := x.canAsk("sampling", x.srv.id.EnableSampling, x.caps.sampling, mcprt.Rev20241105); err != nil {
+	if err := x.canAsk("sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105); err != nil {
 		return mcprt.SampleResult{}, err
 	}
 	raw, err := x.roundTrip(ctx, "sampling/createMessage", x.appendSampleParams(nil, &req))
@@ -116,13 +118,13 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 		if i > 0 {
 			p = append(p, ',')
 		}
-		p = mcprt.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
-		p = req.Messages[i].Content.AppendJSON(append(p, `,"content":`...), x.rev)
+		p = jsonx.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
+		p = wire.AppendContent(append(p, `,"content":`...), &req.Messages[i].Content, x.rev)
 		p = append(p, '}')
 	}
 	p = strconv.AppendInt(append(p, `],"maxTokens":`...), int64(req.MaxTokens), 10)
 	if req.SystemPrompt != "" {
-		p = mcprt.AppendString(append(p, `,"systemPrompt":`...), req.SystemPrompt)
+		p = jsonx.AppendString(append(p, `,"systemPrompt":`...), req.SystemPrompt)
 	}
 	if len(req.ModelPreferences) > 0 {
 		p = append(append(p, `,"modelPreferences":`...), req.ModelPreferences...)
@@ -132,7 +134,7 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 
 // parseContent reads a sampling content block.
 func parseContent(raw json.RawMessage) (mcprt.Content, error) {
-	c, err := mcprt.ParseContent(raw)
+	c, err := wire.ParseContent(raw)
 	if err != nil {
 		return c, fmt.Errorf("mcpserver: %w", err)
 	}
@@ -142,7 +144,7 @@ func parseContent(raw json.RawMessage) (mcprt.Content, error) {
 // canAsk checks that a request of the given kind may go to the client: the
 // identity enables it, the revision has server-to-client requests of that
 // kind, and the client declared the capability.
-func (x *exchange) canAsk(kind string, enabled, declared bool, since mcprt.Revision) error {
+func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revision) error {
 	switch {
 	case !enabled:
 		return fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -28,7 +29,7 @@ func blockTool(started, cancelled chan<- struct{}) mcprt.Tool {
 func TestCancellationReachesHandler(t *testing.T) {
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	c.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"block"}}`)
 	<-started
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1","reason":"user"}}`)
@@ -55,7 +56,7 @@ func TestProgress(t *testing.T) {
 		return mcprt.TextResult("done")
 	})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, prog))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"p","_meta":{"progressToken":"tok"}}}`)
 	for _, p := range []string{"0", "50", "100"} {
 		c.expect(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok","progress":` + p + `,"total":100}}`)
@@ -79,7 +80,7 @@ var logTool = handlerTool("log", func(ctx context.Context, args []byte) mcprt.Re
 
 func TestLogLevelFiltering(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true}, logTool))
-	c.initialize(mcprt.Rev20250326, `{}`)
+	c.initialize(wire.Rev20250326, `{}`)
 	done := `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"logged"}]}}`
 	// No level set yet: nothing is sent.
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log"}}`, fmt.Sprintf(done, 1))
@@ -92,7 +93,7 @@ func TestLogLevelFiltering(t *testing.T) {
 
 func TestLogWithoutLoggingEnabled(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, logTool))
-	c.initialize(mcprt.Rev20250326, `{}`)
+	c.initialize(wire.Rev20250326, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"logged"}]}}`)
 }
@@ -120,7 +121,7 @@ var sampleTool = handlerTool("sample", func(ctx context.Context, args []byte) mc
 func TestElicitationRoundTrip(t *testing.T) {
 	id := mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}
 	c := startStdio(t, New(id, elicitTool))
-	c.initialize(mcprt.Rev20250618, `{"elicitation":{}}`)
+	c.initialize(wire.Rev20250618, `{"elicitation":{}}`)
 	c.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"ask"}}`)
 	c.expect(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"name":"Ada"}}}`)
@@ -136,13 +137,13 @@ func TestElicitationRefused(t *testing.T) {
 	tests := []struct {
 		name    string
 		enabled bool
-		rev     mcprt.Revision
+		rev     wire.Revision
 		caps    string
 		err     string
 	}{
-		{"not enabled", false, mcprt.Rev20250618, `{"elicitation":{}}`, "mcpserver: elicitation is not enabled in the server's identity"},
-		{"not declared", true, mcprt.Rev20250618, `{}`, "mcpserver: the client did not declare the elicitation capability"},
-		{"old revision", true, mcprt.Rev20250326, `{"elicitation":{}}`, "mcpserver: elicitation needs protocol revision 2025-06-18 or later; the session uses 2025-03-26"},
+		{"not enabled", false, wire.Rev20250618, `{"elicitation":{}}`, "mcpserver: elicitation is not enabled in the server's identity"},
+		{"not declared", true, wire.Rev20250618, `{}`, "mcpserver: the client did not declare the elicitation capability"},
+		{"old revision", true, wire.Rev20250326, `{"elicitation":{}}`, "mcpserver: elicitation needs protocol revision 2025-06-18 or later; the session uses 2025-03-26"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,7 +158,7 @@ func TestElicitationRefused(t *testing.T) {
 func TestElicitationCancelled(t *testing.T) {
 	id := mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}
 	c := startStdio(t, New(id, elicitTool))
-	c.initialize(mcprt.Rev20251125, `{"elicitation":{"form":{}}}`)
+	c.initialize(wire.Rev20251125, `{"elicitation":{"form":{}}}`)
 	c.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"ask"}}`)
 	c.recv() // elicitation/create
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
@@ -169,14 +170,14 @@ func TestElicitationCancelled(t *testing.T) {
 func TestSamplingRoundTrip(t *testing.T) {
 	id := mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}
 	c := startStdio(t, New(id, sampleTool))
-	c.initialize(mcprt.Rev20241105, `{"sampling":{}}`)
+	c.initialize(wire.Rev20241105, `{"sampling":{}}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}`)
 	c.expect(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10,"systemPrompt":"Be brief."}}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"Hello"},"model":"m1","stopReason":"endTurn"}}`)
 	c.expect(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"assistant|Hello|m1|endTurn"}]}}`)
 	// Without the capability declared: an error result.
 	c2 := startStdio(t, New(id, sampleTool))
-	c2.initialize(mcprt.Rev20241105, `{}`)
+	c2.initialize(wire.Rev20241105, `{}`)
 	c2.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mcpserver: the client did not declare the sampling capability"}],"isError":true}}`)
 }
@@ -186,7 +187,7 @@ func TestSamplingRoundTrip(t *testing.T) {
 func TestRoundTripEndsWithInput(t *testing.T) {
 	id := mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}
 	c := startStdio(t, New(id, sampleTool))
-	c.initialize(mcprt.Rev20250618, `{"sampling":{}}`)
+	c.initialize(wire.Rev20250618, `{"sampling":{}}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}`)
 	c.recv()
 	rest := c.rest()

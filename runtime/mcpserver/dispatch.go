@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
 // exchange is one request being handled. It carries what the method and,
@@ -16,7 +17,7 @@ type exchange struct {
 	srv  *Server
 	sess *session // nil for a stateless request over HTTP
 	id   json.RawMessage
-	rev  mcprt.Revision
+	rev  wire.Revision
 	meta requestMeta
 	caps clientCaps
 	out  sender
@@ -117,11 +118,11 @@ func (s *Server) route(ctx context.Context, x *exchange, m *message) ([]byte, *r
 // modernRevision reports whether m is a 2026-07-28-era request and under
 // which revision. A _meta revision the server does not support is the
 // UnsupportedProtocolVersion error; a legacy revision in _meta is ignored.
-func modernRevision(m *message, meta requestMeta) (mcprt.Revision, bool, *rpcError) {
+func modernRevision(m *message, meta requestMeta) (wire.Revision, bool, *rpcError) {
 	if !m.isRequest() || m.method == "initialize" || meta.ProtocolVersion == "" {
 		return "", false, nil
 	}
-	rev := mcprt.Revision(meta.ProtocolVersion)
+	rev := wire.Revision(meta.ProtocolVersion)
 	if !rev.Supported() {
 		return "", true, unsupportedVersion(meta.ProtocolVersion)
 	}
@@ -132,14 +133,14 @@ func modernRevision(m *message, meta requestMeta) (mcprt.Revision, bool, *rpcErr
 // lists the supported ones.
 func unsupportedVersion(requested string) *rpcError {
 	data := append([]byte(nil), `{"supported":[`...)
-	for i, r := range mcprt.Revisions {
+	for i, r := range wire.Revisions {
 		if i > 0 {
 			data = append(data, ',')
 		}
-		data = mcprt.AppendString(data, string(r))
+		data = jsonx.AppendString(data, string(r))
 	}
 	data = append(data, `],"requested":`...)
-	data = append(mcprt.AppendString(data, requested), '}')
+	data = append(jsonx.AppendString(data, requested), '}')
 	return &rpcError{code: codeUnsupportedProtocol, message: "Unsupported protocol version", data: data}
 }
 
@@ -215,7 +216,7 @@ func (s *Server) notification(sess *session, m *message) {
 // sessions, its requests run concurrently and their responses come back as
 // one array, in order. It returns nil when nothing is to be answered.
 func (s *Server) handleBatch(ctx context.Context, sess *session, items []json.RawMessage, out sender) []byte {
-	if sess == nil || sess.revision() != mcprt.Rev20250326 {
+	if sess == nil || sess.revision() != wire.Rev20250326 {
 		return appendError(nil, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
 	}
 	if len(items) == 0 {

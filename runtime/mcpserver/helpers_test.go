@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -157,7 +158,7 @@ func (c *stdioClient) rest() []string {
 
 // initialize opens a session of revision rev with the given client
 // capabilities (a JSON object) and checks that it was accepted.
-func (c *stdioClient) initialize(rev mcprt.Revision, caps string) {
+func (c *stdioClient) initialize(rev wire.Revision, caps string) {
 	c.t.Helper()
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + string(rev) +
 		`","capabilities":` + caps + `,"clientInfo":{"name":"test","version":"1"}}}`)

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
 // HTTPHandler returns the Streamable HTTP transport on one endpoint: POST
@@ -92,7 +92,7 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
 		return
 	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !mcprt.Revision(v).Supported() {
+	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !wire.Revision(v).Supported() {
 		writeRPCError(w, http.StatusBadRequest, nil, unsupportedVersion(v))
 		return
 	}
@@ -271,7 +271,7 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 		return
 	}
 	defer s.release(sess)
-	if sess.revision() != mcprt.Rev20250326 {
+	if sess.revision() != wire.Rev20250326 {
 		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
 		return
 	}
@@ -292,7 +292,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not Acceptable: Accept must list text/event-stream", http.StatusNotAcceptable)
 		return
 	}
-	if mcprt.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
+	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
 		w.Header().Set("Allow", "POST")
 		http.Error(w, "Method Not Allowed: no session stream", http.StatusMethodNotAllowed)
 		return

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -69,7 +70,7 @@ func (c *httpClient) post(body string, status int, want string, edit func(*http.
 	return resp
 }
 
-func (c *httpClient) initialize(rev mcprt.Revision, caps string) {
+func (c *httpClient) initialize(rev wire.Revision, caps string) {
 	c.t.Helper()
 	resp := c.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+string(rev)+`","capabilities":`+caps+`}}`, 200, "", nil)
 	c.sid = resp.Header.Get("Mcp-Session-Id")
@@ -117,7 +118,7 @@ func nextEvent(t *testing.T, ch <-chan string, want string) {
 
 func TestHTTPSession(t *testing.T) {
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`
 	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"A"}]}}`, header("MCP-Protocol-Version", "2025-06-18"))
 	// Any supported revision in the header is accepted; none means 2025-03-26.
@@ -215,7 +216,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 		return mcprt.TextResult("done")
 	})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, prog))
-	c.initialize(mcprt.Rev20251125, `{}`)
+	c.initialize(wire.Rev20251125, `{}`)
 	resp := c.do("POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"p","_meta":{"progressToken":3}}}`, nil)
 	ev := events(t, resp)
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":1,"total":2,"message":"half"}}`)
@@ -227,7 +228,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 
 func TestHTTPElicitation(t *testing.T) {
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, elicitTool))
-	c.initialize(mcprt.Rev20250618, `{"elicitation":{}}`)
+	c.initialize(wire.Rev20250618, `{"elicitation":{}}`)
 	resp := c.do("POST", `{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"ask"}}`, nil)
 	ev := events(t, resp)
 	nextEvent(t, ev, `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`)
@@ -238,7 +239,7 @@ func TestHTTPElicitation(t *testing.T) {
 func TestHTTPCancellation(t *testing.T) {
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
-	c.initialize(mcprt.Rev20250326, `{}`)
+	c.initialize(wire.Rev20250326, `{}`)
 	go c.do("POST", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`, nil)
 	<-started
 	c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, http.StatusAccepted, "", nil)
@@ -273,12 +274,12 @@ func TestHTTPStateless(t *testing.T) {
 func TestHTTPBatch(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A"))
 	c := startHTTP(t, srv)
-	c.initialize(mcprt.Rev20250326, `{}`)
+	c.initialize(wire.Rev20250326, `{}`)
 	c.post(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"}}]`, 200,
 		`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"A"}]}}]`, nil)
 	c.post(`[{"jsonrpc":"2.0","method":"notifications/x"}]`, http.StatusAccepted, "", nil)
 	c2 := startHTTP(t, srv)
-	c2.initialize(mcprt.Rev20250618, `{}`)
+	c2.initialize(wire.Rev20250618, `{}`)
 	c2.post(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, 400,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: batches are supported only by protocol revision 2025-03-26"}}`, nil)
 }
@@ -286,7 +287,7 @@ func TestHTTPBatch(t *testing.T) {
 func TestHTTPGetStream(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
 	c := startHTTP(t, srv)
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	resp := c.do("GET", "", header("Accept", "text/event-stream"))
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET: status %d", resp.StatusCode)
@@ -320,7 +321,7 @@ func TestHTTPShutdown(t *testing.T) {
 	hs.RegisterOnShutdown(srv.CloseStreams)
 	go hs.Serve(ln)
 	c := &httpClient{t: t, url: "http://" + ln.Addr().String()}
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	resp := c.do("GET", "", nil)
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET: status %d", resp.StatusCode)
@@ -358,9 +359,9 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 	t.Cleanup(unblock) // before the server's cleanup, which waits for handlers
 	streaming, calling, fresh := new(httpClient), new(httpClient), new(httpClient)
 	*streaming, *calling, *fresh = *idle, *idle, *idle // four clients of one server
-	idle.initialize(mcprt.Rev20250618, `{}`)
-	streaming.initialize(mcprt.Rev20250618, `{}`)
-	calling.initialize(mcprt.Rev20250618, `{}`)
+	idle.initialize(wire.Rev20250618, `{}`)
+	streaming.initialize(wire.Rev20250618, `{}`)
+	calling.initialize(wire.Rev20250618, `{}`)
 	stream := streaming.do(http.MethodGet, "", nil)
 	if stream.StatusCode != http.StatusOK {
 		t.Fatalf("GET: status %d", stream.StatusCode)
@@ -374,10 +375,10 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 	<-started
 
 	advance(59 * time.Second)
-	fresh.initialize(mcprt.Rev20250618, `{}`) // sweeps: nothing idle long enough yet
-	idle.post(call, 200, answer, nil)         // and this use restarts its minute
+	fresh.initialize(wire.Rev20250618, `{}`) // sweeps: nothing idle long enough yet
+	idle.post(call, 200, answer, nil)        // and this use restarts its minute
 	advance(62 * time.Second)
-	fresh.initialize(mcprt.Rev20250618, `{}`) // sweeps again
+	fresh.initialize(wire.Rev20250618, `{}`) // sweeps again
 	idle.post(call, http.StatusNotFound, "", nil)
 	streaming.post(call, 200, answer, nil)
 	unblock()
@@ -389,6 +390,6 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 	// Without a timeout nothing expires.
 	srv.SessionIdleTimeout = -1
 	advance(24 * time.Hour)
-	fresh.initialize(mcprt.Rev20250618, `{}`)
+	fresh.initialize(wire.Rev20250618, `{}`)
 	calling.post(call, 200, answer, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -203,7 +204,7 @@ func appendError(dst []byte, id json.RawMessage, e *rpcError) []byte {
 	dst = append(dst, `,"error":{"code":`...)
 	dst = strconv.AppendInt(dst, int64(e.code), 10)
 	dst = append(dst, `,"message":`...)
-	dst = mcprt.AppendString(dst, e.message)
+	dst = jsonx.AppendString(dst, e.message)
 	if e.data != nil {
 		dst = append(dst, `,"data":`...)
 		dst = append(dst, e.data...)
@@ -214,7 +215,7 @@ func appendError(dst []byte, id json.RawMessage, e *rpcError) []byte {
 // appendNotification appends a notification whose params are raw JSON.
 func appendNotification(dst []byte, method string, params []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
-	dst = mcprt.AppendString(dst, method)
+	dst = jsonx.AppendString(dst, method)
 	if params != nil {
 		dst = append(dst, `,"params":`...)
 		dst = append(dst, params...)
@@ -227,7 +228,7 @@ func appendRequest(dst []byte, id int64, method string, params []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = strconv.AppendInt(dst, id, 10)
 	dst = append(dst, `,"method":`...)
-	dst = mcprt.AppendString(dst, method)
+	dst = jsonx.AppendString(dst, method)
 	dst = append(dst, `,"params":`...)
 	dst = append(dst, params...)
 	return append(dst, '}')

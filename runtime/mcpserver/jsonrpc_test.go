@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -67,7 +68,7 @@ func TestBatches(t *testing.T) {
 	tools := []mcprt.Tool{textTool("a", "A")}
 	t.Run("2025-03-26", func(t *testing.T) {
 		c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tools...))
-		c.initialize(mcprt.Rev20250326, `{}`)
+		c.initialize(wire.Rev20250326, `{}`)
 		c.call(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},`+
 			`{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"a"}},{"jsonrpc":"1.0","id":3,"method":"ping"},`+
 			`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}]`,
@@ -79,7 +80,7 @@ func TestBatches(t *testing.T) {
 		c.send(`[{"jsonrpc":"2.0","method":"notifications/x"}]`)
 		c.call(`{"jsonrpc":"2.0","id":9,"method":"ping"}`, `{"jsonrpc":"2.0","id":9,"result":{}}`)
 	})
-	for _, rev := range []mcprt.Revision{mcprt.Rev20241105, mcprt.Rev20250618, mcprt.Rev20251125} {
+	for _, rev := range []wire.Revision{wire.Rev20241105, wire.Rev20250618, wire.Rev20251125} {
 		t.Run(string(rev), func(t *testing.T) {
 			c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tools...))
 			c.initialize(rev, `{}`)

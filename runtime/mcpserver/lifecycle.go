@@ -3,17 +3,19 @@ package mcpserver
 import (
 	"encoding/json"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // latestLegacy is the revision initialize answers when the client asks for
 // one the server does not serve through initialize.
-const latestLegacy = mcprt.Rev20251125
+const latestLegacy = wire.Rev20251125
 
 // negotiate picks the revision of a session from the client's request: its
 // own when supported, else the latest initialize-based one.
-func negotiate(requested string) mcprt.Revision {
-	rev := mcprt.Revision(requested)
+func negotiate(requested string) wire.Revision {
+	rev := wire.Revision(requested)
 	if rev.Supported() && !rev.Stateless() {
 		return rev
 	}
@@ -46,31 +48,31 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 
 	i := revIndex(rev)
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
-	dst = mcprt.AppendString(dst, string(rev))
+	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
 	dst = append(dst, s.caps[i]...)
 	dst = append(dst, `,"serverInfo":`...)
 	dst = append(dst, s.info[i]...)
 	if s.id.Instructions != "" {
-		dst = mcprt.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
+		dst = jsonx.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
 	}
 	return append(dst, '}'), nil
 }
 
 // discover answers server/discover (2026-07-28).
 func (s *Server) discover() []byte {
-	i := revIndex(mcprt.Rev20260728)
+	i := revIndex(wire.Rev20260728)
 	dst := append(make([]byte, 0, 256), `{"resultType":"complete","supportedVersions":[`...)
-	for j, r := range mcprt.Revisions {
+	for j, r := range wire.Revisions {
 		if j > 0 {
 			dst = append(dst, ',')
 		}
-		dst = mcprt.AppendString(dst, string(r))
+		dst = jsonx.AppendString(dst, string(r))
 	}
 	dst = append(dst, `],"capabilities":`...)
 	dst = append(dst, s.caps[i]...)
 	if s.id.Instructions != "" {
-		dst = mcprt.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
+		dst = jsonx.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
 	}
 	dst = append(dst, `,"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":`...)
 	dst = append(dst, s.info[i]...)
@@ -79,7 +81,7 @@ func (s *Server) discover() []byte {
 
 // appendCapabilities appends the server capabilities published on rev:
 // each only where the identity enables it and the revision has it.
-func (s *Server) appendCapabilities(dst []byte, rev mcprt.Revision) []byte {
+func (s *Server) appendCapabilities(dst []byte, rev wire.Revision) []byte {
 	dst = append(dst, '{')
 	if s.id.EnableLogging {
 		dst = append(dst, `"logging":{},`...)
@@ -100,22 +102,22 @@ func (s *Server) appendCapabilities(dst []byte, rev mcprt.Revision) []byte {
 
 // appendServerInfo appends the Implementation object describing the
 // server on rev.
-func (s *Server) appendServerInfo(dst []byte, rev mcprt.Revision) []byte {
+func (s *Server) appendServerInfo(dst []byte, rev wire.Revision) []byte {
 	id := &s.id
-	dst = mcprt.AppendString(append(dst, `{"name":`...), id.Name)
-	dst = mcprt.AppendString(append(dst, `,"version":`...), id.Version)
+	dst = jsonx.AppendString(append(dst, `{"name":`...), id.Name)
+	dst = jsonx.AppendString(append(dst, `,"version":`...), id.Version)
 	if id.Title != "" && rev.HasStructuredOutput() {
-		dst = mcprt.AppendString(append(dst, `,"title":`...), id.Title)
+		dst = jsonx.AppendString(append(dst, `,"title":`...), id.Title)
 	}
 	if rev.HasIcons() {
 		if id.Description != "" {
-			dst = mcprt.AppendString(append(dst, `,"description":`...), id.Description)
+			dst = jsonx.AppendString(append(dst, `,"description":`...), id.Description)
 		}
 		if id.WebsiteURL != "" {
-			dst = mcprt.AppendString(append(dst, `,"websiteUrl":`...), id.WebsiteURL)
+			dst = jsonx.AppendString(append(dst, `,"websiteUrl":`...), id.WebsiteURL)
 		}
 		if len(id.Icons) > 0 {
-			dst = mcprt.AppendIcons(append(dst, `,"icons":`...), id.Icons)
+			dst = wire.AppendIcons(append(dst, `,"icons":`...), id.Icons)
 		}
 	}
 	return append(dst, '}')
@@ -132,7 +134,7 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 	if err := unmarshalParams(params, &p); err != nil {
 		return nil, err
 	}
-	if !p.Level.Valid() {
+	if !wire.ValidLevel(p.Level) {
 		return nil, errorf(codeInvalidParams, "invalid params: invalid log level "+string(p.Level))
 	}
 	x.sess.mu.Lock()

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -55,7 +56,7 @@ func TestLifecycleRules(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"invalid params: protocolVersion is missing"}}`)
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
 		`{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"invalid request: the session is already initialized"}}`)
 	c.call(`{"jsonrpc":"2.0","id":5,"method":"ping","params":{}}`, `{"jsonrpc":"2.0","id":5,"result":{}}`)
@@ -70,7 +71,7 @@ func TestLifecycleRules(t *testing.T) {
 
 func TestCompletion(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableCompletions: true}))
-	c.initialize(mcprt.Rev20250326, `{}`)
+	c.initialize(wire.Rev20250326, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[],"hasMore":false}}}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{}}`,
@@ -79,7 +80,7 @@ func TestCompletion(t *testing.T) {
 
 func TestSetLevel(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true}))
-	c.initialize(mcprt.Rev20241105, `{}`)
+	c.initialize(wire.Rev20241105, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"loud"}}`,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: invalid log level loud"}}`)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -58,7 +59,7 @@ func TestModernElicitationUnavailable(t *testing.T) {
 // TestModernBesideLegacy serves both eras on one stream.
 func TestModernBesideLegacy(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
-	c.initialize(mcprt.Rev20241105, `{}`)
+	c.initialize(wire.Rev20241105, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+modernMeta+`,"name":"a"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"}}`,
@@ -74,7 +75,7 @@ func TestServeStreamWaitsForHandlers(t *testing.T) {
 		return mcprt.TextResult("late")
 	})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, slow))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)
 	time.AfterFunc(50*time.Millisecond, func() { close(release) })
 	rest := c.rest()

@@ -38,6 +38,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -96,7 +97,7 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		sessions: make(map[*session]struct{}),
 		byID:     make(map[string]*session),
 	}
-	for _, rev := range mcprt.Revisions {
+	for _, rev := range wire.Revisions {
 		i := revIndex(rev)
 		s.caps[i] = s.appendCapabilities(nil, rev)
 		s.info[i] = s.appendServerInfo(nil, rev)
@@ -151,19 +152,19 @@ func (s *Server) untrack(sess *session) {
 	s.mu.Unlock()
 }
 
-// numRevisions is the number of revisions in [mcprt.Revisions].
+// numRevisions is the number of revisions in [wire.Revisions].
 const numRevisions = 5
 
 // revIndex maps a supported revision to an index of per-revision arrays.
-func revIndex(rev mcprt.Revision) int {
+func revIndex(rev wire.Revision) int {
 	switch rev {
-	case mcprt.Rev20241105:
+	case wire.Rev20241105:
 		return 0
-	case mcprt.Rev20250326:
+	case wire.Rev20250326:
 		return 1
-	case mcprt.Rev20250618:
+	case wire.Rev20250618:
 		return 2
-	case mcprt.Rev20251125:
+	case wire.Rev20251125:
 		return 3
 	default:
 		return 4

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -33,7 +34,7 @@ type session struct {
 	stop context.CancelFunc
 
 	mu       sync.Mutex
-	rev      mcprt.Revision // empty before initialize
+	rev      wire.Revision // empty before initialize
 	caps     clientCaps
 	level    mcprt.LogLevel // empty: no log messages
 	inflight map[string]*inflight
@@ -86,7 +87,7 @@ func newSession(parent context.Context, srv *Server, id string, stream sender) *
 	}
 }
 
-func (ss *session) revision() mcprt.Revision {
+func (ss *session) revision() wire.Revision {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.rev

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -23,11 +24,11 @@ type toolEntry struct {
 func newToolEntry(t mcprt.Tool) *toolEntry {
 	e := &toolEntry{tool: t}
 	buf := make([]byte, 0, 3*descriptorSize(&t))
-	for i, rev := range mcprt.Revisions {
+	for i, rev := range wire.Revisions {
 		start := len(buf)
-		buf = t.AppendDescriptor(buf, rev)
+		buf = wire.AppendTool(buf, &t, rev)
 		d := buf[start:len(buf):len(buf)]
-		for _, prev := range mcprt.Revisions[:i] {
+		for _, prev := range wire.Revisions[:i] {
 			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
 				d, buf = p, buf[:start]
 				break
@@ -106,7 +107,7 @@ func (r *registry) lookup(raw []byte) *toolEntry {
 // fullList returns the tools/list result listing every tool for rev. It is
 // built on first use after a change and shared by every request until the
 // next change; callers must not modify it.
-func (r *registry) fullList(rev mcprt.Revision) []byte {
+func (r *registry) fullList(rev wire.Revision) []byte {
 	ri := revIndex(rev)
 	r.mu.RLock()
 	list := r.lists[ri]
@@ -123,7 +124,7 @@ func (r *registry) fullList(rev mcprt.Revision) []byte {
 }
 
 // buildList makes the one-page tools/list result for rev; r.mu is held.
-func (r *registry) buildList(rev mcprt.Revision) []byte {
+func (r *registry) buildList(rev wire.Revision) []byte {
 	ri := revIndex(rev)
 	n := len(`{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}`)
 	for _, e := range r.list {
@@ -150,7 +151,7 @@ func (r *registry) buildList(rev mcprt.Revision) []byte {
 // appendPage appends the descriptors of up to size tools from start (all
 // when size <= 0) as JSON array elements, and returns the offset of the
 // next page (0 when this is the last one).
-func (r *registry) appendPage(dst []byte, rev mcprt.Revision, start, size int) ([]byte, int, bool) {
+func (r *registry) appendPage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	n := len(r.list)
@@ -268,13 +269,13 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res := e.tool.Call(mcprt.WithCaller(ctx, caller), args)
+	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.tool, args)
 	if res.IsError && !x.meta.checkArgs() {
 		// The tool's decoder failed on arguments that are not JSON.
 		return nil, errParse
 	}
 	x.scratch = getBuffer()
-	*x.scratch = res.AppendJSON((*x.scratch)[:0], x.rev)
+	*x.scratch = wire.AppendResult((*x.scratch)[:0], &res, x.rev)
 	return x.withResultType(*x.scratch), nil
 }
 

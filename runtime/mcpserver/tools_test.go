@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -17,7 +18,7 @@ func TestToolsListPagination(t *testing.T) {
 		tools = append(tools, textTool(n, n))
 	}
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2}, tools...))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	desc := func(n string) string { return `{"name":"` + n + `","inputSchema":{"type":"object"}}` }
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"tools":[`+desc("e")+`,`+desc("d")+`],"nextCursor":"`+encodeCursor(2)+`"}}`)
@@ -41,16 +42,16 @@ func TestToolsListPerRevision(t *testing.T) {
 		Icons:        []mcprt.Icon{{Src: "https://x/i.png"}},
 		TaskSupport:  mcprt.TaskOptional,
 	}
-	for _, rev := range []mcprt.Revision{mcprt.Rev20241105, mcprt.Rev20250326, mcprt.Rev20250618, mcprt.Rev20251125} {
+	for _, rev := range []wire.Revision{wire.Rev20241105, wire.Rev20250326, wire.Rev20250618, wire.Rev20251125} {
 		t.Run(string(rev), func(t *testing.T) {
 			c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
 			c.initialize(rev, `{}`)
 			c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
-				`{"jsonrpc":"2.0","id":1,"result":{"tools":[`+string(tool.AppendDescriptor(nil, rev))+`]}}`)
+				`{"jsonrpc":"2.0","id":1,"result":{"tools":[`+string(wire.AppendTool(nil, &tool, rev))+`]}}`)
 		})
 	}
 	// Spot-check that the revisions differ as they should.
-	if d := string(tool.AppendDescriptor(nil, mcprt.Rev20241105)); strings.Contains(d, "annotations") {
+	if d := string(wire.AppendTool(nil, &tool, wire.Rev20241105)); strings.Contains(d, "annotations") {
 		t.Errorf("2024-11-05 descriptor has annotations: %s", d)
 	}
 }
@@ -64,7 +65,7 @@ func TestToolsCall(t *testing.T) {
 		return mcprt.StructuredResult([]byte(`{"n":1}`))
 	})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, echo, boom, structured))
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	tests := []struct{ name, params, result string }{
 		{"args", `{"name":"echo","arguments":{"a":1}}`, `"result":{"content":[{"type":"text","text":"args={\"a\":1}"}]}`},
 		{"no args", `{"name":"echo"}`, `"result":{"content":[{"type":"text","text":"args="}]}`},
@@ -104,7 +105,7 @@ func TestConcurrentCalls(t *testing.T) {
 		}
 	})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, wait))
-	c.initialize(mcprt.Rev20251125, `{}`)
+	c.initialize(wire.Rev20251125, `{}`)
 	for i := range n {
 		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait"}}`, i))
 	}
@@ -124,7 +125,7 @@ func TestConcurrentCalls(t *testing.T) {
 func TestToolListChanged(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}, textTool("a", "A"))
 	c := startStdio(t, srv)
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	srv.Add(textTool("b", "B"))
 	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
@@ -139,7 +140,7 @@ func TestToolListChanged(t *testing.T) {
 func TestNoListChangedWithoutSwitch(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
-	c.initialize(mcprt.Rev20250618, `{}`)
+	c.initialize(wire.Rev20250618, `{}`)
 	srv.Add(textTool("b", "B"))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 }

@@ -34,7 +34,7 @@ func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]s
 // decoder writes the decode function of a named struct type.
 func (e *emitter) decoder(t *model.Type) {
 	e.f.Func().Id(e.decoders[t]).Params(
-		jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
+		jen.Id("d").Op("*").Add(rt("Decoder")),
 		jen.Id("v").Op("*").Add(goType(t)),
 	).Block(e.objectBody(t, jen.Id("v"), 0)...)
 	e.f.Line()
@@ -109,7 +109,7 @@ func defaultValue(f *model.Field, obj jen.Code) []jen.Code {
 		return []jen.Code{target.Op("=").Id(f.C.Default.Go)}
 	}
 	return []jen.Code{
-		fieldTarget(f, obj).Op("=").Qual(runtimePath, "Alloc").Call(fieldTarget(f, obj)),
+		fieldTarget(f, obj).Op("=").Add(rt("Alloc")).Call(fieldTarget(f, obj)),
 		jen.Op("*").Add(target).Op("=").Id(f.C.Default.Go),
 	}
 }
@@ -131,7 +131,7 @@ func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Cod
 	for _, step := range f.Path[:len(f.Path)-1] {
 		sel = sel.Dot(step.Name)
 		if step.Pointer {
-			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Qual(runtimePath, "Alloc").Call(sel)))
+			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Add(rt("Alloc")).Call(sel)))
 		}
 	}
 	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.C, depth+1)...)
@@ -146,7 +146,7 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
 			jen.Add(target).Op("=").Nil(),
 		).Else().Block(append([]jen.Code{
-			jen.Add(target).Op("=").Qual(runtimePath, "Alloc").Call(target),
+			jen.Add(target).Op("=").Add(rt("Alloc")).Call(target),
 		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
 	case model.Struct:
 		if t.Named == nil {
@@ -172,9 +172,9 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
 	loop := jen.If(jen.Id("d").Dot("Array").Call()).Block(
 		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
-			jen.Add(target).Op("=").Qual(runtimePath, "Grow").Call(jen.Id("d"), target),
+			jen.Add(target).Op("=").Add(rt("Grow")).Call(jen.Id("d"), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
-		jen.Add(target).Op("=").Add(itemsChecked(jen.Qual(runtimePath, "NonNil").Call(target), c)),
+		jen.Add(target).Op("=").Add(itemsChecked(rt("NonNil").Call(target), c)),
 	)
 	return []jen.Code{loop}
 }
@@ -205,12 +205,12 @@ func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constr
 	} else {
 		// Structs, arrays and text-decoded values are decoded through their
 		// address, which a map entry has not: into a zero value, then stored.
-		body = append(body, jen.Id(v).Op(":=").Qual(runtimePath, "MapZero").Call(target))
+		body = append(body, jen.Id(v).Op(":=").Add(rt("MapZero")).Call(target))
 		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
 		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
-		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Qual(runtimePath, "NewMap").Call(target)),
+		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Add(rt("NewMap")).Call(target)),
 		jen.For(jen.Id("d").Dot("NextField").Call()).Block(body...),
 	)}
 }
@@ -244,10 +244,10 @@ func itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
 		return items
 	}
 	if c.MinItems != nil || c.MaxItems != nil {
-		items = jen.Qual(runtimePath, "CheckItems").Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
+		items = rt("CheckItems").Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
 	}
 	if c.UniqueItems {
-		items = jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
+		items = rt("CheckUnique").Call(jen.Id("d"), items)
 	}
 	return items
 }
@@ -258,7 +258,7 @@ func uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
 	if c == nil || !c.UniqueItems {
 		return jen.Null()
 	}
-	return jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
+	return rt("CheckUnique").Call(jen.Id("d"), items)
 }
 
 // intOr is *p, or def when p is nil.

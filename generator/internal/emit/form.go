@@ -16,11 +16,16 @@ func (e *emitter) forms() {
 			jen.Return(jen.Id(schemaVar)),
 		)
 		e.f.Line()
-		e.f.Comment("MCPDecodeForm decodes the content of an accepted elicitation into v, with")
+		e.f.Comment("MCPDecodeForm reads the content of an accepted elicitation into v, with")
 		e.f.Comment("the checks tool arguments get.")
 		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id("MCPDecodeForm").Params(
-			jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
-		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Id("v")))
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("content").Index().Byte(),
+		).Error().Block(
+			jen.Var().Id("d").Add(rt("Decoder")),
+			jen.Id("d").Dot("Start").Call(jen.Id("ctx"), jen.Id("content")),
+			jen.Id(e.decodeFunc(t)).Call(jen.Op("&").Id("d"), jen.Id("v")),
+			jen.Return(jen.Id("d").Dot("Finish").Call()),
+		)
 		e.f.Line()
 	}
 }

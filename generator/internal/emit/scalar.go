@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // scalar decodes a value without properties or items into target, wrapped
@@ -103,7 +103,7 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 		return x
 	}
 	check := func(name string, args ...jen.Code) {
-		x = jen.Qual(runtimePath, name).Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
+		x = rt(name).Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
 	}
 	if c.Min != nil || c.Max != nil || c.MultipleOf != nil {
 		check("CheckBounds", jen.Op("&").Id(e.boundsVar(c)))
@@ -114,7 +114,7 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 	if c.MinLength != nil || c.MaxLength != nil {
 		check("CheckLength", jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
 	}
-	if c.Format != "" && mcprt.EnforcesFormat(c.Format) {
+	if c.Format != "" && mcpimpl.EnforcesFormat(c.Format) {
 		check("CheckFormatOf", jen.Lit(c.Format))
 	}
 	if c.Pattern != "" {
@@ -174,7 +174,7 @@ func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 func gotText(t *model.Type, x jen.Code) jen.Code {
 	switch t.Kind {
 	case model.String:
-		return jen.Qual(runtimePath, "Quote").Call(jen.String().Call(x))
+		return rt("Quote").Call(jen.String().Call(x))
 	case model.Int:
 		return jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(x), jen.Lit(10))
 	case model.Uint:
@@ -210,7 +210,7 @@ func (e *emitter) boundsVar(c *model.Constraints) string {
 	}
 	name := "mcpgen_bounds_" + strconv.Itoa(len(e.bounds))
 	e.bounds[key] = name
-	e.f.Var().Id(name).Op("=").Qual(runtimePath, "Bounds").Values(fields(fs, false)...)
+	e.f.Var().Id(name).Op("=").Add(rt("Bounds")).Values(fields(fs, false)...)
 	e.f.Line()
 	return name
 }

@@ -1,0 +1,54 @@
+package mcpimpl
+
+import "math"
+
+// These helpers let generated decoders fill slices, maps and pointers of
+// any element type without writing the type out: an anonymous struct type
+// with tags cannot be written again in generated code, because its tags are
+// part of its identity.
+
+// Grow appends a zero element to s; decoders then decode into s[len(s)-1]
+// in place. Once d has found a problem the call will not run and the value
+// is thrown away, so Grow reuses the last element instead of appending:
+// memory stops growing with a bad input however long it is.
+func Grow[S ~[]E, E any](d *Decoder, s S) S {
+	var zero E
+	if len(s) > 0 && d.invalid() {
+		s[len(s)-1] = zero
+		return s
+	}
+	if cap(s) == 0 {
+		// Start at four: arguments rarely hold one item, and growing from
+		// one costs two allocations more for every list of five or more.
+		return append(make(S, 0, 4), zero)
+	}
+	return append(s, zero)
+}
+
+// NonNil returns s, or an empty slice when s is nil: a JSON array with no
+// items decodes to an empty slice, as encoding/json decodes it, so it
+// encodes back as [] rather than null.
+func NonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
+}
+
+// Alloc returns a pointer to a new zero value of the type p points to.
+func Alloc[P ~*E, E any](P) P { return P(new(E)) }
+
+// NewMap returns a new empty map of m's type.
+func NewMap[M ~map[string]E, E any](M) M { return make(M) }
+
+// MapZero returns the zero value of m's element type.
+func MapZero[M ~map[string]E, E any](M) (zero E) { return zero }
+
+// IsMultipleOf reports whether v is a whole multiple of m, allowing for the
+// rounding of decimal fractions in binary floating point (0.3 is a multiple
+// of 0.1).
+func IsMultipleOf(v, m float64) bool {
+	q := v / m
+	r := math.Round(q)
+	return math.Abs(q-r) <= 1e-9*math.Max(1, math.Abs(q))
+}
