@@ -45,7 +45,6 @@ type Decoder struct {
 	buf     []byte // scratch for unescaped string values
 	// textBlock holds the bytes of strings returned; see text.
 	textBlock []byte
-	stack     []byte // scratch for skipValue
 	problems  []Problem
 	more      int
 	nonASCII  bool // the string scanString last read has bytes from 0x80 up
@@ -109,10 +108,10 @@ func (d *Decoder) Reset(data []byte) {
 // isAbsent reports whether data is empty or null, give or take whitespace.
 func isAbsent(data []byte) bool {
 	i, j := 0, len(data)
-	for i < j && isSpace(data[i]) {
+	for i < j && jsonx.IsSpace(data[i]) {
 		i++
 	}
-	for j > i && isSpace(data[j-1]) {
+	for j > i && jsonx.IsSpace(data[j-1]) {
 		j--
 	}
 	return i == j || string(data[i:j]) == "null"
@@ -330,7 +329,7 @@ func (d *Decoder) NextField() bool {
 	d.key = d.data[keyStart:keyEnd]
 	if escaped {
 		keyStart = len(d.keyBuf)
-		d.keyBuf, _ = unescape(d.keyBuf, d.key)
+		d.keyBuf, _ = jsonx.Unescape(d.keyBuf, d.key)
 		keyEnd = len(d.keyBuf)
 		d.key = d.keyBuf[keyStart:keyEnd:keyEnd]
 	}
@@ -432,7 +431,7 @@ func (d *Decoder) stringBody(want string) ([]byte, bool) {
 			// allocate about twice that.
 			d.buf = make([]byte, 0, len(body))
 		}
-		d.buf, lone = unescape(d.buf[:0], body)
+		d.buf, lone = jsonx.Unescape(d.buf[:0], body)
 		body = d.buf
 		if lone {
 			d.failed = true
@@ -517,17 +516,17 @@ func (d *Decoder) numberText(want string) ([]byte, bool) {
 	}
 	if c == '"' {
 		body, ok := d.stringBody(want)
-		if ok && !isNumber(body) {
+		if ok && !jsonx.IsNumber(body) {
 			d.bad(want)
 			return nil, false
 		}
 		return body, ok
 	}
-	if c != '-' && !isDigit(c) {
+	if c != '-' && (c < '0' || c > '9') {
 		d.wrongKind(want)
 		return nil, false
 	}
-	end, bad := numberEnd(d.data, d.pos)
+	end, bad := jsonx.NumberEnd(d.data, d.pos)
 	if bad >= 0 {
 		d.syntaxAt(bad)
 		return nil, false

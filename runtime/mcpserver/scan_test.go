@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -142,35 +141,6 @@ func TestParseReadsParamsInOnePass(t *testing.T) {
 	msg = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":{}}}}`
 	if _, err := parseInto([]byte(msg), &m); err != nil || m.meta.ProgressToken != nil {
 		t.Errorf("object progress token: err %v, token %s", err, m.meta.ProgressToken)
-	}
-}
-
-// TestQuoteRun holds quoteRun to its definition on random text.
-func TestQuoteRun(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	alphabet := []byte("abc\"\\\x00\x80\xff\x22\x5c\x5d\x21")
-	for range 200000 {
-		b := make([]byte, r.IntN(40))
-		for k := range b {
-			if r.IntN(6) == 0 {
-				b[k] = alphabet[r.IntN(len(alphabet))]
-			} else {
-				b[k] = byte(r.IntN(256))
-			}
-		}
-		i := 0
-		if len(b) > 0 {
-			i = r.IntN(len(b))
-		}
-		j := quoteRun(b, i)
-		for k := i; k < j; k++ {
-			if b[k] == '"' || b[k] == '\\' {
-				t.Fatalf("quoteRun(%q, %d) = %d passed %q at %d", b, i, j, b[k], k)
-			}
-		}
-		if j+8 <= len(b) && b[j] != '"' && b[j] != '\\' {
-			t.Fatalf("quoteRun(%q, %d) = %d stopped at %#x", b, i, j, b[j])
-		}
 	}
 }
 
