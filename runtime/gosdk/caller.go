@@ -3,9 +3,7 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -33,8 +31,8 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	if c.token == nil || c.ss == nil {
 		return nil
 	}
-	if !finite(progress) || !finite(total) {
-		return errors.New("gosdk: progress must be a finite number")
+	if err := wire.CheckProgress(progress, total); err != nil {
+		return fmt.Errorf("gosdk: %w", err)
 	}
 	p := &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: progress, Message: message}
 	if total > 0 {
@@ -43,20 +41,18 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	return c.ss.NotifyProgress(ctx, p)
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
 // Log implements [mcprt.Caller] with the session's Log, which sends only at
 // or above the level the client set (nothing before it sets one).
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !wire.ValidLevel(level) {
-		return fmt.Errorf("gosdk: invalid log level %q", level)
+	if err := wire.CheckLevel(level); err != nil {
+		return fmt.Errorf("gosdk: %w", err)
 	}
 	if !c.sw.logging || c.ss == nil {
 		return nil
 	}
-	js, err := json.Marshal(data)
+	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("gosdk: encoding log data: %w", err)
+		return fmt.Errorf("gosdk: %w", err)
 	}
 	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: json.RawMessage(js)})
 }
@@ -66,9 +62,7 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	if err := c.canAsk("elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
-	if len(requestedSchema) == 0 {
-		requestedSchema = []byte(`{"type":"object","properties":{}}`)
-	}
+	requestedSchema = wire.RequestedSchema(requestedSchema)
 	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
 	if err != nil {
 		return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation: %w", err)
@@ -126,14 +120,14 @@ func fromContent(c mcp.Content) mcprt.Content {
 // initialized the session.
 func (c *caller) canAsk(kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
 	if !enabled {
-		return fmt.Errorf("gosdk: %s is not enabled in the server's identity", kind)
+		return fmt.Errorf("gosdk: %w", wire.NotEnabled(kind))
 	}
 	if c.ss == nil {
 		return fmt.Errorf("gosdk: %s needs a session", kind)
 	}
 	ip := c.ss.InitializeParams()
 	if ip == nil || ip.Capabilities == nil || !declared(ip.Capabilities) {
-		return fmt.Errorf("gosdk: the client did not declare the %s capability", kind)
+		return fmt.Errorf("gosdk: %w", wire.NotDeclared(kind))
 	}
 	return nil
 }

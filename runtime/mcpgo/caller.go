@@ -3,9 +3,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -34,8 +32,8 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	if c.token == nil {
 		return nil
 	}
-	if !finite(progress) || !finite(total) {
-		return errors.New("mcpgo: progress must be a finite number")
+	if err := wire.CheckProgress(progress, total); err != nil {
+		return fmt.Errorf("mcpgo: %w", err)
 	}
 	p := map[string]any{"progressToken": c.token, "progress": progress}
 	if total > 0 {
@@ -47,20 +45,18 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	return c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p)
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
 // Log implements [mcprt.Caller]: a notifications/message when logging is
 // enabled and mcp-go finds level at or above the client's level.
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !wire.ValidLevel(level) {
-		return fmt.Errorf("mcpgo: invalid log level %q", level)
+	if err := wire.CheckLevel(level); err != nil {
+		return fmt.Errorf("mcpgo: %w", err)
 	}
 	if !c.sw.logging {
 		return nil
 	}
-	js, err := json.Marshal(data)
+	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("mcpgo: encoding log data: %w", err)
+		return fmt.Errorf("mcpgo: %w", err)
 	}
 	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, json.RawMessage(js))
 	if err := c.srv.SendLogMessageToClient(ctx, n); err != nil {
@@ -74,9 +70,7 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	if err := canAsk(ctx, "elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
-	if len(requestedSchema) == 0 {
-		requestedSchema = []byte(`{"type":"object","properties":{}}`)
-	}
+	requestedSchema = wire.RequestedSchema(requestedSchema)
 	req := mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
 		Params:  mcp.ElicitationParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)},
@@ -150,7 +144,7 @@ func sampledContent(v any) (mcprt.Content, error) {
 // request (2026-07-28) or at initialization.
 func canAsk(ctx context.Context, kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
 	if !enabled {
-		return fmt.Errorf("mcpgo: %s is not enabled in the server's identity", kind)
+		return fmt.Errorf("mcpgo: %w", wire.NotEnabled(kind))
 	}
 	var caps *mcp.ClientCapabilities
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
@@ -160,7 +154,7 @@ func canAsk(ctx context.Context, kind string, enabled bool, declared func(*mcp.C
 		caps = &cc
 	}
 	if caps == nil || !declared(caps) {
-		return fmt.Errorf("mcpgo: the client did not declare the %s capability", kind)
+		return fmt.Errorf("mcpgo: %w", wire.NotDeclared(kind))
 	}
 	return nil
 }

@@ -3,9 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -21,8 +19,8 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 	if x.meta.ProgressToken == nil {
 		return nil
 	}
-	if !finite(progress) || !finite(total) {
-		return errors.New("mcpserver: progress must be a finite number")
+	if err := wire.CheckProgress(progress, total); err != nil {
+		return fmt.Errorf("mcpserver: %w", err)
 	}
 	p := append(make([]byte, 0, 96), `{"progressToken":`...)
 	p = append(p, x.meta.ProgressToken...)
@@ -36,13 +34,11 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 	return x.out.send(appendNotification(nil, "notifications/progress", append(p, '}')))
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
 // Log implements [mcprt.Caller]: a notifications/message when logging is
 // enabled and level is at or above the level the client asked for.
 func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
-	if !wire.ValidLevel(level) {
-		return fmt.Errorf("mcpserver: invalid log level %q", level)
+	if err := wire.CheckLevel(level); err != nil {
+		return fmt.Errorf("mcpserver: %w", err)
 	}
 	min := x.meta.LogLevel
 	if !x.rev.Stateless() && x.sess != nil {
@@ -51,9 +47,9 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 	if !x.srv.id.EnableLogging || !wire.ValidLevel(min) || wire.LevelRank(level) < wire.LevelRank(min) {
 		return nil
 	}
-	js, err := json.Marshal(data)
+	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("mcpserver: encoding log data: %w", err)
+		return fmt.Errorf("mcpserver: %w", err)
 	}
 	p := jsonx.AppendString(append(make([]byte, 0, 64+len(js)), `{"level":`...), string(level))
 	if logger != "" {
@@ -68,9 +64,7 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 	if err := x.canAsk("elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
-	if len(requestedSchema) == 0 {
-		requestedSchema = []byte(`{"type":"object","properties":{}}`)
-	}
+	requestedSchema = wire.RequestedSchema(requestedSchema)
 	p := jsonx.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
 	p = append(append(p, `,"requestedSchema":`...), requestedSchema...)
 	raw, err := x.roundTrip(ctx, "elicitation/create", append(p, '}'))
@@ -147,13 +141,13 @@ func parseContent(raw json.RawMessage) (mcprt.Content, error) {
 func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revision) error {
 	switch {
 	case !enabled:
-		return fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)
+		return fmt.Errorf("mcpserver: %w", wire.NotEnabled(kind))
 	case x.rev.Stateless():
 		return fmt.Errorf("mcpserver: %s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
 	case x.rev < since:
 		return fmt.Errorf("mcpserver: %s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
 	case !declared:
-		return fmt.Errorf("mcpserver: the client did not declare the %s capability", kind)
+		return fmt.Errorf("mcpserver: %w", wire.NotDeclared(kind))
 	case x.sess == nil:
 		return fmt.Errorf("mcpserver: %s needs a session", kind)
 	}
