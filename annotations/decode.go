@@ -24,16 +24,17 @@ func (d *decoder) errorf(pos token.Pos, format string, a ...any) {
 	d.errs = append(d.errs, errorf(pos, format, a...))
 }
 
-// apply passes every argument to set, which stores the value and reports
-// whether it knows the key. apply reports unknown and repeated keys; valid
-// lists the known keys for the message.
+// apply passes every argument whose key is one of valid to set, which
+// stores the value and reports whether it knows the key. apply reports
+// unknown and repeated keys. valid comes from the tables of keys.go, so
+// they alone decide which keys exist; set only stores.
 func (d *decoder) apply(args []arg, valid []string, set func(arg) bool) {
 	for _, a := range args {
 		if _, dup := d.seen[a.key]; dup {
 			d.errorf(a.pos, "repeated key %q", a.key)
 			continue
 		}
-		if !set(a) {
+		if !slices.Contains(valid, a.key) || !set(a) {
 			d.errorf(a.pos, "unknown key %q%s (valid keys: %s)", a.key, didYouMean(a.key, valid), strings.Join(valid, ", "))
 			continue
 		}

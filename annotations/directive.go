@@ -11,14 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// directiveNames are the valid NAMEs of //mcp:NAME, in order of preference
-// for suggestions.
-var directiveNames = []string{"tool", "param", "icon", "form"}
-
-var toolKeys = []string{"name", "title", "description", "readonly", "destructive", "idempotent", "openworld", "task", "input", "output"}
-
-var iconKeys = []string{"src", "mime", "sizes", "theme"}
-
 // ParseDirective parses one comment line. text includes the leading "//",
 // as in ast.Comment.Text, and pos is its position (ast.Comment.Slash).
 //
@@ -37,14 +29,21 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 		// colon; "//mcp:Tool" and "//mcp:" are still meant as directives.
 		return nil, []Error{unknownDirective(pos, text)}
 	}
+	spec, ok := lookupDirective(dir.Name)
+	if !ok {
+		return nil, []Error{unknownDirective(pos, text)}
+	}
 	args, errs := lexDirective(dir.Args, func(off int) token.Pos { return dir.ArgsPos + token.Pos(off) })
+	valid := spec.keyNames()
+	// The table of keys.go says which directives exist; this switch says
+	// how each is parsed. A test checks that every listed one has a case.
 	switch dir.Name {
 	case "tool":
-		return parseTool(pos, args, errs)
+		return parseTool(pos, args, valid, errs)
 	case "param":
-		return parseParam(pos, args, errs)
+		return parseParam(pos, args, valid, errs)
 	case "icon":
-		return parseIcon(pos, args, errs)
+		return parseIcon(pos, args, valid, errs)
 	case "form":
 		for _, a := range args {
 			errs = append(errs, errorf(a.pos, "//mcp:form takes no arguments; describe the form's fields with tags"))
@@ -61,17 +60,18 @@ func unknownDirective(pos token.Pos, text string) Error {
 		name = name[:i]
 	}
 	namePos := pos + token.Pos(len("//mcp:"))
-	if s := nearest(name, directiveNames); s != "" {
+	names := directiveNames()
+	if s := nearest(name, names); s != "" {
 		return errorf(namePos, "unknown directive //mcp:%s; did you mean //mcp:%s?", name, s)
 	}
-	return errorf(namePos, "unknown directive //mcp:%s (valid: %s)", name, strings.Join(directiveNames, ", "))
+	return errorf(namePos, "unknown directive //mcp:%s (valid: %s)", name, strings.Join(names, ", "))
 }
 
-// parseTool decodes the arguments of //mcp:tool.
-func parseTool(pos token.Pos, args []arg, errs []Error) (*Tool, []Error) {
+// parseTool decodes the arguments of //mcp:tool, whose keys are valid.
+func parseTool(pos token.Pos, args []arg, valid []string, errs []Error) (*Tool, []Error) {
 	t := &Tool{Pos: pos}
 	d := newDecoder(errs)
-	d.apply(args, toolKeys, func(a arg) bool { return t.set(d, a) })
+	d.apply(args, valid, func(a arg) bool { return t.set(d, a) })
 	if t.ReadOnly.Value && t.Destructive.Value {
 		d.errorf(t.Destructive.Pos, "readonly and destructive contradict each other: a read-only tool cannot be destructive")
 	}
@@ -115,7 +115,7 @@ func (t *Tool) set(d *decoder, a arg) bool {
 	case "openworld":
 		d.boolean(a, &t.OpenWorld)
 	case "task":
-		d.choice(a, &t.Task, "forbidden", "optional", "required")
+		d.choice(a, &t.Task, taskChoices...)
 	case "input":
 		d.str(a, &t.Input)
 	case "output":
@@ -139,8 +139,8 @@ func (t *Tool) setName(d *decoder, a arg) {
 }
 
 // parseParam decodes the arguments of //mcp:param: a parameter name, then
-// the keys of the mcp tag.
-func parseParam(pos token.Pos, args []arg, errs []Error) (*Param, []Error) {
+// the keys of the mcp tag and description, which are valid.
+func parseParam(pos token.Pos, args []arg, valid []string, errs []Error) (*Param, []Error) {
 	p := &Param{Pos: pos, Tag: Tag{Pos: pos}}
 	d := newDecoder(errs)
 	switch {
@@ -153,16 +153,16 @@ func parseParam(pos token.Pos, args []arg, errs []Error) (*Param, []Error) {
 		p.Name = String{Value: args[0].key, Pos: args[0].pos, Set: true}
 		args = args[1:]
 	}
-	d.apply(args, paramKeys, func(a arg) bool { return p.Tag.set(d, a) })
+	d.apply(args, valid, func(a arg) bool { return p.Tag.set(d, a) })
 	p.Tag.check(d)
 	return p, d.result()
 }
 
-// parseIcon decodes the arguments of //mcp:icon.
-func parseIcon(pos token.Pos, args []arg, errs []Error) (*Icon, []Error) {
+// parseIcon decodes the arguments of //mcp:icon, whose keys are valid.
+func parseIcon(pos token.Pos, args []arg, valid []string, errs []Error) (*Icon, []Error) {
 	ic := &Icon{Pos: pos}
 	d := newDecoder(errs)
-	d.apply(args, iconKeys, func(a arg) bool { return ic.set(d, a) })
+	d.apply(args, valid, func(a arg) bool { return ic.set(d, a) })
 	if _, ok := d.seen["src"]; !ok {
 		d.errorf(pos, "//mcp:icon needs src=URL")
 	}
@@ -187,7 +187,7 @@ func (ic *Icon) set(d *decoder, a arg) bool {
 	case "mime":
 		d.str(a, &ic.MIME)
 	case "theme":
-		d.choice(a, &ic.Theme, "light", "dark")
+		d.choice(a, &ic.Theme, themeChoices...)
 	case "sizes":
 		ic.setSizes(d, a)
 	default:

@@ -5,19 +5,6 @@ import (
 	"regexp"
 )
 
-// tagKeys are the keys of the mcp struct tag, in the order of the
-// documentation, which is also the order of preference for suggestions.
-var tagKeys = []string{
-	"required", "optional", "enum", "desc", "title", "default",
-	"min", "max", "exclusiveMin", "exclusiveMax", "multipleOf",
-	"minLength", "maxLength", "pattern", "format",
-	"minItems", "maxItems", "uniqueItems",
-}
-
-// paramKeys are the keys of //mcp:param: those of the tag, and description
-// as an alias of desc, since the tool directive spells it out.
-var paramKeys = append(tagKeys[:len(tagKeys):len(tagKeys)], "description")
-
 // ParseTag reads the mcp key of a struct tag. lit is the tag literal
 // exactly as in ast.BasicLit.Value (backquoted or double-quoted) and pos is
 // its position. ok is false when there is no mcp key.
@@ -42,7 +29,7 @@ func ParseTag(pos token.Pos, lit string) (tag Tag, ok bool, errs []Error) {
 	at := func(off int) token.Pos { return pos + token.Pos(outer[start+inner[off]]) }
 	args, lexErrs := lexTag(value, at)
 	d := newDecoder(lexErrs)
-	d.apply(args, tagKeys, func(a arg) bool { return a.key != "description" && tag.set(d, a) })
+	d.apply(args, keyNames(tagKeys), func(a arg) bool { return tag.set(d, a) })
 	tag.check(d)
 	return tag, true, d.result()
 }

@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/annotations"
 )
 
 // Exit codes of the command.
@@ -16,37 +19,73 @@ const (
 	ExitUsage = 2 // bad flags
 )
 
-// usage is the manual printed by -h.
-const usage = `usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]
+// usage is the manual printed by -h. Its directives and keys are printed
+// from the tables the annotations package parses by, so the manual says
+// what the parser accepts.
+var usage = manual()
+
+// manual assembles the text of -h around the tables of the annotations
+// package.
+func manual() string {
+	var b strings.Builder
+	b.WriteString(manualIntro)
+	for _, d := range annotations.Directives() {
+		fmt.Fprintf(&b, "\t%s\n\t\t%s\n", d.Usage(), d.Doc)
+	}
+	b.WriteString(manualValues)
+	for _, d := range annotations.Directives() {
+		if len(d.Keys) == 0 && !d.TagKeys {
+			continue
+		}
+		fmt.Fprintf(&b, "\n//mcp:%s keys:\n", d.Name)
+		if d.TagKeys {
+			b.WriteString("\tthe keys of the mcp tag (below), and\n")
+		}
+		writeKeys(&b, d.Keys)
+	}
+	b.WriteString(manualShapes)
+	writeKeys(&b, annotations.TagKeys())
+	b.WriteString(manualEnd)
+	return b.String()
+}
+
+// writeKeys writes one key a line with its meaning in a column, or on the
+// next line when the key is too long for the column.
+func writeKeys(b *strings.Builder, keys []annotations.Key) {
+	const width = 21
+	for _, k := range keys {
+		u := k.Usage()
+		if len(u) > width-2 {
+			fmt.Fprintf(b, "\t%s\n\t%*s%s\n", u, width, "", k.Doc)
+			continue
+		}
+		fmt.Fprintf(b, "\t%-*s%s\n", width, u, k.Doc)
+	}
+}
+
+const manualIntro = `usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]
 
 mcpgen turns Go functions annotated with //mcp:tool into Model Context
-Protocol tools. For each package (default ".") with at least one tool it
-writes one generated file (mcp_gen.go) declaring MCPTools() []mcprt.Tool,
-and (*T).MCPTools() for each type T with tool methods; it removes a stale
-generated file from a package that no longer has tools. Run it from
-go generate:
+Protocol tools. For each package (default ".") with at least one tool or
+form it writes one generated file (mcp_gen.go) declaring MCPTools()
+[]mcprt.Tool, and (*T).MCPTools() for each type T with tool methods; it
+removes a stale generated file from a package that no longer has either.
+Run it from go generate:
 
 	//go:generate go tool mcpgen
 
-Directives go at the end of a top-level func's or method's doc comment,
-after a "//" line, with no space after the slashes:
+Directives go at the end of a doc comment (of a top-level func or method,
+or of a struct type for //mcp:form), after a "//" line, with no space after
+the slashes:
 
-	//mcp:tool [key[=value]]...
-	//mcp:param NAME [key[=value]]...     (positional parameters only)
-	//mcp:icon src=URL [mime=TYPE] [sizes=WxH[,WxH]] [theme=light|dark]
+`
 
-Values are bare words or Go quoted strings; a bare boolean key means true.
+const manualValues = `
+Values are bare words or Go quoted strings; a bare boolean key means true,
+and key=false may be written out.
+`
 
-//mcp:tool keys:
-	name=NAME          tool name, 1-128 of [A-Za-z0-9_.-]; default: snake_case of the Go name
-	title=TEXT         human-readable title
-	description=TEXT   replaces the doc comment as the description
-	readonly, destructive, idempotent, openworld
-	                   behaviour hints, published only when written
-	task=forbidden|optional|required
-	input=FILE, output=FILE
-	                   a JSON Schema file (relative to the Go file) replacing the generated one
-
+const manualShapes = `
 Handler shapes (ctx context.Context is an optional first parameter):
 	func F(ctx, in In) (Out, error)        In a struct: its fields are the properties
 	func F(ctx, a string, n int) (Out, error)
@@ -54,12 +93,15 @@ Handler shapes (ctx context.Context is an optional first parameter):
 	Out: a struct (structured result), string, number, bool, []byte,
 	mcprt.Result, any other JSON value, or absent (F returns only error, or nothing)
 
-Struct fields: the json tag names a property; the mcp tag constrains it:
-	required, optional, enum=a|b|c, desc=, title=, default=, min=, max=,
-	exclusiveMin=, exclusiveMax=, multipleOf=, minLength=, maxLength=,
-	pattern=, format=, minItems=, maxItems=, uniqueItems
-(a value holding a comma is single-quoted: pattern='^[a-z]{1,3}$').
+Struct fields: the json tag names a property; the mcp tag constrains it with
+keys separated by commas (a value holding a comma is single-quoted:
+pattern='^[a-z]{1,3}$'). Keys that constrain a value apply to the items of
+a slice or array field.
 
+mcp tag keys:
+`
+
+const manualEnd = `
 Every problem of the run is printed as file:line:col: message, sorted,
 paths relative to the working directory; warnings (a property without a
 description, a description over 1024 characters) are printed as

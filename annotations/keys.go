@@ -1,0 +1,162 @@
+package annotations
+
+import (
+	"slices"
+	"strings"
+)
+
+// Key is one key of a directive or of the mcp struct tag.
+//
+// The tables in this file are the one statement of the language's names.
+// The parsers accept exactly the directives and keys listed, name them in
+// "valid" messages and suggest among them in list order; mcpgen -h prints
+// them, and a test holds the README's tables to them. Adding a key is a
+// row here and a case in the setter that stores its value; adding a
+// directive is a row in directives and a case in ParseDirective.
+type Key struct {
+	Name  string // as written, before any "="
+	Value string // what follows "=", by kind (TEXT, NUMBER, INT, FILE, a|b); "" for a boolean, which a bare key sets to true
+	Doc   string // what the key does, in one line
+}
+
+// Usage returns the key as the manual writes it: "task=forbidden|optional|required",
+// or the bare name of a boolean.
+func (k Key) Usage() string {
+	if k.Value == "" {
+		return k.Name
+	}
+	return k.Name + "=" + k.Value
+}
+
+// Directive is one //mcp:NAME directive.
+type Directive struct {
+	Name    string // NAME in //mcp:NAME
+	Args    string // what follows the name, as the manual writes it
+	Doc     string // where the directive goes and what it does, in one line
+	TagKeys bool   // it takes the keys of the mcp tag, before its own Keys
+	Keys    []Key  // its own keys
+}
+
+// Usage returns the directive's grammar line, "//mcp:NAME ARGS".
+func (d Directive) Usage() string {
+	return strings.TrimSpace("//mcp:" + d.Name + " " + d.Args)
+}
+
+// Directives returns the directives of the language with their keys, in
+// the order of the manual. The result is a copy: changing it changes
+// nothing that is parsed.
+func Directives() []Directive {
+	ds := slices.Clone(directives)
+	for i := range ds {
+		ds[i].Keys = slices.Clone(ds[i].Keys)
+	}
+	return ds
+}
+
+// TagKeys returns the keys of the mcp struct tag, which //mcp:param takes
+// too, in the order of the manual. The result is a copy.
+func TagKeys() []Key { return slices.Clone(tagKeys) }
+
+// directives are the directives, in the order of the manual and of
+// suggestions for a misspelt name.
+var directives = []Directive{
+	{Name: "tool", Args: "[key[=value]]...", Keys: toolKeys,
+		Doc: "on a func or method: it is a tool"},
+	{Name: "param", Args: "NAME [key[=value]]...", TagKeys: true, Keys: paramKeys,
+		Doc: "on a tool with positional parameters: describes parameter NAME with the mcp tag keys"},
+	{Name: "icon", Args: "src=URL [mime=TYPE] [sizes=WxH[,WxH]] [theme=light|dark]", Keys: iconKeys,
+		Doc: "on a tool: an icon clients may show for it; one directive per icon"},
+	{Name: "form", Doc: "on a struct type: a form a tool can ask the user to fill in (mcprt.ElicitForm); no keys"},
+}
+
+// Values of the keys that take one of a few words, shared by the tables
+// and the setters.
+var (
+	taskChoices  = []string{"forbidden", "optional", "required"}
+	themeChoices = []string{"light", "dark"}
+)
+
+var toolKeys = []Key{
+	{"name", "NAME", "tool name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
+	{"title", "TEXT", "human-readable title, published as title and annotations.title"},
+	{"description", "TEXT", "replaces the doc comment as the description"},
+	{"readonly", "", "readOnlyHint: the tool changes nothing; hints are published only if written"},
+	{"destructive", "", "destructiveHint: the tool may destroy or overwrite data; not with readonly"},
+	{"idempotent", "", "idempotentHint: a repeated call with the same arguments changes nothing more"},
+	{"openworld", "", "openWorldHint: the tool may reach outside systems, an open world"},
+	{"task", strings.Join(taskChoices, "|"), "whether clients may run it as a task; forbidden, the default, publishes nothing"},
+	{"input", "FILE", "a JSON Schema file (relative to the Go file) replacing the generated input schema"},
+	{"output", "FILE", "the same for the output schema"},
+}
+
+// paramKeys are the keys //mcp:param takes besides those of the tag:
+// description, as an alias of desc, since the tool directive spells it out.
+var paramKeys = []Key{
+	{"description", "TEXT", "the same as desc="},
+}
+
+var iconKeys = []Key{
+	{"src", "URL", "the image's URL; required"},
+	{"mime", "TYPE", "its media type, such as image/png"},
+	{"sizes", "WxH[,WxH]", "the sizes it fits, such as 48x48, or any"},
+	{"theme", strings.Join(themeChoices, "|"), "the background it is drawn for"},
+}
+
+// tagKeys are the keys of the mcp struct tag. Keys that constrain a value
+// apply to the items of a slice or array field.
+var tagKeys = []Key{
+	{"required", "", "the property is required, even if the field is a pointer or omitempty"},
+	{"optional", "", "the property is not required"},
+	{"enum", "a|b|c", "the values allowed"},
+	{"desc", "TEXT", "description, instead of the field's doc or line comment"},
+	{"title", "TEXT", "human-readable title"},
+	{"default", "VALUE", "the value used when the property is absent"},
+	{"min", "NUMBER", "minimum"},
+	{"max", "NUMBER", "maximum"},
+	{"exclusiveMin", "NUMBER", "exclusive minimum"},
+	{"exclusiveMax", "NUMBER", "exclusive maximum"},
+	{"multipleOf", "NUMBER", "the value is a multiple of this number, greater than 0"},
+	{"minLength", "INT", "minimum length of a string, in characters"},
+	{"maxLength", "INT", "maximum length of a string, in characters"},
+	{"pattern", "REGEXP", "a Go regular expression the string must match"},
+	{"format", "NAME", "JSON Schema format; date-time, date, time, email, uri, uuid, ipv4, ipv6 are checked"},
+	{"minItems", "INT", "minimum number of items of a list"},
+	{"maxItems", "INT", "maximum number of items of a list"},
+	{"uniqueItems", "", "the items of a list (of strings, numbers or booleans) are all different"},
+}
+
+// keyNames returns the names of the keys, in order.
+func keyNames(keys []Key) []string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Name
+	}
+	return names
+}
+
+// keyNames returns the names of the keys the directive takes, in order:
+// those of the tag first, when it takes them.
+func (d Directive) keyNames() []string {
+	if d.TagKeys {
+		return append(keyNames(tagKeys), keyNames(d.Keys)...)
+	}
+	return keyNames(d.Keys)
+}
+
+// directiveNames returns the names of the directives, in order.
+func directiveNames() []string {
+	names := make([]string, len(directives))
+	for i, d := range directives {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// lookupDirective returns the directive named name.
+func lookupDirective(name string) (Directive, bool) {
+	i := slices.IndexFunc(directives, func(d Directive) bool { return d.Name == name })
+	if i < 0 {
+		return Directive{}, false
+	}
+	return directives[i], true
+}
