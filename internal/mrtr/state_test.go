@@ -1,0 +1,128 @@
+package mrtr
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func sample() State {
+	return State{Method: "tools/call", Name: "confirm", Issued: now.Unix(),
+		Answers: map[string]json.RawMessage{"user_name": json.RawMessage(`{"action":"accept","content":{"name":"Alice"}}`)}}
+}
+
+func TestSealOpenRoundTrip(t *testing.T) {
+	s := NewSealer(nil, 0)
+	st := sample()
+	got, err := s.Open(s.Seal(st), "tools/call", "confirm", now.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(st, got); diff != "" {
+		t.Errorf("opened state differs (-sealed +opened):\n%s", diff)
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	s := NewSealer([]byte("one key"), time.Hour)
+	token := s.Seal(sample())
+	tests := []struct {
+		name, token, method, tool string
+		at                        time.Time
+	}{
+		{"altered", token + "A", "tools/call", "confirm", now},
+		{"truncated", token[:len(token)-2], "tools/call", "confirm", now},
+		{"no dot", "abc", "tools/call", "confirm", now},
+		{"empty", "", "tools/call", "confirm", now},
+		{"foreign key", NewSealer([]byte("another key"), 0).Seal(sample()), "tools/call", "confirm", now},
+		{"another tool", token, "tools/call", "delete", now},
+		{"another method", token, "prompts/get", "confirm", now},
+		{"expired", token, "tools/call", "confirm", now.Add(2 * time.Hour)},
+		{"from the future", token, "tools/call", "confirm", now.Add(-time.Hour)},
+	}
+	for _, tt := range tests {
+		if _, err := s.Open(tt.token, tt.method, tt.tool, tt.at); err != ErrBadState {
+			t.Errorf("%s: Open = %v, want ErrBadState", tt.name, err)
+		}
+	}
+}
+
+// TestEveryAlteredByteIsRefused flips each byte of a sealed state in turn.
+func TestEveryAlteredByteIsRefused(t *testing.T) {
+	s := NewSealer(nil, 0)
+	token := []byte(s.Seal(sample()))
+	for i := range token {
+		for _, c := range []byte{'A', '_', '.', '0'} {
+			if token[i] == c {
+				continue
+			}
+			bad := append([]byte(nil), token...)
+			bad[i] = c
+			if _, err := s.Open(string(bad), "tools/call", "confirm", now); err == nil {
+				t.Fatalf("a state with byte %d changed to %q was accepted", i, c)
+			}
+		}
+	}
+}
+
+// FuzzOpen: no text but the sealed token itself opens, whatever a client
+// sends in its place.
+func FuzzOpen(f *testing.F) {
+	s := NewSealer([]byte("fuzz key"), time.Hour)
+	token := s.Seal(sample())
+	f.Add(token)
+	f.Add(token + "x")
+	f.Add("eyJtIjoidG9vbHMvY2FsbCJ9.AAAA")
+	// The same payload written with other unused low bits in its last
+	// character decodes to the same bytes under lenient base64: the
+	// fuzzer's first find, refused since by strict decoding.
+	dot := strings.IndexByte(token, '.')
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" {
+		alt := token[:dot-1] + string(c) + token[dot:]
+		if a, err := base64.RawURLEncoding.DecodeString(alt[:dot]); err == nil && alt != token {
+			if b, _ := base64.RawURLEncoding.DecodeString(token[:dot]); string(a) == string(b) {
+				f.Add(alt)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, err := s.Open(text, "tools/call", "confirm", now)
+		if (err == nil) != (text == token) {
+			t.Fatalf("Open(%q) = %v", text, err)
+		}
+	})
+}
+
+func TestRoundAsksOnce(t *testing.T) {
+	r := NewRound(map[string]json.RawMessage{"a": json.RawMessage(`1`)})
+	if got, ok := r.Ask(Question{Key: "a"}); !ok || string(got) != "1" {
+		t.Errorf("answered question: %s, %v", got, ok)
+	}
+	for range 2 {
+		if _, ok := r.Ask(Question{Key: "b", Method: "roots/list"}); ok {
+			t.Error("unanswered question reported answered")
+		}
+	}
+	if p := r.Pending(); len(p) != 1 || p[0].Key != "b" {
+		t.Errorf("pending = %+v, want the one question b", p)
+	}
+}
+
+func TestKeyOfIsStableAndDistinct(t *testing.T) {
+	a := KeyOf("elicitation/create", []byte(`{"message":"name?"}`))
+	if a != KeyOf("elicitation/create", []byte(`{"message":"name?"}`)) {
+		t.Error("the same question got two keys")
+	}
+	if a == KeyOf("elicitation/create", []byte(`{"message":"age?"}`)) {
+		t.Error("two questions share a key")
+	}
+	if len(a) != len("elicitation_")+12 || a[:12] != "elicitation_" {
+		t.Errorf("key %q, want elicitation_ and 12 hex digits", a)
+	}
+}
