@@ -99,6 +99,22 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	return mcprt.SampleResult{Role: string(res.Role), Content: fromContent(res.Content), Model: res.Model, StopReason: res.StopReason}, nil
 }
 
+// ListRoots implements [mcprt.Caller] with the session's ListRoots.
+func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+	if err := c.canAsk("roots", true, func(cc *mcp.ClientCapabilities) bool { return cc.RootsV2 != nil || cc.Roots.ListChanged }); err != nil {
+		return nil, err
+	}
+	res, err := c.ss.ListRoots(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("gosdk: roots: %w", err)
+	}
+	roots := make([]mcprt.Root, 0, len(res.Roots))
+	for _, r := range res.Roots {
+		roots = append(roots, mcprt.Root{URI: r.URI, Name: r.Name})
+	}
+	return roots, nil
+}
+
 // fromContent maps a sampled content block back onto mcprt's type.
 func fromContent(c mcp.Content) mcprt.Content {
 	switch c := c.(type) {

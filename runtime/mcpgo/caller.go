@@ -111,6 +111,22 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	return mcprt.SampleResult{Role: string(res.Role), Content: content, Model: res.Model, StopReason: res.StopReason}, nil
 }
 
+// ListRoots implements [mcprt.Caller] with mcp-go's RequestRoots.
+func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+	if err := canAsk(ctx, "roots", true, func(cc *mcp.ClientCapabilities) bool { return cc.Roots != nil }); err != nil {
+		return nil, err
+	}
+	res, err := c.srv.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+	if err != nil {
+		return nil, fmt.Errorf("mcpgo: roots: %w", err)
+	}
+	roots := make([]mcprt.Root, 0, len(res.Roots))
+	for _, r := range res.Roots {
+		roots = append(roots, mcprt.Root{URI: r.URI, Name: r.Name})
+	}
+	return roots, nil
+}
+
 func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessageParams, error) {
 	p := mcp.CreateMessageParams{MaxTokens: req.MaxTokens, SystemPrompt: req.SystemPrompt, Messages: make([]mcp.SamplingMessage, 0, len(req.Messages))}
 	for _, m := range req.Messages {

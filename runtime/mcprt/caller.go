@@ -3,6 +3,8 @@ package mcprt
 import (
 	"context"
 	"errors"
+
+	"github.com/mcpgen/mcpgen/internal/ctxkey"
 )
 
 // LogLevel is the severity of a log message, as syslog (RFC 5424) names
@@ -58,7 +60,8 @@ type SampleResult struct {
 // Caller is the client end of a call, as a server offers it to the handler
 // running the call. The built-in server and the SDK adapters install one in
 // every call's context with [WithCaller]; handlers use the package functions
-// [Progress], [Log], [Elicit] and [Sample], which find it there.
+// [Progress], [Log], [Elicit], [Sample] and [ListRoots], which find it
+// there. A test of a handler may install its own.
 type Caller interface {
 	// Progress reports progress of the call, when the client asked for it.
 	Progress(ctx context.Context, progress, total float64, message string) error
@@ -68,9 +71,18 @@ type Caller interface {
 	Elicit(ctx context.Context, message string, requestedSchema []byte) (ElicitResult, error)
 	// Sample asks the client to sample its model.
 	Sample(ctx context.Context, req SampleRequest) (SampleResult, error)
+	// ListRoots asks the client for its roots.
+	ListRoots(ctx context.Context) ([]Root, error)
 }
 
-// ErrNoCaller is returned by [Log], [Elicit] and [Sample] when the context
+// Root is a location the client lets the server work in: a directory, a
+// repository, any URI.
+type Root struct {
+	URI  string
+	Name string // optional
+}
+
+// ErrNoCaller is returned by [Log], [Elicit], [Sample] and [ListRoots] when the context
 // carries no [Caller]: the handler was not called by an MCP server.
 var ErrNoCaller = errors.New("mcprt: no MCP server in the context: the handler was not called by a server")
 
@@ -114,6 +126,16 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 // is wanted, requestedSchema is a flat JSON object schema of the fields. It
 // fails when the server does not enable elicitation or the client did not
 // declare it.
+//
+// On sessions of the revisions up to 2025-11-25 the question is a request
+// to the client and Elicit waits for the answer. On 2026-07-28 a request
+// cannot wait: an unanswered question ends the handler's run (Elicit
+// returns an error the handler should return), the client is sent the
+// question, and its retry runs the handler again from the start, when
+// Elicit returns the answer. A handler that asks must therefore be safe to
+// run again up to its last question, and ask the same questions each time.
+// The same holds for [ElicitForm], [Sample] and [ListRoots]. Questions
+// asked at once from several goroutines go to the client in one round.
 func Elicit(ctx context.Context, message string, requestedSchema []byte) (ElicitResult, error) {
 	c, ok := CallerFrom(ctx)
 	if !ok {
@@ -123,11 +145,32 @@ func Elicit(ctx context.Context, message string, requestedSchema []byte) (Elicit
 }
 
 // Sample asks the client to have its model answer req. It fails when the
-// server does not enable sampling or the client did not declare it.
+// server does not enable sampling or the client did not declare it. See
+// [Elicit] for how a question is asked on each revision.
 func Sample(ctx context.Context, req SampleRequest) (SampleResult, error) {
 	c, ok := CallerFrom(ctx)
 	if !ok {
 		return SampleResult{}, ErrNoCaller
 	}
 	return c.Sample(ctx, req)
+}
+
+// ListRoots asks the client for its roots. It fails when the client did not
+// declare the roots capability. See [Elicit] for how a question is asked on
+// each revision.
+func ListRoots(ctx context.Context) ([]Root, error) {
+	c, ok := CallerFrom(ctx)
+	if !ok {
+		return nil, ErrNoCaller
+	}
+	return c.ListRoots(ctx)
+}
+
+// WithInputKey returns a context whose questions ([Elicit], [ElicitForm],
+// [Sample], [ListRoots]) are named key on revision 2026-07-28, where a
+// client sees the name in the input request and answers under it. Without
+// it a question is named after its method and content, which is stable
+// across the runs of a handler. It changes nothing on other revisions.
+func WithInputKey(ctx context.Context, key string) context.Context {
+	return ctxkey.WithInputKey(ctx, key)
 }

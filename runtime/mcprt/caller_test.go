@@ -26,6 +26,10 @@ func (f *fakeCaller) Sample(ctx context.Context, r SampleRequest) (SampleResult,
 	return SampleResult{Role: "assistant", Model: "m"}, nil
 }
 
+func (f *fakeCaller) ListRoots(ctx context.Context) ([]Root, error) {
+	return []Root{{URI: "file:///work", Name: "work"}}, nil
+}
+
 func TestCallerAbsent(t *testing.T) {
 	ctx := context.Background()
 	if err := Progress(ctx, 1, 2, ""); err != nil {
@@ -39,6 +43,9 @@ func TestCallerAbsent(t *testing.T) {
 	}
 	if _, err := Sample(ctx, SampleRequest{}); !errors.Is(err, ErrNoCaller) {
 		t.Errorf("Sample without caller = %v, want ErrNoCaller", err)
+	}
+	if _, err := ListRoots(ctx); !errors.Is(err, ErrNoCaller) {
+		t.Errorf("ListRoots without caller = %v, want ErrNoCaller", err)
 	}
 }
 
@@ -55,5 +62,8 @@ func TestCallerPresent(t *testing.T) {
 	}
 	if r, err := Sample(ctx, SampleRequest{}); err != nil || r.Model != "m" {
 		t.Errorf("Sample = %+v, %v", r, err)
+	}
+	if r, err := ListRoots(ctx); err != nil || len(r) != 1 || r[0].URI != "file:///work" {
+		t.Errorf("ListRoots = %+v, %v", r, err)
 	}
 }

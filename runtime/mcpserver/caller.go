@@ -106,6 +106,30 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	return mcprt.SampleResult{Role: r.Role, Content: c, Model: r.Model, StopReason: r.StopReason}, nil
 }
 
+// ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
+// the client's to offer: no identity switch gates them.
+func (x *exchange) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+	if err := x.canAsk("roots", true, x.caps.roots, wire.Rev20241105); err != nil {
+		return nil, err
+	}
+	raw, err := x.roundTrip(ctx, "roots/list", []byte(`{}`))
+	if err != nil {
+		return nil, err
+	}
+	return parseRoots(raw)
+}
+
+// parseRoots reads a roots/list result.
+func parseRoots(raw json.RawMessage) ([]mcprt.Root, error) {
+	var r struct {
+		Roots []mcprt.Root `json:"roots"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Roots == nil {
+		return nil, fmt.Errorf("mcpserver: malformed roots result: %s", raw)
+	}
+	return r.Roots, nil
+}
+
 func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte {
 	p = append(p, `{"messages":[`...)
 	for i := range req.Messages {

@@ -337,6 +337,7 @@ func (meta *requestMeta) member(key, val []byte) {
 type clientCaps struct {
 	elicitation bool
 	sampling    bool
+	roots       bool
 }
 
 // parseClientCaps reads a ClientCapabilities object.
@@ -344,6 +345,7 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 	var c struct {
 		Elicitation json.RawMessage `json:"elicitation"`
 		Sampling    json.RawMessage `json:"sampling"`
+		Roots       json.RawMessage `json:"roots"`
 	}
 	if len(raw) > 0 {
 		_ = json.Unmarshal(raw, &c)
@@ -351,5 +353,6 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 	return clientCaps{
 		elicitation: c.Elicitation != nil && !isNull(c.Elicitation),
 		sampling:    c.Sampling != nil && !isNull(c.Sampling),
+		roots:       c.Roots != nil && !isNull(c.Roots),
 	}
 }
