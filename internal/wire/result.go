@@ -43,11 +43,12 @@ func AppendStructured(dst []byte, r *mcprt.Result, rev Revision) []byte {
 	return append(dst, '}')
 }
 
-// appendAnnotations appends `,"annotations":{...}` when c has any and rev
-// has them.
-func appendAnnotations(dst []byte, c *mcprt.Content, rev Revision) []byte {
-	a := c.Annotations
-	if a == nil || rev < Rev20250326 || len(a.Audience) == 0 && a.Priority == nil && a.LastModified == "" {
+// appendAnnotations appends `,"annotations":{...}` when a (of a content
+// block or a resource) has any and rev has them: audience and priority
+// from 2025-03-26, lastModified from 2025-06-18.
+func appendAnnotations(dst []byte, a *mcprt.Annotations, rev Revision) []byte {
+	lastModified := a != nil && a.LastModified != "" && rev >= Rev20250618
+	if a == nil || rev < Rev20250326 || len(a.Audience) == 0 && a.Priority == nil && !lastModified {
 		return dst
 	}
 	dst = append(dst, `,"annotations":{`...)
@@ -67,7 +68,7 @@ func appendAnnotations(dst []byte, c *mcprt.Content, rev Revision) []byte {
 		dst = jsonx.AppendFloat(append(dst, sep+`"priority":`...), *a.Priority, 64)
 		sep = ","
 	}
-	if a.LastModified != "" && rev >= Rev20250618 {
+	if lastModified {
 		dst = jsonx.AppendString(append(dst, sep+`"lastModified":`...), a.LastModified)
 	}
 	return append(dst, '}')
@@ -105,7 +106,7 @@ func appendText(dst []byte, text string) []byte {
 
 // closeBlock ends a content block with its annotations.
 func closeBlock(dst []byte, c *mcprt.Content, rev Revision) []byte {
-	return append(appendAnnotations(dst, c, rev), '}')
+	return append(appendAnnotations(dst, c.Annotations, rev), '}')
 }
 
 func appendMedia(dst []byte, c *mcprt.Content, typ string, rev Revision) []byte {

@@ -31,12 +31,18 @@ type Identity struct {
 	// EnableTasks publishes the tasks capability where the revision has it.
 	EnableTasks bool
 	// EnableToolNotifications publishes tools.listChanged and sends
-	// notifications/tools/list_changed when tools are added after start.
+	// notifications/tools/list_changed when tools are added or removed
+	// after start.
 	EnableToolNotifications bool
-	// EnablePromptNotifications publishes prompts.listChanged.
+	// EnablePromptNotifications publishes prompts.listChanged and sends
+	// notifications/prompts/list_changed when prompts are added or
+	// removed after start.
 	EnablePromptNotifications bool
-	// EnableResourceNotifications publishes resources.listChanged.
+	// EnableResourceNotifications publishes resources.listChanged and
+	// sends notifications/resources/list_changed when resources are added
+	// or removed after start.
 	EnableResourceNotifications bool
-	// EnableResourceSubscriptions publishes resources.subscribe.
+	// EnableResourceSubscriptions publishes resources.subscribe: clients
+	// may subscribe to a resource and are told when it changes.
 	EnableResourceSubscriptions bool
 }

@@ -59,9 +59,9 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 	}
 	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
 	var running *inflight
-	if sess != nil && m.method == "tools/call" {
-		// Only tool calls run long enough for a cancellation to matter;
-		// the other methods answer at once, and may ignore it.
+	if sess != nil && runsHandler(m.method) {
+		// Only handlers run long enough for a cancellation to matter; the
+		// other methods answer at once, and may ignore it.
 		ctx, running = sess.start(ctx, m.id)
 	}
 	result, rerr := s.route(ctx, &x, m)
@@ -82,6 +82,16 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 	}
 	putBuffer(x.scratch)
 	return resp
+}
+
+// runsHandler reports whether method runs a handler of the server's user:
+// a tool, a prompt, a resource read or a completer.
+func runsHandler(method string) bool {
+	switch method {
+	case "tools/call", "prompts/get", "resources/read", "completion/complete":
+		return true
+	}
+	return false
 }
 
 // buffers are scratch buffers for results that are copied into their
@@ -162,34 +172,60 @@ func (s *Server) legacy(ctx context.Context, x *exchange, m *message) ([]byte, *
 		return nil, errorf(codeInvalidRequest, "invalid request: the session is not initialized; send initialize first")
 	}
 	switch m.method {
-	case "tools/list":
-		return s.listTools(x, m.params)
-	case "tools/call":
-		return s.callTool(ctx, x, m.params)
 	case "logging/setLevel":
 		return s.setLevel(x, m.params)
-	case "completion/complete":
-		return s.complete(x, m.params)
+	case "resources/subscribe":
+		return s.subscribe(x, m.method, m.params, true)
+	case "resources/unsubscribe":
+		return s.subscribe(x, m.method, m.params, false)
 	}
-	return nil, methodNotFound(m.method)
+	return s.serve(ctx, x, m)
 }
 
 // legacyMethods are the methods a legacy session serves once initialized.
 var legacyMethods = map[string]bool{
 	"tools/list": true, "tools/call": true, "logging/setLevel": true, "completion/complete": true,
+	"prompts/list": true, "prompts/get": true, "resources/list": true, "resources/templates/list": true,
+	"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true,
 }
 
 // modern serves a 2026-07-28-era request.
 func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	switch m.method {
-	case "server/discover":
+	if m.method == "server/discover" {
 		return s.discover(), nil
+	}
+	return s.serve(ctx, x, m)
+}
+
+// serve serves the methods both eras have. Those of prompts and resources
+// exist only while the server publishes the capability.
+func (s *Server) serve(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
+	switch m.method {
 	case "tools/list":
 		return s.listTools(x, m.params)
 	case "tools/call":
 		return s.callTool(ctx, x, m.params)
 	case "completion/complete":
-		return s.complete(x, m.params)
+		return s.complete(ctx, x, m.params)
+	}
+	caps := s.caps.Load()
+	if caps.prompts {
+		switch m.method {
+		case "prompts/list":
+			return s.listPrompts(x, m.params)
+		case "prompts/get":
+			return s.getPrompt(ctx, x, m.params)
+		}
+	}
+	if caps.resources {
+		switch m.method {
+		case "resources/list":
+			return s.listResources(x, m.params)
+		case "resources/templates/list":
+			return s.listTemplates(x, m.params)
+		case "resources/read":
+			return s.readResource(ctx, x, m.params)
+		}
 	}
 	return nil, methodNotFound(m.method)
 }

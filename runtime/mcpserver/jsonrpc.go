@@ -16,6 +16,7 @@ const (
 	codeMethodNotFound      = -32601
 	codeInvalidParams       = -32602
 	codeInternalError       = -32603
+	codeResourceNotFound    = -32002
 	codeHeaderMismatch      = -32020
 	codeUnsupportedProtocol = -32022
 )
@@ -147,6 +148,8 @@ var knownMethods = func() map[string]string {
 		"initialize", "ping", "tools/list", "tools/call", "logging/setLevel",
 		"completion/complete", "server/discover", "notifications/initialized",
 		"notifications/cancelled", "notifications/progress",
+		"prompts/list", "prompts/get", "resources/list", "resources/templates/list",
+		"resources/read", "resources/subscribe", "resources/unsubscribe",
 	} {
 		m[`"`+name+`"`] = name
 	}

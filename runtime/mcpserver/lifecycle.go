@@ -50,7 +50,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
 	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
-	dst = append(dst, s.caps[i]...)
+	dst = append(dst, s.caps.Load().json[i]...)
 	dst = append(dst, `,"serverInfo":`...)
 	dst = append(dst, s.info[i]...)
 	if s.id.Instructions != "" {
@@ -70,7 +70,7 @@ func (s *Server) discover() []byte {
 		dst = jsonx.AppendString(dst, string(r))
 	}
 	dst = append(dst, `],"capabilities":`...)
-	dst = append(dst, s.caps[i]...)
+	dst = append(dst, s.caps.Load().json[i]...)
 	if s.id.Instructions != "" {
 		dst = jsonx.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
 	}
@@ -79,15 +79,68 @@ func (s *Server) discover() []byte {
 	return append(dst, `}}`...)
 }
 
+// capabilities are the server capabilities as published: their JSON per
+// revision, and whether the prompts and resources capabilities are among
+// them, which decides whether their methods are served at all.
+type capabilities struct {
+	json      [numRevisions][]byte
+	prompts   bool
+	resources bool
+}
+
+// refreshCapabilities rebuilds the published capabilities from the
+// identity and what is registered now. Prompts are published when there
+// are any, or when the identity promises notifications of their coming;
+// resources likewise. capsMu orders the rebuilds, so the last one stored
+// has seen the last change.
+func (s *Server) refreshCapabilities() {
+	s.capsMu.Lock()
+	defer s.capsMu.Unlock()
+	c := &capabilities{
+		prompts:   len(s.prompts.all()) > 0 || s.id.EnablePromptNotifications,
+		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
+	}
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources {
+		return
+	}
+	for _, rev := range wire.Revisions {
+		c.json[revIndex(rev)] = s.appendCapabilities(nil, rev, c)
+	}
+	s.caps.Store(c)
+}
+
 // appendCapabilities appends the server capabilities published on rev:
 // each only where the identity enables it and the revision has it.
-func (s *Server) appendCapabilities(dst []byte, rev wire.Revision) []byte {
+// listChanged and subscribe are left out on 2026-07-28, whose
+// notifications travel on subscriptions/listen, which this server does
+// not serve.
+func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabilities) []byte {
 	dst = append(dst, '{')
 	if s.id.EnableLogging {
 		dst = append(dst, `"logging":{},`...)
 	}
 	if s.id.EnableCompletions && rev.HasCompletions() {
 		dst = append(dst, `"completions":{},`...)
+	}
+	sessions := !rev.Stateless()
+	if c.prompts {
+		dst = append(dst, `"prompts":{`...)
+		if s.id.EnablePromptNotifications && sessions {
+			dst = append(dst, `"listChanged":true`...)
+		}
+		dst = append(dst, `},`...)
+	}
+	if c.resources {
+		dst = append(dst, `"resources":{`...)
+		sep := ""
+		if s.id.EnableResourceSubscriptions && sessions {
+			dst = append(dst, `"subscribe":true`...)
+			sep = ","
+		}
+		if s.id.EnableResourceNotifications && sessions {
+			dst = append(dst, sep+`"listChanged":true`...)
+		}
+		dst = append(dst, `},`...)
 	}
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{},`...)
@@ -141,23 +194,4 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 	x.sess.level = p.Level
 	x.sess.mu.Unlock()
 	return []byte(`{}`), nil
-}
-
-// complete answers completion/complete. The server has no prompts or
-// resource templates, so there is never anything to complete.
-func (s *Server) complete(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	if !s.id.EnableCompletions {
-		return nil, methodNotFound("completion/complete")
-	}
-	var p struct {
-		Ref      json.RawMessage `json:"ref"`
-		Argument json.RawMessage `json:"argument"`
-	}
-	if err := unmarshalParams(params, &p); err != nil {
-		return nil, err
-	}
-	if p.Ref == nil || p.Argument == nil {
-		return nil, errorf(codeInvalidParams, "invalid params: ref and argument are required")
-	}
-	return x.withResultType([]byte(`{"completion":{"values":[],"hasMore":false}}`)), nil
 }

@@ -70,10 +70,12 @@ func TestLifecycleRules(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
-	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableCompletions: true}))
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableCompletions: true})
+	srv.AddPrompts(mcprt.Prompt{Name: "p"})
+	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250326, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[],"hasMore":false}}}`)
+		`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[],"total":0,"hasMore":false}}}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"completion/complete","params":{}}`,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: ref and argument are required"}}`)
 }

@@ -23,14 +23,16 @@ func TestModernDiscover(t *testing.T) {
 
 func TestModernRequests(t *testing.T) {
 	tools := []mcprt.Tool{textTool("a", "A"), textTool("b", "B"), logTool}
-	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2, EnableLogging: true, EnableCompletions: true}, tools...))
+	srv := New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2, EnableLogging: true, EnableCompletions: true}, tools...)
+	srv.AddPrompts(mcprt.Prompt{Name: "p"})
+	c := startStdio(t, srv)
 	// No initialize needed.
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+modernMeta+`}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}],"nextCursor":"`+encodeCursor(2)+`","ttlMs":0,"cacheScope":"public"}}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+modernMeta+`,"name":"a","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`)
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"completion/complete","params":{`+modernMeta+`,"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"x","value":""}}}`,
-		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","completion":{"values":[],"hasMore":false}}}`)
+		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","completion":{"values":[],"total":0,"hasMore":false}}}`)
 	// Removed in 2026-07-28.
 	for _, m := range []string{"ping", "logging/setLevel"} {
 		c.call(`{"jsonrpc":"2.0","id":4,"method":"`+m+`","params":{`+modernMeta+`}}`,

@@ -1,13 +1,15 @@
 // Package mcpserver is mcpgen's built-in MCP server. It serves
-// [mcprt.Tool] values over stdio ([Server.ServeStdio], [Server.ServeStream])
-// and Streamable HTTP ([Server.HTTPHandler]), for every protocol revision
-// mcprt knows: the initialize-based revisions 2024-11-05, 2025-03-26,
-// 2025-06-18 and 2025-11-25, and the stateless 2026-07-28 beside them.
+// [mcprt.Tool], [mcprt.Prompt] and [mcprt.Resource] values over stdio
+// ([Server.ServeStdio], [Server.ServeStream]) and Streamable HTTP
+// ([Server.HTTPHandler]), for every protocol revision mcprt knows: the
+// initialize-based revisions 2024-11-05, 2025-03-26, 2025-06-18 and
+// 2025-11-25, and the stateless 2026-07-28 beside them.
 //
 // The server publishes, per negotiated revision, only what that revision
-// has. Tool descriptors are serialized once per revision when a tool is
-// added; tools/list pages are copied from those bytes. Every request runs in
-// its own goroutine and the call path takes no global lock.
+// has. Descriptors of tools, prompts, resources and resource templates
+// are serialized once per revision when they are added; list pages are
+// copied from those bytes. Every request runs in its own goroutine and the
+// call path takes no global lock.
 //
 // Handlers reach their client through their context with the functions of
 // package mcprt: [mcprt.Progress], [mcprt.Log], [mcprt.Elicit] and
@@ -28,14 +30,30 @@
 //     implemented: calls always run to completion in the request.
 //   - 2026-07-28 requests are served statelessly. That revision has no
 //     server-to-client requests, so Elicit and Sample fail there, and no
-//     tools.listChanged is published for it (it has no GET stream and this
-//     server does not implement subscriptions/listen).
+//     listChanged or resources.subscribe is published for it (it has no
+//     GET stream and this server does not implement subscriptions/listen).
+//   - The prompts capability is published when the server has prompts or
+//     Identity.EnablePromptNotifications is set, the resources capability
+//     when it has resources or templates or
+//     Identity.EnableResourceNotifications is set; their methods are
+//     unknown (-32601) otherwise.
+//   - A read of a URI a static resource has is answered by that resource
+//     alone; otherwise the templates are asked in the order they were
+//     added, and the first whose Read does not return mcprt.ErrNotFound
+//     answers. On 2026-07-28 a read carries ttlMs 0 and cacheScope
+//     "private" (a read may depend on who asks); lists carry ttlMs 0 and
+//     cacheScope "public".
+//   - The server hands prompt arguments to Prompt.Get as the client sent
+//     them: checking them (required, unknown, parsing) is Get's job, as
+//     generated code does it; its *mcpimpl.ArgumentError is answered -32602.
+//   - resources/subscribe accepts any URI, served yet or not.
 package mcpserver
 
 import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -49,8 +67,9 @@ const DefaultMaxBodyBytes = 4 << 20
 // Server.SessionIdleTimeout is zero.
 const DefaultSessionIdleTimeout = 30 * time.Minute
 
-// Server serves a set of tools. Create one with [New]; set the exported
-// fields, if at all, before serving.
+// Server serves a set of tools, prompts and resources. Create one with
+// [New]; set the exported fields, if at all, before serving. Tools,
+// prompts and resources may be added and removed at any time.
 type Server struct {
 	// MaxBodyBytes limits the size of an HTTP request body; larger bodies
 	// are answered with 413. Zero means DefaultMaxBodyBytes.
@@ -75,13 +94,20 @@ type Server struct {
 	// written to stdout.
 	Logger *slog.Logger
 
-	id    mcprt.Identity
-	tools registry
+	id        mcprt.Identity
+	tools     registry
+	prompts   catalog[mcprt.Prompt]
+	resources catalog[mcprt.Resource] // static URIs
+	templates catalog[mcprt.Resource] // URI templates
 
-	// caps and info hold the serialized capabilities and serverInfo per
-	// revision, computed once from the identity.
-	caps [numRevisions][]byte
-	info [numRevisions][]byte
+	// caps holds the serialized capabilities per revision and what they
+	// publish; it is rebuilt (under capsMu) whenever prompts or resources
+	// come or go, since the prompts and resources capabilities follow what
+	// is registered. info holds serverInfo per revision, fixed by the
+	// identity.
+	caps   atomic.Pointer[capabilities]
+	capsMu sync.Mutex
+	info   [numRevisions][]byte
 
 	mu        sync.Mutex
 	sessions  map[*session]struct{} // live sessions, for list_changed
@@ -98,10 +124,9 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		byID:     make(map[string]*session),
 	}
 	for _, rev := range wire.Revisions {
-		i := revIndex(rev)
-		s.caps[i] = s.appendCapabilities(nil, rev)
-		s.info[i] = s.appendServerInfo(nil, rev)
+		s.info[revIndex(rev)] = s.appendServerInfo(nil, rev)
 	}
+	s.refreshCapabilities()
 	s.tools.add(tools)
 	return s
 }
@@ -111,20 +136,19 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 // every live initialized session is sent notifications/tools/list_changed.
 func (s *Server) Add(tools ...mcprt.Tool) {
 	s.tools.add(tools)
-	if !s.id.EnableToolNotifications {
-		return
+	if s.id.EnableToolNotifications {
+		s.broadcast("notifications/tools/list_changed")
 	}
-	msg := appendNotification(nil, "notifications/tools/list_changed", nil)
-	s.mu.Lock()
-	live := make([]*session, 0, len(s.sessions))
-	for sess := range s.sessions {
-		live = append(live, sess)
-	}
-	s.mu.Unlock()
-	for _, sess := range live {
-		if rev := sess.revision(); rev != "" && !rev.Stateless() {
-			sess.notify(msg)
-		}
+}
+
+// RemoveTools removes the tools named names; names of no tool are
+// ignored. It is safe while the server runs; when something was removed
+// and Identity.EnableToolNotifications is set, every live initialized
+// session is sent notifications/tools/list_changed. Calls already running
+// finish.
+func (s *Server) RemoveTools(names ...string) {
+	if s.tools.remove(names) && s.id.EnableToolNotifications {
+		s.broadcast("notifications/tools/list_changed")
 	}
 }
 

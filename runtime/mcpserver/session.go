@@ -22,7 +22,7 @@ var errClosed = errors.New("mcpserver: the client connection is closed")
 
 // session is the state the legacy revisions keep between requests: the
 // negotiated revision, the client's capabilities and log level, the
-// requests in flight (for cancellation) and the server's own requests
+// resources it subscribed to, the requests in flight (for cancellation) and the server's own requests
 // awaiting an answer. A stdio connection is one session; over HTTP, each
 // Mcp-Session-Id names one. 2026-07-28 requests on stdio use the
 // connection's session only for cancellation.
@@ -36,7 +36,8 @@ type session struct {
 	mu       sync.Mutex
 	rev      wire.Revision // empty before initialize
 	caps     clientCaps
-	level    mcprt.LogLevel // empty: no log messages
+	level    mcprt.LogLevel      // empty: no log messages
+	subs     map[string]struct{} // URIs of resources/subscribe
 	inflight map[string]*inflight
 	pending  map[int64]chan *message
 	nextID   int64

@@ -85,6 +85,31 @@ func (r *registry) add(tools []mcprt.Tool) {
 	}
 }
 
+// remove removes the tools named names and reports whether there was any.
+func (r *registry) remove(names []string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	gone := false
+	for _, n := range names {
+		if _, ok := r.byName[n]; ok {
+			delete(r.byName, n)
+			gone = true
+		}
+	}
+	if !gone {
+		return false
+	}
+	r.lists = [numRevisions][]byte{}
+	list := make([]*toolEntry, 0, len(r.byName))
+	for _, e := range r.list {
+		if r.byName[e.tool.Name] == e {
+			list = append(list, e)
+		}
+	}
+	r.list = list
+	return true
+}
+
 func (r *registry) get(name string) *toolEntry {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -126,7 +151,7 @@ func (r *registry) fullList(rev wire.Revision) []byte {
 // buildList makes the one-page tools/list result for rev; r.mu is held.
 func (r *registry) buildList(rev wire.Revision) []byte {
 	ri := revIndex(rev)
-	n := len(`{"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"public"}`)
+	n := len(`{"resultType":"complete","tools":[]}`) + len(listCacheHints)
 	for _, e := range r.list {
 		n += len(e.desc[ri]) + 1
 	}
@@ -143,7 +168,7 @@ func (r *registry) buildList(rev wire.Revision) []byte {
 	}
 	dst = append(dst, ']')
 	if rev.Stateless() {
-		dst = append(dst, `,"ttlMs":0,"cacheScope":"public"`...)
+		dst = append(dst, listCacheHints...)
 	}
 	return append(dst, '}')
 }
@@ -193,44 +218,17 @@ func decodeCursor(c string) (int, bool) {
 	return n, true
 }
 
-// listTools answers tools/list.
+// listTools answers tools/list: every tool from the shared one-page
+// result when pages are unlimited, else the page at the cursor.
 func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcError) {
-	if len(params) > 0 && !isNull(params) && params[0] != '{' {
-		return nil, errorf(codeInvalidParams, "invalid params: params must be an object")
-	}
-	cursor := x.meta.cursor
-	start := 0
-	if cursor != nil && !isNull(cursor) {
-		c, ok := stringValue(cursor)
-		if !ok {
-			return nil, errorf(codeInvalidParams, "invalid params: cursor must not be a "+describeKind(cursor))
-		}
-		if start, ok = decodeCursor(c); !ok {
-			return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
-		}
+	start, err := pageStart(x, params)
+	if err != nil {
+		return nil, err
 	}
 	if start == 0 && s.id.PageSize <= 0 {
 		return s.tools.fullList(x.rev), nil
 	}
-	dst := append(make([]byte, 0, 1024), '{')
-	if x.rev.Stateless() {
-		dst = append(dst, `"resultType":"complete",`...)
-	}
-	dst = append(dst, `"tools":[`...)
-	dst, next, ok := s.tools.appendPage(dst, x.rev, start, s.id.PageSize)
-	if !ok {
-		return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
-	}
-	dst = append(dst, ']')
-	if next > 0 {
-		dst = append(dst, `,"nextCursor":"`...)
-		dst = append(dst, encodeCursor(next)...)
-		dst = append(dst, '"')
-	}
-	if x.rev.Stateless() {
-		dst = append(dst, `,"ttlMs":0,"cacheScope":"public"`...)
-	}
-	return append(dst, '}'), nil
+	return s.listPage(x, start, "tools", s.tools.appendPage)
 }
 
 // callTool answers tools/call: it runs the tool with a [mcprt.Caller] in

@@ -1,0 +1,196 @@
+package mcpserver
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+)
+
+// entry is a registered prompt, resource or resource template with its
+// descriptor serialized for each revision, once, when it is added.
+type entry[T any] struct {
+	key  string // the name of a prompt, the URI (or template) of a resource
+	val  T
+	desc [numRevisions][]byte
+}
+
+// newEntry serializes v's descriptor for every revision with appendDesc
+// into one buffer; revisions whose descriptors are equal share the bytes.
+func newEntry[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision) []byte) *entry[T] {
+	e := &entry[T]{key: key, val: v}
+	var buf []byte
+	for i, rev := range wire.Revisions {
+		start := len(buf)
+		buf = appendDesc(buf, &e.val, rev)
+		d := buf[start:len(buf):len(buf)]
+		for _, prev := range wire.Revisions[:i] {
+			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
+				d, buf = p, buf[:start]
+				break
+			}
+		}
+		e.desc[revIndex(rev)] = d
+	}
+	return e
+}
+
+// catalog holds the prompts, the resources or the resource templates of a
+// server, in registration order, keyed by name or URI.
+//
+// The list is copy-on-write: a change makes a new slice and never writes
+// into one a reader may hold, so a reader takes the read lock only long
+// enough to pick up the slice (or one entry) and walks it unlocked, while
+// handlers run. Changes are rare; reads are every request.
+type catalog[T any] struct {
+	mu    sync.RWMutex
+	list  []*entry[T]
+	byKey map[string]*entry[T]
+}
+
+// add appends entries; one whose key is taken replaces the old entry in
+// its place.
+func (c *catalog[T]) add(entries []*entry[T]) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	list := append([]*entry[T](nil), c.list...)
+	if c.byKey == nil {
+		c.byKey = make(map[string]*entry[T])
+	}
+	for _, e := range entries {
+		if old, ok := c.byKey[e.key]; ok {
+			for i := range list {
+				if list[i] == old {
+					list[i] = e
+				}
+			}
+		} else {
+			list = append(list, e)
+		}
+		c.byKey[e.key] = e
+	}
+	c.list = list
+}
+
+// remove removes the entries of keys and reports whether there was any.
+func (c *catalog[T]) remove(keys []string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gone := false
+	for _, k := range keys {
+		if _, ok := c.byKey[k]; ok {
+			delete(c.byKey, k)
+			gone = true
+		}
+	}
+	if !gone {
+		return false
+	}
+	list := make([]*entry[T], 0, len(c.byKey))
+	for _, e := range c.list {
+		if c.byKey[e.key] == e {
+			list = append(list, e)
+		}
+	}
+	c.list = list
+	return true
+}
+
+// get returns the entry of key, or nil.
+func (c *catalog[T]) get(key string) *entry[T] {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.byKey[key]
+}
+
+// all returns every entry in order. The slice is never written again;
+// callers must not write it either.
+func (c *catalog[T]) all() []*entry[T] {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.list
+}
+
+// appendPage appends the descriptors for rev of up to size entries from
+// start (all when size <= 0) as JSON array elements, as the tools
+// registry's appendPage does.
+func (c *catalog[T]) appendPage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
+	return appendPage(dst, c.all(), rev, start, size)
+}
+
+func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, size int) ([]byte, int, bool) {
+	n := len(list)
+	if start > n {
+		return dst, 0, false
+	}
+	end := n
+	if size > 0 && start+size < n {
+		end = start + size
+	}
+	ri := revIndex(rev)
+	for i := start; i < end; i++ {
+		if i > start {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, list[i].desc[ri]...)
+	}
+	if end < n {
+		return dst, end, true
+	}
+	return dst, 0, true
+}
+
+// pager appends one page of a list, as catalog.appendPage does.
+type pager func(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool)
+
+// pageStart reads the cursor of a list request: the offset of the page
+// asked for, 0 without a cursor.
+func pageStart(x *exchange, params []byte) (int, *rpcError) {
+	if len(params) > 0 && !isNull(params) && params[0] != '{' {
+		return 0, errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
+	cursor := x.meta.cursor
+	if cursor == nil || isNull(cursor) {
+		return 0, nil
+	}
+	c, ok := stringValue(cursor)
+	if !ok {
+		return 0, errorf(codeInvalidParams, "invalid params: cursor must not be a "+describeKind(cursor))
+	}
+	start, ok := decodeCursor(c)
+	if !ok {
+		return 0, errorf(codeInvalidParams, "invalid params: invalid cursor")
+	}
+	return start, nil
+}
+
+// listPage answers a list method (tools/list, prompts/list, ...): the page
+// at the request's cursor of Identity.PageSize entries under key, with the
+// cursor of the next page, and on 2026-07-28 resultType and the caching
+// hints.
+func (s *Server) listPage(x *exchange, start int, key string, page pager) ([]byte, *rpcError) {
+	dst := append(make([]byte, 0, 1024), '{')
+	if x.rev.Stateless() {
+		dst = append(dst, `"resultType":"complete",`...)
+	}
+	dst = append(append(append(dst, '"'), key...), `":[`...)
+	dst, next, ok := page(dst, x.rev, start, s.id.PageSize)
+	if !ok {
+		return nil, errorf(codeInvalidParams, "invalid params: invalid cursor")
+	}
+	dst = append(dst, ']')
+	if next > 0 {
+		dst = append(dst, `,"nextCursor":"`...)
+		dst = append(dst, encodeCursor(next)...)
+		dst = append(dst, '"')
+	}
+	if x.rev.Stateless() {
+		dst = append(dst, listCacheHints...)
+	}
+	return append(dst, '}'), nil
+}
+
+// listCacheHints are the caching hints of every list result on
+// 2026-07-28: lists are the same for every client, and may change at any
+// time (list_changed), so nothing is to be kept.
+const listCacheHints = `,"ttlMs":0,"cacheScope":"public"`

@@ -1,0 +1,160 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// AddPrompts adds prompts, or replaces the prompts of the same names in
+// place. Descriptors are serialized for every revision now, not per
+// request. It is safe while the server runs; when
+// Identity.EnablePromptNotifications is set, every live initialized
+// session is sent notifications/prompts/list_changed.
+func (s *Server) AddPrompts(prompts ...mcprt.Prompt) {
+	entries := make([]*entry[mcprt.Prompt], len(prompts))
+	for i, p := range prompts {
+		entries[i] = newEntry(p.Name, p, wire.AppendPrompt)
+	}
+	s.prompts.add(entries)
+	s.refreshCapabilities()
+	if s.id.EnablePromptNotifications {
+		s.broadcast("notifications/prompts/list_changed")
+	}
+}
+
+// RemovePrompts removes the prompts named names; names of no prompt are
+// ignored. When something was removed and Identity.EnablePromptNotifications
+// is set, every live initialized session is sent
+// notifications/prompts/list_changed.
+func (s *Server) RemovePrompts(names ...string) {
+	if !s.prompts.remove(names) {
+		return
+	}
+	s.refreshCapabilities()
+	if s.id.EnablePromptNotifications {
+		s.broadcast("notifications/prompts/list_changed")
+	}
+}
+
+// listPrompts answers prompts/list.
+func (s *Server) listPrompts(x *exchange, params []byte) ([]byte, *rpcError) {
+	start, err := pageStart(x, params)
+	if err != nil {
+		return nil, err
+	}
+	return s.listPage(x, start, "prompts", s.prompts.appendPage)
+}
+
+// getPrompt answers prompts/get: it renders the named prompt with the
+// client's arguments, with a [mcprt.Caller] in its context, and writes
+// the messages for the request's revision.
+func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]byte, *rpcError) {
+	if err := objectParams(params); err != nil {
+		return nil, err
+	}
+	name, err := nameParam(x.meta.toolName, "prompt")
+	if err != nil {
+		return nil, err
+	}
+	args, err := promptArguments(x.meta.toolArgs)
+	if err != nil {
+		return nil, err
+	}
+	e := s.prompts.get(name)
+	if e == nil {
+		return nil, errorf(codeInvalidParams, "invalid params: unknown prompt "+strconv.Quote(name))
+	}
+	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
+	*caller = *x
+	res, err := s.renderPrompt(mcprt.WithCaller(ctx, caller), &e.val, args)
+	if err != nil {
+		return nil, err
+	}
+	return x.withResultType(wire.AppendPromptResult(make([]byte, 0, 512), &res, x.rev)), nil
+}
+
+// renderPrompt runs p.Get. An argument error of generated code is invalid
+// params, with its text, so the client can name the argument to fix; any
+// other error is an internal error. A panic is logged and answered as an
+// internal error; the server keeps serving.
+func (s *Server) renderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) (res mcprt.PromptResult, rerr *rpcError) {
+	defer func() {
+		if v := recover(); v != nil {
+			rerr = s.panicked("prompt", p.Name, v)
+		}
+	}()
+	if p.Get == nil {
+		return res, errorf(codeInternalError, "internal error: prompt "+strconv.Quote(p.Name)+" has no Get function")
+	}
+	res, err := p.Get(ctx, args)
+	switch {
+	case err == nil:
+		return res, nil
+	case wire.IsArgumentError(err):
+		return res, errorf(codeInvalidParams, err.Error())
+	default:
+		return res, errorf(codeInternalError, err.Error())
+	}
+}
+
+// promptArguments reads the arguments of prompts/get: an object whose
+// every value is a string, as the protocol has them. None (absent or
+// null) is an empty map, so Get always gets one.
+func promptArguments(raw []byte) (map[string]string, *rpcError) {
+	args := make(map[string]string)
+	if raw == nil || isNull(raw) {
+		return args, nil
+	}
+	if raw[0] != '{' {
+		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
+	}
+	var bad *rpcError
+	scanObject(raw, func(key, val []byte) {
+		v, ok := stringValue(val)
+		if !ok && bad == nil {
+			bad = errorf(codeInvalidParams, "invalid params: argument "+strconv.Quote(string(key))+" must be a string, not a "+describeKind(val))
+		}
+		args[string(key)] = v
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	return args, nil
+}
+
+// nameParam reads a request's name (the JSON value raw), which must be a
+// non-empty string; what names the kind of thing named.
+func nameParam(raw []byte, what string) (string, *rpcError) {
+	if raw == nil || isNull(raw) {
+		return "", errorf(codeInvalidParams, "invalid params: "+what+" name is missing")
+	}
+	name, ok := stringValue(raw)
+	if !ok {
+		return "", errorf(codeInvalidParams, "invalid params: name must not be a "+describeKind(raw))
+	}
+	if name == "" {
+		return "", errorf(codeInvalidParams, "invalid params: "+what+" name is missing")
+	}
+	return name, nil
+}
+
+// objectParams refuses params that are present but not an object.
+func objectParams(params []byte) *rpcError {
+	if len(params) > 0 && !isNull(params) && params[0] != '{' {
+		return errorf(codeInvalidParams, "invalid params: params must be an object")
+	}
+	return nil
+}
+
+// panicked logs the panic v of the handler of a prompt, resource or
+// completion with its stack, and returns the internal error that answers
+// the request.
+func (s *Server) panicked(kind, name string, v any) *rpcError {
+	s.logger().Error("mcp "+kind+" handler panicked", kind, name, "panic", v, "stack", string(debug.Stack()))
+	return errorf(codeInternalError, fmt.Sprintf("internal error: %s %s panicked: %v", kind, strconv.Quote(name), v))
+}

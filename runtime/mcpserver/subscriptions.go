@@ -1,0 +1,85 @@
+package mcpserver
+
+import (
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+)
+
+// ResourceUpdated tells the sessions subscribed to uri (with
+// resources/subscribe) that the resource changed:
+// notifications/resources/updated goes to each of them, and to no other.
+// Over HTTP it travels on the session's GET stream, and is dropped for a
+// session that has none open. It does nothing without
+// Identity.EnableResourceSubscriptions, under which no session can
+// subscribe.
+func (s *Server) ResourceUpdated(uri string) {
+	var msg []byte
+	for _, sess := range s.liveSessions() {
+		if !sess.subscribed(uri) {
+			continue
+		}
+		if msg == nil {
+			params := jsonx.AppendString(append(make([]byte, 0, len(uri)+10), `{"uri":`...), uri)
+			msg = appendNotification(nil, "notifications/resources/updated", append(params, '}'))
+		}
+		sess.notify(msg)
+	}
+}
+
+// broadcast sends the notification method, without params, to every live
+// initialized legacy session: the list_changed notifications. 2026-07-28
+// has no session to send them on.
+func (s *Server) broadcast(method string) {
+	msg := appendNotification(nil, method, nil)
+	for _, sess := range s.liveSessions() {
+		if rev := sess.revision(); rev != "" && !rev.Stateless() {
+			sess.notify(msg)
+		}
+	}
+}
+
+// liveSessions returns the sessions served now, so that messages go out
+// without s.mu held.
+func (s *Server) liveSessions() []*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := make([]*session, 0, len(s.sessions))
+	for sess := range s.sessions {
+		live = append(live, sess)
+	}
+	return live
+}
+
+// subscribe answers resources/subscribe (on is true) and
+// resources/unsubscribe, which exist only with
+// Identity.EnableResourceSubscriptions. Any URI may be subscribed to,
+// including one no resource serves yet or one a template matches; an
+// unsubscribe from a URI not subscribed to succeeds too.
+func (s *Server) subscribe(x *exchange, method string, params []byte, on bool) ([]byte, *rpcError) {
+	if !s.id.EnableResourceSubscriptions || !s.caps.Load().resources {
+		return nil, methodNotFound(method)
+	}
+	uri, rerr := uriParam(params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	ss := x.sess
+	ss.mu.Lock()
+	if on {
+		if ss.subs == nil {
+			ss.subs = make(map[string]struct{})
+		}
+		ss.subs[uri] = struct{}{}
+	} else {
+		delete(ss.subs, uri)
+	}
+	ss.mu.Unlock()
+	return []byte(`{}`), nil
+}
+
+// subscribed reports whether the session subscribed to uri.
+func (ss *session) subscribed(uri string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	_, ok := ss.subs[uri]
+	return ok
+}
