@@ -73,7 +73,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 			diags[i].Warning = false
 		}
 	}
-	diags = diags.normalize()
+	diags = diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -120,7 +120,7 @@ func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress fu
 	genPath := filepath.Join(dir, cfg.Output)
 	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo,
 		Dir: dir, GenFile: genPath, Progress: progress("analyze")})
-	diags = append(diags, fromModel(ds)...)
+	diags = append(diags, ds...)
 	if m == nil {
 		if isGenerated(genPath) {
 			return &File{Path: genPath}, diags
@@ -170,7 +170,7 @@ func loadErrors(p *packages.Package, output string) Diagnostics {
 		if filepath.Base(file) == output && isGenerated(file) {
 			continue
 		}
-		diags = append(diags, Diagnostic{PosText: e.Pos, Msg: e.Msg})
+		diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Msg: e.Msg})
 	}
 	return diags
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -32,7 +33,7 @@ type Input struct {
 // analyzer holds the state of one package's analysis.
 type analyzer struct {
 	in     Input
-	diags  []model.Diagnostic
+	diags  diag.List
 	fields map[token.Pos]*ast.Field // struct fields by the position of their first name or type
 	types  map[types.Type]*model.Type
 	pkg    *model.Package
@@ -41,7 +42,7 @@ type analyzer struct {
 
 // Package analyzes one package. It returns a nil model when the package has
 // no tools, and the diagnostics found either way.
-func Package(in Input) (*model.Package, []model.Diagnostic) {
+func Package(in Input) (*model.Package, diag.List) {
 	a := &analyzer{
 		in:     in,
 		fields: map[token.Pos]*ast.Field{},
@@ -102,11 +103,11 @@ func (a *analyzer) userFiles() []*ast.File {
 }
 
 func (a *analyzer) errorf(pos token.Pos, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...)})
+	a.diags = append(a.diags, diag.Errorf(a.in.Fset.Position(pos), format, args...))
 }
 
 func (a *analyzer) warnf(pos token.Pos, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...), Warning: true})
+	a.diags = append(a.diags, diag.Warningf(a.in.Fset.Position(pos), format, args...))
 }
 
 func (a *analyzer) annotationErrors(errs []annotations.Error) {

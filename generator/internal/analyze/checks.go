@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -161,7 +162,7 @@ func (a *analyzer) describedFields(t *model.Type, own map[string]bool, seen map[
 			if t.Local {
 				msg = sprintf("parameter %s has no description: add //mcp:param %[1]s description=\"...\"", f.WireName)
 			}
-			a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Msg: msg, Warning: true})
+			a.diags = append(a.diags, diag.Warningf(f.Pos, "%s", msg))
 		}
 		a.describedFields(f.Type, own, seen)
 	}

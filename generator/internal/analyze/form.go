@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -79,7 +80,7 @@ func (a *analyzer) form(spec *ast.TypeSpec, d *annotations.Form) *model.Form {
 	ok := true
 	for _, f := range t.Fields {
 		if why := formFieldProblem(f); why != "" {
-			a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Msg: sprintf("form %s, field %s: %s", spec.Name.Name, f.WireName, why)})
+			a.diags = append(a.diags, diag.Errorf(f.Pos, "form %s, field %s: %s", spec.Name.Name, f.WireName, why))
 			ok = false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -57,7 +58,7 @@ func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 }
 
 func (a *analyzer) diagAt(pos token.Position, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: pos, Msg: sprintf(format, args...)})
+	a.diags = append(a.diags, diag.Errorf(pos, format, args...))
 }
 
 // propertyKeys finds the "properties" member of the top-level object in

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -365,8 +366,8 @@ func (a *analyzer) checkNames() {
 	for _, t := range a.pkg.Tools {
 		if first := seen[t.Name]; first != nil {
 			a.diags = append(a.diags,
-				model.Diagnostic{Pos: first.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(t.Pos))},
-				model.Diagnostic{Pos: t.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(first.Pos))})
+				diag.Errorf(first.Pos, "tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(t.Pos)),
+				diag.Errorf(t.Pos, "tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(first.Pos)))
 			continue
 		}
 		seen[t.Name] = t

@@ -100,10 +100,3 @@ type Form struct {
 	Type   *Type  // the struct type
 	Schema []byte // the requested schema, computed by the schema stage
 }
-
-// Diagnostic is one problem found, at a position.
-type Diagnostic struct {
-	Pos     token.Position
-	Msg     string
-	Warning bool
-}
