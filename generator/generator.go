@@ -19,12 +19,13 @@ import (
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 	"github.com/mcpgen/mcpgen/generator/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // DefaultOutput is the default name of the generated file.
-const DefaultOutput = "mcp_gen.go"
+const DefaultOutput = names.DefaultFile
 
 // Config says what to generate.
 type Config struct {
@@ -178,7 +179,7 @@ func loadErrors(p *packages.Package, output string) Diagnostics {
 // isGenerated reports whether path holds a file mcpgen generated.
 func isGenerated(path string) bool {
 	data, err := os.ReadFile(path)
-	return err == nil && bytes.HasPrefix(data, []byte(emit.Header+"\n"))
+	return err == nil && bytes.HasPrefix(data, []byte(names.Header+"\n"))
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
@@ -266,7 +267,7 @@ func List(files []File) ([]byte, error) {
 // mentionsGenerated reports whether a type checker's message is about a
 // name the generated file declares, which is missing until it is generated.
 func mentionsGenerated(msg string) bool {
-	for _, name := range []string{"MCPTools", "MCPFormSchema", "MCPDecodeForm", "mcpgen_"} {
+	for _, name := range append(names.Exported(), names.Prefix) {
 		if strings.Contains(msg, name) {
 			return true
 		}

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // Analyzer reports misused //mcp: directives and mcp struct tags, tool
@@ -37,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // output is the name of the generated file, which the analysis skips.
-var output = "mcp_gen.go"
+var output = names.DefaultFile
 
 func init() {
 	Analyzer.Flags.StringVar(&output, "o", output, "name of the generated file, as given to mcpgen -o")

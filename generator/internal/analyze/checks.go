@@ -8,11 +8,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
-
-// generatedPrefix starts every identifier the generated file declares
-// besides MCPTools; user code may not use it at package level.
-const generatedPrefix = "mcpgen_"
 
 // checkCollisions reports user declarations that the generated file would
 // redeclare: a package-level MCPTools when the package has package-level
@@ -31,15 +28,15 @@ func (a *analyzer) checkCollisions(files []*ast.File) {
 	for _, f := range files {
 		for _, id := range topLevelNames(f) {
 			switch {
-			case strings.HasPrefix(id.Name, generatedPrefix):
-				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, generatedPrefix)
-			case id.Name == "MCPTools" && funcs:
-				a.errorf(id.Pos(), "MCPTools is declared by the generated file for the package's tools: rename this declaration")
+			case strings.HasPrefix(id.Name, names.Prefix):
+				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, names.Prefix)
+			case id.Name == names.Tools && funcs:
+				a.errorf(id.Pos(), "%s is declared by the generated file for the package's tools: rename this declaration", names.Tools)
 			}
 		}
 		for _, fn := range methods(f) {
-			if fn.Name.Name == "MCPTools" && recvs[recvName(fn)] {
-				a.errorf(fn.Name.Pos(), "method MCPTools of %s is declared by the generated file for the tool methods of %[1]s: rename this method", recvName(fn))
+			if fn.Name.Name == names.Tools && recvs[recvName(fn)] {
+				a.errorf(fn.Name.Pos(), "method %s of %s is declared by the generated file for the tool methods of %[2]s: rename this method", names.Tools, recvName(fn))
 			}
 		}
 	}

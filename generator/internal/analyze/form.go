@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // typeDocComments maps the doc comment of each type declaration to its
@@ -84,7 +85,7 @@ func (a *analyzer) form(spec *ast.TypeSpec, d *annotations.Form) *model.Form {
 			ok = false
 		}
 	}
-	for _, m := range []string{"MCPFormSchema", "MCPDecodeForm"} {
+	for _, m := range []string{names.FormSchema, names.FormDecode} {
 		if sel := types.NewMethodSet(types.NewPointer(obj.Type())).Lookup(obj.Pkg(), m); sel != nil && !a.inGenFile(sel.Obj().Pos()) {
 			a.errorf(sel.Obj().Pos(), "method %s of form %s collides with the method mcpgen generates: rename it", m, spec.Name.Name)
 			ok = false

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 var sprintf = fmt.Sprintf
@@ -104,7 +105,7 @@ func (a *analyzer) nameKeyed(v *types.Var, t *model.Tool) bool {
 // positional maps each parameter to a property of a synthetic struct.
 func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotations.Param, t *model.Tool) bool {
 	t.Shape = model.Positional
-	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: "mcpgen_args_" + goIdent(t)}}
+	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: names.Args(t.GoIdent())}}
 	byName := map[string]*annotations.Param{}
 	ok := true
 	for _, d := range ds {
@@ -394,15 +395,6 @@ func snakeCase(name string) string {
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
-}
-
-// goIdent is a Go identifier fragment naming a tool's function uniquely
-// within the package: F, or T_F for a method.
-func goIdent(t *model.Tool) string {
-	if t.Recv != nil {
-		return t.Recv.Name + "_" + t.FuncName
-	}
-	return t.FuncName
 }
 
 // noJSON names a result type that no JSON value can carry (a channel, a

@@ -6,27 +6,28 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // decodeFunc returns the name of the decode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) decodeFunc(t *model.Type) string {
-	return e.funcName("mcpgen_decode_", t, e.decoders, &e.order)
+	return e.funcName(names.Decode, t, e.decoders, &e.order)
 }
 
-// funcName returns the name of the function with prefix for type t, taken
-// from names or made unique among the emitter's function names; a new type
+// funcName returns the name of the function nameOf names for type t, taken
+// from known or made unique among the emitter's function names; a new type
 // is queued in order for its function to be written.
-func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
-	if name, ok := names[t]; ok {
+func (e *emitter) funcName(nameOf func(string) string, t *model.Type, known map[*model.Type]string, order *[]*model.Type) string {
+	if name, ok := known[t]; ok {
 		return name
 	}
-	name := prefix + t.Ident()
+	name := nameOf(t.Ident())
 	for i := 2; e.funcNames[name]; i++ {
-		name = prefix + t.Ident() + strconv.Itoa(i)
+		name = nameOf(t.Ident() + strconv.Itoa(i))
 	}
 	e.funcNames[name] = true
-	names[t] = name
+	known[t] = name
 	*order = append(*order, t)
 	return name
 }
@@ -46,7 +47,7 @@ func (e *emitter) fieldsVar(t *model.Type) string {
 	if name, ok := e.fieldVar[t]; ok {
 		return name
 	}
-	name := "mcpgen_fields_" + strconv.Itoa(len(e.fieldVar))
+	name := names.Fields(len(e.fieldVar))
 	e.fieldVar[t] = name
 	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, f := range t.Fields {

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // This file writes result encoders: for each struct type a result reaches,
@@ -17,7 +18,7 @@ import (
 // encodeFunc returns the name of the encode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) encodeFunc(t *model.Type) string {
-	return e.funcName("mcpgen_encode_", t, e.encoders, &e.encodeOrder)
+	return e.funcName(names.Encode, t, e.encoders, &e.encodeOrder)
 }
 
 // encoder writes the encode function of a named struct type.

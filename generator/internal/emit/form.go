@@ -1,24 +1,28 @@
 package emit
 
-import "github.com/dave/jennifer/jen"
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/generator/internal/names"
+)
 
 // forms writes, for each //mcp:form type, the methods mcprt.ElicitForm
 // uses: the form's requested schema and its decoder.
 func (e *emitter) forms() {
 	for _, f := range e.pkg.Forms {
 		t := f.Type
-		schemaVar := "mcpgen_form_" + t.Ident()
+		schemaVar := names.FormSchemaVar(t.Ident())
 		e.f.Var().Id(schemaVar).Op("=").Add(jsonBytes(f.Schema))
 		e.f.Line()
-		e.f.Commentf("MCPFormSchema returns the elicitation schema of the form %s, for", t.Named.Name)
+		e.f.Commentf("%s returns the elicitation schema of the form %s, for", names.FormSchema, t.Named.Name)
 		e.f.Comment("mcprt.ElicitForm.")
-		e.f.Func().Params(jen.Op("*").Add(goType(t))).Id("MCPFormSchema").Params().Index().Byte().Block(
+		e.f.Func().Params(jen.Op("*").Add(goType(t))).Id(names.FormSchema).Params().Index().Byte().Block(
 			jen.Return(jen.Id(schemaVar)),
 		)
 		e.f.Line()
-		e.f.Comment("MCPDecodeForm decodes the content of an accepted elicitation into v, with")
+		e.f.Commentf("%s decodes the content of an accepted elicitation into v, with", names.FormDecode)
 		e.f.Comment("the checks tool arguments get.")
-		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id("MCPDecodeForm").Params(
+		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id(names.FormDecode).Params(
 			jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
 		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Id("v")))
 		e.f.Line()

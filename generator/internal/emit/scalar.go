@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -147,7 +148,7 @@ func (e *emitter) enumVar(enum []model.EnumValue) string {
 	if name, ok := e.enums[key]; ok {
 		return name
 	}
-	name := "mcpgen_enum_" + strconv.Itoa(len(e.enums))
+	name := names.Enum(len(e.enums))
 	e.enums[key] = name
 	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, v := range enum {
@@ -208,7 +209,7 @@ func (e *emitter) boundsVar(c *model.Constraints) string {
 	if b := c.MultipleOf; b != nil {
 		fs = append(fs, field{"MultipleOf", jen.Id(b.Text)}, field{"MultipleOfText", jen.Lit(b.Text)})
 	}
-	name := "mcpgen_bounds_" + strconv.Itoa(len(e.bounds))
+	name := names.Bounds(len(e.bounds))
 	e.bounds[key] = name
 	e.f.Var().Id(name).Op("=").Qual(runtimePath, "Bounds").Values(fields(fs, false)...)
 	e.f.Line()
@@ -234,16 +235,16 @@ func boundsKey(c *model.Constraints) string {
 func (e *emitter) patternVar(p string) string {
 	for i, q := range e.patterns {
 		if q == p {
-			return "mcpgen_pattern_" + strconv.Itoa(i)
+			return names.Pattern(i)
 		}
 	}
 	e.patterns = append(e.patterns, p)
-	return "mcpgen_pattern_" + strconv.Itoa(len(e.patterns)-1)
+	return names.Pattern(len(e.patterns) - 1)
 }
 
 func (e *emitter) patternVars() {
 	for i, p := range e.patterns {
-		e.f.Var().Id("mcpgen_pattern_"+strconv.Itoa(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+		e.f.Var().Id(names.Pattern(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
 	}
 }
 

@@ -93,6 +93,15 @@ type Tool struct {
 	OutputFixed  bool   // OutputSchema came from an output= file
 }
 
+// GoIdent is a Go identifier fragment naming the tool's function uniquely
+// within the package: F, or T_F for a method; generated names derive from it.
+func (t *Tool) GoIdent() string {
+	if t.Recv != nil {
+		return t.Recv.Name + "_" + t.FuncName
+	}
+	return t.FuncName
+}
+
 // Form is a struct type marked //mcp:form: a form a tool asks the user to
 // fill in through elicitation.
 type Form struct {
