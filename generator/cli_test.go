@@ -2,7 +2,6 @@ package generator
 
 import (
 	"encoding/json"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,21 +209,6 @@ func TestSeveralPackages(t *testing.T) {
 	for _, p := range []string{"a", "b", "c"} {
 		if _, err := os.Stat(filepath.Join(dir, p, DefaultOutput)); err != nil {
 			t.Errorf("%s/%s not written", p, DefaultOutput)
-		}
-	}
-}
-
-// TestParsePos checks that positions as the loader prints them are read
-// back, with or without a column, and with a colon in the file name.
-func TestParsePos(t *testing.T) {
-	for in, want := range map[string]token.Position{
-		"/m/a.go:2:5":   {Filename: "/m/a.go", Line: 2, Column: 5},
-		"/m/a.go:7":     {Filename: "/m/a.go", Line: 7},
-		"C:/m/a.go:3:1": {Filename: "C:/m/a.go", Line: 3, Column: 1},
-		"-":             {Filename: "-"},
-	} {
-		if got := parsePos(in); got != want {
-			t.Errorf("parsePos(%q) = %+v, want %+v", in, got, want)
 		}
 	}
 }

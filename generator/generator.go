@@ -11,9 +11,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"golang.org/x/tools/go/packages"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
@@ -58,7 +56,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 	if cfg.Output == "" {
 		cfg.Output = DefaultOutput
 	}
-	pkgs, fset, err := load.Packages(cfg.Dir, cfg.Patterns)
+	fset, pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Output: cfg.Output})
 	if err != nil {
 		return nil, Diagnostics{{Msg: err.Error()}}
 	}
@@ -88,7 +86,7 @@ func internalError(stage string, r any) string {
 
 // generatePackage runs one package through the stages and turns a panic in
 // any of them into an internal error at the position being processed.
-func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *File, diags Diagnostics) {
+func generatePackage(cfg Config, p *load.Package, fset *token.FileSet) (f *File, diags Diagnostics) {
 	var at token.Position
 	stage := "analyze"
 	if len(p.GoFiles) > 0 {
@@ -112,18 +110,17 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *F
 
 // runStages runs analyze, schema and emit for one package. It returns a nil
 // file when the package neither has tools nor a stale generated file.
-func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress func(string) func(token.Position)) (*File, Diagnostics) {
-	diags := loadErrors(p, cfg.Output)
-	if p.Types == nil || len(p.GoFiles) == 0 {
+func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(string) func(token.Position)) (*File, Diagnostics) {
+	diags := slices.Clone(p.Errors)
+	if p.Types == nil || p.Dir == "" {
 		return nil, diags
 	}
-	dir := filepath.Dir(p.GoFiles[0])
-	genPath := filepath.Join(dir, cfg.Output)
-	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo,
-		Dir: dir, GenFile: genPath, Progress: progress("analyze")})
+	genPath := filepath.Join(p.Dir, cfg.Output)
+	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
+		Dir: p.Dir, GenFile: genPath, Progress: progress("analyze")})
 	diags = append(diags, ds...)
 	if m == nil {
-		if isGenerated(genPath) {
+		if load.IsGenerated(genPath) {
 			return &File{Path: genPath}, diags
 		}
 		return nil, diags
@@ -150,36 +147,6 @@ func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress fu
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
 	return &File{Path: genPath, Content: src, Tools: runtimeTools(m)}, diags
-}
-
-// loadErrors passes on the loader's and type checker's errors, except those
-// in the generated file itself (it may be stale: regenerating is the fix)
-// and those about MCPTools, which the generated file declares. The go
-// command's own compile output ("# pkg" followed by compiler lines, from
-// building export data) is dropped too: the type checker reports the same
-// problems with positions.
-func loadErrors(p *packages.Package, output string) Diagnostics {
-	var diags Diagnostics
-	for _, e := range p.Errors {
-		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
-			continue
-		}
-		if mentionsGenerated(e.Msg) {
-			continue
-		}
-		file, _, _ := strings.Cut(e.Pos, ":")
-		if filepath.Base(file) == output && isGenerated(file) {
-			continue
-		}
-		diags = append(diags, Diagnostic{Pos: parsePos(e.Pos), Msg: e.Msg})
-	}
-	return diags
-}
-
-// isGenerated reports whether path holds a file mcpgen generated.
-func isGenerated(path string) bool {
-	data, err := os.ReadFile(path)
-	return err == nil && bytes.HasPrefix(data, []byte(names.Header+"\n"))
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
@@ -262,15 +229,4 @@ func List(files []File) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
-}
-
-// mentionsGenerated reports whether a type checker's message is about a
-// name the generated file declares, which is missing until it is generated.
-func mentionsGenerated(msg string) bool {
-	for _, name := range append(names.Exported(), names.Prefix) {
-		if strings.Contains(msg, name) {
-			return true
-		}
-	}
-	return false
 }
