@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	dir := filepath.Dir(pass.Fset.File(files[0].FileStart).Name())
 	_, diags := analyze.Package(analyze.Input{Fset: pass.Fset, Files: files, Pkg: pass.Pkg, Info: pass.TypesInfo,
-		Dir: dir, GenFile: filepath.Join(dir, output)})
+		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile})
 	reported := map[reportKey]bool{}
 	for _, d := range diags {
 		pos := position(pass, files, d.Pos)

@@ -24,6 +24,10 @@ type Input struct {
 	Info    *types.Info
 	Dir     string
 	GenFile string // path of the generated file (skipped when reading)
+	// ReadFile reads a file: a schema file named by input= or output=, or a
+	// Go file of another package whose declarations a tool uses, named as
+	// the type information names it. The analysis reads nothing itself.
+	ReadFile func(name string) ([]byte, error)
 	// Progress, when set, is called with the position of each tool
 	// directive before the tool is analyzed, so that a caller can say
 	// where an internal error happened.

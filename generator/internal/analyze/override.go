@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"go/token"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,7 +28,7 @@ func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 		return
 	}
 	path := filepath.Join(filepath.Dir(a.in.Fset.Position(s.Pos).Filename), s.Value)
-	data, err := os.ReadFile(path)
+	data, err := a.in.ReadFile(path)
 	if err != nil {
 		return // schemaFile has reported it
 	}

@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -341,7 +340,7 @@ func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 func (a *analyzer) schemaFile(s annotations.String, object bool) []byte {
 	pos := a.in.Fset.Position(s.Pos)
 	path := filepath.Join(filepath.Dir(pos.Filename), s.Value)
-	data, err := os.ReadFile(path)
+	data, err := a.in.ReadFile(path)
 	if err != nil {
 		a.errorf(s.Pos, "reading schema file: %v", err)
 		return nil
