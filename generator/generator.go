@@ -142,7 +142,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 		schemaAt(f.Pos)
 		f.Schema = schema.Form(f.Type)
 	}
-	src, err := emit.File(m, progress("emit"))
+	src, err := emit.File(m, emit.Config{EnforcesFormat: mcprt.EnforcesFormat, Progress: progress("emit")})
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}

@@ -213,7 +213,7 @@ func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool
 
 // out classifies the one non-error result.
 func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
-	if isNamed(typ, runtimePath, "Result") {
+	if isNamed(typ, names.RuntimePath, "Result") {
 		t.Out = model.OutResult
 		return true
 	}

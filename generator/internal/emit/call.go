@@ -20,16 +20,16 @@ func (e *emitter) call(t *model.Tool) {
 		e.argsType(t)
 	}
 	body := []jen.Code{
-		jen.Var().Id("d").Qual(runtimePath, "Decoder"),
+		jen.Var().Id("d").Add(rtDecoder.qual()),
 		jen.Id("d").Dot("Start").Call(jen.Id("ctx"), jen.Id("args")),
 		jen.Var().Id("in").Add(goType(t.Input)),
 		jen.Id(e.decodeFunc(t.Input)).Call(jen.Id("&d"), jen.Id("&in")),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err())),
+			jen.Return(rtErrorResult.qual().Call(jen.Err())),
 		),
 	}
 	body = append(body, e.invoke(t)...)
-	e.f.Func().Id(callName(t)).Params(params...).Qual(runtimePath, "Result").Block(body...)
+	e.f.Func().Id(callName(t)).Params(params...).Add(rtResult.qual()).Block(body...)
 	e.f.Line()
 }
 
@@ -79,7 +79,7 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 		out = append(out, jen.List(lhs...).Op(":=").Add(fn.Call(args...)))
 	}
 	if t.HasError {
-		out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(runtimePath, "ErrorResult").Call(jen.Err()))))
+		out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(rtErrorResult.qual().Call(jen.Err()))))
 	}
 	if t.Out == model.OutStructured || t.Out == model.OutJSON {
 		return append(out, e.encodeResult(t)...)
@@ -91,7 +91,7 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 // content and text for a struct result, as text for other JSON values. A
 // nil struct pointer has no structured form and is sent as the text null.
 func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
-	out := []jen.Code{jen.Id("enc").Op(":=").New(jen.Qual(runtimePath, "Encoder"))}
+	out := []jen.Code{jen.Id("enc").Op(":=").New(rtEncoder.qual())}
 	if t.Out == model.OutJSON {
 		out = append(out, e.encodeValue(t.OutType, jen.Id("out"), 1)...)
 		if schema.WrapsOutput(t) {
@@ -103,7 +103,7 @@ func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
 	if t.OutPtr {
 		arg = jen.Id("out")
 		out = append([]jen.Code{jen.If(jen.Id("out").Op("==").Nil()).Block(
-			jen.Return(jen.Qual(runtimePath, "TextResult").Call(jen.Lit("null"))))}, out...)
+			jen.Return(rtTextResult.qual().Call(jen.Lit("null"))))}, out...)
 	}
 	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Id("enc"), arg))
 	return append(out, jen.Return(jen.Id("enc").Dot("Structured").Call()))
@@ -111,12 +111,11 @@ func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
 
 // result converts out to an mcprt.Result.
 func result(t *model.Tool) jen.Code {
-	rt := runtimePath
 	out := jen.Id("out")
-	text := func(c jen.Code) jen.Code { return jen.Qual(rt, "TextResult").Call(c) }
+	text := func(c jen.Code) jen.Code { return rtTextResult.qual().Call(c) }
 	switch t.Out {
 	case model.OutNone:
-		return jen.Qual(rt, "Result").Values()
+		return rtResult.qual().Values()
 	case model.OutString, model.OutBytes:
 		return text(jen.String().Call(out))
 	case model.OutInt:

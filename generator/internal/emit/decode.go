@@ -35,7 +35,7 @@ func (e *emitter) funcName(nameOf func(string) string, t *model.Type, known map[
 // decoder writes the decode function of a named struct type.
 func (e *emitter) decoder(t *model.Type) {
 	e.f.Func().Id(e.decoders[t]).Params(
-		jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
+		jen.Id("d").Op("*").Add(rtDecoder.qual()),
 		jen.Id("v").Op("*").Add(goType(t)),
 	).Block(e.objectBody(t, jen.Id("v"), 0)...)
 	e.f.Line()
@@ -110,7 +110,7 @@ func defaultValue(f *model.Field, obj jen.Code) []jen.Code {
 		return []jen.Code{target.Op("=").Id(f.C.Default.Go)}
 	}
 	return []jen.Code{
-		fieldTarget(f, obj).Op("=").Qual(runtimePath, "Alloc").Call(fieldTarget(f, obj)),
+		fieldTarget(f, obj).Op("=").Add(rtAlloc.qual()).Call(fieldTarget(f, obj)),
 		jen.Op("*").Add(target).Op("=").Id(f.C.Default.Go),
 	}
 }
@@ -132,7 +132,7 @@ func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Cod
 	for _, step := range f.Path[:len(f.Path)-1] {
 		sel = sel.Dot(step.Name)
 		if step.Pointer {
-			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Qual(runtimePath, "Alloc").Call(sel)))
+			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Add(rtAlloc.qual()).Call(sel)))
 		}
 	}
 	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.C, depth+1)...)
@@ -147,7 +147,7 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
 			jen.Add(target).Op("=").Nil(),
 		).Else().Block(append([]jen.Code{
-			jen.Add(target).Op("=").Qual(runtimePath, "Alloc").Call(target),
+			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
 		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
 	case model.Struct:
 		if t.Named == nil {
@@ -173,9 +173,9 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
 	loop := jen.If(jen.Id("d").Dot("Array").Call()).Block(
 		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
-			jen.Add(target).Op("=").Qual(runtimePath, "Grow").Call(jen.Id("d"), target),
+			jen.Add(target).Op("=").Add(rtGrow.qual()).Call(jen.Id("d"), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
-		jen.Add(target).Op("=").Add(itemsChecked(jen.Qual(runtimePath, "NonNil").Call(target), c)),
+		jen.Add(target).Op("=").Add(itemsChecked(rtNonNil.qual().Call(target), c)),
 	)
 	return []jen.Code{loop}
 }
@@ -206,12 +206,12 @@ func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constr
 	} else {
 		// Structs, arrays and text-decoded values are decoded through their
 		// address, which a map entry has not: into a zero value, then stored.
-		body = append(body, jen.Id(v).Op(":=").Qual(runtimePath, "MapZero").Call(target))
+		body = append(body, jen.Id(v).Op(":=").Add(rtMapZero.qual()).Call(target))
 		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
 		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
 	}
 	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
-		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Qual(runtimePath, "NewMap").Call(target)),
+		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Add(rtNewMap.qual()).Call(target)),
 		jen.For(jen.Id("d").Dot("NextField").Call()).Block(body...),
 	)}
 }
@@ -245,10 +245,10 @@ func itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
 		return items
 	}
 	if c.MinItems != nil || c.MaxItems != nil {
-		items = jen.Qual(runtimePath, "CheckItems").Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
+		items = rtCheckItems.qual().Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
 	}
 	if c.UniqueItems {
-		items = jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
+		items = rtCheckUnique.qual().Call(jen.Id("d"), items)
 	}
 	return items
 }
@@ -259,7 +259,7 @@ func uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
 	if c == nil || !c.UniqueItems {
 		return jen.Null()
 	}
-	return jen.Qual(runtimePath, "CheckUnique").Call(jen.Id("d"), items)
+	return rtCheckUnique.qual().Call(jen.Id("d"), items)
 }
 
 // intOr is *p, or def when p is nil.

@@ -16,12 +16,11 @@ import (
 	"github.com/mcpgen/mcpgen/generator/internal/schema"
 )
 
-const runtimePath = "github.com/mcpgen/mcpgen/runtime/mcprt"
-
 // emitter writes one file. Generated identifiers share names.Prefix, which
 // the analysis forbids in user code.
 type emitter struct {
 	pkg      *model.Package
+	cfg      Config
 	f        *jen.File
 	decoders map[*model.Type]string // struct type -> decode function name
 	order    []*model.Type          // struct types in first-use order
@@ -36,24 +35,35 @@ type emitter struct {
 	funcNames   map[string]bool   // decode and encode function names taken
 }
 
+// Config is what the emitter is told beside the model.
+type Config struct {
+	// EnforcesFormat reports whether the runtime checks the values of a
+	// format= keyword: a check is written only for those formats. The
+	// runtime owns that list; the emitter does not import the runtime.
+	EnforcesFormat func(format string) bool
+	// Progress, when set, is called with the position of each tool before
+	// its code is written, so that a caller can say where an internal error
+	// happened.
+	Progress func(token.Position)
+}
+
 // File returns the formatted source of pkg's generated file. An error means
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
-// numbered source. progress, when not nil, is called with the position of
-// each tool before its code is written.
-func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
-	e := &emitter{pkg: pkg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
+// numbered source.
+func File(pkg *model.Package, cfg Config) ([]byte, error) {
+	e := &emitter{pkg: pkg, cfg: cfg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
 	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(names.Header)
 	e.f.Comment("A compile error on the next line means this file was generated for an older")
 	e.f.Comment("runtime: rerun go generate.")
-	e.f.Var().Id("_").Op("=").Qual(runtimePath, names.VersionGuard)
+	e.f.Var().Id("_").Op("=").Add(rtVersion.qual())
 	e.f.Line()
 	e.guards()
 	e.toolLists()
 	for _, t := range pkg.Tools {
-		if progress != nil {
-			progress(t.Pos)
+		if cfg.Progress != nil {
+			cfg.Progress(t.Pos)
 		}
 		e.cut()
 		e.call(t)
@@ -82,10 +92,9 @@ func File(pkg *model.Package, progress func(token.Position)) ([]byte, error) {
 // imports names every import so that no import name shadows, or is shadowed
 // by, a package-level name of the user's package.
 func (e *emitter) imports() {
-	for _, imp := range []struct{ path, name string }{
-		{runtimePath, "mcprt"}, {"context", "context"}, {"strconv", "strconv"},
-		{"unicode/utf8", "utf8"}, {"regexp", "regexp"}, {"time", "time"}, {"encoding/json", "json"},
-	} {
+	std := []rtPackage{{"context", "context"}, {"strconv", "strconv"},
+		{"unicode/utf8", "utf8"}, {"regexp", "regexp"}, {"time", "time"}, {"encoding/json", "json"}}
+	for _, imp := range append(runtimePackages, std...) {
 		e.importName(imp.path, imp.name)
 	}
 }
@@ -125,8 +134,8 @@ func (e *emitter) toolLists() {
 	if len(funcs) > 0 {
 		e.f.Commentf("%s returns the MCP tools of the package's annotated functions, in", names.Tools)
 		e.f.Comment("source order.")
-		e.f.Func().Id(names.Tools).Params().Index().Qual(runtimePath, "Tool").Block(
-			jen.Return(jen.Index().Qual(runtimePath, "Tool").ValuesFunc(func(g *jen.Group) {
+		e.f.Func().Id(names.Tools).Params().Index().Add(rtTool.qual()).Block(
+			jen.Return(jen.Index().Add(rtTool.qual()).ValuesFunc(func(g *jen.Group) {
 				for _, t := range funcs {
 					g.Add(e.toolValue(t, jen.Id(callName(t))))
 				}
@@ -142,10 +151,10 @@ func (e *emitter) toolLists() {
 func (e *emitter) methodList(recv string, tools []*model.Tool) {
 	e.f.Commentf("%s returns the MCP tools of the annotated methods of %s, in source", names.Tools, recv)
 	e.f.Comment("order, bound to r.")
-	e.f.Func().Params(jen.Id("r").Op("*").Id(recv)).Id(names.Tools).Params().Index().Qual(runtimePath, "Tool").Block(
-		jen.Return(jen.Index().Qual(runtimePath, "Tool").ValuesFunc(func(g *jen.Group) {
+	e.f.Func().Params(jen.Id("r").Op("*").Id(recv)).Id(names.Tools).Params().Index().Add(rtTool.qual()).Block(
+		jen.Return(jen.Index().Add(rtTool.qual()).ValuesFunc(func(g *jen.Group) {
 			for _, t := range tools {
-				h := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Index().Byte()).Qual(runtimePath, "Result").Block(
+				h := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Index().Byte()).Add(rtResult.qual()).Block(
 					jen.Return(jen.Id(callName(t)).Call(jen.Id("r"), jen.Id("ctx"), jen.Id("args"))),
 				)
 				g.Add(e.toolValue(t, h))
@@ -200,9 +209,9 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	}
 	switch t.TaskSupport {
 	case "optional":
-		fs = append(fs, field{"TaskSupport", jen.Qual(runtimePath, "TaskOptional")})
+		fs = append(fs, field{"TaskSupport", rtTaskOptional.qual()})
 	case "required":
-		fs = append(fs, field{"TaskSupport", jen.Qual(runtimePath, "TaskRequired")})
+		fs = append(fs, field{"TaskSupport", rtTaskRequired.qual()})
 	}
 	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
 	return jen.Values(fields(fs, true)...)
@@ -224,17 +233,17 @@ func hints(h model.Hints) jen.Code {
 		v    *bool
 	}{{"ReadOnly", h.ReadOnly}, {"Destructive", h.Destructive}, {"Idempotent", h.Idempotent}, {"OpenWorld", h.OpenWorld}} {
 		if x.v != nil {
-			fs = append(fs, field{x.name, jen.Qual(runtimePath, "Bool").Call(jen.Lit(*x.v))})
+			fs = append(fs, field{x.name, rtBool.qual().Call(jen.Lit(*x.v))})
 		}
 	}
 	if len(fs) == 0 {
 		return nil
 	}
-	return jen.Qual(runtimePath, "Hints").Values(fields(fs, false)...)
+	return rtHints.qual().Values(fields(fs, false)...)
 }
 
 func icons(ics []model.Icon) jen.Code {
-	return jen.Index().Qual(runtimePath, "Icon").ValuesFunc(func(g *jen.Group) {
+	return jen.Index().Add(rtIcon.qual()).ValuesFunc(func(g *jen.Group) {
 		for _, ic := range ics {
 			fs := []field{{"Src", jen.Lit(ic.Src)}}
 			if ic.MIMEType != "" {

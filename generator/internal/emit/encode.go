@@ -24,7 +24,7 @@ func (e *emitter) encodeFunc(t *model.Type) string {
 // encoder writes the encode function of a named struct type.
 func (e *emitter) encoder(t *model.Type) {
 	e.f.Func().Id(e.encoders[t]).Params(
-		jen.Id("enc").Op("*").Qual(runtimePath, "Encoder"),
+		jen.Id("enc").Op("*").Add(rtEncoder.qual()),
 		jen.Id("v").Op("*").Add(goType(t)),
 	).Block(e.encodeObject(t, jen.Id("v"), 0)...)
 	e.f.Line()
@@ -117,7 +117,7 @@ func notEmpty(t *model.Type, x jen.Code) jen.Code {
 	case model.Struct, model.Time:
 		return jen.True()
 	}
-	return jen.Op("!").Qual(runtimePath, "IsEmptyValue").Call(x)
+	return jen.Op("!").Add(rtIsEmptyValue.qual()).Call(x)
 }
 
 // notZero is true when x is not zero in omitzero's sense.
@@ -130,7 +130,7 @@ func notZero(t *model.Type, x jen.Code) jen.Code {
 	case model.Time:
 		return jen.Op("!").Add(x).Dot("IsZero").Call()
 	}
-	return jen.Op("!").Qual(runtimePath, "IsZeroValue").Call(x)
+	return jen.Op("!").Add(rtIsZeroValue.qual()).Call(x)
 }
 
 // encodeValue writes the value x of type t; x is addressable.
@@ -152,7 +152,7 @@ func (e *emitter) encodeValue(t *model.Type, x *jen.Statement, depth int) []jen.
 	case model.Map:
 		return e.encodeMap(t, x, depth)
 	case model.String:
-		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Qual(runtimePath, "AppendString").Call(jen.Id("enc").Dot("B"), jen.String().Call(x))}
+		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id("enc").Dot("B"), jen.String().Call(x))}
 	case model.Int:
 		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("enc").Dot("B"), jen.Int64().Call(x), jen.Lit(10))}
 	case model.Uint:
@@ -194,9 +194,9 @@ func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Co
 	i, k, v := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendText("null")).Else().Block(
 		appendTo(jen.LitByte('{')),
-		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Qual(runtimePath, "SortedKeys").Call(x)).Block(append([]jen.Code{
+		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Add(rtSortedKeys.qual()).Call(x)).Block(append([]jen.Code{
 			jen.If(jen.Id(i).Op(">").Lit(0)).Block(appendTo(jen.LitByte(','))),
-			jen.Id("enc").Dot("B").Op("=").Qual(runtimePath, "AppendString").Call(jen.Id("enc").Dot("B"), jen.Id(k)),
+			jen.Id("enc").Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id("enc").Dot("B"), jen.Id(k)),
 			appendTo(jen.LitByte(':')),
 			jen.Id(v).Op(":=").Add(x).Index(jen.Id(k)),
 		}, e.encodeValue(t.Elem, jen.Id(v), depth+1)...)...),

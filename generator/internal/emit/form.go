@@ -23,7 +23,7 @@ func (e *emitter) forms() {
 		e.f.Commentf("%s decodes the content of an accepted elicitation into v, with", names.FormDecode)
 		e.f.Comment("the checks tool arguments get.")
 		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id(names.FormDecode).Params(
-			jen.Id("d").Op("*").Qual(runtimePath, "Decoder"),
+			jen.Id("d").Op("*").Add(rtDecoder.qual()),
 		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Id("v")))
 		e.f.Line()
 	}

@@ -61,7 +61,7 @@ func signature(t *model.Tool) jen.Code {
 	switch {
 	case t.Out == model.OutNone:
 	case t.Out == model.OutResult:
-		results = append(results, jen.Qual(runtimePath, "Result"))
+		results = append(results, rtResult.qual())
 	case t.OutPtr:
 		results = append(results, jen.Op("*").Add(goType(t.OutType)))
 	default:

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 	"github.com/mcpgen/mcpgen/generator/internal/names"
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // scalar decodes a value without properties or items into target, wrapped
@@ -103,23 +102,23 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 	if c == nil {
 		return x
 	}
-	check := func(name string, args ...jen.Code) {
-		x = jen.Qual(runtimePath, name).Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
+	check := func(fn rtIdent, args ...jen.Code) {
+		x = fn.qual().Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
 	}
 	if c.Min != nil || c.Max != nil || c.MultipleOf != nil {
-		check("CheckBounds", jen.Op("&").Id(e.boundsVar(c)))
+		check(rtCheckBounds, jen.Op("&").Id(e.boundsVar(c)))
 	}
 	if t.Kind != model.String && t.Kind != model.TextMethod {
 		return x
 	}
 	if c.MinLength != nil || c.MaxLength != nil {
-		check("CheckLength", jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
+		check(rtCheckLength, jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
 	}
-	if c.Format != "" && mcprt.EnforcesFormat(c.Format) {
-		check("CheckFormatOf", jen.Lit(c.Format))
+	if c.Format != "" && e.cfg.EnforcesFormat != nil && e.cfg.EnforcesFormat(c.Format) {
+		check(rtCheckFormatOf, jen.Lit(c.Format))
 	}
 	if c.Pattern != "" {
-		check("CheckPattern", jen.Id(e.patternVar(c.Pattern)))
+		check(rtCheckPattern, jen.Id(e.patternVar(c.Pattern)))
 	}
 	return x
 }
@@ -175,7 +174,7 @@ func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 func gotText(t *model.Type, x jen.Code) jen.Code {
 	switch t.Kind {
 	case model.String:
-		return jen.Qual(runtimePath, "Quote").Call(jen.String().Call(x))
+		return rtQuote.qual().Call(jen.String().Call(x))
 	case model.Int:
 		return jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(x), jen.Lit(10))
 	case model.Uint:
@@ -211,7 +210,7 @@ func (e *emitter) boundsVar(c *model.Constraints) string {
 	}
 	name := names.Bounds(len(e.bounds))
 	e.bounds[key] = name
-	e.f.Var().Id(name).Op("=").Qual(runtimePath, "Bounds").Values(fields(fs, false)...)
+	e.f.Var().Id(name).Op("=").Add(rtBounds.qual()).Values(fields(fs, false)...)
 	e.f.Line()
 	return name
 }

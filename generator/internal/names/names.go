@@ -29,6 +29,11 @@ const (
 // that a file generated for an older runtime fails to build.
 const VersionGuard = "SupportPackageIsVersion1"
 
+// RuntimePath is the import path of the runtime users import: generated
+// files import it, and the analysis recognizes its types (mcprt.Result) in
+// tool signatures.
+const RuntimePath = "github.com/mcpgen/mcpgen/runtime/mcprt"
+
 // Prefix starts every private identifier the generated file declares; user
 // code may not declare a package-level name with it.
 const Prefix = "mcpgen_"
