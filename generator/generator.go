@@ -128,34 +128,22 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	schemaAt := progress("schema")
-	for _, t := range m.Tools {
-		schemaAt(t.Pos)
-		if !t.InputFixed {
-			t.InputSchema = schema.Input(t)
-		}
-		if !t.OutputFixed {
-			t.OutputSchema = schema.Output(t)
-		}
-	}
-	for _, f := range m.Forms {
-		schemaAt(f.Pos)
-		f.Schema = schema.Form(f.Type)
-	}
-	src, err := emit.File(m, emit.Config{EnforcesFormat: mcprt.EnforcesFormat, Progress: progress("emit")})
+	schemas := schema.Package(m, progress("schema"))
+	src, err := emit.File(m, schemas, emit.Config{EnforcesFormat: mcprt.EnforcesFormat, Progress: progress("emit")})
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m)}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas)}, diags
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
-func runtimeTools(m *model.Package) []mcprt.Tool {
+func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 	var tools []mcprt.Tool
 	for _, t := range m.Tools {
+		s := schemas.Tool(t)
 		tools = append(tools, mcprt.Tool{
 			Name: string(t.Name), Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, WrapOutput: t.OutputSchema != nil && schema.WrapsOutput(t),
+			InputSchema: s.Input, OutputSchema: s.Output, WrapOutput: s.Output != nil && s.Wrap,
 			Hints:       mcprt.Hints(t.Hints),
 			Icons:       icons(t.Icons),
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),

@@ -141,7 +141,7 @@ func (a *analyzer) checkDescriptions(files []*ast.File) {
 	}
 	seen := map[*model.Type]bool{}
 	for _, t := range a.pkg.Tools {
-		if !t.InputFixed {
+		if t.InputFile == nil {
 			a.describedFields(t.Input, own, seen)
 		}
 	}

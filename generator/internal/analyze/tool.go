@@ -321,13 +321,13 @@ func (a *analyzer) icons(ds []*annotations.Icon, t *model.Tool) {
 func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 	if d.Input.Set {
 		if js := a.schemaFile(d.Input, true); js != nil {
-			t.InputSchema, t.InputFixed = js, true
+			t.InputFile = js
 			a.checkOverride(d.Input, t.Input)
 		}
 	}
 	if d.Output.Set {
 		if js := a.schemaFile(d.Output, false); js != nil {
-			t.OutputSchema, t.OutputFixed = js, true
+			t.OutputFile = js
 			if t.Out == model.OutStructured {
 				a.checkOverride(d.Output, t.OutType)
 			}

@@ -6,7 +6,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
-	"github.com/mcpgen/mcpgen/generator/internal/schema"
 )
 
 // call writes the handler of one tool: decode the arguments, call the
@@ -94,7 +93,7 @@ func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
 	out := []jen.Code{jen.Id("enc").Op(":=").New(rtEncoder.qual())}
 	if t.Out == model.OutJSON {
 		out = append(out, e.encodeValue(t.OutType, jen.Id("out"), 1)...)
-		if schema.WrapsOutput(t) {
+		if e.schemas.Tool(t).Wrap {
 			return append(out, jen.Return(jen.Id("enc").Dot("StructuredValue").Call()))
 		}
 		return append(out, jen.Return(jen.Id("enc").Dot("Text").Call()))

@@ -1,6 +1,7 @@
 // Package emit writes the generated Go file of a package from the model
-// with github.com/dave/jennifer. It never sees Go syntax trees or types:
-// everything it needs is in the model, schemas included.
+// and the schemas the schema stage computed, with github.com/dave/jennifer.
+// It never sees Go syntax trees or types, computes no schema, and does not
+// import the runtime: runtime.go names what generated code uses of it.
 package emit
 
 import (
@@ -20,6 +21,7 @@ import (
 // the analysis forbids in user code.
 type emitter struct {
 	pkg      *model.Package
+	schemas  *schema.Set
 	cfg      Config
 	f        *jen.File
 	decoders map[*model.Type]string // struct type -> decode function name
@@ -50,8 +52,8 @@ type Config struct {
 // File returns the formatted source of pkg's generated file. An error means
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
 // numbered source.
-func File(pkg *model.Package, cfg Config) ([]byte, error) {
-	e := &emitter{pkg: pkg, cfg: cfg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
+func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
+	e := &emitter{pkg: pkg, schemas: schemas, cfg: cfg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
 	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(names.Header)
@@ -194,10 +196,11 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	if t.Title != "" {
 		fs = append(fs, field{"Title", jen.Lit(t.Title)})
 	}
-	fs = append(fs, field{"Description", jen.Lit(t.Description)}, field{"InputSchema", jsonBytes(t.InputSchema)})
-	if t.OutputSchema != nil {
-		fs = append(fs, field{"OutputSchema", jsonBytes(t.OutputSchema)})
-		if schema.WrapsOutput(t) {
+	s := e.schemas.Tool(t)
+	fs = append(fs, field{"Description", jen.Lit(t.Description)}, field{"InputSchema", jsonBytes(s.Input)})
+	if s.Output != nil {
+		fs = append(fs, field{"OutputSchema", jsonBytes(s.Output)})
+		if s.Wrap {
 			fs = append(fs, field{"WrapOutput", jen.True()})
 		}
 	}

@@ -12,7 +12,7 @@ func (e *emitter) forms() {
 	for _, f := range e.pkg.Forms {
 		t := f.Type
 		schemaVar := names.FormSchemaVar(t.Ident())
-		e.f.Var().Id(schemaVar).Op("=").Add(jsonBytes(f.Schema))
+		e.f.Var().Id(schemaVar).Op("=").Add(jsonBytes(e.schemas.Form(f)))
 		e.f.Line()
 		e.f.Commentf("%s returns the elicitation schema of the form %s, for", names.FormSchema, t.Named.Name)
 		e.f.Comment("mcprt.ElicitForm.")

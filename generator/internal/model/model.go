@@ -87,10 +87,9 @@ type Tool struct {
 	OutPtr   bool  // OutStructured through a pointer
 	HasError bool  // the last result is an error
 
-	InputSchema  []byte // computed by the schema stage, or read from input=
-	OutputSchema []byte // computed by the schema stage, or read from output=; nil when none
-	InputFixed   bool   // InputSchema came from an input= file
-	OutputFixed  bool   // OutputSchema came from an output= file
+	// InputFile and OutputFile are the schemas read from input= and
+	// output= files, compacted; nil when the schema stage computes them.
+	InputFile, OutputFile []byte
 }
 
 // GoIdent is a Go identifier fragment naming the tool's function uniquely
@@ -105,7 +104,6 @@ func (t *Tool) GoIdent() string {
 // Form is a struct type marked //mcp:form: a form a tool asks the user to
 // fill in through elicitation.
 type Form struct {
-	Pos    token.Position
-	Type   *Type  // the struct type
-	Schema []byte // the requested schema, computed by the schema stage
+	Pos  token.Position
+	Type *Type // the struct type
 }
