@@ -62,7 +62,6 @@ func Package(in Input) (*model.Package, diag.List) {
 	}
 	a.checkNames()
 	a.checkCollisions(files)
-	a.checkShadowed()
 	a.checkDescriptions(files)
 	if len(a.pkg.Tools) == 0 && len(a.pkg.Forms) == 0 {
 		return nil, a.diags

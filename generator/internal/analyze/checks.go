@@ -2,8 +2,6 @@ package analyze
 
 import (
 	"go/ast"
-	"go/types"
-	"regexp"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/internal/diag"
@@ -38,37 +36,6 @@ func (a *analyzer) checkCollisions(files []*ast.File) {
 			if fn.Name.Name == names.Tools && recvs[recvName(fn)] {
 				a.errorf(fn.Name.Pos(), "method %s of %s is declared by the generated file for the tool methods of %[2]s: rename this method", names.Tools, recvName(fn))
 			}
-		}
-	}
-}
-
-// generatedLocal matches the names the generated functions give their own
-// parameters and variables. A type or function of the package with such a
-// name would be shadowed where the generated code refers to it.
-var generatedLocal = regexp.MustCompile(`^(ctx|args|d|v|r|in|out|err|enc|(x|seen|n|k|e|i|v|sep)[0-9]+)$`)
-
-// checkShadowed reports the package's own types that the generated code
-// refers to, tool functions and receiver types whose names it also gives
-// to its own variables, each at its declaration.
-func (a *analyzer) checkShadowed() {
-	reported := map[types.Object]bool{}
-	report := func(obj types.Object, what string) {
-		if obj == nil || reported[obj] || obj.Pkg() != a.in.Pkg || !generatedLocal.MatchString(obj.Name()) {
-			return
-		}
-		reported[obj] = true
-		a.errorf(obj.Pos(), "%s %s has a name the generated code gives its own variables (d, v, in, out, err, ctx, args, r, enc, x0, k0 and the like): rename it", what, obj.Name())
-	}
-	for t := range a.types {
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			report(n.Obj(), "type")
-		}
-	}
-	for _, t := range a.pkg.Tools {
-		if t.Recv != nil {
-			report(a.in.Pkg.Scope().Lookup(t.Recv.Name), "type")
-		} else {
-			report(a.in.Pkg.Scope().Lookup(t.FuncName), "function")
 		}
 	}
 }

@@ -23,6 +23,7 @@ type emitter struct {
 	pkg      *model.Package
 	schemas  *schema.Set
 	cfg      Config
+	l        *locals // the names of parameters and variables in generated functions
 	f        *jen.File
 	decoders map[*model.Type]string // struct type -> decode function name
 	order    []*model.Type          // struct types in first-use order
@@ -53,7 +54,7 @@ type Config struct {
 // jennifer produced source gofmt rejects: a bug in mcpgen, reported with the
 // numbered source.
 func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
-	e := &emitter{pkg: pkg, schemas: schemas, cfg: cfg, f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
+	e := &emitter{pkg: pkg, schemas: schemas, cfg: cfg, l: newLocals(pkg.Scope), f: jen.NewFilePathName(pkg.Path, pkg.Name), decoders: map[*model.Type]string{}, fieldVar: map[*model.Type]string{}, encoders: map[*model.Type]string{}, enums: map[string]string{}, bounds: map[string]string{}, funcNames: map[string]bool{}}
 	e.f.NoFormat = true // formatted once, below
 	e.imports()
 	e.f.HeaderComment(names.Header)
@@ -152,12 +153,12 @@ func (e *emitter) toolLists() {
 
 func (e *emitter) methodList(recv string, tools []*model.Tool) {
 	e.f.Commentf("%s returns the MCP tools of the annotated methods of %s, in source", names.Tools, recv)
-	e.f.Comment("order, bound to r.")
-	e.f.Func().Params(jen.Id("r").Op("*").Id(recv)).Id(names.Tools).Params().Index().Add(rtTool.qual()).Block(
+	e.f.Commentf("order, bound to %s.", e.l.recv)
+	e.f.Func().Params(jen.Id(e.l.recv).Op("*").Id(recv)).Id(names.Tools).Params().Index().Add(rtTool.qual()).Block(
 		jen.Return(jen.Index().Add(rtTool.qual()).ValuesFunc(func(g *jen.Group) {
 			for _, t := range tools {
-				h := jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Index().Byte()).Add(rtResult.qual()).Block(
-					jen.Return(jen.Id(callName(t)).Call(jen.Id("r"), jen.Id("ctx"), jen.Id("args"))),
+				h := jen.Func().Params(jen.Id(e.l.ctx).Qual("context", "Context"), jen.Id(e.l.args).Index().Byte()).Add(rtResult.qual()).Block(
+					jen.Return(jen.Id(callName(t)).Call(jen.Id(e.l.recv), jen.Id(e.l.ctx), jen.Id(e.l.args))),
 				)
 				g.Add(e.toolValue(t, h))
 			}

@@ -20,11 +20,11 @@ func (e *emitter) forms() {
 			jen.Return(jen.Id(schemaVar)),
 		)
 		e.f.Line()
-		e.f.Commentf("%s decodes the content of an accepted elicitation into v, with", names.FormDecode)
+		e.f.Commentf("%s decodes the content of an accepted elicitation into %s, with", names.FormDecode, e.l.val)
 		e.f.Comment("the checks tool arguments get.")
-		e.f.Func().Params(jen.Id("v").Op("*").Add(goType(t))).Id(names.FormDecode).Params(
-			jen.Id("d").Op("*").Add(rtDecoder.qual()),
-		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Id("v")))
+		e.f.Func().Params(jen.Id(e.l.val).Op("*").Add(goType(t))).Id(names.FormDecode).Params(
+			jen.Id(e.l.dec).Op("*").Add(rtDecoder.qual()),
+		).Block(jen.Id(e.decodeFunc(t)).Call(jen.Id(e.l.dec), jen.Id(e.l.val)))
 		e.f.Line()
 	}
 }

@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,15 +12,15 @@ import (
 
 // scalar decodes a value without properties or items into target, wrapped
 // in the checks of its tag. A value with an enum other than a string's is
-// checked by a switch, and so goes through a local variable x<depth>.
+// checked by a switch, and so goes through a numbered local (x0, x1, ...).
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
-	read := readCall(t)
+	read := e.readCall(t)
 	enum := enumOf(t, c)
 	if (t.Kind == model.String || t.Kind == model.TextMethod) && len(enum) > 0 {
 		// A string enum is read by Decoder.Enum, which checks it and hands
 		// back the allowed string itself, without allocating; a type that
 		// reads itself from text gets that string.
-		read = jen.Id("d").Dot("Enum").Call(jen.Id(e.enumVar(enum)))
+		read = jen.Id(e.l.dec).Dot("Enum").Call(jen.Id(e.enumVar(enum)))
 		if t.Kind == model.String && needsConversion(t) {
 			read = jen.Add(goType(t)).Call(read)
 		}
@@ -29,22 +28,20 @@ func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constrai
 	}
 	var out []jen.Code
 	if len(enum) > 0 {
-		x := jen.Id(local(depth))
-		out = append(out, jen.Add(x).Op(":=").Add(read), enumCheck(t, x, enum))
+		x := jen.Id(local(e.l.enumVal, depth))
+		out = append(out, jen.Add(x).Op(":=").Add(read), e.enumCheck(t, x, enum))
 		read = x
 	}
 	value := e.checked(t, read, c)
 	if t.Kind == model.TextMethod {
-		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), value))
+		return append(out, jen.Id(e.l.dec).Dot("UnmarshalText").Call(jen.Op("&").Add(target), value))
 	}
 	return append(out, jen.Add(target).Op("=").Add(value))
 }
 
-func local(depth int) string { return "x" + strconv.Itoa(depth) }
-
 // readCall is the Decoder call reading a value of t, converted to t.
-func readCall(t *model.Type) jen.Code {
-	d := jen.Id("d")
+func (e *emitter) readCall(t *model.Type) jen.Code {
+	d := jen.Id(e.l.dec)
 	var call *jen.Statement
 	switch t.Kind {
 	case model.String:
@@ -103,7 +100,7 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 		return x
 	}
 	check := func(fn rtIdent, args ...jen.Code) {
-		x = fn.qual().Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
+		x = fn.qual().Call(append([]jen.Code{jen.Id(e.l.dec), x}, args...)...)
 	}
 	if c.Min != nil || c.Max != nil || c.MultipleOf != nil {
 		check(rtCheckBounds, jen.Op("&").Id(e.boundsVar(c)))
@@ -159,14 +156,14 @@ func (e *emitter) enumVar(enum []model.EnumValue) string {
 }
 
 // enumCheck is a switch over the allowed values.
-func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
+func (e *emitter) enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 	vals := make([]jen.Code, len(enum))
 	for i, v := range enum {
 		vals[i] = jen.Id(v.Go)
 	}
 	return jen.Switch(x).Block(
 		jen.Case(vals...),
-		jen.Default().Block(jen.Id("d").Dot("BadEnum").Call(gotText(t, x), rawString(quoteList(enum)))),
+		jen.Default().Block(jen.Id(e.l.dec).Dot("BadEnum").Call(gotText(t, x), rawString(quoteList(enum)))),
 	)
 }
 

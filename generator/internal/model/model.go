@@ -18,8 +18,9 @@ type Package struct {
 	GenFile string // path of the generated file
 	Tools   []*Tool
 	Forms   []*Form
-	// Scope holds the package-level identifiers of the user's files, which
-	// generated names and import names must not shadow.
+	// Scope holds the package-level identifiers of the user's files: the
+	// generated file's import names and the names of the parameters and
+	// variables of its functions are chosen not to take them.
 	Scope map[string]bool
 }
 
