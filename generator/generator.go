@@ -31,6 +31,10 @@ type Config struct {
 	Patterns []string // package patterns; "." when empty
 	Output   string   // generated file name; DefaultOutput when empty
 	Strict   bool     // warnings count as errors
+	// hook, when set by a test, is called at each position the generator
+	// processes, with the stage's name; a test makes it panic to check
+	// that internal errors are recovered and reported.
+	hook func(stage string)
 }
 
 // File is the generated file of one package, or a stale one to remove.
@@ -39,11 +43,6 @@ type File struct {
 	Content []byte // nil: the package has no tools and the file is to be removed
 	Tools   []mcprt.Tool
 }
-
-// testHook, when set by a test, is called at each position the generator
-// processes, with the stage's name; a test makes it panic to check that
-// internal errors are recovered and reported.
-var testHook func(stage string)
 
 // Generate loads and analyzes the packages and returns the files to write.
 // Files are returned only when there are no errors.
@@ -95,8 +94,8 @@ func generatePackage(cfg Config, p *load.Package, fset *token.FileSet) (f *File,
 	progress := func(s string) func(token.Position) {
 		return func(pos token.Position) {
 			at, stage = pos, s
-			if testHook != nil {
-				testHook(s)
+			if cfg.hook != nil {
+				cfg.hook(s)
 			}
 		}
 	}

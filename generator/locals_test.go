@@ -50,6 +50,7 @@ func main() {
 // them in its tools, and calls each tool: the generated code decodes,
 // checks, calls and encodes as it does for any package.
 func TestLocalsWork(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a program")
 	}

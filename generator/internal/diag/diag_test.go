@@ -10,6 +10,7 @@ import (
 // and message, that duplicates (one shared type reported by two packages)
 // are printed once, and how positions and warnings are printed.
 func TestSortedPrint(t *testing.T) {
+	t.Parallel()
 	pos := func(file string, line, col int) token.Position {
 		return token.Position{Filename: file, Line: line, Column: col}
 	}
@@ -34,6 +35,7 @@ func TestSortedPrint(t *testing.T) {
 }
 
 func TestHasErrors(t *testing.T) {
+	t.Parallel()
 	if (List{Warningf(token.Position{}, "w")}).HasErrors() {
 		t.Error("a warning counts as an error")
 	}

@@ -43,6 +43,7 @@ func node() *model.Type {
 // and compares them with the exact JSON the contract's type table and tag
 // keys give, keyword order included.
 func TestToolSchemas(t *testing.T) {
+	t.Parallel()
 	level := &model.Type{Kind: model.Int, Basic: "int", Bits: 64, Named: &model.GoName{Name: "Level"},
 		Enum: []model.EnumValue{{JSON: "0", Go: "0", Doc: "quiet"}, {JSON: "1", Go: "1"}}}
 	mode := field("mode", str, false, "How")
@@ -121,6 +122,7 @@ func TestToolSchemas(t *testing.T) {
 // TestFormSchema checks an elicitation form's requested schema: a flat
 // object without additionalProperties or the type's description.
 func TestFormSchema(t *testing.T) {
+	t.Parallel()
 	f := &model.Form{Type: object("Confirm", "Confirm asks.", field("ok", &model.Type{Kind: model.Bool, Basic: "bool"}, true, "Proceed?"))}
 	s := Package(&model.Package{Forms: []*model.Form{f}}, nil)
 	want := `{"type":"object","properties":{"ok":{"type":"boolean","description":"Proceed?"}},"required":["ok"]}`
@@ -131,6 +133,7 @@ func TestFormSchema(t *testing.T) {
 
 // TestDeterministic computes the same package twice: the same bytes.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	m := func() *model.Package {
 		return &model.Package{Tools: []*model.Tool{{Input: object("In", "", field("a", node(), true, ""), field("b", node(), true, ""))}}}
 	}
