@@ -191,11 +191,13 @@ func main() {
 // the independent validator with its generated schema, formats asserted.
 // Both must give the outcome the table says.
 func TestDecoderAgreesWithValidator(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
 	for dir, tc := range agreeCases {
 		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
 			src, _ := filepath.Abs(filepath.Join("testdata", "golden", dir))
 			schemas := inputSchemas(t, src)
 			var docs []string

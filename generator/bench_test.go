@@ -20,7 +20,7 @@ func BenchmarkGenerate(b *testing.B) {
 		writeFile(b, filepath.Join(dir, "tools.go"), syntheticTools(n))
 		b.Run(fmt.Sprintf("load/tools=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				pkgs, _, err := load.Packages(dir, nil)
+				_, pkgs, err := load.Packages(load.Config{Dir: dir, Output: DefaultOutput})
 				if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
 					b.Fatalf("load: %v %v", err, pkgs)
 				}

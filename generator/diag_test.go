@@ -12,12 +12,14 @@ import (
 // compares everything it printed with the case's want.txt: every problem,
 // as file:line:col: message, sorted.
 func TestDiagnostics(t *testing.T) {
+	t.Parallel()
 	cases, err := filepath.Glob(filepath.Join("testdata", "diag", "*"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no diagnostics cases: %v", err)
 	}
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			abs, _ := filepath.Abs(dir)
 			code, stdout, stderr := runMain(t, abs)
 			if code != ExitFail {

@@ -67,6 +67,7 @@ func main() {
 // panic (the server keeps serving), full-control results, a method bound to
 // a receiver, and handlers that report progress, log, elicit and sample.
 func TestEndToEndShapes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a server")
 	}

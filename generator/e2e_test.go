@@ -19,6 +19,7 @@ import (
 // builds it, and drives the server over stdio with the go-sdk client: the
 // listed descriptors, good calls, coercion and every kind of bad call.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a server")
 	}

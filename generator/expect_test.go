@@ -90,6 +90,7 @@ var schemaExpectations = map[string]map[string]map[string]string{
 // TestSchemaExpectations compares generated property schemas with
 // schemaExpectations, as JSON values.
 func TestSchemaExpectations(t *testing.T) {
+	t.Parallel()
 	for dir, tools := range schemaExpectations {
 		abs, _ := filepath.Abs(filepath.Join("testdata", "golden", dir))
 		files, diags := Generate(Config{Dir: abs})

@@ -11,21 +11,21 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"golang.org/x/tools/go/packages"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 	"github.com/mcpgen/mcpgen/generator/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // DefaultOutput is the default name of the generated file.
-const DefaultOutput = "mcp_gen.go"
+const DefaultOutput = names.DefaultFile
 
 // Config says what to generate.
 type Config struct {
@@ -33,6 +33,10 @@ type Config struct {
 	Patterns []string // package patterns; "." when empty
 	Output   string   // generated file name; DefaultOutput when empty
 	Strict   bool     // warnings count as errors
+	// hook, when set by a test, is called at each position the generator
+	// processes, with the stage's name; a test makes it panic to check
+	// that internal errors are recovered and reported.
+	hook func(stage string)
 }
 
 // File is the generated file of one package, or a stale one to remove.
@@ -41,11 +45,6 @@ type File struct {
 	Content []byte // nil: the package has no tools and the file is to be removed
 	Tools   []mcprt.Tool
 }
-
-// testHook, when set by a test, is called at each position the generator
-// processes, with the stage's name; a test makes it panic to check that
-// internal errors are recovered and reported.
-var testHook func(stage string)
 
 // Generate loads and analyzes the packages and returns the files to write.
 // Files are returned only when there are no errors.
@@ -58,7 +57,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 	if cfg.Output == "" {
 		cfg.Output = DefaultOutput
 	}
-	pkgs, fset, err := load.Packages(cfg.Dir, cfg.Patterns)
+	fset, pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Output: cfg.Output})
 	if err != nil {
 		return nil, Diagnostics{{Msg: err.Error()}}
 	}
@@ -74,7 +73,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 			diags[i].Warning = false
 		}
 	}
-	diags = diags.normalize()
+	diags = diags.Sorted()
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -88,7 +87,7 @@ func internalError(stage string, r any) string {
 
 // generatePackage runs one package through the stages and turns a panic in
 // any of them into an internal error at the position being processed.
-func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *File, diags Diagnostics) {
+func generatePackage(cfg Config, p *load.Package, fset *token.FileSet) (f *File, diags Diagnostics) {
 	var at token.Position
 	stage := "analyze"
 	if len(p.GoFiles) > 0 {
@@ -97,8 +96,8 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *F
 	progress := func(s string) func(token.Position) {
 		return func(pos token.Position) {
 			at, stage = pos, s
-			if testHook != nil {
-				testHook(s)
+			if cfg.hook != nil {
+				cfg.hook(s)
 			}
 		}
 	}
@@ -112,18 +111,17 @@ func generatePackage(cfg Config, p *packages.Package, fset *token.FileSet) (f *F
 
 // runStages runs analyze, schema and emit for one package. It returns a nil
 // file when the package neither has tools nor a stale generated file.
-func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress func(string) func(token.Position)) (*File, Diagnostics) {
-	diags := loadErrors(p, cfg.Output)
-	if p.Types == nil || len(p.GoFiles) == 0 {
+func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(string) func(token.Position)) (*File, Diagnostics) {
+	diags := slices.Clone(p.Errors)
+	if p.Types == nil || p.Dir == "" {
 		return nil, diags
 	}
-	dir := filepath.Dir(p.GoFiles[0])
-	genPath := filepath.Join(dir, cfg.Output)
-	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.TypesInfo,
-		Dir: dir, GenFile: genPath, Progress: progress("analyze")})
-	diags = append(diags, fromModel(ds)...)
+	genPath := filepath.Join(p.Dir, cfg.Output)
+	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
+		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Progress: progress("analyze")})
+	diags = append(diags, ds...)
 	if m == nil {
-		if isGenerated(genPath) {
+		if load.IsGenerated(genPath) {
 			return &File{Path: genPath}, diags
 		}
 		return nil, diags
@@ -131,64 +129,22 @@ func runStages(cfg Config, p *packages.Package, fset *token.FileSet, progress fu
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	schemaAt := progress("schema")
-	for _, t := range m.Tools {
-		schemaAt(t.Pos)
-		if !t.InputFixed {
-			t.InputSchema = schema.Input(t)
-		}
-		if !t.OutputFixed {
-			t.OutputSchema = schema.Output(t)
-		}
-	}
-	for _, f := range m.Forms {
-		schemaAt(f.Pos)
-		f.Schema = schema.Form(f.Type)
-	}
-	src, err := emit.File(m, progress("emit"))
+	schemas := schema.Package(m, progress("schema"))
+	src, err := emit.File(m, schemas, emit.Config{EnforcesFormat: mcpimpl.EnforcesFormat, Progress: progress("emit")})
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m)}, diags
-}
-
-// loadErrors passes on the loader's and type checker's errors, except those
-// in the generated file itself (it may be stale: regenerating is the fix)
-// and those about MCPTools, which the generated file declares. The go
-// command's own compile output ("# pkg" followed by compiler lines, from
-// building export data) is dropped too: the type checker reports the same
-// problems with positions.
-func loadErrors(p *packages.Package, output string) Diagnostics {
-	var diags Diagnostics
-	for _, e := range p.Errors {
-		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
-			continue
-		}
-		if mentionsGenerated(e.Msg) {
-			continue
-		}
-		file, _, _ := strings.Cut(e.Pos, ":")
-		if filepath.Base(file) == output && isGenerated(file) {
-			continue
-		}
-		diags = append(diags, Diagnostic{PosText: e.Pos, Msg: e.Msg})
-	}
-	return diags
-}
-
-// isGenerated reports whether path holds a file mcpgen generated.
-func isGenerated(path string) bool {
-	data, err := os.ReadFile(path)
-	return err == nil && bytes.HasPrefix(data, []byte(emit.Header+"\n"))
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas)}, diags
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
-func runtimeTools(m *model.Package) []mcprt.Tool {
+func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 	var tools []mcprt.Tool
 	for _, t := range m.Tools {
+		s := schemas.Tool(t)
 		tools = append(tools, mcprt.Tool{
 			Name: string(t.Name), Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, WrapOutput: t.OutputSchema != nil && schema.WrapsOutput(t),
+			InputSchema: s.Input, OutputSchema: s.Output, WrapOutput: s.Output != nil && s.Wrap,
 			Hints:       mcprt.Hints(t.Hints),
 			Icons:       icons(t.Icons),
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),
@@ -262,15 +218,4 @@ func List(files []File) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
-}
-
-// mentionsGenerated reports whether a type checker's message is about a
-// name the generated file declares, which is missing until it is generated.
-func mentionsGenerated(msg string) bool {
-	for _, name := range []string{"MCPTools", "MCPFormSchema", "MCPDecodeForm", "mcpgen_"} {
-		if strings.Contains(msg, name) {
-			return true
-		}
-	}
-	return false
 }

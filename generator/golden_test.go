@@ -14,12 +14,14 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/go
 // TestGolden generates each case of testdata/golden and compares the
 // generated file and the -list output with the committed golden files.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	cases, err := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no golden cases: %v", err)
 	}
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			abs, _ := filepath.Abs(dir)
 			files, diags := Generate(Config{Dir: abs})
 			if diags.HasErrors() || len(files) != 1 {
@@ -55,12 +57,14 @@ func compareGolden(t *testing.T, path string, got []byte) {
 // TestGoldenCompiles builds each golden case with its generated file in a
 // module of its own, and vets it.
 func TestGoldenCompiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modules")
 	}
 	cases, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			mod := tempModule(t, dir)
 			if code, _, stderr := runMain(t, mod); code != 0 {
 				t.Fatalf("mcpgen exit %d:\n%s", code, stderr)

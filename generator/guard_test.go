@@ -12,6 +12,7 @@ import (
 // signature without regenerating, and checks that the build fails in the
 // generated file with a message telling the user to rerun go generate.
 func TestStaleFileBreaksBuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a module")
 	}

@@ -74,8 +74,13 @@ func goCmd(t testing.TB, dir string, args ...string) string {
 // standard output and standard error.
 func runMain(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	t.Chdir(dir)
+	return runHooked(t, dir, nil, args...)
+}
+
+// runHooked is runMain with a hook into the stages (see Config.hook).
+func runHooked(t *testing.T, dir string, hook func(stage string), args ...string) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := Main(args, &stdout, &stderr)
+	code := invocation{dir: dir, stdout: &stdout, stderr: &stderr, hook: hook}.run(args)
 	return code, stdout.String(), stderr.String()
 }

@@ -118,6 +118,12 @@ Flags:
 // Main runs the mcpgen command with args (without the program name) and
 // returns its exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return invocation{stdout: stdout, stderr: stderr}.run(args)
+}
+
+// run is Main in inv's directory.
+func (inv invocation) run(args []string) int {
+	stdout, stderr := inv.stdout, inv.stderr
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	check := fs.Bool("check", false, "write nothing; exit 1 naming each generated file that is missing or stale, or stale to remove")
@@ -139,12 +145,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: -o %q: want a file name ending in .go, without a directory\n", *output)
 		return ExitUsage
 	}
-	dir, err := os.Getwd()
+	dir, err := inv.workDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return ExitFail
 	}
-	files, diags := Generate(Config{Dir: dir, Patterns: fs.Args(), Output: *output, Strict: *strict})
+	files, diags := Generate(Config{Dir: dir, Patterns: fs.Args(), Output: *output, Strict: *strict, hook: inv.hook})
 	diags.Print(stderr, dir)
 	if diags.HasErrors() {
 		return ExitFail

@@ -14,6 +14,7 @@ import (
 // the golden cases and the examples with an independent JSON Schema 2020-12
 // implementation, which also validates them against the meta-schema.
 func TestSchemasCompile(t *testing.T) {
+	t.Parallel()
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	examples, _ := filepath.Glob(filepath.Join(repoRoot(t), "examples", "*"))
 	n := 0
@@ -63,6 +64,7 @@ func compileSchema(t *testing.T, name string, js []byte) *jsonschema.Schema {
 // and reject the same documents the generated decoders do in TestEndToEnd,
 // coercion cases aside.
 func TestSchemaValidatesArguments(t *testing.T) {
+	t.Parallel()
 	abs := filepath.Join(repoRoot(t), "examples", "seedguide")
 	files, diags := Generate(Config{Dir: abs})
 	if diags.HasErrors() || len(files) != 1 {
@@ -90,6 +92,7 @@ func TestSchemaValidatesArguments(t *testing.T) {
 // TestDeterministic generates the same package in two directories and
 // compares the bytes.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modules")
 	}

@@ -11,6 +11,7 @@ import (
 // compiles (the runtime or the annotated code changed under it) never stops
 // mcpgen from writing a new one.
 func TestStaleFileRegenerates(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modules")
 	}

@@ -21,6 +21,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/load"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // Analyzer reports misused //mcp: directives and mcp struct tags, tool
@@ -37,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // output is the name of the generated file, which the analysis skips.
-var output = "mcp_gen.go"
+var output = names.DefaultFile
 
 func init() {
 	Analyzer.Flags.StringVar(&output, "o", output, "name of the generated file, as given to mcpgen -o")
@@ -50,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	dir := filepath.Dir(pass.Fset.File(files[0].FileStart).Name())
 	_, diags := analyze.Package(analyze.Input{Fset: pass.Fset, Files: files, Pkg: pass.Pkg, Info: pass.TypesInfo,
-		Dir: dir, GenFile: filepath.Join(dir, output)})
+		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile})
 	reported := map[reportKey]bool{}
 	for _, d := range diags {
 		pos := position(pass, files, d.Pos)

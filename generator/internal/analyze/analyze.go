@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -23,6 +24,10 @@ type Input struct {
 	Info    *types.Info
 	Dir     string
 	GenFile string // path of the generated file (skipped when reading)
+	// ReadFile reads a file: a schema file named by input= or output=, or a
+	// Go file of another package whose declarations a tool uses, named as
+	// the type information names it. The analysis reads nothing itself.
+	ReadFile func(name string) ([]byte, error)
 	// Progress, when set, is called with the position of each tool
 	// directive before the tool is analyzed, so that a caller can say
 	// where an internal error happened.
@@ -32,7 +37,7 @@ type Input struct {
 // analyzer holds the state of one package's analysis.
 type analyzer struct {
 	in     Input
-	diags  []model.Diagnostic
+	diags  diag.List
 	fields map[token.Pos]*ast.Field // struct fields by the position of their first name or type
 	types  map[types.Type]*model.Type
 	pkg    *model.Package
@@ -41,7 +46,7 @@ type analyzer struct {
 
 // Package analyzes one package. It returns a nil model when the package has
 // no tools, and the diagnostics found either way.
-func Package(in Input) (*model.Package, []model.Diagnostic) {
+func Package(in Input) (*model.Package, diag.List) {
 	a := &analyzer{
 		in:     in,
 		fields: map[token.Pos]*ast.Field{},
@@ -57,7 +62,6 @@ func Package(in Input) (*model.Package, []model.Diagnostic) {
 	}
 	a.checkNames()
 	a.checkCollisions(files)
-	a.checkShadowed()
 	a.checkDescriptions(files)
 	if len(a.pkg.Tools) == 0 && len(a.pkg.Forms) == 0 {
 		return nil, a.diags
@@ -102,11 +106,11 @@ func (a *analyzer) userFiles() []*ast.File {
 }
 
 func (a *analyzer) errorf(pos token.Pos, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...)})
+	a.diags = append(a.diags, diag.Errorf(a.in.Fset.Position(pos), format, args...))
 }
 
 func (a *analyzer) warnf(pos token.Pos, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: a.in.Fset.Position(pos), Msg: sprintf(format, args...), Warning: true})
+	a.diags = append(a.diags, diag.Warningf(a.in.Fset.Position(pos), format, args...))
 }
 
 func (a *analyzer) annotationErrors(errs []annotations.Error) {

@@ -2,16 +2,12 @@ package analyze
 
 import (
 	"go/ast"
-	"go/types"
-	"regexp"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
-
-// generatedPrefix starts every identifier the generated file declares
-// besides MCPTools; user code may not use it at package level.
-const generatedPrefix = "mcpgen_"
 
 // checkCollisions reports user declarations that the generated file would
 // redeclare: a package-level MCPTools when the package has package-level
@@ -30,47 +26,16 @@ func (a *analyzer) checkCollisions(files []*ast.File) {
 	for _, f := range files {
 		for _, id := range topLevelNames(f) {
 			switch {
-			case strings.HasPrefix(id.Name, generatedPrefix):
-				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, generatedPrefix)
-			case id.Name == "MCPTools" && funcs:
-				a.errorf(id.Pos(), "MCPTools is declared by the generated file for the package's tools: rename this declaration")
+			case strings.HasPrefix(id.Name, names.Prefix):
+				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, names.Prefix)
+			case id.Name == names.Tools && funcs:
+				a.errorf(id.Pos(), "%s is declared by the generated file for the package's tools: rename this declaration", names.Tools)
 			}
 		}
 		for _, fn := range methods(f) {
-			if fn.Name.Name == "MCPTools" && recvs[recvName(fn)] {
-				a.errorf(fn.Name.Pos(), "method MCPTools of %s is declared by the generated file for the tool methods of %[1]s: rename this method", recvName(fn))
+			if fn.Name.Name == names.Tools && recvs[recvName(fn)] {
+				a.errorf(fn.Name.Pos(), "method %s of %s is declared by the generated file for the tool methods of %[2]s: rename this method", names.Tools, recvName(fn))
 			}
-		}
-	}
-}
-
-// generatedLocal matches the names the generated functions give their own
-// parameters and variables. A type or function of the package with such a
-// name would be shadowed where the generated code refers to it.
-var generatedLocal = regexp.MustCompile(`^(ctx|args|d|v|r|in|out|err|enc|(x|seen|n|k|e|i|v|sep)[0-9]+)$`)
-
-// checkShadowed reports the package's own types that the generated code
-// refers to, tool functions and receiver types whose names it also gives
-// to its own variables, each at its declaration.
-func (a *analyzer) checkShadowed() {
-	reported := map[types.Object]bool{}
-	report := func(obj types.Object, what string) {
-		if obj == nil || reported[obj] || obj.Pkg() != a.in.Pkg || !generatedLocal.MatchString(obj.Name()) {
-			return
-		}
-		reported[obj] = true
-		a.errorf(obj.Pos(), "%s %s has a name the generated code gives its own variables (d, v, in, out, err, ctx, args, r, enc, x0, k0 and the like): rename it", what, obj.Name())
-	}
-	for t := range a.types {
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			report(n.Obj(), "type")
-		}
-	}
-	for _, t := range a.pkg.Tools {
-		if t.Recv != nil {
-			report(a.in.Pkg.Scope().Lookup(t.Recv.Name), "type")
-		} else {
-			report(a.in.Pkg.Scope().Lookup(t.FuncName), "function")
 		}
 	}
 }
@@ -143,7 +108,7 @@ func (a *analyzer) checkDescriptions(files []*ast.File) {
 	}
 	seen := map[*model.Type]bool{}
 	for _, t := range a.pkg.Tools {
-		if !t.InputFixed {
+		if t.InputFile == nil {
 			a.describedFields(t.Input, own, seen)
 		}
 	}
@@ -161,7 +126,7 @@ func (a *analyzer) describedFields(t *model.Type, own map[string]bool, seen map[
 			if t.Local {
 				msg = sprintf("parameter %s has no description: add //mcp:param %[1]s description=\"...\"", f.WireName)
 			}
-			a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Msg: msg, Warning: true})
+			a.diags = append(a.diags, diag.Warningf(f.Pos, "%s", msg))
 		}
 		a.describedFields(f.Type, own, seen)
 	}

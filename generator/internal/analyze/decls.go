@@ -2,11 +2,9 @@ package analyze
 
 import (
 	"go/ast"
-	"go/build"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
 )
 
@@ -48,18 +46,18 @@ func (a *analyzer) declIndex() *declIndex {
 	return a.decls
 }
 
-// file returns the syntax of the named file, parsing it the first time.
-func (x *declIndex) file(fset *token.FileSet, name string) *ast.File {
+// file returns the syntax of the named file, reading and parsing it the
+// first time; nil when it cannot be read or parsed.
+func (x *declIndex) file(fset *token.FileSet, read func(string) ([]byte, error), name string) *ast.File {
 	if f, ok := x.files[name]; ok {
 		return f
 	}
-	path := name
-	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok {
-		path = filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
-	}
-	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		f = nil
+	var f *ast.File
+	if src, err := read(name); err == nil {
+		f, err = parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			f = nil
+		}
 	}
 	x.add(fset, name, f)
 	return f
@@ -132,7 +130,7 @@ func (a *analyzer) fieldSyntax(v *types.Var) *ast.Field {
 		return nil
 	}
 	x := a.declIndex()
-	x.file(a.in.Fset, p.Filename)
+	x.file(a.in.Fset, a.in.ReadFile, p.Filename)
 	return x.fields[lineKey{p.Filename, p.Line, v.Name()}]
 }
 
@@ -145,7 +143,7 @@ func (a *analyzer) constDoc(c *types.Const) string {
 		return ""
 	}
 	x := a.declIndex()
-	x.file(a.in.Fset, p.Filename)
+	x.file(a.in.Fset, a.in.ReadFile, p.Filename)
 	vs := x.values[lineKey{p.Filename, p.Line, c.Name()}]
 	switch {
 	case vs == nil:
@@ -164,7 +162,7 @@ func (a *analyzer) typeDoc(obj *types.TypeName) string {
 		return ""
 	}
 	x := a.declIndex()
-	x.file(a.in.Fset, p.Filename)
+	x.file(a.in.Fset, a.in.ReadFile, p.Filename)
 	ts := x.specs[lineKey{p.Filename, p.Line, obj.Name()}]
 	if ts == nil {
 		return ""

@@ -6,7 +6,9 @@ import (
 	"go/types"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // typeDocComments maps the doc comment of each type declaration to its
@@ -79,11 +81,11 @@ func (a *analyzer) form(spec *ast.TypeSpec, d *annotations.Form) *model.Form {
 	ok := true
 	for _, f := range t.Fields {
 		if why := formFieldProblem(f); why != "" {
-			a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Msg: sprintf("form %s, field %s: %s", spec.Name.Name, f.WireName, why)})
+			a.diags = append(a.diags, diag.Errorf(f.Pos, "form %s, field %s: %s", spec.Name.Name, f.WireName, why))
 			ok = false
 		}
 	}
-	for _, m := range []string{"MCPFormSchema", "MCPDecodeForm"} {
+	for _, m := range []string{names.FormSchema, names.FormDecode} {
 		if sel := types.NewMethodSet(types.NewPointer(obj.Type())).Lookup(obj.Pkg(), m); sel != nil && !a.inGenFile(sel.Obj().Pos()) {
 			a.errorf(sel.Obj().Pos(), "method %s of form %s collides with the method mcpgen generates: rename it", m, spec.Name.Name)
 			ok = false

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"go/token"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -28,7 +28,7 @@ func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 		return
 	}
 	path := filepath.Join(filepath.Dir(a.in.Fset.Position(s.Pos).Filename), s.Value)
-	data, err := os.ReadFile(path)
+	data, err := a.in.ReadFile(path)
 	if err != nil {
 		return // schemaFile has reported it
 	}
@@ -57,7 +57,7 @@ func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 }
 
 func (a *analyzer) diagAt(pos token.Position, format string, args ...any) {
-	a.diags = append(a.diags, model.Diagnostic{Pos: pos, Msg: sprintf(format, args...)})
+	a.diags = append(a.diags, diag.Errorf(pos, format, args...))
 }
 
 // propertyKeys finds the "properties" member of the top-level object in

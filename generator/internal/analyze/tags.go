@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
@@ -288,8 +289,8 @@ func (a *analyzer) warnUntyped(f *model.Field, path string) {
 		v = valueType(v.Elem)
 	}
 	if v.Kind == model.JSONMethod && f.C.Format == "" {
-		a.diags = append(a.diags, model.Diagnostic{Pos: f.Pos, Warning: true,
-			Msg: sprintf("%s: type %s has JSON methods of its own, so its schema allows any JSON value; declare a string with format= in the mcp tag", path, v.Named.Name)})
+		a.diags = append(a.diags, diag.Warningf(f.Pos,
+			"%s: type %s has JSON methods of its own, so its schema allows any JSON value; declare a string with format= in the mcp tag", path, v.Named.Name))
 	}
 }
 

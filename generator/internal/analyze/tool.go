@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,7 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 var sprintf = fmt.Sprintf
@@ -103,7 +104,7 @@ func (a *analyzer) nameKeyed(v *types.Var, t *model.Tool) bool {
 // positional maps each parameter to a property of a synthetic struct.
 func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotations.Param, t *model.Tool) bool {
 	t.Shape = model.Positional
-	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: "mcpgen_args_" + goIdent(t)}}
+	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: names.Args(t.GoIdent())}}
 	byName := map[string]*annotations.Param{}
 	ok := true
 	for _, d := range ds {
@@ -212,7 +213,7 @@ func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool
 
 // out classifies the one non-error result.
 func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
-	if isNamed(typ, runtimePath, "Result") {
+	if isNamed(typ, names.RuntimePath, "Result") {
 		t.Out = model.OutResult
 		return true
 	}
@@ -320,13 +321,13 @@ func (a *analyzer) icons(ds []*annotations.Icon, t *model.Tool) {
 func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 	if d.Input.Set {
 		if js := a.schemaFile(d.Input, true); js != nil {
-			t.InputSchema, t.InputFixed = js, true
+			t.InputFile = js
 			a.checkOverride(d.Input, t.Input)
 		}
 	}
 	if d.Output.Set {
 		if js := a.schemaFile(d.Output, false); js != nil {
-			t.OutputSchema, t.OutputFixed = js, true
+			t.OutputFile = js
 			if t.Out == model.OutStructured {
 				a.checkOverride(d.Output, t.OutType)
 			}
@@ -339,7 +340,7 @@ func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 func (a *analyzer) schemaFile(s annotations.String, object bool) []byte {
 	pos := a.in.Fset.Position(s.Pos)
 	path := filepath.Join(filepath.Dir(pos.Filename), s.Value)
-	data, err := os.ReadFile(path)
+	data, err := a.in.ReadFile(path)
 	if err != nil {
 		a.errorf(s.Pos, "reading schema file: %v", err)
 		return nil
@@ -365,8 +366,8 @@ func (a *analyzer) checkNames() {
 	for _, t := range a.pkg.Tools {
 		if first := seen[t.Name]; first != nil {
 			a.diags = append(a.diags,
-				model.Diagnostic{Pos: first.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(t.Pos))},
-				model.Diagnostic{Pos: t.Pos, Msg: sprintf("tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(first.Pos))})
+				diag.Errorf(first.Pos, "tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(t.Pos)),
+				diag.Errorf(t.Pos, "tool name %q is used twice (also at %s): set name= on one of them", t.Name, shortPos(first.Pos)))
 			continue
 		}
 		seen[t.Name] = t
@@ -393,15 +394,6 @@ func snakeCase(name string) string {
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
-}
-
-// goIdent is a Go identifier fragment naming a tool's function uniquely
-// within the package: F, or T_F for a method.
-func goIdent(t *model.Tool) string {
-	if t.Recv != nil {
-		return t.Recv.Name + "_" + t.FuncName
-	}
-	return t.FuncName
 }
 
 // noJSON names a result type that no JSON value can carry (a channel, a

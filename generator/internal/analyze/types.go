@@ -11,8 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
 
-const runtimePath = "github.com/mcpgen/mcpgen/runtime/mcprt"
-
 // typeOf maps a Go type to the model. path names the value for diagnostics
 // ("in.Changes[].Meta"); pos is where to report. It returns nil after
 // reporting a type that cannot be mapped.

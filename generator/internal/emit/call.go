@@ -6,30 +6,29 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
-	"github.com/mcpgen/mcpgen/generator/internal/schema"
 )
 
 // call writes the handler of one tool: decode the arguments, call the
 // function, turn what it returned into a result.
 func (e *emitter) call(t *model.Tool) {
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Index().Byte()}
+	params := []jen.Code{jen.Id(e.l.ctx).Qual("context", "Context"), jen.Id(e.l.args).Index().Byte()}
 	if t.Recv != nil {
-		params = append([]jen.Code{jen.Id("r").Op("*").Id(t.Recv.Name)}, params...)
+		params = append([]jen.Code{jen.Id(e.l.recv).Op("*").Id(t.Recv.Name)}, params...)
 	}
 	if t.Shape == model.Positional {
 		e.argsType(t)
 	}
 	body := []jen.Code{
-		jen.Var().Id("d").Add(rt("Decoder")),
-		jen.Id("d").Dot("Start").Call(jen.Id("ctx"), jen.Id("args")),
-		jen.Var().Id("in").Add(goType(t.Input)),
-		jen.Id(e.decodeFunc(t.Input)).Call(jen.Id("&d"), jen.Id("&in")),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(rt("ErrorResult").Call(jen.Err())),
+		jen.Var().Id(e.l.dec).Add(rtDecoder.qual()),
+		jen.Id(e.l.dec).Dot("Start").Call(jen.Id(e.l.ctx), jen.Id(e.l.args)),
+		jen.Var().Id(e.l.in).Add(goType(t.Input)),
+		jen.Id(e.decodeFunc(t.Input)).Call(jen.Op("&").Id(e.l.dec), jen.Op("&").Id(e.l.in)),
+		jen.If(jen.Id(e.l.err).Op(":=").Id(e.l.dec).Dot("Finish").Call(), jen.Id(e.l.err).Op("!=").Nil()).Block(
+			jen.Return(rtErrorResult.qual().Call(jen.Id(e.l.err))),
 		),
 	}
 	body = append(body, e.invoke(t)...)
-	e.f.Func().Id(callName(t)).Params(params...).Add(rt("Result")).Block(body...)
+	e.f.Func().Id(callName(t)).Params(params...).Add(rtResult.qual()).Block(body...)
 	e.f.Line()
 }
 
@@ -47,30 +46,30 @@ func (e *emitter) argsType(t *model.Tool) {
 func (e *emitter) invoke(t *model.Tool) []jen.Code {
 	var fn *jen.Statement
 	if t.Recv != nil {
-		fn = jen.Id("r").Dot(t.FuncName)
+		fn = jen.Id(e.l.recv).Dot(t.FuncName)
 	} else {
 		fn = jen.Id(t.FuncName)
 	}
 	var args []jen.Code
 	if t.HasCtx {
-		args = append(args, jen.Id("ctx"))
+		args = append(args, jen.Id(e.l.ctx))
 	}
 	switch {
 	case t.Shape == model.Positional:
 		for _, f := range t.Input.Fields {
-			args = append(args, jen.Id("in").Dot(f.Path[0].Name))
+			args = append(args, jen.Id(e.l.in).Dot(f.Path[0].Name))
 		}
 	case t.InputPtr:
-		args = append(args, jen.Id("&in"))
+		args = append(args, jen.Op("&").Id(e.l.in))
 	default:
-		args = append(args, jen.Id("in"))
+		args = append(args, jen.Id(e.l.in))
 	}
 	var lhs []jen.Code
 	if t.Out != model.OutNone {
-		lhs = append(lhs, jen.Id("out"))
+		lhs = append(lhs, jen.Id(e.l.out))
 	}
 	if t.HasError {
-		lhs = append(lhs, jen.Err())
+		lhs = append(lhs, jen.Id(e.l.err))
 	}
 	var out []jen.Code
 	if len(lhs) == 0 {
@@ -79,43 +78,43 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 		out = append(out, jen.List(lhs...).Op(":=").Add(fn.Call(args...)))
 	}
 	if t.HasError {
-		out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(rt("ErrorResult").Call(jen.Err()))))
+		out = append(out, jen.If(jen.Id(e.l.err).Op("!=").Nil()).Block(jen.Return(rtErrorResult.qual().Call(jen.Id(e.l.err)))))
 	}
 	if t.Out == model.OutStructured || t.Out == model.OutJSON {
 		return append(out, e.encodeResult(t)...)
 	}
-	return append(out, jen.Return(result(t)))
+	return append(out, jen.Return(e.result(t)))
 }
 
 // encodeResult encodes out with the generated encoders: as structured
 // content and text for a struct result, as text for other JSON values. A
 // nil struct pointer has no structured form and is sent as the text null.
 func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
-	out := []jen.Code{jen.Id("enc").Op(":=").New(rt("Encoder"))}
+	out := []jen.Code{jen.Id(e.l.enc).Op(":=").New(rtEncoder.qual())}
 	if t.Out == model.OutJSON {
-		out = append(out, e.encodeValue(t.OutType, jen.Id("out"), 1)...)
-		if schema.WrapsOutput(t) {
-			return append(out, jen.Return(jen.Id("enc").Dot("StructuredValue").Call()))
+		out = append(out, e.encodeValue(t.OutType, jen.Id(e.l.out), 1)...)
+		if e.schemas.Tool(t).Wrap {
+			return append(out, jen.Return(jen.Id(e.l.enc).Dot("StructuredValue").Call()))
 		}
-		return append(out, jen.Return(jen.Id("enc").Dot("Text").Call()))
+		return append(out, jen.Return(jen.Id(e.l.enc).Dot("Text").Call()))
 	}
-	arg := jen.Op("&").Id("out")
+	arg := jen.Op("&").Id(e.l.out)
 	if t.OutPtr {
-		arg = jen.Id("out")
-		out = append([]jen.Code{jen.If(jen.Id("out").Op("==").Nil()).Block(
-			jen.Return(rt("TextResult").Call(jen.Lit("null"))))}, out...)
+		arg = jen.Id(e.l.out)
+		out = append([]jen.Code{jen.If(jen.Id(e.l.out).Op("==").Nil()).Block(
+			jen.Return(rtTextResult.qual().Call(jen.Lit("null"))))}, out...)
 	}
-	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Id("enc"), arg))
-	return append(out, jen.Return(jen.Id("enc").Dot("Structured").Call()))
+	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Id(e.l.enc), arg))
+	return append(out, jen.Return(jen.Id(e.l.enc).Dot("Structured").Call()))
 }
 
 // result converts out to an mcprt.Result.
-func result(t *model.Tool) jen.Code {
-	out := jen.Id("out")
-	text := func(c jen.Code) jen.Code { return rt("TextResult").Call(c) }
+func (e *emitter) result(t *model.Tool) jen.Code {
+	out := jen.Id(e.l.out)
+	text := func(c jen.Code) jen.Code { return rtTextResult.qual().Call(c) }
 	switch t.Out {
 	case model.OutNone:
-		return rt("Result").Values()
+		return rtResult.qual().Values()
 	case model.OutString, model.OutBytes:
 		return text(jen.String().Call(out))
 	case model.OutInt:

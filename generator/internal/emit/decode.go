@@ -6,27 +6,28 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // decodeFunc returns the name of the decode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) decodeFunc(t *model.Type) string {
-	return e.funcName("mcpgen_decode_", t, e.decoders, &e.order)
+	return e.funcName(names.Decode, t, e.decoders, &e.order)
 }
 
-// funcName returns the name of the function with prefix for type t, taken
-// from names or made unique among the emitter's function names; a new type
+// funcName returns the name of the function nameOf names for type t, taken
+// from known or made unique among the emitter's function names; a new type
 // is queued in order for its function to be written.
-func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]string, order *[]*model.Type) string {
-	if name, ok := names[t]; ok {
+func (e *emitter) funcName(nameOf func(string) string, t *model.Type, known map[*model.Type]string, order *[]*model.Type) string {
+	if name, ok := known[t]; ok {
 		return name
 	}
-	name := prefix + t.Ident()
+	name := nameOf(t.Ident())
 	for i := 2; e.funcNames[name]; i++ {
-		name = prefix + t.Ident() + strconv.Itoa(i)
+		name = nameOf(t.Ident() + strconv.Itoa(i))
 	}
 	e.funcNames[name] = true
-	names[t] = name
+	known[t] = name
 	*order = append(*order, t)
 	return name
 }
@@ -34,9 +35,9 @@ func (e *emitter) funcName(prefix string, t *model.Type, names map[*model.Type]s
 // decoder writes the decode function of a named struct type.
 func (e *emitter) decoder(t *model.Type) {
 	e.f.Func().Id(e.decoders[t]).Params(
-		jen.Id("d").Op("*").Add(rt("Decoder")),
-		jen.Id("v").Op("*").Add(goType(t)),
-	).Block(e.objectBody(t, jen.Id("v"), 0)...)
+		jen.Id(e.l.dec).Op("*").Add(rtDecoder.qual()),
+		jen.Id(e.l.val).Op("*").Add(goType(t)),
+	).Block(e.objectBody(t, jen.Id(e.l.val), 0)...)
 	e.f.Line()
 }
 
@@ -46,7 +47,7 @@ func (e *emitter) fieldsVar(t *model.Type) string {
 	if name, ok := e.fieldVar[t]; ok {
 		return name
 	}
-	name := "mcpgen_fields_" + strconv.Itoa(len(e.fieldVar))
+	name := names.Fields(len(e.fieldVar))
 	e.fieldVar[t] = name
 	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, f := range t.Fields {
@@ -62,7 +63,7 @@ func (e *emitter) fieldsVar(t *model.Type) string {
 // ones present, unknown ones reported, defaults applied to absent ones.
 // Anything but an object is reported by d.Object and skipped.
 func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code {
-	seen := "seen" + strconv.Itoa(depth)
+	seen := local(e.l.seen, depth)
 	var body []jen.Code
 	if len(t.Fields) > 0 {
 		body = append(body, jen.Var().Id(seen).Index(jen.Lit(len(t.Fields))).Bool())
@@ -71,24 +72,24 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 	for i, f := range t.Fields {
 		cases = append(cases, jen.Case(jen.Lit(f.WireName)).Block(
 			append([]jen.Code{
-				jen.If(jen.Id("d").Dot("Repeated").Call(jen.Op("&").Id(seen).Index(jen.Lit(i)))).Block(jen.Continue()),
+				jen.If(jen.Id(e.l.dec).Dot("Repeated").Call(jen.Op("&").Id(seen).Index(jen.Lit(i)))).Block(jen.Continue()),
 			}, e.fieldDecode(f, obj, depth)...)...,
 		))
 	}
 	fields := e.fieldsVar(t)
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("UnknownField").Call(jen.Id(fields))))
-	body = append(body, jen.For(jen.Id("d").Dot("NextField").Call()).Block(
-		jen.Switch(jen.String().Call(jen.Id("d").Dot("Key").Call())).Block(cases...),
+	cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))
+	body = append(body, jen.For(jen.Id(e.l.dec).Dot("NextField").Call()).Block(
+		jen.Switch(jen.String().Call(jen.Id(e.l.dec).Dot("Key").Call())).Block(cases...),
 	))
 	if required := requiredIndexes(t); len(required) > 0 {
-		body = append(body, jen.Id("d").Dot("Require").Call(append([]jen.Code{jen.Id(seen).Index(jen.Op(":")), jen.Id(fields)}, required...)...))
+		body = append(body, jen.Id(e.l.dec).Dot("Require").Call(append([]jen.Code{jen.Id(seen).Index(jen.Op(":")), jen.Id(fields)}, required...)...))
 	}
 	for i, f := range t.Fields {
 		if !f.Required && f.C.Default != nil {
 			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(defaultValue(f, obj)...))
 		}
 	}
-	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(body...)}
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Object").Call()).Block(body...)}
 }
 
 // requiredIndexes are the indexes of t's required fields, as literals.
@@ -109,7 +110,7 @@ func defaultValue(f *model.Field, obj jen.Code) []jen.Code {
 		return []jen.Code{target.Op("=").Id(f.C.Default.Go)}
 	}
 	return []jen.Code{
-		fieldTarget(f, obj).Op("=").Add(rt("Alloc")).Call(fieldTarget(f, obj)),
+		fieldTarget(f, obj).Op("=").Add(rtAlloc.qual()).Call(fieldTarget(f, obj)),
 		jen.Op("*").Add(target).Op("=").Id(f.C.Default.Go),
 	}
 }
@@ -131,7 +132,7 @@ func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Cod
 	for _, step := range f.Path[:len(f.Path)-1] {
 		sel = sel.Dot(step.Name)
 		if step.Pointer {
-			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Add(rt("Alloc")).Call(sel)))
+			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Add(rtAlloc.qual()).Call(sel)))
 		}
 	}
 	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.C, depth+1)...)
@@ -140,19 +141,19 @@ func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Cod
 // value decodes a value of type t into the addressable expression target,
 // with the checks of c (nil for none).
 func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
-	d := jen.Id("d")
+	d := jen.Id(e.l.dec)
 	switch t.Kind {
 	case model.Pointer:
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
 			jen.Add(target).Op("=").Nil(),
 		).Else().Block(append([]jen.Code{
-			jen.Add(target).Op("=").Add(rt("Alloc")).Call(target),
+			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
 		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
 	case model.Struct:
 		if t.Named == nil {
 			return e.objectBody(t, target, depth)
 		}
-		return []jen.Code{jen.Id(e.decodeFunc(t)).Call(jen.Id("d"), jen.Op("&").Add(target))}
+		return []jen.Code{jen.Id(e.decodeFunc(t)).Call(jen.Id(e.l.dec), jen.Op("&").Add(target))}
 	case model.Slice:
 		return e.slice(t, target, c, depth)
 	case model.Array:
@@ -170,48 +171,48 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 
 func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
-	loop := jen.If(jen.Id("d").Dot("Array").Call()).Block(
-		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(append([]jen.Code{
-			jen.Add(target).Op("=").Add(rt("Grow")).Call(jen.Id("d"), target),
+	loop := jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(
+		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(append([]jen.Code{
+			jen.Add(target).Op("=").Add(rtGrow.qual()).Call(jen.Id(e.l.dec), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
-		jen.Add(target).Op("=").Add(itemsChecked(rt("NonNil").Call(target), c)),
+		jen.Add(target).Op("=").Add(e.itemsChecked(rtNonNil.qual().Call(target), c)),
 	)
 	return []jen.Code{loop}
 }
 
 func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
-	n := "n" + strconv.Itoa(depth)
-	return []jen.Code{jen.If(jen.Id("d").Dot("Array").Call()).Block(
+	n := local(e.l.count, depth)
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(
 		jen.Id(n).Op(":=").Lit(0),
-		jen.For(jen.Id("d").Dot("NextElem").Call()).Block(
+		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(
 			jen.If(jen.Id(n).Op("<").Lit(t.Len)).Block(
 				e.value(t.Elem, jen.Add(target).Index(jen.Id(n)), itemChecks(c), depth+1)...,
-			).Else().Block(jen.Id("d").Dot("Skip").Call()),
+			).Else().Block(jen.Id(e.l.dec).Dot("Skip").Call()),
 			jen.Id(n).Op("++"),
 		),
 		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
-			jen.Id("d").Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
+			jen.Id(e.l.dec).Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
 		),
-		uniqueCheck(jen.Add(target).Index(jen.Op(":")), c),
+		e.uniqueCheck(jen.Add(target).Index(jen.Op(":")), c),
 	)}
 }
 
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
-	k, v := "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
-	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id("d").Dot("Key").Call())}
+	k, v := local(e.l.key, depth), local(e.l.elem, depth)
+	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id(e.l.dec).Dot("Key").Call())}
 	if decodesByAssignment(t.Elem) {
 		// The map entry itself is the target: m[k] = ... needs no copy.
 		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), nil, depth+1)...)
 	} else {
 		// Structs, arrays and text-decoded values are decoded through their
 		// address, which a map entry has not: into a zero value, then stored.
-		body = append(body, jen.Id(v).Op(":=").Add(rt("MapZero")).Call(target))
+		body = append(body, jen.Id(v).Op(":=").Add(rtMapZero.qual()).Call(target))
 		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
 		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
 	}
-	return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
-		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Add(rt("NewMap")).Call(target)),
-		jen.For(jen.Id("d").Dot("NextField").Call()).Block(body...),
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Object").Call()).Block(
+		jen.If(jen.Add(target).Op("==").Nil()).Block(jen.Add(target).Op("=").Add(rtNewMap.qual()).Call(target)),
+		jen.For(jen.Id(e.l.dec).Dot("NextField").Call()).Block(body...),
 	)}
 }
 
@@ -239,26 +240,26 @@ func itemChecks(c *model.Constraints) *model.Constraints {
 
 // itemsChecked wraps items, a slice, in the checks of its item count and
 // uniqueness.
-func itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
+func (e *emitter) itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
 	if c == nil {
 		return items
 	}
 	if c.MinItems != nil || c.MaxItems != nil {
-		items = rt("CheckItems").Call(jen.Id("d"), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
+		items = rtCheckItems.qual().Call(jen.Id(e.l.dec), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
 	}
 	if c.UniqueItems {
-		items = rt("CheckUnique").Call(jen.Id("d"), items)
+		items = rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
 	}
 	return items
 }
 
 // uniqueCheck reports repeated items of an array of comparable scalars
 // when the tag says uniqueItems (the analysis allows it for nothing else).
-func uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
+func (e *emitter) uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
 	if c == nil || !c.UniqueItems {
 		return jen.Null()
 	}
-	return rt("CheckUnique").Call(jen.Id("d"), items)
+	return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
 }
 
 // intOr is *p, or def when p is nil.

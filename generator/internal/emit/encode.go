@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // This file writes result encoders: for each struct type a result reaches,
@@ -17,40 +18,40 @@ import (
 // encodeFunc returns the name of the encode function of a named struct
 // type, queuing the function to be written.
 func (e *emitter) encodeFunc(t *model.Type) string {
-	return e.funcName("mcpgen_encode_", t, e.encoders, &e.encodeOrder)
+	return e.funcName(names.Encode, t, e.encoders, &e.encodeOrder)
 }
 
 // encoder writes the encode function of a named struct type.
 func (e *emitter) encoder(t *model.Type) {
 	e.f.Func().Id(e.encoders[t]).Params(
-		jen.Id("enc").Op("*").Add(rt("Encoder")),
-		jen.Id("v").Op("*").Add(goType(t)),
-	).Block(e.encodeObject(t, jen.Id("v"), 0)...)
+		jen.Id(e.l.enc).Op("*").Add(rtEncoder.qual()),
+		jen.Id(e.l.val).Op("*").Add(goType(t)),
+	).Block(e.encodeObject(t, jen.Id(e.l.val), 0)...)
 	e.f.Line()
 }
 
 // appendTo is `enc.B = append(enc.B, args...)`.
-func appendTo(args ...jen.Code) jen.Code {
-	return jen.Id("enc").Dot("B").Op("=").Append(append([]jen.Code{jen.Id("enc").Dot("B")}, args...)...)
+func (e *emitter) appendTo(args ...jen.Code) jen.Code {
+	return jen.Id(e.l.enc).Dot("B").Op("=").Append(append([]jen.Code{jen.Id(e.l.enc).Dot("B")}, args...)...)
 }
 
-func appendText(s string) jen.Code {
+func (e *emitter) appendText(s string) jen.Code {
 	if len(s) == 1 {
-		return appendTo(jen.LitByte(s[0]))
+		return e.appendTo(jen.LitByte(s[0]))
 	}
-	return appendTo(jen.Lit(s).Op("..."))
+	return e.appendTo(jen.Lit(s).Op("..."))
 }
 
 // encodeObject writes the properties of the struct obj, each opened by the
 // separator variable: '{' before the first property written, ',' after.
 func (e *emitter) encodeObject(t *model.Type, obj jen.Code, depth int) []jen.Code {
-	sep := "sep" + strconv.Itoa(depth)
+	sep := local(e.l.sep, depth)
 	body := []jen.Code{jen.Id(sep).Op(":=").LitByte('{')}
 	for _, f := range t.Fields {
 		write := append([]jen.Code{
-			appendTo(jen.Id(sep)),
+			e.appendTo(jen.Id(sep)),
 			jen.Id(sep).Op("=").LitByte(','),
-			appendText(jsonQuote(f.WireName) + ":"),
+			e.appendText(jsonQuote(f.WireName) + ":"),
 		}, e.encodeValue(f.Type, fieldTarget(f, obj), depth+1)...)
 		if cond := omitCond(f, fieldTarget(f, obj)); cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
@@ -58,8 +59,8 @@ func (e *emitter) encodeObject(t *model.Type, obj jen.Code, depth int) []jen.Cod
 		body = append(body, guardPath(f, obj, write)...)
 	}
 	return append(body,
-		jen.If(jen.Id(sep).Op("==").LitByte('{')).Block(appendTo(jen.LitByte('{'))),
-		appendTo(jen.LitByte('}')),
+		jen.If(jen.Id(sep).Op("==").LitByte('{')).Block(e.appendTo(jen.LitByte('{'))),
+		e.appendTo(jen.LitByte('}')),
 	)
 }
 
@@ -116,7 +117,7 @@ func notEmpty(t *model.Type, x jen.Code) jen.Code {
 	case model.Struct, model.Time:
 		return jen.True()
 	}
-	return jen.Op("!").Add(rt("IsEmptyValue")).Call(x)
+	return jen.Op("!").Add(rtIsEmptyValue.qual()).Call(x)
 }
 
 // notZero is true when x is not zero in omitzero's sense.
@@ -129,37 +130,37 @@ func notZero(t *model.Type, x jen.Code) jen.Code {
 	case model.Time:
 		return jen.Op("!").Add(x).Dot("IsZero").Call()
 	}
-	return jen.Op("!").Add(rt("IsZeroValue")).Call(x)
+	return jen.Op("!").Add(rtIsZeroValue.qual()).Call(x)
 }
 
 // encodeValue writes the value x of type t; x is addressable.
 func (e *emitter) encodeValue(t *model.Type, x *jen.Statement, depth int) []jen.Code {
 	enc := func(method string, args ...jen.Code) []jen.Code {
-		return []jen.Code{jen.Id("enc").Dot(method).Call(args...)}
+		return []jen.Code{jen.Id(e.l.enc).Dot(method).Call(args...)}
 	}
 	switch t.Kind {
 	case model.Pointer:
-		return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendText("null")).Else().Block(
+		return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(
 			e.encodeValue(t.Elem, jen.Parens(jen.Op("*").Add(x)), depth+1)...)}
 	case model.Struct:
 		if t.Named == nil {
 			return e.encodeObject(t, x, depth)
 		}
-		return []jen.Code{jen.Id(e.encodeFunc(t)).Call(jen.Id("enc"), jen.Op("&").Add(x))}
+		return []jen.Code{jen.Id(e.encodeFunc(t)).Call(jen.Id(e.l.enc), jen.Op("&").Add(x))}
 	case model.Slice, model.Array:
 		return e.encodeList(t, x, depth)
 	case model.Map:
 		return e.encodeMap(t, x, depth)
 	case model.String:
-		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Add(rt("AppendString")).Call(jen.Id("enc").Dot("B"), jen.String().Call(x))}
+		return []jen.Code{jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), jen.String().Call(x))}
 	case model.Int:
-		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("enc").Dot("B"), jen.Int64().Call(x), jen.Lit(10))}
+		return []jen.Code{jen.Id(e.l.enc).Dot("B").Op("=").Qual("strconv", "AppendInt").Call(jen.Id(e.l.enc).Dot("B"), jen.Int64().Call(x), jen.Lit(10))}
 	case model.Uint:
-		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Qual("strconv", "AppendUint").Call(jen.Id("enc").Dot("B"), jen.Uint64().Call(x), jen.Lit(10))}
+		return []jen.Code{jen.Id(e.l.enc).Dot("B").Op("=").Qual("strconv", "AppendUint").Call(jen.Id(e.l.enc).Dot("B"), jen.Uint64().Call(x), jen.Lit(10))}
 	case model.Float:
 		return enc("Float", jen.Float64().Call(x), jen.Lit(floatBits(t)))
 	case model.Bool:
-		return []jen.Code{jen.Id("enc").Dot("B").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("enc").Dot("B"), jen.Bool().Call(x))}
+		return []jen.Code{jen.Id(e.l.enc).Dot("B").Op("=").Qual("strconv", "AppendBool").Call(jen.Id(e.l.enc).Dot("B"), jen.Bool().Call(x))}
 	case model.Time:
 		return enc("Time", x)
 	case model.Duration:
@@ -174,32 +175,32 @@ func (e *emitter) encodeValue(t *model.Type, x *jen.Statement, depth int) []jen.
 
 // encodeList writes a slice (null when nil) or an array.
 func (e *emitter) encodeList(t *model.Type, x *jen.Statement, depth int) []jen.Code {
-	i := "i" + strconv.Itoa(depth)
+	i := local(e.l.index, depth)
 	loop := []jen.Code{
-		appendTo(jen.LitByte('[')),
+		e.appendTo(jen.LitByte('[')),
 		jen.For(jen.Id(i).Op(":=").Range().Add(x)).Block(append([]jen.Code{
-			jen.If(jen.Id(i).Op(">").Lit(0)).Block(appendTo(jen.LitByte(','))),
+			jen.If(jen.Id(i).Op(">").Lit(0)).Block(e.appendTo(jen.LitByte(','))),
 		}, e.encodeValue(t.Elem, jen.Add(x).Index(jen.Id(i)), depth+1)...)...),
-		appendTo(jen.LitByte(']')),
+		e.appendTo(jen.LitByte(']')),
 	}
 	if t.Kind == model.Array {
 		return loop
 	}
-	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendText("null")).Else().Block(loop...)}
+	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(loop...)}
 }
 
 // encodeMap writes a map with its keys sorted, or null when it is nil.
 func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Code {
-	i, k, v := "i"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
-	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(appendText("null")).Else().Block(
-		appendTo(jen.LitByte('{')),
-		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Add(rt("SortedKeys")).Call(x)).Block(append([]jen.Code{
-			jen.If(jen.Id(i).Op(">").Lit(0)).Block(appendTo(jen.LitByte(','))),
-			jen.Id("enc").Dot("B").Op("=").Add(rt("AppendString")).Call(jen.Id("enc").Dot("B"), jen.Id(k)),
-			appendTo(jen.LitByte(':')),
+	i, k, v := local(e.l.index, depth), local(e.l.key, depth), local(e.l.mapVal, depth)
+	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(
+		e.appendTo(jen.LitByte('{')),
+		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Add(rtSortedKeys.qual()).Call(x)).Block(append([]jen.Code{
+			jen.If(jen.Id(i).Op(">").Lit(0)).Block(e.appendTo(jen.LitByte(','))),
+			jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), jen.Id(k)),
+			e.appendTo(jen.LitByte(':')),
 			jen.Id(v).Op(":=").Add(x).Index(jen.Id(k)),
 		}, e.encodeValue(t.Elem, jen.Id(v), depth+1)...)...),
-		appendTo(jen.LitByte('}')),
+		e.appendTo(jen.LitByte('}')),
 	)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // guards writes, for each tool, an alias of the function's signature as
@@ -34,13 +35,7 @@ func (e *emitter) guards() {
 	e.f.Line()
 }
 
-func guardName(t *model.Tool) string {
-	name := t.FuncName
-	if t.Recv != nil {
-		name = t.Recv.Name + "_" + t.FuncName
-	}
-	return "mcpgen_" + name + "_changed_rerun_go_generate"
-}
+func guardName(t *model.Tool) string { return names.Guard(t.GoIdent()) }
 
 // signature is the func type of a tool's function, or of its method
 // expression (*T).F, whose first parameter is the receiver.
@@ -66,7 +61,7 @@ func signature(t *model.Tool) jen.Code {
 	switch {
 	case t.Out == model.OutNone:
 	case t.Out == model.OutResult:
-		results = append(results, rt("Result"))
+		results = append(results, rtResult.qual())
 	case t.OutPtr:
 		results = append(results, jen.Op("*").Add(goType(t.OutType)))
 	default:

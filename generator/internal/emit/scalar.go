@@ -1,27 +1,26 @@
 package emit
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
 // scalar decodes a value without properties or items into target, wrapped
 // in the checks of its tag. A value with an enum other than a string's is
-// checked by a switch, and so goes through a local variable x<depth>.
+// checked by a switch, and so goes through a numbered local (x0, x1, ...).
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
-	read := readCall(t)
+	read := e.readCall(t)
 	enum := enumOf(t, c)
 	if (t.Kind == model.String || t.Kind == model.TextMethod) && len(enum) > 0 {
 		// A string enum is read by Decoder.Enum, which checks it and hands
 		// back the allowed string itself, without allocating; a type that
 		// reads itself from text gets that string.
-		read = jen.Id("d").Dot("Enum").Call(jen.Id(e.enumVar(enum)))
+		read = jen.Id(e.l.dec).Dot("Enum").Call(jen.Id(e.enumVar(enum)))
 		if t.Kind == model.String && needsConversion(t) {
 			read = jen.Add(goType(t)).Call(read)
 		}
@@ -29,22 +28,20 @@ func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constrai
 	}
 	var out []jen.Code
 	if len(enum) > 0 {
-		x := jen.Id(local(depth))
-		out = append(out, jen.Add(x).Op(":=").Add(read), enumCheck(t, x, enum))
+		x := jen.Id(local(e.l.enumVal, depth))
+		out = append(out, jen.Add(x).Op(":=").Add(read), e.enumCheck(t, x, enum))
 		read = x
 	}
 	value := e.checked(t, read, c)
 	if t.Kind == model.TextMethod {
-		return append(out, jen.Id("d").Dot("UnmarshalText").Call(jen.Op("&").Add(target), value))
+		return append(out, jen.Id(e.l.dec).Dot("UnmarshalText").Call(jen.Op("&").Add(target), value))
 	}
 	return append(out, jen.Add(target).Op("=").Add(value))
 }
 
-func local(depth int) string { return "x" + strconv.Itoa(depth) }
-
 // readCall is the Decoder call reading a value of t, converted to t.
-func readCall(t *model.Type) jen.Code {
-	d := jen.Id("d")
+func (e *emitter) readCall(t *model.Type) jen.Code {
+	d := jen.Id(e.l.dec)
 	var call *jen.Statement
 	switch t.Kind {
 	case model.String:
@@ -102,23 +99,23 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 	if c == nil {
 		return x
 	}
-	check := func(name string, args ...jen.Code) {
-		x = rt(name).Call(append([]jen.Code{jen.Id("d"), x}, args...)...)
+	check := func(fn rtIdent, args ...jen.Code) {
+		x = fn.qual().Call(append([]jen.Code{jen.Id(e.l.dec), x}, args...)...)
 	}
 	if c.Min != nil || c.Max != nil || c.MultipleOf != nil {
-		check("CheckBounds", jen.Op("&").Id(e.boundsVar(c)))
+		check(rtCheckBounds, jen.Op("&").Id(e.boundsVar(c)))
 	}
 	if t.Kind != model.String && t.Kind != model.TextMethod {
 		return x
 	}
 	if c.MinLength != nil || c.MaxLength != nil {
-		check("CheckLength", jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
+		check(rtCheckLength, jen.Lit(intOr(c.MinLength, 0)), jen.Lit(intOr(c.MaxLength, -1)))
 	}
-	if c.Format != "" && mcpimpl.EnforcesFormat(c.Format) {
-		check("CheckFormatOf", jen.Lit(c.Format))
+	if c.Format != "" && e.cfg.EnforcesFormat != nil && e.cfg.EnforcesFormat(c.Format) {
+		check(rtCheckFormatOf, jen.Lit(c.Format))
 	}
 	if c.Pattern != "" {
-		check("CheckPattern", jen.Id(e.patternVar(c.Pattern)))
+		check(rtCheckPattern, jen.Id(e.patternVar(c.Pattern)))
 	}
 	return x
 }
@@ -147,7 +144,7 @@ func (e *emitter) enumVar(enum []model.EnumValue) string {
 	if name, ok := e.enums[key]; ok {
 		return name
 	}
-	name := "mcpgen_enum_" + strconv.Itoa(len(e.enums))
+	name := names.Enum(len(e.enums))
 	e.enums[key] = name
 	e.f.Var().Id(name).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, v := range enum {
@@ -159,14 +156,14 @@ func (e *emitter) enumVar(enum []model.EnumValue) string {
 }
 
 // enumCheck is a switch over the allowed values.
-func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
+func (e *emitter) enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 	vals := make([]jen.Code, len(enum))
 	for i, v := range enum {
 		vals[i] = jen.Id(v.Go)
 	}
 	return jen.Switch(x).Block(
 		jen.Case(vals...),
-		jen.Default().Block(jen.Id("d").Dot("BadEnum").Call(gotText(t, x), rawString(quoteList(enum)))),
+		jen.Default().Block(jen.Id(e.l.dec).Dot("BadEnum").Call(gotText(t, x), rawString(quoteList(enum)))),
 	)
 }
 
@@ -174,7 +171,7 @@ func enumCheck(t *model.Type, x jen.Code, enum []model.EnumValue) jen.Code {
 func gotText(t *model.Type, x jen.Code) jen.Code {
 	switch t.Kind {
 	case model.String:
-		return rt("Quote").Call(jen.String().Call(x))
+		return rtQuote.qual().Call(jen.String().Call(x))
 	case model.Int:
 		return jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(x), jen.Lit(10))
 	case model.Uint:
@@ -208,9 +205,9 @@ func (e *emitter) boundsVar(c *model.Constraints) string {
 	if b := c.MultipleOf; b != nil {
 		fs = append(fs, field{"MultipleOf", jen.Id(b.Text)}, field{"MultipleOfText", jen.Lit(b.Text)})
 	}
-	name := "mcpgen_bounds_" + strconv.Itoa(len(e.bounds))
+	name := names.Bounds(len(e.bounds))
 	e.bounds[key] = name
-	e.f.Var().Id(name).Op("=").Add(rt("Bounds")).Values(fields(fs, false)...)
+	e.f.Var().Id(name).Op("=").Add(rtBounds.qual()).Values(fields(fs, false)...)
 	e.f.Line()
 	return name
 }
@@ -234,16 +231,16 @@ func boundsKey(c *model.Constraints) string {
 func (e *emitter) patternVar(p string) string {
 	for i, q := range e.patterns {
 		if q == p {
-			return "mcpgen_pattern_" + strconv.Itoa(i)
+			return names.Pattern(i)
 		}
 	}
 	e.patterns = append(e.patterns, p)
-	return "mcpgen_pattern_" + strconv.Itoa(len(e.patterns)-1)
+	return names.Pattern(len(e.patterns) - 1)
 }
 
 func (e *emitter) patternVars() {
 	for i, p := range e.patterns {
-		e.f.Var().Id("mcpgen_pattern_"+strconv.Itoa(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
+		e.f.Var().Id(names.Pattern(i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p))
 	}
 }
 

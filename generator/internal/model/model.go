@@ -18,8 +18,9 @@ type Package struct {
 	GenFile string // path of the generated file
 	Tools   []*Tool
 	Forms   []*Form
-	// Scope holds the package-level identifiers of the user's files, which
-	// generated names and import names must not shadow.
+	// Scope holds the package-level identifiers of the user's files: the
+	// generated file's import names and the names of the parameters and
+	// variables of its functions are chosen not to take them.
 	Scope map[string]bool
 }
 
@@ -87,23 +88,23 @@ type Tool struct {
 	OutPtr   bool  // OutStructured through a pointer
 	HasError bool  // the last result is an error
 
-	InputSchema  []byte // computed by the schema stage, or read from input=
-	OutputSchema []byte // computed by the schema stage, or read from output=; nil when none
-	InputFixed   bool   // InputSchema came from an input= file
-	OutputFixed  bool   // OutputSchema came from an output= file
+	// InputFile and OutputFile are the schemas read from input= and
+	// output= files, compacted; nil when the schema stage computes them.
+	InputFile, OutputFile []byte
+}
+
+// GoIdent is a Go identifier fragment naming the tool's function uniquely
+// within the package: F, or T_F for a method; generated names derive from it.
+func (t *Tool) GoIdent() string {
+	if t.Recv != nil {
+		return t.Recv.Name + "_" + t.FuncName
+	}
+	return t.FuncName
 }
 
 // Form is a struct type marked //mcp:form: a form a tool asks the user to
 // fill in through elicitation.
 type Form struct {
-	Pos    token.Position
-	Type   *Type  // the struct type
-	Schema []byte // the requested schema, computed by the schema stage
-}
-
-// Diagnostic is one problem found, at a position.
-type Diagnostic struct {
-	Pos     token.Position
-	Msg     string
-	Warning bool
+	Pos  token.Position
+	Type *Type // the struct type
 }

@@ -1,11 +1,13 @@
-// Package schema computes the JSON Schemas (2020-12) of tools from the
-// model: deterministic values, serialized compactly with their keywords in
-// one fixed order.
+// Package schema is the stage between analysis and emission: it computes
+// every JSON Schema (2020-12) of a package from the model once, as
+// deterministic values serialized compactly with their keywords in one
+// fixed order. The emitter and the tool list only read them.
 package schema
 
 import (
 	"bytes"
 	"encoding/json"
+	"go/token"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,26 +86,74 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// Input returns the input schema of a tool.
-func Input(t *model.Tool) []byte { return document(t.Input) }
+// Tool holds the schemas of one tool.
+type Tool struct {
+	Input  []byte // the input schema: computed, or the input= file's
+	Output []byte // the output schema: computed, or the output= file's; nil when none
+	// Wrap says the result is a list or a map: a JSON value other than an
+	// object, with a schema. It is sent as a structured value, and its
+	// schema is published wrapped before 2026-07-28 (see
+	// mcprt.Tool.WrapOutput).
+	Wrap bool
+}
 
-// Output returns the output schema of a tool with structured output, or nil:
-// an object schema for a struct result, and for a list or map result the
-// schema of that value (published wrapped before 2026-07-28, see
-// mcprt.Tool.WrapOutput).
-func Output(t *model.Tool) []byte {
-	switch {
-	case t.Out == model.OutStructured:
-		return document(t.OutType)
-	case WrapsOutput(t):
+// Set holds the schemas of one package's tools and forms.
+type Set struct {
+	tools map[*model.Tool]Tool
+	forms map[*model.Form][]byte
+}
+
+// Tool returns the schemas of t, one of the package's tools.
+func (s *Set) Tool(t *model.Tool) Tool { return s.tools[t] }
+
+// Form returns the requested schema of f, one of the package's forms.
+func (s *Set) Form(f *model.Form) []byte { return s.forms[f] }
+
+// Package computes the schemas of every tool and form of m. progress, when
+// set, is called with the position of each before its schemas are
+// computed, so that a caller can say where an internal error happened.
+func Package(m *model.Package, progress func(token.Position)) *Set {
+	s := &Set{tools: map[*model.Tool]Tool{}, forms: map[*model.Form][]byte{}}
+	for _, t := range m.Tools {
+		if progress != nil {
+			progress(t.Pos)
+		}
+		s.tools[t] = tool(t)
+	}
+	for _, f := range m.Forms {
+		if progress != nil {
+			progress(f.Pos)
+		}
+		s.forms[f] = form(f.Type)
+	}
+	return s
+}
+
+// tool computes the schemas of t that no file gives.
+func tool(t *model.Tool) Tool {
+	out := Tool{Input: t.InputFile, Output: t.OutputFile, Wrap: wrapsOutput(t)}
+	if out.Input == nil {
+		out.Input = document(t.Input)
+	}
+	if out.Output == nil {
+		out.Output = output(t)
+	}
+	return out
+}
+
+// output returns the output schema of a tool with structured output, or
+// nil: an object schema for a struct result, and for a list or map result
+// the schema of that value.
+func output(t *model.Tool) []byte {
+	if t.Out == model.OutStructured || wrapsOutput(t) {
 		return document(t.OutType)
 	}
 	return nil
 }
 
-// WrapsOutput reports whether t's result is a JSON value other than an
+// wrapsOutput reports whether t's result is a JSON value other than an
 // object that has a schema: a list or a map.
-func WrapsOutput(t *model.Tool) bool {
+func wrapsOutput(t *model.Tool) bool {
 	if t.Out != model.OutJSON || t.OutType == nil {
 		return false
 	}
@@ -114,10 +164,10 @@ func WrapsOutput(t *model.Tool) bool {
 	return false
 }
 
-// Form returns the requested schema of an elicitation form. Elicitation
+// form returns the requested schema of an elicitation form. Elicitation
 // schemas are a restricted subset: a flat object of primitive properties,
 // without additionalProperties.
-func Form(t *model.Type) []byte {
+func form(t *model.Type) []byte {
 	b := &builder{root: t}
 	s := b.object(t)
 	s.AdditionalProperties = nil

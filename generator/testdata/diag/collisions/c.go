@@ -35,18 +35,3 @@ var mcpgen_cache = map[string]int{}
 type mcpgen_helper struct{}
 
 func mcpgen_decode_In() {}
-
-type d string
-
-type k0 int
-
-// Shadow holds types named like the generated code's variables.
-type Shadow struct {
-	A d    `json:"a"` // A
-	B []k0 `json:"b"` // B
-}
-
-// in is a tool function named like one.
-//
-//mcp:tool name=shadow
-func in(ctx context.Context, s Shadow) error { return nil }

@@ -1,0 +1,144 @@
+package schema
+
+import (
+	"go/token"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgen/mcpgen/generator/internal/model"
+)
+
+// Model literals: the types a tool's parameters and results map to.
+var (
+	str = &model.Type{Kind: model.String, Basic: "string"}
+	i64 = &model.Type{Kind: model.Int, Basic: "int", Bits: 64}
+	u8  = &model.Type{Kind: model.Uint, Basic: "uint8", Bits: 8}
+	i8  = &model.Type{Kind: model.Int, Basic: "int8", Bits: 8}
+	b64 = &model.Type{Kind: model.Bytes}
+)
+
+func ptr(t *model.Type) *model.Type { return &model.Type{Kind: model.Pointer, Elem: t} }
+
+func slice(t *model.Type) *model.Type { return &model.Type{Kind: model.Slice, Elem: t} }
+
+func field(name string, t *model.Type, required bool, doc string) *model.Field {
+	return &model.Field{Path: []model.Step{{Name: name}}, WireName: name, Type: t, Required: required, Doc: doc}
+}
+
+func intp(n int) *int { return &n }
+
+func object(name, doc string, fields ...*model.Field) *model.Type {
+	return &model.Type{Kind: model.Struct, Named: &model.GoName{Path: "example.com/x", Name: name}, Doc: doc, Fields: fields}
+}
+
+// node is a recursive type: its children are nodes.
+func node() *model.Type {
+	n := object("Node", "Node is a tree.")
+	n.Fields = []*model.Field{field("name", str, true, ""), field("kids", slice(n), false, "")}
+	return n
+}
+
+// TestToolSchemas computes the schemas of tools given as model literals
+// and compares them with the exact JSON the contract's type table and tag
+// keys give, keyword order included.
+func TestToolSchemas(t *testing.T) {
+	t.Parallel()
+	level := &model.Type{Kind: model.Int, Basic: "int", Bits: 64, Named: &model.GoName{Name: "Level"},
+		Enum: []model.EnumValue{{JSON: "0", Go: "0", Doc: "quiet"}, {JSON: "1", Go: "1"}}}
+	mode := field("mode", str, false, "How")
+	mode.C = model.Constraints{Enum: []model.EnumValue{{JSON: `"fast"`, Go: `"fast"`}, {JSON: `"slow"`, Go: `"slow"`}},
+		Default: &model.EnumValue{JSON: `"fast"`, Go: `"fast"`}, Title: "Mode"}
+	small := field("small", u8, true, "")
+	small.C.Min = &model.Bound{Text: "1", Value: 1}
+	small.C.Max = &model.Bound{Text: "300", Value: 300} // looser than uint8: the type's range stays
+	tiny := field("tiny", i8, true, "")
+	tiny.C.Min = &model.Bound{Text: "-10", Value: -10, Exclusive: true}
+	tags := field("tags", slice(str), false, "")
+	tags.C = model.Constraints{MaxLength: intp(8), MinItems: intp(1), UniqueItems: true}
+	for _, c := range []struct {
+		name   string
+		tool   *model.Tool
+		want   Tool
+		inputs string // the input schema, when the case is about it
+	}{{
+		name: "properties",
+		tool: &model.Tool{Input: object("In", "In is ignored at the top.",
+			field("name", str, true, "Who"), mode, small, tiny, tags,
+			field("level", level, true, ""), field("blob", ptr(b64), false, ""))},
+		inputs: `{"type":"object","properties":{` +
+			`"name":{"type":"string","description":"Who"},` +
+			`"mode":{"type":"string","title":"Mode","description":"How","enum":["fast","slow"],"default":"fast"},` +
+			`"small":{"type":"integer","minimum":1,"maximum":255},` +
+			`"tiny":{"type":"integer","exclusiveMinimum":-10,"maximum":127},` +
+			`"tags":{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},` +
+			`"level":{"type":"integer","description":"Values:\n- 0: quiet\n- 1","enum":[0,1]},` +
+			`"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},` +
+			`"required":["name","small","tiny","level"],"additionalProperties":false}`,
+	}, {
+		name:   "recursive",
+		tool:   &model.Tool{Input: object("In", "", field("tree", node(), true, "The tree"))},
+		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
+	}, {
+		name: "structured output",
+		tool: &model.Tool{Input: object("In", ""), Out: model.OutStructured, OutType: object("Out", "Out is the result.", field("n", i64, true, "Count"))},
+		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+			Output: []byte(`{"type":"object","properties":{"n":{"type":"integer","description":"Count"}},"required":["n"],"additionalProperties":false}`)},
+	}, {
+		name: "list output",
+		tool: &model.Tool{Input: object("In", ""), Out: model.OutJSON, OutType: slice(str)},
+		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+			Output: []byte(`{"type":"array","items":{"type":"string"}}`), Wrap: true},
+	}, {
+		name: "text output",
+		tool: &model.Tool{Input: object("In", ""), Out: model.OutString, OutType: str},
+		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`)},
+	}, {
+		name: "files",
+		tool: &model.Tool{Input: object("In", "", field("a", str, true, "")), InputFile: []byte(`{"type":"object"}`),
+			Out: model.OutString, OutType: str, OutputFile: []byte(`{"type":"string"}`)},
+		want: Tool{Input: []byte(`{"type":"object"}`), Output: []byte(`{"type":"string"}`)},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			var at []token.Position
+			s := Package(&model.Package{Tools: []*model.Tool{c.tool}}, func(p token.Position) { at = append(at, p) })
+			got := s.Tool(c.tool)
+			if len(at) != 1 {
+				t.Errorf("progress called %d times, want once", len(at))
+			}
+			if c.inputs != "" {
+				if diff := cmp.Diff(c.inputs, string(got.Input)); diff != "" {
+					t.Errorf("input schema (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("schemas (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFormSchema checks an elicitation form's requested schema: a flat
+// object without additionalProperties or the type's description.
+func TestFormSchema(t *testing.T) {
+	t.Parallel()
+	f := &model.Form{Type: object("Confirm", "Confirm asks.", field("ok", &model.Type{Kind: model.Bool, Basic: "bool"}, true, "Proceed?"))}
+	s := Package(&model.Package{Forms: []*model.Form{f}}, nil)
+	want := `{"type":"object","properties":{"ok":{"type":"boolean","description":"Proceed?"}},"required":["ok"]}`
+	if got := string(s.Form(f)); got != want {
+		t.Errorf("form schema:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestDeterministic computes the same package twice: the same bytes.
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	m := func() *model.Package {
+		return &model.Package{Tools: []*model.Tool{{Input: object("In", "", field("a", node(), true, ""), field("b", node(), true, ""))}}}
+	}
+	a, b := m(), m()
+	if x, y := Package(a, nil).Tool(a.Tools[0]).Input, Package(b, nil).Tool(b.Tools[0]).Input; string(x) != string(y) {
+		t.Errorf("two runs differ:\n%s\n%s", x, y)
+	}
+}
