@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // applyTag applies the keys of an mcp tag (or of an //mcp:param directive)
@@ -275,10 +276,8 @@ func typeWord(t *model.Type) string {
 	return "integer"
 }
 
-func jsonQuote(s string) string {
-	js, _ := json.Marshal(s) // a string always marshals
-	return string(js)
-}
+// jsonQuote quotes s as a JSON string, as encoding/json writes it.
+func jsonQuote(s string) string { return string(jsonx.AppendString(nil, s)) }
 
 // warnUntyped warns about a property whose values have JSON methods of
 // their own and no format= to say what they are: its schema allows any JSON

@@ -1,13 +1,11 @@
 package emit
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 	"github.com/mcpgen/mcpgen/generator/internal/names"
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // This file writes result encoders: for each struct type a result reaches,
@@ -205,21 +203,4 @@ func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Co
 }
 
 // jsonQuote quotes a property name as encoding/json writes it.
-func jsonQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029':
-			b.WriteString(`\u`)
-			b.WriteString(strconv.FormatInt(int64(r)+0x10000, 16)[1:])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+func jsonQuote(s string) string { return string(jsonx.AppendString(nil, s)) }
