@@ -93,8 +93,8 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 	return context.WithValue(ctx, callerKey{}, c)
 }
 
-// CallerFrom returns the [Caller] in ctx, if any.
-func CallerFrom(ctx context.Context) (Caller, bool) {
+// callerFrom returns the [Caller] in ctx, if any.
+func callerFrom(ctx context.Context) (Caller, bool) {
 	c, ok := ctx.Value(callerKey{}).(Caller)
 	return c, ok && c != nil
 }
@@ -104,7 +104,7 @@ func CallerFrom(ctx context.Context) (Caller, bool) {
 // message. It does nothing and returns nil when the request had no progress
 // token or ctx carries no [Caller].
 func Progress(ctx context.Context, progress, total float64, message string) error {
-	c, ok := CallerFrom(ctx)
+	c, ok := callerFrom(ctx)
 	if !ok {
 		return nil
 	}
@@ -115,7 +115,7 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 // can marshal; logger names the source and may be empty. It returns nil
 // without sending when the client did not ask for messages of this level.
 func Log(ctx context.Context, level LogLevel, logger string, data any) error {
-	c, ok := CallerFrom(ctx)
+	c, ok := callerFrom(ctx)
 	if !ok {
 		return ErrNoCaller
 	}
@@ -137,7 +137,7 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 // The same holds for [ElicitForm], [Sample] and [ListRoots]. Questions
 // asked at once from several goroutines go to the client in one round.
 func Elicit(ctx context.Context, message string, requestedSchema []byte) (ElicitResult, error) {
-	c, ok := CallerFrom(ctx)
+	c, ok := callerFrom(ctx)
 	if !ok {
 		return ElicitResult{}, ErrNoCaller
 	}
@@ -148,7 +148,7 @@ func Elicit(ctx context.Context, message string, requestedSchema []byte) (Elicit
 // server does not enable sampling or the client did not declare it. See
 // [Elicit] for how a question is asked on each revision.
 func Sample(ctx context.Context, req SampleRequest) (SampleResult, error) {
-	c, ok := CallerFrom(ctx)
+	c, ok := callerFrom(ctx)
 	if !ok {
 		return SampleResult{}, ErrNoCaller
 	}
@@ -159,7 +159,7 @@ func Sample(ctx context.Context, req SampleRequest) (SampleResult, error) {
 // declare the roots capability. See [Elicit] for how a question is asked on
 // each revision.
 func ListRoots(ctx context.Context) ([]Root, error) {
-	c, ok := CallerFrom(ctx)
+	c, ok := callerFrom(ctx)
 	if !ok {
 		return nil, ErrNoCaller
 	}
