@@ -113,4 +113,10 @@ type Tag struct {
 	Desc, Title, Default, Pattern, Format            String
 	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf Number
 	MinLength, MaxLength, MinItems, MaxItems         Int
+
+	// Complete names the package func that completes the value of a
+	// prompt argument or template variable. It is only checked to be a Go
+	// identifier here: whether such a func exists, with the right
+	// signature, takes type information.
+	Complete String
 }

@@ -69,6 +69,19 @@ func (d *decoder) str(a arg, dst *String) {
 	}
 }
 
+// ident stores a Go identifier, such as the name of a func the generator
+// looks up later; keywords are not identifiers.
+func (d *decoder) ident(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if !token.IsIdentifier(a.value) {
+		d.badValue(a, "want the name of a func of the package, a Go identifier")
+		return
+	}
+	d.str(a, dst)
+}
+
 // boolean stores a bool: a bare key is true, and true and false may be
 // written out.
 func (d *decoder) boolean(a arg, dst *Bool) {

@@ -123,6 +123,7 @@ var tagKeys = []Key{
 	{"minItems", "INT", "minimum number of items of a list"},
 	{"maxItems", "INT", "maximum number of items of a list"},
 	{"uniqueItems", "", "the items of a list (of strings, numbers or booleans) are all different"},
+	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable"},
 }
 
 // keyNames returns the names of the keys, in order.
