@@ -1,5 +1,5 @@
 // Package annotations reads the two small languages in which mcpgen users
-// describe tools: the //mcp: directives in a function's doc comment and the
+// describe tools, resources and prompts: the //mcp: directives in a function's doc comment and the
 // mcp key of a struct field's tag.
 //
 // It turns them into typed values that remember the position of every key,
@@ -79,6 +79,26 @@ type Tool struct {
 	Name, Title, Description, Input, Output      String
 	ReadOnly, Destructive, Idempotent, OpenWorld Bool
 	Task                                         String // "forbidden", "optional" or "required"
+}
+
+// Resource is the //mcp:resource directive: the function serves a
+// resource, or a resource template when its uri has an expression.
+type Resource struct {
+	Pos token.Pos // position of the "//" of the directive
+
+	URI                            String      // as written
+	Template                       URITemplate // URI split into parts; no parts when uri is missing or bad
+	Name, Title, Description, MIME String
+	Size                           Int    // bytes; static resources only
+	Audience                       List   // "user", "assistant", or both
+	Priority                       Number // from 0 to 1
+}
+
+// Prompt is the //mcp:prompt directive: the function is a prompt.
+type Prompt struct {
+	Pos token.Pos // position of the "//" of the directive
+
+	Name, Title, Description String
 }
 
 // Param is the //mcp:param NAME [keys] directive: it describes one

@@ -197,8 +197,9 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:params a`, []wantErr{{6, `unknown directive //mcp:params; did you mean //mcp:param?`}}},
 		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)`}}},
 		{`//mcp:form x=1`, []wantErr{{11, `//mcp:form takes no arguments; describe the form's fields with tags`}}},
-		{`//mcp:resource x`, []wantErr{{6, `unknown directive //mcp:resource (valid: tool, param, icon, form)`}}},
-		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, param, icon, form)`}}},
+		{`//mcp:resources uri=a:b`, []wantErr{{6, `unknown directive //mcp:resources; did you mean //mcp:resource?`}}},
+		{`//mcp:promt`, []wantErr{{6, `unknown directive //mcp:promt; did you mean //mcp:prompt?`}}},
+		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form)`}}},
 
 		{`//mcp:param`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
 		{`//mcp:param min=1`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
