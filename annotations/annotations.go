@@ -1,6 +1,6 @@
 // Package annotations reads the two small languages in which mcpgen users
-// describe tools, resources and prompts: the //mcp: directives in a function's doc comment and the
-// mcp key of a struct field's tag.
+// describe tools, resources and prompts: the //mcp: directives in a
+// function's doc comment and the mcp key of a struct field's tag.
 //
 // It turns them into typed values that remember the position of every key,
 // so that later stages can point at the exact argument that is wrong. It

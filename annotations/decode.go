@@ -95,6 +95,22 @@ func (d *decoder) ident(a arg, dst *String) {
 	d.str(a, dst)
 }
 
+// mediaType is an RFC 6838 media type, type/subtype, without parameters.
+var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
+
+// mime stores a media type, checked for the shape type/subtype, which
+// clients rely on to tell text from images and the rest.
+func (d *decoder) mime(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if !mediaType.MatchString(a.value) {
+		d.badValue(a, "want a media type, type/subtype, such as text/markdown")
+		return
+	}
+	d.str(a, dst)
+}
+
 // boolean stores a bool: a bare key is true, and true and false may be
 // written out.
 func (d *decoder) boolean(a arg, dst *Bool) {

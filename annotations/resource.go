@@ -2,7 +2,6 @@ package annotations
 
 import (
 	"go/token"
-	"regexp"
 	"strings"
 )
 
@@ -71,22 +70,6 @@ func (r *Resource) setAudience(d *decoder, a arg) {
 	if s.Set {
 		r.Audience = List{Values: strings.Split(s.Value, "|"), Pos: s.Pos, Set: true}
 	}
-}
-
-// mediaType is an RFC 6838 media type, type/subtype, without parameters.
-var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
-
-// mime stores a media type, checked for the shape type/subtype, which
-// clients rely on to tell text from images and the rest.
-func (d *decoder) mime(a arg, dst *String) {
-	if !d.needValue(a) {
-		return
-	}
-	if !mediaType.MatchString(a.value) {
-		d.badValue(a, "want a media type, type/subtype, such as text/markdown")
-		return
-	}
-	d.str(a, dst)
 }
 
 // parsePrompt decodes the arguments of //mcp:prompt, whose keys are
