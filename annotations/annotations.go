@@ -1,6 +1,6 @@
 // Package annotations reads the two small languages in which mcpgen users
-// describe tools: the //mcp: directives in a function's doc comment and the
-// mcp key of a struct field's tag.
+// describe tools, resources and prompts: the //mcp: directives in a
+// function's doc comment and the mcp key of a struct field's tag.
 //
 // It turns them into typed values that remember the position of every key,
 // so that later stages can point at the exact argument that is wrong. It
@@ -81,6 +81,26 @@ type Tool struct {
 	Task                                         String // "forbidden", "optional" or "required"
 }
 
+// Resource is the //mcp:resource directive: the function serves a
+// resource, or a resource template when its uri has an expression.
+type Resource struct {
+	Pos token.Pos // position of the "//" of the directive
+
+	URI                            String      // as written
+	Template                       URITemplate // URI split into parts; no parts when uri is missing or bad
+	Name, Title, Description, MIME String
+	Size                           Int    // bytes; static resources only
+	Audience                       List   // "user", "assistant", or both
+	Priority                       Number // from 0 to 1
+}
+
+// Prompt is the //mcp:prompt directive: the function is a prompt.
+type Prompt struct {
+	Pos token.Pos // position of the "//" of the directive
+
+	Name, Title, Description String
+}
+
 // Param is the //mcp:param NAME [keys] directive: it describes one
 // parameter of a function whose parameters are positional. Its keys are
 // those of the mcp struct tag, plus description= as an alias of desc=.
@@ -113,4 +133,10 @@ type Tag struct {
 	Desc, Title, Default, Pattern, Format            String
 	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf Number
 	MinLength, MaxLength, MinItems, MaxItems         Int
+
+	// Complete names the package func that completes the value of a
+	// prompt argument or template variable. It is only checked to be a Go
+	// identifier here: whether such a func exists, with the right
+	// signature, takes type information.
+	Complete String
 }

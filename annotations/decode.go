@@ -69,6 +69,48 @@ func (d *decoder) str(a arg, dst *String) {
 	}
 }
 
+// name stores the name of a tool, resource or prompt (what), which must
+// be a name MCP clients accept, by the rule of ToolNameProblem.
+func (d *decoder) name(a arg, dst *String, what string) {
+	if !d.needValue(a) {
+		return
+	}
+	if p := ToolNameProblem(a.value); p != "" {
+		d.errorf(a.pos, "bad %s name %q: %s", what, a.value, p)
+		return
+	}
+	d.str(a, dst)
+}
+
+// ident stores a Go identifier, such as the name of a func the generator
+// looks up later; keywords are not identifiers.
+func (d *decoder) ident(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if !token.IsIdentifier(a.value) {
+		d.badValue(a, "want the name of a func of the package, a Go identifier")
+		return
+	}
+	d.str(a, dst)
+}
+
+// mediaType is an RFC 6838 media type, type/subtype, without parameters.
+var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
+
+// mime stores a media type, checked for the shape type/subtype, which
+// clients rely on to tell text from images and the rest.
+func (d *decoder) mime(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if !mediaType.MatchString(a.value) {
+		d.badValue(a, "want a media type, type/subtype, such as text/markdown")
+		return
+	}
+	d.str(a, dst)
+}
+
 // boolean stores a bool: a bare key is true, and true and false may be
 // written out.
 func (d *decoder) boolean(a arg, dst *Bool) {
@@ -102,19 +144,41 @@ func (d *decoder) choice(a arg, dst *String, valid ...string) {
 // so that Text can be published as written.
 var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
 
-// number stores a finite number written as a JSON number. ParseFloat
-// rejects numbers too large for float64; the grammar rejects NaN and Inf.
+// number stores a finite number written as a JSON number.
 func (d *decoder) number(a arg, dst *Number) bool {
 	if !d.needValue(a) {
 		return false
 	}
-	f, err := strconv.ParseFloat(a.value, 64)
-	if err != nil || !jsonNumber.MatchString(a.value) {
+	n, ok := numberOf(a)
+	if !ok {
 		d.badValue(a, "want a number")
 		return false
 	}
-	*dst = Number{Value: f, Text: a.value, Pos: a.pos, Set: true}
+	*dst = n
 	return true
+}
+
+// numberOf reads the value of a as a finite JSON number. ParseFloat
+// rejects numbers too large for float64; the grammar rejects NaN and Inf.
+func numberOf(a arg) (Number, bool) {
+	f, err := strconv.ParseFloat(a.value, 64)
+	if err != nil || !jsonNumber.MatchString(a.value) {
+		return Number{}, false
+	}
+	return Number{Value: f, Text: a.value, Pos: a.pos, Set: true}, true
+}
+
+// fraction stores a number from 0 to 1, such as a priority.
+func (d *decoder) fraction(a arg, dst *Number) {
+	if !d.needValue(a) {
+		return
+	}
+	n, ok := numberOf(a)
+	if !ok || n.Value < 0 || n.Value > 1 {
+		d.badValue(a, "want a number from 0 to 1")
+		return
+	}
+	*dst = n
 }
 
 // positive stores a number greater than zero.

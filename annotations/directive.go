@@ -16,9 +16,10 @@ import (
 //
 // It returns (nil, nil) when the line is not an //mcp: directive; a space
 // after the slashes ("// mcp:tool") makes an ordinary comment. Otherwise it
-// returns a *Tool, *Param, *Icon or *Form together with every problem found. The
-// value is returned even when there are errors, with the good keys filled
-// in; it is nil only when the directive name is unknown.
+// returns a *Tool, *Resource, *Prompt, *Param, *Icon or *Form together
+// with every problem found. The value is returned even when there are
+// errors, with the good keys filled in; it is nil only when the directive
+// name is unknown.
 func ParseDirective(pos token.Pos, text string) (any, []Error) {
 	if !strings.HasPrefix(text, "//mcp:") {
 		return nil, nil
@@ -40,6 +41,10 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 	switch dir.Name {
 	case "tool":
 		return parseTool(pos, args, valid, errs)
+	case "resource":
+		return parseResource(pos, args, valid, errs)
+	case "prompt":
+		return parsePrompt(pos, args, valid, errs)
 	case "param":
 		return parseParam(pos, args, valid, errs)
 	case "icon":
@@ -80,7 +85,9 @@ func parseTool(pos token.Pos, args []arg, valid []string, errs []Error) (*Tool, 
 
 // ToolNameProblem says what is wrong with a tool name, in a form that
 // completes "bad tool name %q: ", or returns "" when MCP clients accept
-// it: 1 to 128 characters of A-Z, a-z, 0-9, '_', '.' and '-'.
+// it: 1 to 128 characters of A-Z, a-z, 0-9, '_', '.' and '-'. Resource
+// and prompt names follow the same rule, so that every name mcpgen
+// publishes is one a client can show and send back as written.
 func ToolNameProblem(name string) string {
 	const allowed = "A-Z, a-z, 0-9, '_', '.', '-'"
 	switch n := utf8.RuneCountInString(name); {
@@ -101,7 +108,7 @@ func ToolNameProblem(name string) string {
 func (t *Tool) set(d *decoder, a arg) bool {
 	switch a.key {
 	case "name":
-		t.setName(d, a)
+		d.name(a, &t.Name, "tool")
 	case "title":
 		d.str(a, &t.Title)
 	case "description":
@@ -124,18 +131,6 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		return false
 	}
 	return true
-}
-
-// setName stores name=, which must be a name MCP clients accept.
-func (t *Tool) setName(d *decoder, a arg) {
-	if !d.needValue(a) {
-		return
-	}
-	if p := ToolNameProblem(a.value); p != "" {
-		d.errorf(a.pos, "bad tool name %q: %s", a.value, p)
-		return
-	}
-	d.str(a, &t.Name)
 }
 
 // parseParam decodes the arguments of //mcp:param: a parameter name, then

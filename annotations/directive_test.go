@@ -104,6 +104,18 @@ func TestParseDirectiveGood(t *testing.T) {
 			},
 		},
 		{
+			`//mcp:param city complete=completeCity description=City`,
+			&Param{
+				Pos:  base,
+				Name: String{"city", p(12), true},
+				Tag: Tag{
+					Pos:      base,
+					Complete: String{"completeCity", p(17), true},
+					Desc:     String{"City", p(39), true},
+				},
+			},
+		},
+		{
 			`//mcp:param _x desc=d`,
 			&Param{Pos: base, Name: String{"_x", p(12), true}, Tag: Tag{Pos: base, Desc: String{"d", p(15), true}}},
 		},
@@ -139,7 +151,7 @@ func TestParseDirectiveGood(t *testing.T) {
 
 const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)"
 
-const paramKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, description)"
+const paramKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, description)"
 
 func TestParseDirectiveBad(t *testing.T) {
 	tests := []struct {
@@ -185,8 +197,9 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:params a`, []wantErr{{6, `unknown directive //mcp:params; did you mean //mcp:param?`}}},
 		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)`}}},
 		{`//mcp:form x=1`, []wantErr{{11, `//mcp:form takes no arguments; describe the form's fields with tags`}}},
-		{`//mcp:resource x`, []wantErr{{6, `unknown directive //mcp:resource (valid: tool, param, icon, form)`}}},
-		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, param, icon, form)`}}},
+		{`//mcp:resources uri=a:b`, []wantErr{{6, `unknown directive //mcp:resources; did you mean //mcp:resource?`}}},
+		{`//mcp:promt`, []wantErr{{6, `unknown directive //mcp:promt; did you mean //mcp:prompt?`}}},
+		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form)`}}},
 
 		{`//mcp:param`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
 		{`//mcp:param min=1`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
@@ -203,6 +216,10 @@ func TestParseDirectiveBad(t *testing.T) {
 			{20, `min 5 is greater than max 1`},
 			{35, `"required" and "optional" cannot both be set`},
 		}},
+		{`//mcp:param a complete`, []wantErr{{14, `key "complete" needs a value`}}},
+		{`//mcp:param a complete=pkg.F`, []wantErr{{14, `bad value "pkg.F" for key "complete": want the name of a func of the package, a Go identifier`}}},
+		{`//mcp:param a complete=F complete=G`, []wantErr{{25, `repeated key "complete"`}}},
+		{`//mcp:param a completer=F`, []wantErr{{14, `unknown key "completer"; did you mean "complete"? ` + paramKeyList}}},
 		{`//mcp:param a pattern="("`, []wantErr{{14, "bad pattern \"(\": error parsing regexp: missing closing ): `(`"}}},
 
 		{`//mcp:icon`, []wantErr{{0, `//mcp:icon needs src=URL`}}},

@@ -62,6 +62,10 @@ func TagKeys() []Key { return slices.Clone(tagKeys) }
 var directives = []Directive{
 	{Name: "tool", Args: "[key[=value]]...", Keys: toolKeys,
 		Doc: "on a func or method: it is a tool"},
+	{Name: "resource", Args: "uri=URI-OR-TEMPLATE [key[=value]]...", Keys: resourceKeys,
+		Doc: "on a func or method: it serves a resource, or a resource template when uri has a {var}"},
+	{Name: "prompt", Args: "[key[=value]]...", Keys: promptKeys,
+		Doc: "on a func or method: it is a prompt"},
 	{Name: "param", Args: "NAME [key[=value]]...", TagKeys: true, Keys: paramKeys,
 		Doc: "on a tool with positional parameters: describes parameter NAME with the mcp tag keys"},
 	{Name: "icon", Args: "src=URL [mime=TYPE] [sizes=WxH[,WxH]] [theme=light|dark]", Keys: iconKeys,
@@ -72,8 +76,9 @@ var directives = []Directive{
 // Values of the keys that take one of a few words, shared by the tables
 // and the setters.
 var (
-	taskChoices  = []string{"forbidden", "optional", "required"}
-	themeChoices = []string{"light", "dark"}
+	taskChoices     = []string{"forbidden", "optional", "required"}
+	themeChoices    = []string{"light", "dark"}
+	audienceChoices = []string{"user", "assistant", "user|assistant"}
 )
 
 var toolKeys = []Key{
@@ -87,6 +92,23 @@ var toolKeys = []Key{
 	{"task", strings.Join(taskChoices, "|"), "whether clients may run it as a task; forbidden, the default, publishes nothing"},
 	{"input", "FILE", "a JSON Schema file (relative to the Go file) replacing the generated input schema"},
 	{"output", "FILE", "the same for the output schema"},
+}
+
+var resourceKeys = []Key{
+	{"uri", "URI-OR-TEMPLATE", "an absolute URI, or a template where {var} is one path segment and {+var} any text; required"},
+	{"name", "NAME", "resource name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
+	{"title", "TEXT", "human-readable title"},
+	{"description", "TEXT", "replaces the doc comment as the description"},
+	{"mime", "TYPE", "its media type, such as text/markdown; default: from the result type"},
+	{"size", "INT", "its size in bytes, for a resource that is not a template"},
+	{"audience", "user|assistant", "who its contents are for: user, assistant, or user|assistant for both"},
+	{"priority", "NUMBER", "how much it matters, from 0 (least) to 1 (most)"},
+}
+
+var promptKeys = []Key{
+	{"name", "NAME", "prompt name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
+	{"title", "TEXT", "human-readable title"},
+	{"description", "TEXT", "replaces the doc comment as the description"},
 }
 
 // paramKeys are the keys //mcp:param takes besides those of the tag:
@@ -123,6 +145,7 @@ var tagKeys = []Key{
 	{"minItems", "INT", "minimum number of items of a list"},
 	{"maxItems", "INT", "maximum number of items of a list"},
 	{"uniqueItems", "", "the items of a list (of strings, numbers or booleans) are all different"},
+	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable"},
 }
 
 // keyNames returns the names of the keys, in order.

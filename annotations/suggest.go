@@ -83,4 +83,7 @@ var synonyms = map[string]string{
 	"taskSupport":      "task",
 	"inputSchema":      "input",
 	"outputSchema":     "output",
+	"uriTemplate":      "uri",
+	"mimeType":         "mime",
+	"mimetype":         "mime",
 }

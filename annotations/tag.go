@@ -74,6 +74,8 @@ func (t *Tag) set(d *decoder, a arg) bool {
 		d.count(a, &t.MinItems)
 	case "maxItems":
 		d.count(a, &t.MaxItems)
+	case "complete":
+		d.ident(a, &t.Complete)
 	default:
 		return false
 	}

@@ -61,6 +61,14 @@ func TestParseTagGood(t *testing.T) {
 			},
 		},
 		{
+			raw(`mcp:"complete=completeCity,enum=a|b"`),
+			Tag{
+				Pos:      p(5),
+				Complete: String{"completeCity", p(6), true},
+				Enum:     List{[]string{"a", "b"}, p(28), true},
+			},
+		},
+		{
 			// A double-quoted literal: positions count the escapes.
 			`"mcp:\"min=1,max=2\""`,
 			Tag{Pos: p(5), Min: Number{1, "1", p(7), true}, Max: Number{2, "2", p(13), true}},
@@ -102,7 +110,7 @@ func TestParseTagAbsent(t *testing.T) {
 	}
 }
 
-const tagKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems)"
+const tagKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete)"
 
 func TestParseTagBad(t *testing.T) {
 	tests := []struct {
@@ -129,6 +137,11 @@ func TestParseTagBad(t *testing.T) {
 		{raw(`mcp:"exclusiveMin=2.5,exclusiveMax=1"`), []wantErr{{23, `exclusiveMin 2.5 is greater than exclusiveMax 1`}}},
 		{raw(`mcp:"minLength=5,maxLength=1"`), []wantErr{{18, `minLength 5 is greater than maxLength 1`}}},
 		{raw(`mcp:"minItems=3,maxItems=2"`), []wantErr{{17, `minItems 3 is greater than maxItems 2`}}},
+		{raw(`mcp:"complete="`), []wantErr{{6, `key "complete" needs a value`}}},
+		{raw(`mcp:"complete=1st"`), []wantErr{{6, `bad value "1st" for key "complete": want the name of a func of the package, a Go identifier`}}},
+		{raw(`mcp:"complete=func"`), []wantErr{{6, `bad value "func" for key "complete": want the name of a func of the package, a Go identifier`}}},
+		{raw(`mcp:"complete='a b'"`), []wantErr{{6, `bad value "a b" for key "complete": want the name of a func of the package, a Go identifier`}}},
+		{raw(`mcp:"completion=F"`), []wantErr{{6, `unknown key "completion"; did you mean "complete"? ` + tagKeyList}}},
 		{raw(`mcp:"uniqueItems=3"`), []wantErr{{6, `bad value "3" for key "uniqueItems": want true or false`}}},
 		{raw(`mcp:"minlength=3"`), []wantErr{{6, `unknown key "minlength"; did you mean "minLength"? ` + tagKeyList}}},
 		{raw(`mcp:"requird"`), []wantErr{{6, `unknown key "requird"; did you mean "required"? ` + tagKeyList}}},
