@@ -106,16 +106,17 @@ func TestPackage(t *testing.T) {
 		Scope: map[string]bool{"In": true, "Mode": true, "Fast": true, "Slow": true, "Greet": true, "Add": true},
 		Tools: []*model.Tool{{
 			Pos: at(21, 1), Name: "greet", Title: "Greeting", Description: "Greets someone.",
-			Hints:    model.Hints{ReadOnly: boolp(true)},
-			FuncName: "Greet", Shape: model.NameKeyed, Input: in,
-			Out: model.OutString, OutType: str, HasError: true,
+			Hints: model.Hints{ReadOnly: boolp(true)},
+			Func:  model.Func{FuncName: "Greet", Shape: model.NameKeyed, Input: in, HasError: true},
+			Out:   model.OutString, OutType: str,
 		}, {
 			Pos: at(26, 1), Name: "add", Description: "Adds.",
-			FuncName: "Add", Shape: model.Positional, Out: model.OutFloat, OutType: f64,
-			Input: &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: "mcpgen_args_Add"}, Fields: []*model.Field{
-				{Pos: at(28, 10), Path: []model.Step{{Name: "a"}}, WireName: "a", Type: f64, Required: true, Doc: "First"},
-				{Pos: at(28, 13), Path: []model.Step{{Name: "b"}}, WireName: "b", Type: f64, Required: true},
-			}},
+			Out: model.OutFloat, OutType: f64,
+			Func: model.Func{FuncName: "Add", Shape: model.Positional,
+				Input: &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: "mcpgen_args_Add"}, Fields: []*model.Field{
+					{Pos: at(28, 10), Path: []model.Step{{Name: "a"}}, WireName: "a", Type: f64, Required: true, Doc: "First"},
+					{Pos: at(28, 13), Path: []model.Step{{Name: "b"}}, WireName: "b", Type: f64, Required: true},
+				}}},
 			InputFile: []byte(`{"type":"object","properties":{"a":{},"b":{}}}`),
 		}},
 	}

@@ -28,15 +28,11 @@ func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotat
 		a.errorf(fn.Name.Pos(), "%s has no type information", fn.Name.Name)
 		return nil
 	}
-	t := &model.Tool{Pos: a.in.Fset.Position(d.Pos), FuncName: fn.Name.Name}
-	if fn.Type.TypeParams != nil {
-		a.errorf(fn.Name.Pos(), "%s is generic: a tool must be a non-generic function or method", fn.Name.Name)
+	t := &model.Tool{Pos: a.in.Fset.Position(d.Pos), Func: model.Func{FuncName: fn.Name.Name}}
+	if !a.signature(fn, obj.Signature(), &t.Func, toolKind) {
 		return nil
 	}
-	if fn.Recv != nil && !a.receiver(fn, obj.Signature(), t) {
-		return nil
-	}
-	ok := a.params(fn, obj.Signature(), params, t)
+	ok := a.params(fn, obj.Signature(), params, &t.Func, toolKind)
 	ok = a.results(fn, obj.Signature(), t) && ok
 	ok = a.describe(fn, d, t) && ok
 	a.icons(icons, t)
@@ -47,8 +43,32 @@ func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotat
 	return t
 }
 
-// receiver records the named type of a method tool.
-func (a *analyzer) receiver(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool) bool {
+// funcKind says what a function is annotated as, in the words of its
+// diagnostics: what it is, and what its parameters' values are called.
+type funcKind struct {
+	name   string // "tool"
+	values string // "properties"
+	value  string // "property"
+}
+
+var (
+	toolKind     = funcKind{"tool", "properties", "property"}
+	promptKind   = funcKind{"prompt", "arguments", "argument"}
+	resourceKind = funcKind{"resource template", "variables", "variable"}
+)
+
+// signature checks what every annotated function must be, non-generic,
+// and records the receiver of a method.
+func (a *analyzer) signature(fn *ast.FuncDecl, sig *types.Signature, f *model.Func, k funcKind) bool {
+	if fn.Type.TypeParams != nil {
+		a.errorf(fn.Name.Pos(), "%s is generic: a %s must be a non-generic function or method", fn.Name.Name, k.name)
+		return false
+	}
+	return fn.Recv == nil || a.receiver(fn, sig, f, k)
+}
+
+// receiver records the named type of a method.
+func (a *analyzer) receiver(fn *ast.FuncDecl, sig *types.Signature, t *model.Func, k funcKind) bool {
 	rt := sig.Recv().Type()
 	ptr, isPtr := rt.(*types.Pointer)
 	if isPtr {
@@ -56,7 +76,7 @@ func (a *analyzer) receiver(fn *ast.FuncDecl, sig *types.Signature, t *model.Too
 	}
 	named, ok := types.Unalias(rt).(*types.Named)
 	if !ok || named.TypeParams().Len() > 0 {
-		a.errorf(fn.Recv.Pos(), "method %s has a generic or unnamed receiver: a tool method needs a receiver of a non-generic named type", fn.Name.Name)
+		a.errorf(fn.Recv.Pos(), "method %s has a generic or unnamed receiver: a %s method needs a receiver of a non-generic named type", fn.Name.Name, k.name)
 		return false
 	}
 	t.Recv = &model.Receiver{Name: named.Obj().Name(), Pointer: isPtr}
@@ -64,14 +84,14 @@ func (a *analyzer) receiver(fn *ast.FuncDecl, sig *types.Signature, t *model.Too
 }
 
 // params decides the handler shape and maps the parameters.
-func (a *analyzer) params(fn *ast.FuncDecl, sig *types.Signature, ds []*annotations.Param, t *model.Tool) bool {
+func (a *analyzer) params(fn *ast.FuncDecl, sig *types.Signature, ds []*annotations.Param, t *model.Func, k funcKind) bool {
 	vars := tupleVars(sig.Params())
 	if len(vars) > 0 && isContext(vars[0].Type()) {
 		t.HasCtx = true
 		vars = vars[1:]
 	}
 	if sig.Variadic() {
-		a.errorf(fn.Type.Params.Pos(), "%s is variadic: a tool takes (ctx, in Struct) or named parameters, never ...T", fn.Name.Name)
+		a.errorf(fn.Type.Params.Pos(), "%s is variadic: a %s takes (ctx, in Struct) or named parameters, never ...T", fn.Name.Name, k.name)
 		return false
 	}
 	for _, v := range vars {
@@ -82,15 +102,15 @@ func (a *analyzer) params(fn *ast.FuncDecl, sig *types.Signature, ds []*annotati
 	}
 	if len(vars) == 1 && isStructLike(vars[0].Type()) {
 		for _, d := range ds {
-			a.errorf(d.Pos, "//mcp:param on %s, whose properties are the fields of its struct parameter: describe the fields with doc comments and mcp tags instead", fn.Name.Name)
+			a.errorf(d.Pos, "//mcp:param on %s, whose %s are the fields of its struct parameter: describe the fields with doc comments and mcp tags instead", fn.Name.Name, k.values)
 		}
 		return a.nameKeyed(vars[0], t) && len(ds) == 0
 	}
-	return a.positional(fn, vars, ds, t)
+	return a.positional(fn, vars, ds, t, k)
 }
 
-// nameKeyed maps the one struct parameter of a name-keyed tool.
-func (a *analyzer) nameKeyed(v *types.Var, t *model.Tool) bool {
+// nameKeyed maps the one struct parameter of a name-keyed function.
+func (a *analyzer) nameKeyed(v *types.Var, t *model.Func) bool {
 	typ := v.Type()
 	if p, ok := typ.(*types.Pointer); ok {
 		t.InputPtr = true
@@ -102,7 +122,7 @@ func (a *analyzer) nameKeyed(v *types.Var, t *model.Tool) bool {
 }
 
 // positional maps each parameter to a property of a synthetic struct.
-func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotations.Param, t *model.Tool) bool {
+func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotations.Param, t *model.Func, k funcKind) bool {
 	t.Shape = model.Positional
 	in := &model.Type{Kind: model.Struct, Local: true, Named: &model.GoName{Name: names.Args(t.GoIdent())}}
 	byName := map[string]*annotations.Param{}
@@ -124,7 +144,7 @@ func (a *analyzer) positional(fn *ast.FuncDecl, vars []*types.Var, ds []*annotat
 	}
 	for _, v := range vars {
 		if v.Name() == "" || v.Name() == "_" {
-			a.errorf(v.Pos(), "parameter of %s has no name: a positional tool names every parameter, the name is the property name", fn.Name.Name)
+			a.errorf(v.Pos(), "parameter of %s has no name: a positional %s names every parameter, the name is the %s name", fn.Name.Name, k.name, k.value)
 			ok = false
 			continue
 		}

@@ -10,14 +10,17 @@ import "go/token"
 // identifiers of the function implementing it.
 type ToolName string
 
-// Package is one Go package with at least one annotated tool.
+// Package is one Go package with at least one annotated tool, prompt,
+// resource or form.
 type Package struct {
-	Name    string // Go package name
-	Path    string // import path
-	Dir     string // directory holding the package
-	GenFile string // path of the generated file
-	Tools   []*Tool
-	Forms   []*Form
+	Name      string // Go package name
+	Path      string // import path
+	Dir       string // directory holding the package
+	GenFile   string // path of the generated file
+	Tools     []*Tool
+	Prompts   []*Prompt
+	Resources []*Resource // static resources and templates, in source order
+	Forms     []*Form
 	// Scope holds the package-level identifiers of the user's files: the
 	// generated file's import names and the names of the parameters and
 	// variables of its functions are chosen not to take them.
@@ -67,6 +70,29 @@ type Receiver struct {
 	Pointer bool   // the method has a pointer receiver
 }
 
+// Func is the Go function or method behind a tool, prompt or resource,
+// and how what a client sends reaches its parameters: the properties of a
+// tool, the arguments of a prompt or the variables of a resource template
+// are the fields of Input, decoded by the same generated decoders.
+type Func struct {
+	FuncName string    // Go name of the function or method
+	Recv     *Receiver // nil for a package-level function
+	HasCtx   bool      // the first parameter is a context.Context
+	Shape    Shape
+	Input    *Type // a struct type: the parameter's, or the synthetic one of positional parameters
+	InputPtr bool  // the name-keyed parameter is a pointer to Input
+	HasError bool  // the last result is an error
+}
+
+// GoIdent is a Go identifier fragment naming the function uniquely within
+// the package: F, or T_F for a method; generated names derive from it.
+func (f *Func) GoIdent() string {
+	if f.Recv != nil {
+		return f.Recv.Name + "_" + f.FuncName
+	}
+	return f.FuncName
+}
+
 // Tool is one annotated function or method.
 type Tool struct {
 	Pos         token.Position
@@ -77,29 +103,88 @@ type Tool struct {
 	Icons       []Icon
 	TaskSupport string // "", "optional" or "required"
 
-	FuncName string    // Go name of the function or method
-	Recv     *Receiver // nil for a package-level function
-	HasCtx   bool      // the first parameter is a context.Context
-	Shape    Shape
-	Input    *Type // a struct type: the parameter's, or the synthetic one of a positional tool
-	InputPtr bool  // the name-keyed parameter is a pointer to Input
-	Out      OutKind
-	OutType  *Type // for OutStructured, the struct type; for other kinds, the Go type
-	OutPtr   bool  // OutStructured through a pointer
-	HasError bool  // the last result is an error
+	Func
+	Out     OutKind
+	OutType *Type // for OutStructured, the struct type; for other kinds, the Go type
+	OutPtr  bool  // OutStructured through a pointer
 
 	// InputFile and OutputFile are the schemas read from input= and
 	// output= files, compacted; nil when the schema stage computes them.
 	InputFile, OutputFile []byte
 }
 
-// GoIdent is a Go identifier fragment naming the tool's function uniquely
-// within the package: F, or T_F for a method; generated names derive from it.
-func (t *Tool) GoIdent() string {
-	if t.Recv != nil {
-		return t.Recv.Name + "_" + t.FuncName
+
+// PromptOut classifies what a prompt function returns beside its error.
+type PromptOut int
+
+// The prompt result kinds of the contract.
+const (
+	PromptText     PromptOut = iota // a string kind: one user message with one text block
+	PromptMessages                  // []mcprt.PromptMessage
+	PromptResult                    // mcprt.PromptResult
+)
+
+// Prompt is one function annotated //mcp:prompt. Its arguments are the
+// fields of Input; every one is a string on the wire.
+type Prompt struct {
+	Pos         token.Position
+	Name        string
+	Title       string
+	Description string
+	Icons       []Icon
+	Func
+	Out     PromptOut
+	OutType *Type // for PromptText, the string type
+}
+
+// ResourceOut classifies what a resource function returns beside its error.
+type ResourceOut int
+
+// The resource result kinds of the contract.
+const (
+	ResourceText     ResourceOut = iota // a string kind: one text content
+	ResourceBlob                        // []byte: one blob content
+	ResourceJSON                        // any other mapped type: its JSON as text
+	ResourceContents                    // mcprt.ResourceContents
+	ResourceContentsList                // []mcprt.ResourceContents
+)
+
+// TemplatePart is literal text of a resource URI, or a variable: {Var}
+// stands for one path segment, {+Var} (Plus) for any text.
+type TemplatePart struct {
+	Literal string
+	Var     string
+	Plus    bool
+}
+
+// Resource is one function annotated //mcp:resource: a static resource,
+// or a template when its URI has variables. A template's variables are
+// the fields of Input.
+type Resource struct {
+	Pos         token.Position
+	URI         string
+	Parts       []TemplatePart // the URI split; variables only in a template
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	Size        int64    // 0: not published
+	Audience    []string // "user", "assistant"
+	Priority    string   // a number from 0 to 1 as written, or ""
+	Icons       []Icon
+	Func
+	Out     ResourceOut
+	OutType *Type // for ResourceText and ResourceJSON, the Go type
+}
+
+// IsTemplate reports whether the resource's URI has variables.
+func (r *Resource) IsTemplate() bool {
+	for _, p := range r.Parts {
+		if p.Var != "" {
+			return true
+		}
 	}
-	return t.FuncName
+	return false
 }
 
 // Form is a struct type marked //mcp:form: a form a tool asks the user to

@@ -23,10 +23,10 @@ func TestIdent(t *testing.T) {
 			t.Errorf("Ident() = %q, want %q", got, c.want)
 		}
 	}
-	if got := (&Tool{FuncName: "F"}).GoIdent(); got != "F" {
+	if got := (&Func{FuncName: "F"}).GoIdent(); got != "F" {
 		t.Errorf("GoIdent of a function = %q, want F", got)
 	}
-	if got := (&Tool{FuncName: "F", Recv: &Receiver{Name: "T"}}).GoIdent(); got != "T_F" {
+	if got := (&Func{FuncName: "F", Recv: &Receiver{Name: "T"}}).GoIdent(); got != "T_F" {
 		t.Errorf("GoIdent of a method = %q, want T_F", got)
 	}
 }

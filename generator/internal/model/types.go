@@ -80,6 +80,9 @@ type Field struct {
 	// OmitEmpty and OmitZero are the json tag options: the encoder leaves
 	// the property out when the value is empty or zero.
 	OmitEmpty, OmitZero bool
+	// Complete names the package function that completes the value of a
+	// prompt argument or template variable (complete=), or is "".
+	Complete string
 }
 
 // Constraints are the checks and schema keywords of an mcp tag.

@@ -63,9 +63,9 @@ func TestToolSchemas(t *testing.T) {
 		inputs string // the input schema, when the case is about it
 	}{{
 		name: "properties",
-		tool: &model.Tool{Input: object("In", "In is ignored at the top.",
+		tool: &model.Tool{Func: model.Func{Input: object("In", "In is ignored at the top.",
 			field("name", str, true, "Who"), mode, small, tiny, tags,
-			field("level", level, true, ""), field("blob", ptr(b64), false, ""))},
+			field("level", level, true, ""), field("blob", ptr(b64), false, ""))}},
 		inputs: `{"type":"object","properties":{` +
 			`"name":{"type":"string","description":"Who"},` +
 			`"mode":{"type":"string","title":"Mode","description":"How","enum":["fast","slow"],"default":"fast"},` +
@@ -77,25 +77,25 @@ func TestToolSchemas(t *testing.T) {
 			`"required":["name","small","tiny","level"],"additionalProperties":false}`,
 	}, {
 		name:   "recursive",
-		tool:   &model.Tool{Input: object("In", "", field("tree", node(), true, "The tree"))},
+		tool:   &model.Tool{Func: model.Func{Input: object("In", "", field("tree", node(), true, "The tree"))}},
 		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name: "structured output",
-		tool: &model.Tool{Input: object("In", ""), Out: model.OutStructured, OutType: object("Out", "Out is the result.", field("n", i64, true, "Count"))},
+		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutStructured, OutType: object("Out", "Out is the result.", field("n", i64, true, "Count"))},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
 			Output: []byte(`{"type":"object","properties":{"n":{"type":"integer","description":"Count"}},"required":["n"],"additionalProperties":false}`)},
 	}, {
 		name: "list output",
-		tool: &model.Tool{Input: object("In", ""), Out: model.OutJSON, OutType: slice(str)},
+		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutJSON, OutType: slice(str)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
 			Output: []byte(`{"type":"array","items":{"type":"string"}}`), Wrap: true},
 	}, {
 		name: "text output",
-		tool: &model.Tool{Input: object("In", ""), Out: model.OutString, OutType: str},
+		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutString, OutType: str},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`)},
 	}, {
 		name: "files",
-		tool: &model.Tool{Input: object("In", "", field("a", str, true, "")), InputFile: []byte(`{"type":"object"}`),
+		tool: &model.Tool{Func: model.Func{Input: object("In", "", field("a", str, true, ""))}, InputFile: []byte(`{"type":"object"}`),
 			Out: model.OutString, OutType: str, OutputFile: []byte(`{"type":"string"}`)},
 		want: Tool{Input: []byte(`{"type":"object"}`), Output: []byte(`{"type":"string"}`)},
 	}} {
@@ -135,7 +135,7 @@ func TestFormSchema(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	t.Parallel()
 	m := func() *model.Package {
-		return &model.Package{Tools: []*model.Tool{{Input: object("In", "", field("a", node(), true, ""), field("b", node(), true, ""))}}}
+		return &model.Package{Tools: []*model.Tool{{Func: model.Func{Input: object("In", "", field("a", node(), true, ""), field("b", node(), true, ""))}}}}
 	}
 	a, b := m(), m()
 	if x, y := Package(a, nil).Tool(a.Tools[0]).Input, Package(b, nil).Tool(b.Tools[0]).Input; string(x) != string(y) {
