@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
@@ -43,7 +44,11 @@ type Config struct {
 type File struct {
 	Path    string // absolute path
 	Content []byte // nil: the package has no tools and the file is to be removed
-	Tools   []mcprt.Tool
+	// The descriptors of what the file serves, for -list; their functions
+	// are nil.
+	Tools     []mcprt.Tool
+	Prompts   []mcprt.Prompt
+	Resources []mcprt.Resource
 }
 
 // Generate loads and analyzes the packages and returns the files to write.
@@ -134,7 +139,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas)}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m)}, diags
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
@@ -151,6 +156,37 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 		})
 	}
 	return tools
+}
+
+// runtimePrompts builds the descriptors of a package's prompts, for -list.
+func runtimePrompts(m *model.Package) []mcprt.Prompt {
+	var prompts []mcprt.Prompt
+	for _, p := range m.Prompts {
+		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
+		for _, f := range p.Input.Fields {
+			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.C.Title, Description: f.Doc, Required: f.Required})
+		}
+		prompts = append(prompts, rp)
+	}
+	return prompts
+}
+
+// runtimeResources builds the descriptors of a package's resources and
+// templates, for -list.
+func runtimeResources(m *model.Package) []mcprt.Resource {
+	var resources []mcprt.Resource
+	for _, r := range m.Resources {
+		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons)}
+		if len(r.Audience) > 0 || r.Priority != "" {
+			rr.Annotations = &mcprt.Annotations{Audience: r.Audience}
+			if r.Priority != "" {
+				pr, _ := strconv.ParseFloat(r.Priority, 64) // checked by the parser
+				rr.Annotations.Priority = &pr
+			}
+		}
+		resources = append(resources, rr)
+	}
+	return resources
 }
 
 func icons(ics []model.Icon) []mcprt.Icon {
@@ -197,21 +233,44 @@ func Stale(files []File) []string {
 	return stale
 }
 
-// List returns the tools/list result the packages would serve, as indented
-// JSON, for the latest revision.
+// comma separates the next element of a list being written.
+func comma(list []byte) []byte {
+	if len(list) == 0 {
+		return list
+	}
+	return append(list, ',')
+}
+
+// List returns what the packages would serve, for the latest revision, as
+// indented JSON: the tools/list result, with the lists of prompts,
+// resources and resource templates beside "tools" when there are any.
 func List(files []File) ([]byte, error) {
-	buf := []byte(`{"tools":[`)
-	n := 0
+	var tools, prompts, resources, templates []byte
 	for _, f := range files {
 		for i := range f.Tools {
-			if n > 0 {
-				buf = append(buf, ',')
+			tools = wire.AppendTool(comma(tools), &f.Tools[i], wire.LatestRevision)
+		}
+		for i := range f.Prompts {
+			prompts = wire.AppendPrompt(comma(prompts), &f.Prompts[i], wire.LatestRevision)
+		}
+		for i := range f.Resources {
+			if r := &f.Resources[i]; wire.IsTemplate(r.URI) {
+				templates = wire.AppendResourceTemplate(comma(templates), r, wire.LatestRevision)
+			} else {
+				resources = wire.AppendResource(comma(resources), r, wire.LatestRevision)
 			}
-			buf = wire.AppendTool(buf, &f.Tools[i], wire.LatestRevision)
-			n++
 		}
 	}
-	buf = append(buf, "]}"...)
+	buf := append(append([]byte(`{"tools":[`), tools...), ']')
+	for _, l := range []struct {
+		key  string
+		list []byte
+	}{{"prompts", prompts}, {"resources", resources}, {"resourceTemplates", templates}} {
+		if l.list != nil {
+			buf = append(append(append(buf, `,"`+l.key+`":[`...), l.list...), ']')
+		}
+	}
+	buf = append(buf, '}')
 	var out bytes.Buffer
 	if err := json.Indent(&out, buf, "", "  "); err != nil {
 		return nil, fmt.Errorf("internal error: tools/list is not JSON: %v", err)

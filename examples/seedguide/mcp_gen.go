@@ -13,8 +13,8 @@ import (
 // runtime: rerun go generate.
 var _ = mcpimpl.SupportPackageIsVersion2
 
-// The signature of each tool function when this file was generated. A
-// compile error below means a function changed since: rerun go generate.
+// The signature of each annotated function when this file was generated.
+// A compile error below means a function changed since: rerun go generate.
 type (
 	mcpgen_GreetUser_changed_rerun_go_generate       = func(string) (string, error)
 	mcpgen_CalculateSum_changed_rerun_go_generate    = func(float64, float64) float64

@@ -14,8 +14,8 @@ import (
 // runtime: rerun go generate.
 var _ = mcpimpl.SupportPackageIsVersion2
 
-// The signature of each tool function when this file was generated. A
-// compile error below means a function changed since: rerun go generate.
+// The signature of each annotated function when this file was generated.
+// A compile error below means a function changed since: rerun go generate.
 type (
 	mcpgen_MakeReport_changed_rerun_go_generate      = func(context.Context, KindsInput) (*Report, error)
 	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)

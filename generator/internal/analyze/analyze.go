@@ -42,6 +42,9 @@ type analyzer struct {
 	types  map[types.Type]*model.Type
 	pkg    *model.Package
 	decls  *declIndex // syntax of declarations anywhere, read on demand
+	// completePos holds where each complete= was written, for fields whose
+	// completer turns out to be misplaced.
+	completePos map[*model.Field]token.Pos
 }
 
 // Package analyzes one package. It returns a nil model when the package has
@@ -61,9 +64,10 @@ func Package(in Input) (*model.Package, diag.List) {
 		a.file(f)
 	}
 	a.checkNames()
+	a.checkCatalogNames()
 	a.checkCollisions(files)
 	a.checkDescriptions(files)
-	if len(a.pkg.Tools) == 0 && len(a.pkg.Forms) == 0 {
+	if len(a.pkg.Tools) == 0 && len(a.pkg.Prompts) == 0 && len(a.pkg.Resources) == 0 && len(a.pkg.Forms) == 0 {
 		return nil, a.diags
 	}
 	return a.pkg, a.diags
@@ -161,42 +165,82 @@ func directiveWord(text string) string {
 }
 
 // funcDecl reads the directives of one function's doc comment and, when
-// there is a //mcp:tool, analyzes the function as a tool.
+// there is a //mcp:tool, //mcp:prompt or //mcp:resource, analyzes the
+// function as one.
 func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
-	var tool *annotations.Tool
-	var params []*annotations.Param
-	var icons []*annotations.Icon
+	var ds funcDirectives
 	for _, c := range fn.Doc.List {
 		d, errs := annotations.ParseDirective(c.Slash, c.Text)
 		a.annotationErrors(errs)
-		switch d := d.(type) {
-		case *annotations.Tool:
-			if tool != nil {
-				a.errorf(d.Pos, "repeated //mcp:tool directive on %s: merge its keys into the first one", fn.Name.Name)
-				continue
-			}
-			tool = d
-		case *annotations.Param:
-			params = append(params, d)
-		case *annotations.Icon:
-			icons = append(icons, d)
-		case *annotations.Form:
-			a.errorf(d.Pos, "//mcp:form on func %s: move it to the doc comment of a struct type", fn.Name.Name)
-		}
+		a.directive(fn, &ds, d)
 	}
-	if tool == nil {
-		for _, p := range params {
-			a.errorf(p.Pos, "//mcp:param on %s, which has no //mcp:tool: add //mcp:tool to its doc comment", fn.Name.Name)
+	if ds.main == nil {
+		for _, p := range ds.params {
+			a.errorf(p.Pos, "//mcp:param on %s, which is no tool, prompt or resource: add //mcp:tool, //mcp:prompt or //mcp:resource to its doc comment", fn.Name.Name)
 		}
-		for _, ic := range icons {
-			a.errorf(ic.Pos, "//mcp:icon on %s, which has no //mcp:tool: add //mcp:tool to its doc comment", fn.Name.Name)
+		for _, ic := range ds.icons {
+			a.errorf(ic.Pos, "//mcp:icon on %s, which is no tool, prompt or resource: add //mcp:tool, //mcp:prompt or //mcp:resource to its doc comment", fn.Name.Name)
 		}
 		return
 	}
 	if a.in.Progress != nil {
-		a.in.Progress(a.in.Fset.Position(tool.Pos))
+		a.in.Progress(a.in.Fset.Position(ds.pos))
 	}
-	if t := a.tool(fn, tool, params, icons); t != nil {
-		a.pkg.Tools = append(a.pkg.Tools, t)
+	switch d := ds.main.(type) {
+	case *annotations.Tool:
+		if t := a.tool(fn, d, ds.params, ds.icons); t != nil {
+			a.pkg.Tools = append(a.pkg.Tools, t)
+		}
+	case *annotations.Prompt:
+		if p := a.prompt(fn, d, ds.params, ds.icons); p != nil {
+			a.pkg.Prompts = append(a.pkg.Prompts, p)
+		}
+	case *annotations.Resource:
+		if r := a.resource(fn, d, ds.params, ds.icons); r != nil {
+			a.pkg.Resources = append(a.pkg.Resources, r)
+		}
+	}
+}
+
+// funcDirectives are the directives of one function: the one that makes
+// it a tool, prompt or resource, and those that describe it.
+type funcDirectives struct {
+	main   any // *annotations.Tool, *annotations.Prompt or *annotations.Resource
+	pos    token.Pos
+	word   string // //mcp:tool, ...
+	params []*annotations.Param
+	icons  []*annotations.Icon
+}
+
+// directive files one parsed directive of fn.
+func (a *analyzer) directive(fn *ast.FuncDecl, ds *funcDirectives, d any) {
+	var pos token.Pos
+	var word string
+	switch d := d.(type) {
+	case *annotations.Tool:
+		pos, word = d.Pos, "//mcp:tool"
+	case *annotations.Prompt:
+		pos, word = d.Pos, "//mcp:prompt"
+	case *annotations.Resource:
+		pos, word = d.Pos, "//mcp:resource"
+	case *annotations.Param:
+		ds.params = append(ds.params, d)
+		return
+	case *annotations.Icon:
+		ds.icons = append(ds.icons, d)
+		return
+	case *annotations.Form:
+		a.errorf(d.Pos, "//mcp:form on func %s: move it to the doc comment of a struct type", fn.Name.Name)
+		return
+	default:
+		return
+	}
+	switch {
+	case ds.main == nil:
+		ds.main, ds.pos, ds.word = d, pos, word
+	case ds.word == word:
+		a.errorf(pos, "repeated %s directive on %s: merge its keys into the first one", word, fn.Name.Name)
+	default:
+		a.errorf(pos, "%s on %s, which is a %s already: a function is one tool, prompt or resource", word, fn.Name.Name, strings.TrimPrefix(ds.word, "//mcp:"))
 	}
 }

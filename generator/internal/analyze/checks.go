@@ -10,34 +10,62 @@ import (
 )
 
 // checkCollisions reports user declarations that the generated file would
-// redeclare: a package-level MCPTools when the package has package-level
-// tools, a method MCPTools on a type with tool methods, and any
-// package-level identifier with the generated prefix. Each is positioned at
-// the user's declaration.
+// redeclare: a package-level MCPTools, MCPPrompts or MCPResources when the
+// package has package-level tools, prompts or resources, a method of the
+// same name on a type with such methods, and any package-level identifier
+// with the generated prefix. Each is positioned at the user's declaration.
 func (a *analyzer) checkCollisions(files []*ast.File) {
-	funcs, recvs := false, map[string]bool{}
-	for _, t := range a.pkg.Tools {
-		if t.Recv == nil {
-			funcs = true
-		} else {
-			recvs[t.Recv.Name] = true
-		}
-	}
+	lists := a.generatedLists()
 	for _, f := range files {
 		for _, id := range topLevelNames(f) {
 			switch {
 			case strings.HasPrefix(id.Name, names.Prefix):
 				a.errorf(id.Pos(), "%s uses the prefix %s, which is reserved for generated code: rename it", id.Name, names.Prefix)
-			case id.Name == names.Tools && funcs:
-				a.errorf(id.Pos(), "%s is declared by the generated file for the package's tools: rename this declaration", names.Tools)
+			case lists[id.Name] != nil && lists[id.Name].funcs:
+				a.errorf(id.Pos(), "%s is declared by the generated file for the package's %s: rename this declaration", id.Name, lists[id.Name].what)
 			}
 		}
 		for _, fn := range methods(f) {
-			if fn.Name.Name == names.Tools && recvs[recvName(fn)] {
-				a.errorf(fn.Name.Pos(), "method %s of %s is declared by the generated file for the tool methods of %[2]s: rename this method", names.Tools, recvName(fn))
+			if l := lists[fn.Name.Name]; l != nil && l.recvs[recvName(fn)] {
+				a.errorf(fn.Name.Pos(), "method %s of %s is declared by the generated file for the %s methods of %[2]s: rename this method", fn.Name.Name, recvName(fn), strings.TrimSuffix(l.what, "s"))
 			}
 		}
 	}
+}
+
+// generatedList is what a generated MCPTools, MCPPrompts or MCPResources
+// lists: whether there is a package-level one, and for which receivers.
+type generatedList struct {
+	what  string // "tools"
+	funcs bool
+	recvs map[string]bool
+}
+
+// generatedLists says which list functions and methods the generated file
+// declares, by name.
+func (a *analyzer) generatedLists() map[string]*generatedList {
+	lists := map[string]*generatedList{
+		names.Tools:     {what: "tools", recvs: map[string]bool{}},
+		names.Prompts:   {what: "prompts", recvs: map[string]bool{}},
+		names.Resources: {what: "resources", recvs: map[string]bool{}},
+	}
+	add := func(name string, recv *model.Receiver) {
+		if recv == nil {
+			lists[name].funcs = true
+		} else {
+			lists[name].recvs[recv.Name] = true
+		}
+	}
+	for _, t := range a.pkg.Tools {
+		add(names.Tools, t.Recv)
+	}
+	for _, p := range a.pkg.Prompts {
+		add(names.Prompts, p.Recv)
+	}
+	for _, r := range a.pkg.Resources {
+		add(names.Resources, r.Recv)
+	}
+	return lists
 }
 
 // topLevelNames returns the identifiers declared at package level in f:

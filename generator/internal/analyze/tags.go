@@ -38,6 +38,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.checkNumbers(t, value, &f.C) && ok
 	ok = a.checkStrings(t, value, &f.C) && ok
 	ok = a.enumAndDefault(t, value, f) && ok
+	ok = a.completer(f, t.Complete) && ok
 	return ok
 }
 

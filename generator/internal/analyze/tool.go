@@ -35,8 +35,9 @@ func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotat
 	ok := a.params(fn, obj.Signature(), params, &t.Func, toolKind)
 	ok = a.results(fn, obj.Signature(), t) && ok
 	ok = a.describe(fn, d, t) && ok
-	a.icons(icons, t)
+	t.Icons = iconList(icons)
 	a.overrides(d, t)
+	a.noCompleters(t.Input, map[*model.Type]bool{})
 	if !ok {
 		return nil
 	}
@@ -329,12 +330,6 @@ func docDescription(doc, name string) string {
 	}
 	r, size := utf8.DecodeRuneInString(rest)
 	return string(unicode.ToUpper(r)) + rest[size:]
-}
-
-func (a *analyzer) icons(ds []*annotations.Icon, t *model.Tool) {
-	for _, d := range ds {
-		t.Icons = append(t.Icons, model.Icon{Src: d.Src.Value, MIMEType: d.MIME.Value, Theme: d.Theme.Value, Sizes: d.Sizes.Values})
-	}
 }
 
 // overrides reads the input= and output= schema files.

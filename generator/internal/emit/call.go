@@ -16,24 +16,31 @@ func (e *emitter) call(t *model.Tool) {
 		params = append([]jen.Code{jen.Id(e.l.recv).Op("*").Id(t.Recv.Name)}, params...)
 	}
 	if t.Shape == model.Positional {
-		e.argsType(t)
+		e.argsType(&t.Func)
 	}
-	body := []jen.Code{
-		jen.Var().Id(e.l.dec).Add(rtDecoder.qual()),
-		jen.Id(e.l.dec).Dot("Start").Call(jen.Id(e.l.ctx), jen.Id(e.l.args)),
-		jen.Var().Id(e.l.in).Add(goType(t.Input)),
-		jen.Id(e.decodeFunc(t.Input)).Call(jen.Op("&").Id(e.l.dec), jen.Op("&").Id(e.l.in)),
-		jen.If(jen.Id(e.l.err).Op(":=").Id(e.l.dec).Dot("Finish").Call(), jen.Id(e.l.err).Op("!=").Nil()).Block(
-			jen.Return(rtErrorResult.qual().Call(jen.Id(e.l.err))),
-		),
-	}
+	body := e.decodeInput(&t.Func, jen.Id(e.l.args), rtErrorResult.qual().Call(jen.Id(e.l.err)))
 	body = append(body, e.invoke(t)...)
 	e.f.Func().Id(callName(t)).Params(params...).Add(rtResult.qual()).Block(body...)
 	e.f.Line()
 }
 
-// argsType declares the struct holding a positional tool's arguments.
-func (e *emitter) argsType(t *model.Tool) {
+// decodeInput declares the function's input and decodes data, JSON held
+// by the expression data, into it; a problem returns fail, built with the
+// error in the local err.
+func (e *emitter) decodeInput(f *model.Func, data jen.Code, fail ...jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.Var().Id(e.l.dec).Add(rtDecoder.qual()),
+		jen.Id(e.l.dec).Dot("Start").Call(jen.Id(e.l.ctx), data),
+		jen.Var().Id(e.l.in).Add(goType(f.Input)),
+		jen.Id(e.decodeFunc(f.Input)).Call(jen.Op("&").Id(e.l.dec), jen.Op("&").Id(e.l.in)),
+		jen.If(jen.Id(e.l.err).Op(":=").Id(e.l.dec).Dot("Finish").Call(), jen.Id(e.l.err).Op("!=").Nil()).Block(
+			jen.Return(fail...),
+		),
+	}
+}
+
+// argsType declares the struct holding a function's positional arguments.
+func (e *emitter) argsType(t *model.Func) {
 	e.f.Type().Id(t.Input.Named.Name).StructFunc(func(g *jen.Group) {
 		for _, f := range t.Input.Fields {
 			g.Id(f.Path[0].Name).Add(goType(f.Type))
@@ -42,28 +49,35 @@ func (e *emitter) argsType(t *model.Tool) {
 	e.f.Line()
 }
 
-// invoke calls the tool's function and converts its results.
-func (e *emitter) invoke(t *model.Tool) []jen.Code {
+// callOf is the call of f with its context and decoded input.
+func (e *emitter) callOf(f *model.Func) *jen.Statement {
 	var fn *jen.Statement
-	if t.Recv != nil {
-		fn = jen.Id(e.l.recv).Dot(t.FuncName)
+	if f.Recv != nil {
+		fn = jen.Id(e.l.recv).Dot(f.FuncName)
 	} else {
-		fn = jen.Id(t.FuncName)
+		fn = jen.Id(f.FuncName)
 	}
 	var args []jen.Code
-	if t.HasCtx {
+	if f.HasCtx {
 		args = append(args, jen.Id(e.l.ctx))
 	}
 	switch {
-	case t.Shape == model.Positional:
-		for _, f := range t.Input.Fields {
-			args = append(args, jen.Id(e.l.in).Dot(f.Path[0].Name))
+	case f.Input == nil:
+	case f.Shape == model.Positional:
+		for _, fl := range f.Input.Fields {
+			args = append(args, jen.Id(e.l.in).Dot(fl.Path[0].Name))
 		}
-	case t.InputPtr:
+	case f.InputPtr:
 		args = append(args, jen.Op("&").Id(e.l.in))
 	default:
 		args = append(args, jen.Id(e.l.in))
 	}
+	return fn.Call(args...)
+}
+
+// invoke calls the tool's function and converts its results.
+func (e *emitter) invoke(t *model.Tool) []jen.Code {
+	call := e.callOf(&t.Func)
 	var lhs []jen.Code
 	if t.Out != model.OutNone {
 		lhs = append(lhs, jen.Id(e.l.out))
@@ -73,9 +87,9 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 	}
 	var out []jen.Code
 	if len(lhs) == 0 {
-		out = append(out, fn.Call(args...))
+		out = append(out, call)
 	} else {
-		out = append(out, jen.List(lhs...).Op(":=").Add(fn.Call(args...)))
+		out = append(out, jen.List(lhs...).Op(":=").Add(call))
 	}
 	if t.HasError {
 		out = append(out, jen.If(jen.Id(e.l.err).Op("!=").Nil()).Block(jen.Return(rtErrorResult.qual().Call(jen.Id(e.l.err)))))

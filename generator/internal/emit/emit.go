@@ -64,12 +64,19 @@ func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
 	e.f.Line()
 	e.guards()
 	e.toolLists()
+	e.promptList()
+	e.resourceList()
 	for _, t := range pkg.Tools {
-		if cfg.Progress != nil {
-			cfg.Progress(t.Pos)
-		}
-		e.cut()
+		e.progress(t.Pos)
 		e.call(t)
+	}
+	for _, p := range pkg.Prompts {
+		e.progress(p.Pos)
+		e.prompt(p)
+	}
+	for _, r := range pkg.Resources {
+		e.progress(r.Pos)
+		e.resource(r)
 	}
 	e.forms()
 	for i := 0; i < len(e.order); i++ { // decoders may add more types as they go
@@ -90,6 +97,15 @@ func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
 		return nil, fmt.Errorf("internal error: generated code for %s does not format: %v\n%s", pkg.Path, err, numbered(uncut(buf.Bytes())))
 	}
 	return src, nil
+}
+
+// progress reports the position whose code is written next and cuts the
+// file there, for formatting in parts.
+func (e *emitter) progress(pos token.Position) {
+	if e.cfg.Progress != nil {
+		e.cfg.Progress(pos)
+	}
+	e.cut()
 }
 
 // imports names every import so that no import name shadows, or is shadowed

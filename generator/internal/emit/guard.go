@@ -7,67 +7,107 @@ import (
 	"github.com/mcpgen/mcpgen/generator/internal/names"
 )
 
-// guards writes, for each tool, an alias of the function's signature as
-// this file was generated for it and an assignment of the function to it.
-// When the function changes, the assignment fails to compile, and the
+// guards writes, for each annotated function, an alias of its signature
+// as this file was generated for it and an assignment of the function to
+// it. When the function changes, the assignment fails to compile, and the
 // compiler's message names the alias, which says to rerun go generate.
 func (e *emitter) guards() {
-	if len(e.pkg.Tools) == 0 {
+	fs := e.guarded()
+	if len(fs) == 0 {
 		return
 	}
-	e.f.Comment("The signature of each tool function when this file was generated. A")
-	e.f.Comment("compile error below means a function changed since: rerun go generate.")
+	e.f.Comment("The signature of each annotated function when this file was generated.")
+	e.f.Comment("A compile error below means a function changed since: rerun go generate.")
 	e.f.Type().DefsFunc(func(g *jen.Group) {
-		for _, t := range e.pkg.Tools {
-			g.Id(guardName(t)).Op("=").Add(signature(t))
+		for _, x := range fs {
+			g.Id(guardName(x.f)).Op("=").Add(signature(x.f, x.results))
 		}
 	})
 	e.f.Line()
 	e.f.Var().DefsFunc(func(g *jen.Group) {
-		for _, t := range e.pkg.Tools {
-			fn := jen.Id(t.FuncName)
-			if t.Recv != nil {
-				fn = jen.Parens(jen.Op("*").Id(t.Recv.Name)).Dot(t.FuncName)
+		for _, x := range fs {
+			fn := jen.Id(x.f.FuncName)
+			if x.f.Recv != nil {
+				fn = jen.Parens(jen.Op("*").Id(x.f.Recv.Name)).Dot(x.f.FuncName)
 			}
-			g.Id("_").Id(guardName(t)).Op("=").Add(fn)
+			g.Id("_").Id(guardName(x.f)).Op("=").Add(fn)
 		}
 	})
 	e.f.Line()
 }
 
-func guardName(t *model.Tool) string { return names.Guard(t.GoIdent()) }
+// guardedFunc is an annotated function and the results it returns, as
+// Go types.
+type guardedFunc struct {
+	f       *model.Func
+	results []jen.Code
+}
 
-// signature is the func type of a tool's function, or of its method
-// expression (*T).F, whose first parameter is the receiver.
-func signature(t *model.Tool) jen.Code {
-	var params []jen.Code
-	if t.Recv != nil {
-		params = append(params, jen.Op("*").Id(t.Recv.Name))
+// guarded lists the annotated functions: tools, prompts, resources.
+func (e *emitter) guarded() []guardedFunc {
+	var out []guardedFunc
+	for _, t := range e.pkg.Tools {
+		var results []jen.Code
+		switch {
+		case t.Out == model.OutNone:
+		case t.Out == model.OutResult:
+			results = append(results, rtResult.qual())
+		case t.OutPtr:
+			results = append(results, jen.Op("*").Add(goType(t.OutType)))
+		default:
+			results = append(results, goType(t.OutType))
+		}
+		out = append(out, guardedFunc{&t.Func, results})
 	}
-	if t.HasCtx {
+	for _, p := range e.pkg.Prompts {
+		var r jen.Code = rtPromptResult.qual()
+		switch p.Out {
+		case model.PromptText:
+			r = goType(p.OutType)
+		case model.PromptMessages:
+			r = jen.Index().Add(rtPromptMessage.qual())
+		}
+		out = append(out, guardedFunc{&p.Func, []jen.Code{r}})
+	}
+	for _, r := range e.pkg.Resources {
+		var res jen.Code
+		switch r.Out {
+		case model.ResourceContents:
+			res = rtResourceContents.qual()
+		case model.ResourceContentsList:
+			res = jen.Index().Add(rtResourceContents.qual())
+		default:
+			res = goType(r.OutType)
+		}
+		out = append(out, guardedFunc{&r.Func, []jen.Code{res}})
+	}
+	return out
+}
+
+func guardName(f *model.Func) string { return names.Guard(f.GoIdent()) }
+
+// signature is the func type of a function, or of its method expression
+// (*T).F, whose first parameter is the receiver.
+func signature(f *model.Func, results []jen.Code) jen.Code {
+	var params []jen.Code
+	if f.Recv != nil {
+		params = append(params, jen.Op("*").Id(f.Recv.Name))
+	}
+	if f.HasCtx {
 		params = append(params, jen.Qual("context", "Context"))
 	}
 	switch {
-	case t.Shape == model.Positional:
-		for _, f := range t.Input.Fields {
-			params = append(params, goType(f.Type))
+	case f.Input == nil:
+	case f.Shape == model.Positional:
+		for _, fl := range f.Input.Fields {
+			params = append(params, goType(fl.Type))
 		}
-	case t.InputPtr:
-		params = append(params, jen.Op("*").Add(goType(t.Input)))
+	case f.InputPtr:
+		params = append(params, jen.Op("*").Add(goType(f.Input)))
 	default:
-		params = append(params, goType(t.Input))
+		params = append(params, goType(f.Input))
 	}
-	var results []jen.Code
-	switch {
-	case t.Out == model.OutNone:
-	case t.Out == model.OutResult:
-		results = append(results, rtResult.qual())
-	case t.OutPtr:
-		results = append(results, jen.Op("*").Add(goType(t.OutType)))
-	default:
-		results = append(results, goType(t.OutType))
-	}
-	if t.HasError {
+	if f.HasError {
 		results = append(results, jen.Error())
 	}
 	return jen.Func().Params(params...).Params(results...)

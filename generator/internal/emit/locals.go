@@ -19,6 +19,9 @@ type locals struct {
 	dec, val  string // a decode function's Decoder and target, an encode function's value
 	in, out   string // a handler's decoded arguments and its function's result
 	err, enc  string // a handler's error and result Encoder; enc is an encoder's parameter too
+	// The parameters of a resource's read function and of a completer, and
+	// whether a template matched.
+	uri, argument, value, ok string
 	// Prefixes of the numbered locals, one of each per nesting depth.
 	enumVal, seen, count, key, elem, index, mapVal, sep string
 }
@@ -41,6 +44,7 @@ func newLocals(scope map[string]bool) *locals {
 	return &locals{
 		ctx: one("ctx"), args: one("args"), recv: one("r"), dec: one("d"), val: one("v"),
 		in: one("in"), out: one("out"), err: one("err"), enc: one("enc"),
+		uri: one("uri"), argument: one("argument"), value: one("value"), ok: one("ok"),
 		enumVal: family("x"), seen: family("seen"), count: family("n"), key: family("k"),
 		elem: family("e"), index: family("i"), mapVal: family("v"), sep: family("sep"),
 	}

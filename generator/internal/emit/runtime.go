@@ -50,6 +50,27 @@ var (
 	rtTextResult   = rtIdent{mcprtPkg, "TextResult"}
 )
 
+// What prompt and resource lists and their functions use.
+var (
+	rtPrompt           = rtIdent{mcprtPkg, "Prompt"}
+	rtPromptArgument   = rtIdent{mcprtPkg, "PromptArgument"}
+	rtPromptResult     = rtIdent{mcprtPkg, "PromptResult"}
+	rtPromptMessage    = rtIdent{mcprtPkg, "PromptMessage"}
+	rtResource         = rtIdent{mcprtPkg, "Resource"}
+	rtResourceContents = rtIdent{mcprtPkg, "ResourceContents"}
+	rtAnnotations      = rtIdent{mcprtPkg, "Annotations"}
+	rtTemplate         = rtIdent{implPkg, "Template"}
+	rtTemplatePart     = rtIdent{implPkg, "TemplatePart"}
+	rtStringArgs       = rtIdent{implPkg, "StringArgs"}
+	rtErrNotFound      = rtIdent{mcprtPkg, "ErrNotFound"}
+	rtFloat            = rtIdent{implPkg, "Float"}
+	rtNotFound         = rtIdent{implPkg, "NotFound"}
+	rtPromptText       = rtIdent{implPkg, "PromptText"}
+	rtTextContents     = rtIdent{implPkg, "TextContents"}
+	rtBlobContents     = rtIdent{implPkg, "BlobContents"}
+	rtCompleteFrom     = rtIdent{implPkg, "CompleteFrom"}
+)
+
 // What decoders and their checks use.
 var (
 	rtDecoder       = rtIdent{implPkg, "Decoder"}
