@@ -154,8 +154,8 @@ func (a *analyzer) stringValues(in *model.Type, k funcKind) bool {
 		case model.String, model.Int, model.Uint, model.Float, model.Bool, model.Time, model.Duration, model.TextMethod:
 			continue
 		}
-		a.diags = append(a.diags, diag.Errorf(f.Pos, "%s %s is %s, which one string cannot hold: a %s is a string, number, bool, date-time, duration, enum or a type with UnmarshalText",
-			strings.TrimSuffix(k.name, " template"), f.WireName, typeText(f.Type), k.value))
+		a.diags = append(a.diags, diag.Errorf(f.Pos, "%s %s %s is %s, which one string cannot hold: a %[1]s %[2]s is a string, number, bool, date-time, duration, enum or a type with UnmarshalText",
+			k.name, k.value, f.WireName, typeText(f.Type)))
 		ok = false
 	}
 	return ok
