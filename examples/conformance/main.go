@@ -1,7 +1,7 @@
 // Command conformance is an MCP server written with mcpgen annotations that
 // serves the tools the official MCP conformance suite calls
-// (@modelcontextprotocol/conformance, "server" scenarios). It has no
-// resources or prompts, so the scenarios about those fail.
+// (@modelcontextprotocol/conformance, "server" scenarios), with the
+// resources, resource templates and prompts they read.
 //
 //	conformance -http 127.0.0.1:3001   # Streamable HTTP at http://127.0.0.1:3001/mcp
 //	conformance                       # stdio
@@ -31,6 +31,8 @@ var identity = mcprt.Identity{
 	EnableCompletions: true,
 	EnableElicitation: true,
 	EnableSampling:    true,
+
+	EnableResourceSubscriptions: true,
 }
 
 func main() {
@@ -39,6 +41,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := mcpserver.New(identity, MCPTools()...)
+	srv.AddPrompts(MCPPrompts()...)
+	srv.AddResources(MCPResources()...)
 	var err error
 	if *addr == "" {
 		err = srv.ServeStdio(ctx)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"strconv"
 )
 
 // A compile error on the next line means this file was generated for an older
@@ -29,6 +30,14 @@ type (
 	mcpgen_TestSampling_changed_rerun_go_generate                   = func(context.Context, string) (string, error)
 	mcpgen_TestReconnection_changed_rerun_go_generate               = func(context.Context) (string, error)
 	mcpgen_JSONSchema202012Tool_changed_rerun_go_generate           = func(SchemaInput) (string, error)
+	mcpgen_TestSimplePrompt_changed_rerun_go_generate               = func() string
+	mcpgen_TestPromptWithArguments_changed_rerun_go_generate        = func(string, string) string
+	mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate = func(string) []mcprt.PromptMessage
+	mcpgen_TestPromptWithImage_changed_rerun_go_generate            = func(context.Context) ([]mcprt.PromptMessage, error)
+	mcpgen_StaticText_changed_rerun_go_generate                     = func() string
+	mcpgen_StaticBinary_changed_rerun_go_generate                   = func() ([]byte, error)
+	mcpgen_WatchedResource_changed_rerun_go_generate                = func() string
+	mcpgen_TemplateResource_changed_rerun_go_generate               = func(string) TemplateData
 )
 
 var (
@@ -46,6 +55,14 @@ var (
 	_ mcpgen_TestSampling_changed_rerun_go_generate                   = TestSampling
 	_ mcpgen_TestReconnection_changed_rerun_go_generate               = TestReconnection
 	_ mcpgen_JSONSchema202012Tool_changed_rerun_go_generate           = JSONSchema202012Tool
+	_ mcpgen_TestSimplePrompt_changed_rerun_go_generate               = TestSimplePrompt
+	_ mcpgen_TestPromptWithArguments_changed_rerun_go_generate        = TestPromptWithArguments
+	_ mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate = TestPromptWithEmbeddedResource
+	_ mcpgen_TestPromptWithImage_changed_rerun_go_generate            = TestPromptWithImage
+	_ mcpgen_StaticText_changed_rerun_go_generate                     = StaticText
+	_ mcpgen_StaticBinary_changed_rerun_go_generate                   = StaticBinary
+	_ mcpgen_WatchedResource_changed_rerun_go_generate                = WatchedResource
+	_ mcpgen_TemplateResource_changed_rerun_go_generate               = TemplateResource
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
@@ -145,6 +162,68 @@ func MCPTools() []mcprt.Tool {
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
 		Handler:         mcpgen_call_JSONSchema202012Tool,
 		ChecksArguments: true,
+	}}
+}
+
+// MCPPrompts returns the MCP prompts of the package's annotated functions, in
+// source order.
+func MCPPrompts() []mcprt.Prompt {
+	return []mcprt.Prompt{{
+		Name:        "test_simple_prompt",
+		Title:       "Simple prompt",
+		Description: "Is a prompt without arguments.",
+		Get:         mcpgen_get_TestSimplePrompt,
+	}, {
+		Name:        "test_prompt_with_arguments",
+		Title:       "Prompt with arguments",
+		Description: "Is a prompt with two required arguments.",
+		Arguments:   []mcprt.PromptArgument{{Name: "arg1", Description: "First test argument", Required: true}, {Name: "arg2", Description: "Second test argument", Required: true}},
+		Get:         mcpgen_get_TestPromptWithArguments,
+	}, {
+		Name:        "test_prompt_with_embedded_resource",
+		Title:       "Prompt with an embedded resource",
+		Description: "Embeds the resource it is given.",
+		Arguments:   []mcprt.PromptArgument{{Name: "resourceUri", Description: "URI of the resource to embed", Required: true}},
+		Get:         mcpgen_get_TestPromptWithEmbeddedResource,
+	}, {
+		Name:        "test_prompt_with_image",
+		Title:       "Prompt with an image",
+		Description: "Shows an image.",
+		Get:         mcpgen_get_TestPromptWithImage,
+	}}
+}
+
+// MCPResources returns the MCP resources of the package's annotated functions, in
+// source order.
+func MCPResources() []mcprt.Resource {
+	return []mcprt.Resource{{
+		URI:         "test://static-text",
+		Name:        "static-text",
+		Title:       "Static text",
+		Description: "Is a plain text resource.",
+		MIMEType:    "text/plain",
+		Read:        mcpgen_read_StaticText,
+	}, {
+		URI:         "test://static-binary",
+		Name:        "static-binary",
+		Title:       "Static binary",
+		Description: "Is a 1x1 PNG image.",
+		MIMEType:    "image/png",
+		Read:        mcpgen_read_StaticBinary,
+	}, {
+		URI:         "test://watched-resource",
+		Name:        "watched-resource",
+		Title:       "Watched resource",
+		Description: "Is a resource clients subscribe to.",
+		MIMEType:    "text/plain",
+		Read:        mcpgen_read_WatchedResource,
+	}, {
+		URI:         "test://template/{id}/data",
+		Name:        "template",
+		Title:       "Template",
+		Description: "Is the data of one id.",
+		MIMEType:    "application/json",
+		Read:        mcpgen_read_TemplateResource,
 	}}
 }
 
@@ -379,6 +458,112 @@ func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Re
 	return mcprt.TextResult(string(out))
 }
 
+type mcpgen_args_TestSimplePrompt struct{}
+
+func mcpgen_get_TestSimplePrompt(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	var d mcpimpl.Decoder
+	d.Start(ctx, mcpimpl.StringArgs(args))
+	var in mcpgen_args_TestSimplePrompt
+	mcpgen_decode_mcpgen_args_TestSimplePrompt(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	out := TestSimplePrompt()
+	return mcpimpl.PromptText(string(out)), nil
+}
+
+type mcpgen_args_TestPromptWithArguments struct {
+	arg1 string
+	arg2 string
+}
+
+func mcpgen_get_TestPromptWithArguments(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	var d mcpimpl.Decoder
+	d.Start(ctx, mcpimpl.StringArgs(args))
+	var in mcpgen_args_TestPromptWithArguments
+	mcpgen_decode_mcpgen_args_TestPromptWithArguments(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	out := TestPromptWithArguments(in.arg1, in.arg2)
+	return mcpimpl.PromptText(string(out)), nil
+}
+
+type mcpgen_args_TestPromptWithEmbeddedResource struct {
+	resourceUri string
+}
+
+func mcpgen_get_TestPromptWithEmbeddedResource(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	var d mcpimpl.Decoder
+	d.Start(ctx, mcpimpl.StringArgs(args))
+	var in mcpgen_args_TestPromptWithEmbeddedResource
+	mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	out := TestPromptWithEmbeddedResource(in.resourceUri)
+	return mcprt.PromptResult{Messages: out}, nil
+}
+
+type mcpgen_args_TestPromptWithImage struct{}
+
+func mcpgen_get_TestPromptWithImage(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	var d mcpimpl.Decoder
+	d.Start(ctx, mcpimpl.StringArgs(args))
+	var in mcpgen_args_TestPromptWithImage
+	mcpgen_decode_mcpgen_args_TestPromptWithImage(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	out, err := TestPromptWithImage(ctx)
+	if err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	return mcprt.PromptResult{Messages: out}, nil
+}
+
+func mcpgen_read_StaticText(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+	out := StaticText()
+	return mcpimpl.TextContents(string(out)), nil
+}
+
+func mcpgen_read_StaticBinary(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+	out, err := StaticBinary()
+	if err != nil {
+		return nil, err
+	}
+	return mcpimpl.BlobContents([]byte(out)), nil
+}
+
+func mcpgen_read_WatchedResource(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+	out := WatchedResource()
+	return mcpimpl.TextContents(string(out)), nil
+}
+
+type mcpgen_args_TemplateResource struct {
+	id string
+}
+
+var mcpgen_template_TemplateResource = &mcpimpl.Template{Parts: []mcpimpl.TemplatePart{{Literal: "test://template/"}, {Var: "id"}, {Literal: "/data"}}}
+
+func mcpgen_read_TemplateResource(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+	args, ok := mcpgen_template_TemplateResource.MatchArgs(uri)
+	if !ok {
+		return nil, mcprt.ErrNotFound
+	}
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TemplateResource
+	mcpgen_decode_mcpgen_args_TemplateResource(&d, &in)
+	if err := d.Finish(); err != nil {
+		return nil, mcpimpl.NotFound(err)
+	}
+	out := TemplateResource(in.id)
+	enc := new(mcpimpl.Encoder)
+	mcpgen_encode_TemplateData(enc, &out)
+	return enc.Contents()
+}
+
 func mcpgen_decode_mcpgen_args_TestElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitation) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -591,6 +776,97 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 
 var mcpgen_fields_13 = []string{"name", "address"}
 
+func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_14)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_14 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
+	if d.Object() {
+		var seen0 [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "arg1":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.arg1 = d.String()
+			case "arg2":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.arg2 = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_15)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_15, 0, 1)
+	}
+}
+
+var mcpgen_fields_15 = []string{"arg1", "arg2"}
+
+func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "resourceUri":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.resourceUri = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_16)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_16, 0)
+	}
+}
+
+var mcpgen_fields_16 = []string{"resourceUri"}
+
+func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_17)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_17 = []string{}
+
+func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_18)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_18, 0)
+	}
+}
+
+var mcpgen_fields_18 = []string{"id"}
+
 func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
 		var seen0 [2]bool
@@ -607,10 +883,30 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_14)
+				d.UnknownField(mcpgen_fields_19)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_14 = []string{"street", "city"}
+var mcpgen_fields_19 = []string{"street", "city"}
+
+func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"id\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.ID))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"templateTest\":"...)
+	enc.B = strconv.AppendBool(enc.B, bool(v.TemplateTest))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"data\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Data))
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
