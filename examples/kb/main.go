@@ -1,0 +1,88 @@
+// Command kb is a small knowledge-base MCP server written with mcpgen
+// annotations: tools to search articles and add notes, the articles as
+// resources (a static index and two templates), prompts that summarize and
+// compare articles, and completions of article numbers and formats.
+//
+//	kb                          # stdio
+//	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
+//	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+var identity = mcprt.Identity{
+	Name:         "kb",
+	Version:      "1.0.0",
+	Title:        "Knowledge base",
+	Instructions: "Search the articles, read them as kb:// resources, and use the summarize and compare prompts.",
+
+	EnableCompletions:           true,
+	EnableResourceSubscriptions: true,
+}
+
+func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
+	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own), gosdk (the official Go SDK) or mcpgo (mark3labs/mcp-go)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch *sdk {
+	case "builtin":
+		err = serveBuiltin(ctx, *addr)
+	default:
+		err = serveSDK(ctx, *sdk, *addr)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+func serveBuiltin(ctx context.Context, addr string) error {
+	srv := mcpserver.New(identity, MCPTools()...)
+	srv.AddPrompts(MCPPrompts()...)
+	srv.AddResources(MCPResources()...)
+	base.changed = srv.ResourceUpdated
+	if addr == "" {
+		return srv.ServeStdio(ctx)
+	}
+	return serveHTTP(ctx, addr, srv.HTTPHandler(), srv.CloseStreams)
+}
+
+// serveHTTP serves h at /mcp on addr until ctx is cancelled, then shuts
+// down.
+func serveHTTP(ctx context.Context, addr string, h http.Handler, onShutdown func()) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	hs := &http.Server{Handler: mux}
+	if onShutdown != nil {
+		hs.RegisterOnShutdown(onShutdown)
+	}
+	go func() {
+		<-ctx.Done()
+		hs.Shutdown(context.Background())
+	}()
+	fmt.Fprintf(os.Stderr, "serving MCP on http://%s/mcp\n", ln.Addr())
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
