@@ -58,30 +58,35 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		return nil
 	}
 	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
+	resp, _ := s.answer(ctx, &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.route(ctx, &x, m) })
+	return resp
+}
+
+// answer runs serve for the request m and returns its response, nil for a
+// request the client cancelled, and the code of the error answered (0 for
+// a result), from which HTTP picks a status.
+func (s *Server) answer(ctx context.Context, x *exchange, m *message, serve func(context.Context) ([]byte, *rpcError)) ([]byte, int) {
 	var running *inflight
-	if sess != nil && runsHandler(m.method) {
+	if x.sess != nil && runsHandler(m.method) {
 		// Only handlers run long enough for a cancellation to matter; the
 		// other methods answer at once, and may ignore it.
-		ctx, running = sess.start(ctx, m.id)
+		ctx, running = x.sess.start(ctx, m.id)
 	}
-	result, rerr := s.route(ctx, &x, m)
+	result, rerr := serve(ctx)
+	defer func() { putBuffer(x.scratch) }()
 	if running != nil && running.finish() {
-		putBuffer(x.scratch)
-		return nil
+		return nil, 0
 	}
 	if rerr != nil && !x.meta.checkArgs() {
 		rerr = errParse // whatever else is wrong, the message is not JSON
 	}
-	var resp []byte
-	if rerr == errParse { // malformed arguments: the message has no id to answer
-		resp = appendError(nil, nil, rerr)
-	} else if rerr != nil {
-		resp = appendError(nil, m.id, rerr)
-	} else {
-		resp = appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result)
+	switch {
+	case rerr == errParse: // malformed arguments: the message has no id to answer
+		return appendError(nil, nil, rerr), rerr.code
+	case rerr != nil:
+		return appendError(nil, m.id, rerr), rerr.code
 	}
-	putBuffer(x.scratch)
-	return resp
+	return appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), 0
 }
 
 // runsHandler reports whether method runs a handler of the server's user:
@@ -108,35 +113,61 @@ func putBuffer(b *[]byte) {
 	}
 }
 
-// route picks the era of a request: a request whose _meta names a
-// 2026-07-28-era revision is served statelessly; anything else belongs to
-// the legacy session.
+// route picks the era of a request (see era) and serves it.
 func (s *Server) route(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	if rev, modern, err := modernRevision(m, x.meta); err != nil {
+	rev, modern, err := era(m, "")
+	switch {
+	case err != nil:
 		return nil, err
-	} else if modern {
+	case modern:
 		x.rev = rev
 		x.caps = parseClientCaps(x.meta.ClientCapabilities)
 		return s.modern(ctx, x, m)
-	}
-	if x.sess == nil {
+	case x.sess == nil:
 		return nil, errorf(codeInvalidRequest, "invalid request: no session")
 	}
 	return s.legacy(ctx, x, m)
 }
 
-// modernRevision reports whether m is a 2026-07-28-era request and under
-// which revision. A _meta revision the server does not support is the
-// UnsupportedProtocolVersion error; a legacy revision in _meta is ignored.
-func modernRevision(m *message, meta requestMeta) (wire.Revision, bool, *rpcError) {
-	if !m.isRequest() || m.method == "initialize" || meta.ProtocolVersion == "" {
+// The _meta keys of a 2026-07-28 request.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+// era classifies a request: served statelessly under a 2026-07-28-era
+// revision, or by its legacy session. The revision comes from _meta, or
+// from header, the MCP-Protocol-Version header over HTTP ("" on stdio);
+// the two must agree. A revision the server lacks is the
+// UnsupportedProtocolVersion error; a legacy revision belongs to the
+// session. A 2026-07-28 request must carry its revision and the client's
+// capabilities in _meta.
+func era(m *message, header string) (wire.Revision, bool, *rpcError) {
+	if !m.isRequest() {
 		return "", false, nil
 	}
-	rev := wire.Revision(meta.ProtocolVersion)
-	if !rev.Supported() {
-		return "", true, unsupportedVersion(meta.ProtocolVersion)
+	v := m.meta.ProtocolVersion
+	if header != "" && v != "" && header != v {
+		return "", true, errorf(codeHeaderMismatch, "header mismatch: MCP-Protocol-Version "+header+" does not match _meta "+metaProtocolVersion+" "+v)
 	}
-	return rev, rev.Stateless(), nil
+	want := v
+	if want == "" {
+		want = header
+	}
+	rev := wire.Revision(want)
+	switch {
+	case want == "":
+		return "", false, nil
+	case !rev.Supported():
+		return "", true, unsupportedVersion(want)
+	case !rev.Stateless():
+		return "", false, nil
+	case v == "":
+		return rev, true, errorf(codeInvalidParams, "invalid params: a "+want+" request carries "+metaProtocolVersion+" in params._meta")
+	case m.meta.ClientCapabilities == nil:
+		return rev, true, errorf(codeInvalidParams, "invalid params: a "+want+" request carries "+metaClientCapabilities+" in params._meta")
+	}
+	return rev, true, nil
 }
 
 // unsupportedVersion is the error for a revision the server lacks; its data

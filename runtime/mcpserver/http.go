@@ -92,10 +92,6 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
 		return
 	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !wire.Revision(v).Supported() {
-		writeRPCError(w, http.StatusBadRequest, nil, unsupportedVersion(v))
-		return
-	}
 	items, isBatch, perr := splitBatch(body)
 	if perr != nil {
 		writeRPCError(w, http.StatusBadRequest, nil, perr)
@@ -119,14 +115,21 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 	s.httpMessage(w, r, m)
 }
 
-// httpMessage serves one parsed message of a POST.
+// httpMessage serves one parsed message of a POST: a 2026-07-28-era
+// request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	meta := m.meta
-	if _, modern, err := modernRevision(m, meta); err != nil {
-		writeRPCError(w, http.StatusBadRequest, m.id, err)
+	rev, modern, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	if rerr != nil {
+		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
-	} else if modern {
-		s.httpStateless(w, r, m, meta)
+	}
+	if modern {
+		s.httpStateless(w, r, m, rev)
+		return
+	}
+	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() {
+		// A notification: 2026-07-28 defines none over HTTP.
+		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if m.isRequest() && m.method == "initialize" {
@@ -146,31 +149,37 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 	ctx, stop := sessionContext(r.Context(), sess)
 	defer stop()
 	st := &postStream{w: w}
-	st.finish(s.handle(ctx, sess, m, st))
+	st.finish(s.handle(ctx, sess, m, st), http.StatusOK)
 }
 
-// httpStateless serves a 2026-07-28 request: no session; the revision in
-// the MCP-Protocol-Version header must be the one in _meta.
-func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *message, meta requestMeta) {
-	if h := r.Header.Get("MCP-Protocol-Version"); h != meta.ProtocolVersion {
-		writeRPCError(w, http.StatusBadRequest, m.id, errorf(codeHeaderMismatch,
-			"header mismatch: MCP-Protocol-Version "+quoteOrMissing(h)+" does not match _meta protocolVersion "+meta.ProtocolVersion))
-		return
-	}
-	if h := r.Header.Get("Mcp-Method"); h != "" && h != m.method {
-		writeRPCError(w, http.StatusBadRequest, m.id, errorf(codeHeaderMismatch,
-			"header mismatch: Mcp-Method "+h+" does not match method "+m.method))
+// httpStateless serves a 2026-07-28 request: no session; the Mcp-Method
+// and Mcp-Name headers must say what the body says. The status of an
+// error answer follows its code.
+func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *message, rev wire.Revision) {
+	if rerr := checkHeaders(r.Header, m); rerr != nil {
+		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
 	}
 	st := &postStream{w: w}
-	st.finish(s.handle(r.Context(), nil, m, st))
+	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
+	resp, code := s.answer(r.Context(), &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.modern(ctx, &x, m) })
+	st.finish(resp, statusOf(code))
 }
 
-func quoteOrMissing(h string) string {
-	if h == "" {
-		return "(missing)"
+// statusOf is the HTTP status of a served 2026-07-28 request answered
+// with JSON-RPC error code (0: a result): 404 for a method the server
+// does not serve and 400 for a client capability it lacks, as the
+// transport specifies; any other answer, an unknown tool or resource
+// included, is 200 with the error in the body. (A request refused before
+// it is served, for its headers or _meta, is 400.)
+func statusOf(code int) int {
+	switch code {
+	case codeMethodNotFound:
+		return http.StatusNotFound
+	case codeMissingCapability, codeHeaderMismatch, codeUnsupportedProtocol:
+		return http.StatusBadRequest
 	}
-	return h
+	return http.StatusOK
 }
 
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
@@ -283,7 +292,7 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st.finish(resp)
+	st.finish(resp, http.StatusOK)
 }
 
 // httpGet opens the session's stream for messages outside any request.
@@ -441,9 +450,10 @@ func (p *postStream) send(msg []byte) error {
 	return writeEvent(p.w, msg)
 }
 
-// finish writes the response (nil: none, for a cancelled request) and
-// closes the answer to further messages.
-func (p *postStream) finish(resp []byte) {
+// finish writes the response (nil: none, for a cancelled request) with
+// status, unless messages already switched the answer to SSE, and closes
+// the answer to further messages.
+func (p *postStream) finish(resp []byte, status int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = true
@@ -454,7 +464,7 @@ func (p *postStream) finish(resp []byte) {
 	case resp == nil:
 		p.w.WriteHeader(http.StatusAccepted)
 	default:
-		writeJSON(p.w, http.StatusOK, resp)
+		writeJSON(p.w, status, resp)
 	}
 }
 

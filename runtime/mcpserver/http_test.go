@@ -162,7 +162,7 @@ func TestHTTPRejects(t *testing.T) {
 		{"localhost origin", "POST", init, header("Origin", "http://localhost:3000"), 200, ""},
 		{"ipv6 loopback host", "POST", init, func(r *http.Request) { r.Host = "[::1]:8080" }, 200, ""},
 		{"unsupported protocol header", "POST", ping, header("MCP-Protocol-Version", "2020-01-01"), 400,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"2020-01-01"}}}`},
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"2020-01-01"}}}`},
 		{"malformed", "POST", `{"jsonrpc":`, nil, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`},
 		{"wrong version", "POST", `{"jsonrpc":"1.0","id":3,"method":"ping"}`, nil, 400,
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: \"jsonrpc\" must be \"2.0\""}}`},
@@ -259,7 +259,24 @@ func TestHTTPStateless(t *testing.T) {
 		r.Header.Set("Mcp-Name", "a")
 	}
 	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`, modern)
-	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: MCP-Protocol-Version (missing) does not match _meta protocolVersion 2026-07-28"}}`, nil)
+	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the MCP-Protocol-Version header is missing"}}`, nil)
+	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Method header is missing"}}`, header("MCP-Protocol-Version", "2026-07-28"))
+	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Name header is missing; tools/call requests carry it"}}`, func(r *http.Request) {
+		modern(r)
+		r.Header.Del("Mcp-Name")
+	})
+	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: Mcp-Name b does not match the request's \"a\""}}`, func(r *http.Request) {
+		modern(r)
+		r.Header.Set("Mcp-Name", "b")
+	})
+	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`, func(r *http.Request) {
+		modern(r)
+		r.Header.Set("Mcp-Name", "=?base64?YQ==?=") // "a"
+	})
+	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Name header =?base64?YQ=?= is not valid"}}`, func(r *http.Request) {
+		modern(r)
+		r.Header.Set("Mcp-Name", "=?base64?YQ=?=")
+	})
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: Mcp-Method tools/list does not match method tools/call"}}`, func(r *http.Request) {
 		modern(r)
 		r.Header.Set("Mcp-Method", "tools/list")
@@ -268,7 +285,10 @@ func TestHTTPStateless(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"2030-01-01"}}}`, nil)
 	c.post(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modernMeta+`}}`, 200,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`,
-		header("MCP-Protocol-Version", "2026-07-28"))
+		func(r *http.Request) {
+			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			r.Header.Set("Mcp-Method", "server/discover")
+		})
 }
 
 func TestHTTPBatch(t *testing.T) {

@@ -18,6 +18,7 @@ const (
 	codeInternalError       = -32603
 	codeResourceNotFound    = -32002
 	codeHeaderMismatch      = -32020
+	codeMissingCapability   = -32021
 	codeUnsupportedProtocol = -32022
 )
 
@@ -245,8 +246,9 @@ type requestMeta struct {
 	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
 
 	// The same pass over params keeps the members tools/call and
-	// tools/list need, so params are walked once.
-	toolName, toolArgs, cursor []byte
+	// tools/list need, so params are walked once; uri and taskID are the
+	// names of resources/read and tasks/* requests, for the Mcp-Name header.
+	toolName, toolArgs, cursor, uri, taskID []byte
 	// argsUnchecked says toolArgs is an object whose syntax is not checked
 	// yet: the pass found its end by matching brackets and left the rest
 	// to the tool's decoder, which reads it anyway. Whatever else the
@@ -284,6 +286,10 @@ func (m *message) readParams(s *rawScanner) bool {
 			meta.toolName, ok = s.value()
 		case "cursor":
 			meta.cursor, ok = s.value()
+		case "uri":
+			meta.uri, ok = s.value()
+		case "taskId":
+			meta.taskID, ok = s.value()
 		case "arguments":
 			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
 				start := s.i

@@ -266,12 +266,15 @@ func TestResourcesCapabilityFollowsRegistration(t *testing.T) {
 // found and not found.
 func TestHTTPResourcesStateless(t *testing.T) {
 	c := startHTTP(t, resourceServer(mcprt.Identity{Name: "n", Version: "v"}))
-	modern := func(r *http.Request) {
-		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		r.Header.Set("Mcp-Method", "resources/read")
+	modern := func(uri string) func(r *http.Request) {
+		return func(r *http.Request) {
+			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			r.Header.Set("Mcp-Method", "resources/read")
+			r.Header.Set("Mcp-Name", uri)
+		}
 	}
 	c.post(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+modernMeta+`,"uri":"test://template/7/data"}}`, 200,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"test://template/7/data","mimeType":"application/json","text":"{\"id\":\"7\",\"templateTest\":true}"}],"ttlMs":0,"cacheScope":"private"}}`, modern)
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"test://template/7/data","mimeType":"application/json","text":"{\"id\":\"7\",\"templateTest\":true}"}],"ttlMs":0,"cacheScope":"private"}}`, modern("test://template/7/data"))
 	c.post(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{`+modernMeta+`,"uri":"test://missing"}}`, 200,
-		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"test://missing"}}}`, modern)
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"test://missing"}}}`, modern("test://missing"))
 }

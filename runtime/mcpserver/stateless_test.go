@@ -1,0 +1,81 @@
+package mcpserver
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// modernHeaders are the headers of a 2026-07-28 POST of method, naming
+// name when it is not empty.
+func modernHeaders(method, name string) func(*http.Request) {
+	return func(r *http.Request) {
+		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		r.Header.Set("Mcp-Method", method)
+		if name != "" {
+			r.Header.Set("Mcp-Name", name)
+		}
+	}
+}
+
+// TestStatelessRequestValidation holds a 2026-07-28 request over HTTP to
+// the transport's rules: what its _meta and headers must carry, in which
+// order they are checked, and the status and code of each refusal, which
+// keeps the request's id.
+func TestStatelessRequestValidation(t *testing.T) {
+	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
+	const supported = `"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`
+	tests := []struct {
+		name, body string
+		edit       func(*http.Request)
+		status     int
+		want       string
+	}{
+		{"no _meta", `{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}`, modernHeaders("server/discover", ""), 400,
+			`{"jsonrpc":"2.0","id":101,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/protocolVersion in params._meta"}}`},
+		{"no capabilities", `{"jsonrpc":"2.0","id":104,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, modernHeaders("server/discover", ""), 400,
+			`{"jsonrpc":"2.0","id":104,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/clientCapabilities in params._meta"}}`},
+		{"header and _meta disagree before support is asked", `{"jsonrpc":"2.0","id":302,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`, modernHeaders("server/discover", ""), 400,
+			`{"jsonrpc":"2.0","id":302,"error":{"code":-32020,"message":"header mismatch: MCP-Protocol-Version 2026-07-28 does not match _meta io.modelcontextprotocol/protocolVersion v999.0.0"}}`},
+		{"unsupported", `{"jsonrpc":"2.0","id":301,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`, header("MCP-Protocol-Version", "v999.0.0"), 400,
+			`{"jsonrpc":"2.0","id":301,"error":{"code":-32022,"message":"Unsupported protocol version","data":{` + supported + `,"requested":"v999.0.0"}}}`},
+		{"removed initialize", `{"jsonrpc":"2.0","id":500,"method":"initialize","params":{` + modernMeta + `}}`, modernHeaders("initialize", ""), 404,
+			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: initialize"}}`},
+		{"removed ping", `{"jsonrpc":"2.0","id":500,"method":"ping","params":{` + modernMeta + `}}`, modernHeaders("ping", ""), 404,
+			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: ping"}}`},
+		{"removed logging/setLevel", `{"jsonrpc":"2.0","id":500,"method":"logging/setLevel","params":{` + modernMeta + `,"level":"info"}}`, modernHeaders("logging/setLevel", ""), 404,
+			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: logging/setLevel"}}`},
+		{"unknown method", `{"jsonrpc":"2.0","id":601,"method":"unknown/method","params":{` + modernMeta + `}}`, modernHeaders("unknown/method", ""), 404,
+			`{"jsonrpc":"2.0","id":601,"error":{"code":-32601,"message":"method not found: unknown/method"}}`},
+		{"method header in other case", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + modernMeta + `}}`, modernHeaders("TOOLS/LIST", ""), 400,
+			`{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"header mismatch: Mcp-Method TOOLS/LIST does not match method tools/list"}}`},
+		{"unknown tool is answered, not refused", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{` + modernMeta + `,"name":"zz"}}`, modernHeaders("tools/call", "zz"), 200,
+			`{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"invalid params: unknown tool \"zz\""}}`},
+		{"client info is optional", `{"jsonrpc":"2.0","id":105,"method":"tools/list","params":{` + modernMeta + `}}`, func(r *http.Request) {
+			modernHeaders("tools/list", "")(r)
+			r.Header.Set("mcp-method", "tools/list") // header names are case-insensitive
+		}, 200, ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == "" {
+				c.do(http.MethodPost, tt.body, tt.edit)
+				return
+			}
+			c.post(tt.body, tt.status, tt.want, tt.edit)
+		})
+	}
+}
+
+// TestStatelessStdioValidation checks the _meta rules on stdio, where no
+// header carries the revision.
+func TestStatelessStdioValidation(t *testing.T) {
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/clientCapabilities in params._meta"}}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{`+modernMeta+`}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: ping"}}`)
+	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+modernMeta+`,"name":"a"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`)
+}
