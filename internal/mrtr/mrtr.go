@@ -48,13 +48,14 @@ func KeyOf(method string, params []byte) string {
 type Round struct {
 	mu      sync.Mutex
 	answers map[string]json.RawMessage
+	used    map[string]json.RawMessage // the answers a question asked for
 	pending []Question
 	asked   map[string]bool
 }
 
 // NewRound starts a run with the answers known so far.
 func NewRound(answers map[string]json.RawMessage) *Round {
-	return &Round{answers: answers, asked: make(map[string]bool)}
+	return &Round{answers: answers, used: make(map[string]json.RawMessage), asked: make(map[string]bool)}
 }
 
 // Ask returns the answer to q, or records q as pending and reports false.
@@ -62,6 +63,7 @@ func (r *Round) Ask(q Question) (json.RawMessage, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if a, ok := r.answers[q.Key]; ok {
+		r.used[q.Key] = a
 		return a, true
 	}
 	if !r.asked[q.Key] {
@@ -79,9 +81,10 @@ func (r *Round) Pending() []Question {
 	return append([]Question(nil), r.pending...)
 }
 
-// Answers returns the answers of the run, for the next request state.
-func (r *Round) Answers() map[string]json.RawMessage {
+// Used returns the answers the run's questions used, for the next
+// request state: answers to questions no run asked are not kept.
+func (r *Round) Used() map[string]json.RawMessage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.answers
+	return r.used
 }

@@ -82,6 +82,13 @@ type Root struct {
 	Name string // optional
 }
 
+// ErrInputRequired is returned by [Elicit], [ElicitForm], [Sample] and
+// [ListRoots] on revision 2026-07-28 when the client has not answered the
+// question yet: the handler should return it (or any error) so that its
+// run ends; the client is sent the question and retries the request with
+// the answer.
+var ErrInputRequired = errors.New("mcprt: the client must answer a question first: the request is retried with the answer")
+
 // ErrNoCaller is returned by [Log], [Elicit], [Sample] and [ListRoots] when the context
 // carries no [Caller]: the handler was not called by an MCP server.
 var ErrNoCaller = errors.New("mcprt: no MCP server in the context: the handler was not called by a server")

@@ -61,13 +61,11 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 
 // Elicit implements [mcprt.Caller] with an elicitation/create request.
 func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
-	if err := x.canAsk("elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618); err != nil {
-		return mcprt.ElicitResult{}, err
-	}
 	requestedSchema = wire.RequestedSchema(requestedSchema)
 	p := jsonx.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
-	p = append(append(p, `,"requestedSchema":`...), requestedSchema...)
-	raw, err := x.roundTrip(ctx, "elicitation/create", append(p, '}'))
+	p = append(append(append(p, `,"requestedSchema":`...), requestedSchema...), '}')
+	q := question{"elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618, "elicitation/create", p}
+	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return mcprt.ElicitResult{}, err
 	}
@@ -76,17 +74,15 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 		Content json.RawMessage `json:"content"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
-		return mcprt.ElicitResult{}, fmt.Errorf("mcpserver: malformed elicitation result: %s", raw)
+		return mcprt.ElicitResult{}, x.malformed(ctx, q, raw)
 	}
 	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
 }
 
 // Sample implements [mcprt.Caller] with a sampling/createMessage request.
 func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
-	if err := x.canAsk("sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105); err != nil {
-		return mcprt.SampleResult{}, err
-	}
-	raw, err := x.roundTrip(ctx, "sampling/createMessage", x.appendSampleParams(nil, &req))
+	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
+	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return mcprt.SampleResult{}, err
 	}
@@ -96,12 +92,12 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 		Model      string          `json:"model"`
 		StopReason string          `json:"stopReason"`
 	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("mcpserver: malformed sampling result: %w", err)
+	if err := json.Unmarshal(raw, &r); err != nil || r.Role == "" {
+		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
 	c, err := parseContent(r.Content)
 	if err != nil {
-		return mcprt.SampleResult{}, err
+		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
 	return mcprt.SampleResult{Role: r.Role, Content: c, Model: r.Model, StopReason: r.StopReason}, nil
 }
@@ -109,14 +105,49 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 // ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
 // the client's to offer: no identity switch gates them.
 func (x *exchange) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
-	if err := x.canAsk("roots", true, x.caps.roots, wire.Rev20241105); err != nil {
-		return nil, err
-	}
-	raw, err := x.roundTrip(ctx, "roots/list", []byte(`{}`))
+	q := question{"roots", true, x.caps.roots, wire.Rev20241105, "roots/list", []byte(`{}`)}
+	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	return parseRoots(raw)
+	roots, err := parseRoots(raw)
+	if err != nil {
+		return nil, x.malformed(ctx, q, raw)
+	}
+	return roots, nil
+}
+
+// question is one request a handler makes of the client: the capability
+// it needs, whether the identity enables it and the client declared it,
+// the first revision that has it, and its method and params.
+type question struct {
+	kind              string
+	enabled, declared bool
+	since             wire.Revision
+	method            string
+	params            []byte
+}
+
+// ask puts q to the client: as a request on a legacy session, as a
+// question of the round on 2026-07-28.
+func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error) {
+	if x.rev.Stateless() {
+		return x.askRound(ctx, q.kind, q.enabled, q.declared, q.method, q.params)
+	}
+	if err := x.canAsk(q.kind, q.enabled, q.declared, q.since); err != nil {
+		return nil, err
+	}
+	return x.roundTrip(ctx, q.method, q.params)
+}
+
+// malformed is the error of an answer that is not a result of q's method.
+// On 2026-07-28 the answer came in inputResponses, which makes the whole
+// request invalid.
+func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessage) error {
+	if x.rev.Stateless() && x.q != nil {
+		return x.badAnswer(ctx, q.method, q.params, fmt.Errorf("%s", raw))
+	}
+	return fmt.Errorf("mcpserver: malformed %s result: %s", q.kind, raw)
 }
 
 // parseRoots reads a roots/list result.
@@ -125,7 +156,7 @@ func parseRoots(raw json.RawMessage) ([]mcprt.Root, error) {
 		Roots []mcprt.Root `json:"roots"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil || r.Roots == nil {
-		return nil, fmt.Errorf("mcpserver: malformed roots result: %s", raw)
+		return nil, fmt.Errorf("malformed roots result: %s", raw)
 	}
 	return r.Roots, nil
 }

@@ -21,6 +21,9 @@ type exchange struct {
 	meta requestMeta
 	caps clientCaps
 	out  sender
+	// q, on a 2026-07-28 request whose handler may ask the client, is
+	// what it asked (see rounds).
+	q *questions
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
@@ -222,8 +225,11 @@ var legacyMethods = map[string]bool{
 
 // modern serves a 2026-07-28-era request.
 func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	if m.method == "server/discover" {
+	switch {
+	case m.method == "server/discover":
 		return s.discover(), nil
+	case asksClient(m.method):
+		return s.rounds(ctx, x, m)
 	}
 	return s.serve(ctx, x, m)
 }

@@ -249,6 +249,9 @@ type requestMeta struct {
 	// tools/list need, so params are walked once; uri and taskID are the
 	// names of resources/read and tasks/* requests, for the Mcp-Name header.
 	toolName, toolArgs, cursor, uri, taskID []byte
+	// inputResponses and requestState are a 2026-07-28 retry's answers to
+	// the questions of its earlier rounds, and the state of those rounds.
+	inputResponses, requestState []byte
 	// argsUnchecked says toolArgs is an object whose syntax is not checked
 	// yet: the pass found its end by matching brackets and left the rest
 	// to the tool's decoder, which reads it anyway. Whatever else the
@@ -290,6 +293,10 @@ func (m *message) readParams(s *rawScanner) bool {
 			meta.uri, ok = s.value()
 		case "taskId":
 			meta.taskID, ok = s.value()
+		case "inputResponses":
+			meta.inputResponses, ok = s.value()
+		case "requestState":
+			meta.requestState, ok = s.value()
 		case "arguments":
 			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
 				start := s.i

@@ -52,12 +52,6 @@ func TestModernUnsupportedVersion(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"1900-01-01"}}}`)
 }
 
-func TestModernElicitationUnavailable(t *testing.T) {
-	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, elicitTool))
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}},"name":"ask"}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"mcpserver: elicitation is not available: protocol revision 2026-07-28 has no server-to-client requests"}],"isError":true}}`)
-}
-
 // TestModernBesideLegacy serves both eras on one stream.
 func TestModernBesideLegacy(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))

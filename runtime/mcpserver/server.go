@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -93,6 +94,17 @@ type Server struct {
 	// logger writing to stderr. On stdio nothing but JSON-RPC is ever
 	// written to stdout.
 	Logger *slog.Logger
+	// StateKey is the key that seals the request state of 2026-07-28
+	// requests whose handlers ask the client questions (HMAC-SHA256). Every
+	// replica serving the same clients must share it; empty means a random
+	// key per process, which suits a single server.
+	StateKey []byte
+	// StateMaxAge is how long such a request state stays valid. Zero means
+	// DefaultStateMaxAge.
+	StateMaxAge time.Duration
+
+	sealOnce sync.Once
+	seal     *mrtr.Sealer
 
 	id        mcprt.Identity
 	tools     registry

@@ -268,6 +268,11 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.tool, args)
+	if x.q != nil {
+		x.q.mu.Lock()
+		x.q.failed = res.IsError
+		x.q.mu.Unlock()
+	}
 	if res.IsError && !x.meta.checkArgs() {
 		// The tool's decoder failed on arguments that are not JSON.
 		return nil, errParse

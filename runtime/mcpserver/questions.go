@@ -1,0 +1,190 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/ctxkey"
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/mrtr"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// This file lets handlers ask the client questions on revision 2026-07-28,
+// where a request cannot wait for an answer (multi round-trip requests).
+// A handler asks as on every revision, with mcprt.Elicit and the like; a
+// question the client has not answered ends the run with an
+// input-required result that lists every question asked without an
+// answer, and carries the answers given so far in a request state sealed
+// with the server's key. The client's retry runs the handler again from
+// the start with the answers.
+
+// questions is what one run of a handler asked: the round of questions,
+// and what went wrong that changes the answer to the request.
+type questions struct {
+	round *mrtr.Round
+	mu    sync.Mutex
+	// missing is the capability the client lacked for a question, which
+	// makes a failed run a MissingRequiredClientCapability error.
+	missing string
+	// bad is the first answer that was not a valid result of its request.
+	bad error
+	// failed says the run's result was a tool result with isError set.
+	failed bool
+}
+
+// asksClient reports whether a 2026-07-28 request of method may be
+// answered with an input-required result.
+func asksClient(method string) bool {
+	return method == "tools/call" || method == "prompts/get" || method == "resources/read"
+}
+
+// rounds serves a request whose handler may ask questions: it sets up the
+// answers of the earlier rounds, serves the request, and answers with the
+// questions that are still open, if any.
+func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
+	name := requestName(m)
+	answers, rerr := s.earlierAnswers(&x.meta, m.method, name)
+	if rerr != nil {
+		return nil, rerr
+	}
+	x.q = &questions{round: mrtr.NewRound(answers)}
+	result, rerr := s.serve(ctx, x, m)
+	q := x.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch pending := q.round.Pending(); {
+	case q.bad != nil:
+		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
+	case len(pending) > 0:
+		return s.inputRequired(m.method, name, q.round.Used(), pending), nil
+	case q.missing != "" && (rerr != nil || q.failed):
+		return nil, missingCapability(q.missing)
+	}
+	return result, rerr
+}
+
+// requestName is what a request of a 2026-07-28 round is about: its
+// tool or prompt name, or its resource URI.
+func requestName(m *message) string {
+	raw := m.meta.toolName
+	if m.method == "resources/read" {
+		raw = m.meta.uri
+	}
+	name, _ := stringValue(orEmpty(raw))
+	return name
+}
+
+// earlierAnswers opens the request state of a retry and adds the answers
+// it sends now. A state this server did not seal for this request is
+// refused; inputResponses must be an object.
+func (s *Server) earlierAnswers(meta *requestMeta, method, name string) (map[string]json.RawMessage, *rpcError) {
+	answers := map[string]json.RawMessage{}
+	if st := meta.requestState; st != nil && !isNull(st) {
+		token, ok := stringValue(st)
+		if !ok {
+			return nil, errorf(codeInvalidParams, "invalid params: requestState must be a string")
+		}
+		state, err := s.sealer().Open(token, method, name, s.clock())
+		if err != nil {
+			return nil, errorf(codeInvalidParams, "invalid params: requestState is not one this server issued for this request, or it expired")
+		}
+		for k, v := range state.Answers {
+			answers[k] = v
+		}
+	}
+	if in := meta.inputResponses; in != nil && !isNull(in) {
+		ok, _ := scanObject(in, func(key, val []byte) {
+			answers[string(key)] = json.RawMessage(val)
+		})
+		if !ok {
+			return nil, errorf(codeInvalidParams, "invalid params: inputResponses must be an object")
+		}
+	}
+	return answers, nil
+}
+
+// inputRequired is the result that asks the client the pending questions
+// and carries the answers used so far in a sealed request state.
+func (s *Server) inputRequired(method, name string, used map[string]json.RawMessage, pending []mrtr.Question) []byte {
+	dst := append(make([]byte, 0, 256), `{"resultType":"input_required","inputRequests":{`...)
+	for i, q := range pending {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendString(dst, q.Key)
+		dst = jsonx.AppendString(append(dst, `:{"method":`...), q.Method)
+		dst = append(append(append(dst, `,"params":`...), q.Params...), '}')
+	}
+	state := s.sealer().Seal(mrtr.State{Method: method, Name: name, Issued: s.clock().Unix(), Answers: used})
+	dst = jsonx.AppendString(append(dst, `},"requestState":`...), state)
+	return append(dst, '}')
+}
+
+// missingCapability is the error of a request that needs a client
+// capability the client did not declare on it.
+func missingCapability(kind string) *rpcError {
+	return &rpcError{
+		code:    codeMissingCapability,
+		message: "Missing required client capability: " + kind,
+		data:    []byte(`{"requiredCapabilities":{` + strconv.Quote(kind) + `:{}}}`),
+	}
+}
+
+// sealer returns the server's sealer of request states, made on first use
+// from Server.StateKey.
+func (s *Server) sealer() *mrtr.Sealer {
+	s.sealOnce.Do(func() { s.seal = mrtr.NewSealer(s.StateKey, s.StateMaxAge) })
+	return s.seal
+}
+
+// askRound asks a question of a 2026-07-28 request: its answer, or
+// mcprt.ErrInputRequired when the client has not given one yet. kind is
+// the capability the question needs (elicitation, sampling, roots).
+func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
+	switch {
+	case !enabled:
+		return nil, fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)
+	case x.q == nil:
+		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+	case !declared:
+		x.q.mu.Lock()
+		if x.q.missing == "" {
+			x.q.missing = kind
+		}
+		x.q.mu.Unlock()
+		return nil, fmt.Errorf("mcpserver: the client did not declare the %s capability", kind)
+	}
+	key := ctxkey.InputKey(ctx)
+	if key == "" {
+		key = mrtr.KeyOf(method, params)
+	}
+	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
+	if !ok {
+		return nil, mcprt.ErrInputRequired
+	}
+	return answer, nil
+}
+
+// badAnswer records that the client's answer under key is not a valid
+// result of its question, and returns the error the handler sees.
+func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, err error) error {
+	key := ctxkey.InputKey(ctx)
+	if key == "" {
+		key = mrtr.KeyOf(method, params)
+	}
+	err = fmt.Errorf("inputResponses[%q] is not a %s result: %v", key, method, err)
+	x.q.mu.Lock()
+	if x.q.bad == nil {
+		x.q.bad = err
+	}
+	x.q.mu.Unlock()
+	return fmt.Errorf("mcpserver: %w", err)
+}
+
+// DefaultStateMaxAge is how long a request state stays valid when
+// Server.StateMaxAge is zero.
+const DefaultStateMaxAge = mrtr.DefaultMaxAge
