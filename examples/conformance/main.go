@@ -32,6 +32,8 @@ var identity = mcprt.Identity{
 	EnableElicitation: true,
 	EnableSampling:    true,
 
+	EnableToolNotifications:     true,
+	EnablePromptNotifications:   true,
 	EnableResourceSubscriptions: true,
 }
 
@@ -43,6 +45,7 @@ func main() {
 	srv := mcpserver.New(identity, MCPTools()...)
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
+	server = srv
 	var err error
 	if *addr == "" {
 		err = srv.ServeStdio(ctx)

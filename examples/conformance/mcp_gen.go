@@ -16,53 +16,81 @@ var _ = mcpimpl.SupportPackageIsVersion2
 // The signature of each annotated function when this file was generated.
 // A compile error below means a function changed since: rerun go generate.
 type (
-	mcpgen_TestElicitation_changed_rerun_go_generate                = func(context.Context, string) (string, error)
-	mcpgen_TestElicitationSEP1034Defaults_changed_rerun_go_generate = func(context.Context) (string, error)
-	mcpgen_TestElicitationSEP1330Enums_changed_rerun_go_generate    = func(context.Context) (string, error)
-	mcpgen_TestSimpleText_changed_rerun_go_generate                 = func() string
-	mcpgen_TestImageContent_changed_rerun_go_generate               = func() (mcprt.Result, error)
-	mcpgen_TestAudioContent_changed_rerun_go_generate               = func() mcprt.Result
-	mcpgen_TestEmbeddedResource_changed_rerun_go_generate           = func() mcprt.Result
-	mcpgen_TestMultipleContentTypes_changed_rerun_go_generate       = func() (mcprt.Result, error)
-	mcpgen_TestToolWithLogging_changed_rerun_go_generate            = func(context.Context) (string, error)
-	mcpgen_TestToolWithProgress_changed_rerun_go_generate           = func(context.Context) (string, error)
-	mcpgen_TestErrorHandling_changed_rerun_go_generate              = func() error
-	mcpgen_TestSampling_changed_rerun_go_generate                   = func(context.Context, string) (string, error)
-	mcpgen_TestReconnection_changed_rerun_go_generate               = func(context.Context) (string, error)
-	mcpgen_JSONSchema202012Tool_changed_rerun_go_generate           = func(SchemaInput) (string, error)
-	mcpgen_TestSimplePrompt_changed_rerun_go_generate               = func() string
-	mcpgen_TestPromptWithArguments_changed_rerun_go_generate        = func(string, string) string
-	mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate = func(string) []mcprt.PromptMessage
-	mcpgen_TestPromptWithImage_changed_rerun_go_generate            = func(context.Context) ([]mcprt.PromptMessage, error)
-	mcpgen_StaticText_changed_rerun_go_generate                     = func() string
-	mcpgen_StaticBinary_changed_rerun_go_generate                   = func() ([]byte, error)
-	mcpgen_WatchedResource_changed_rerun_go_generate                = func() string
-	mcpgen_TemplateResource_changed_rerun_go_generate               = func(string) TemplateData
+	mcpgen_TestElicitation_changed_rerun_go_generate                 = func(context.Context, string) (string, error)
+	mcpgen_TestElicitationSEP1034Defaults_changed_rerun_go_generate  = func(context.Context) (string, error)
+	mcpgen_TestElicitationSEP1330Enums_changed_rerun_go_generate     = func(context.Context) (string, error)
+	mcpgen_TestMissingCapability_changed_rerun_go_generate           = func(context.Context) (string, error)
+	mcpgen_TestStreamingElicitation_changed_rerun_go_generate        = func(context.Context) (string, error)
+	mcpgen_TestLoggingTool_changed_rerun_go_generate                 = func(context.Context) (string, error)
+	mcpgen_TestTriggerToolChange_changed_rerun_go_generate           = func() string
+	mcpgen_TestTriggerPromptChange_changed_rerun_go_generate         = func() string
+	mcpgen_TestInputRequiredElicitation_changed_rerun_go_generate    = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredSampling_changed_rerun_go_generate       = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredListRoots_changed_rerun_go_generate      = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredRequestState_changed_rerun_go_generate   = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredMultipleInputs_changed_rerun_go_generate = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredMultiRound_changed_rerun_go_generate     = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = func(context.Context) (string, error)
+	mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = func(context.Context) (string, error)
+	mcpgen_TestSimpleText_changed_rerun_go_generate                  = func() string
+	mcpgen_TestImageContent_changed_rerun_go_generate                = func() (mcprt.Result, error)
+	mcpgen_TestAudioContent_changed_rerun_go_generate                = func() mcprt.Result
+	mcpgen_TestEmbeddedResource_changed_rerun_go_generate            = func() mcprt.Result
+	mcpgen_TestMultipleContentTypes_changed_rerun_go_generate        = func() (mcprt.Result, error)
+	mcpgen_TestToolWithLogging_changed_rerun_go_generate             = func(context.Context) (string, error)
+	mcpgen_TestToolWithProgress_changed_rerun_go_generate            = func(context.Context) (string, error)
+	mcpgen_TestErrorHandling_changed_rerun_go_generate               = func() error
+	mcpgen_TestSampling_changed_rerun_go_generate                    = func(context.Context, string) (string, error)
+	mcpgen_TestReconnection_changed_rerun_go_generate                = func(context.Context) (string, error)
+	mcpgen_JSONSchema202012Tool_changed_rerun_go_generate            = func(SchemaInput) (string, error)
+	mcpgen_TestSimplePrompt_changed_rerun_go_generate                = func() string
+	mcpgen_TestPromptWithArguments_changed_rerun_go_generate         = func(string, string) string
+	mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate  = func(string) []mcprt.PromptMessage
+	mcpgen_TestPromptWithImage_changed_rerun_go_generate             = func(context.Context) ([]mcprt.PromptMessage, error)
+	mcpgen_TestInputRequiredPrompt_changed_rerun_go_generate         = func(context.Context) (string, error)
+	mcpgen_StaticText_changed_rerun_go_generate                      = func() string
+	mcpgen_StaticBinary_changed_rerun_go_generate                    = func() ([]byte, error)
+	mcpgen_WatchedResource_changed_rerun_go_generate                 = func() string
+	mcpgen_TemplateResource_changed_rerun_go_generate                = func(string) TemplateData
 )
 
 var (
-	_ mcpgen_TestElicitation_changed_rerun_go_generate                = TestElicitation
-	_ mcpgen_TestElicitationSEP1034Defaults_changed_rerun_go_generate = TestElicitationSEP1034Defaults
-	_ mcpgen_TestElicitationSEP1330Enums_changed_rerun_go_generate    = TestElicitationSEP1330Enums
-	_ mcpgen_TestSimpleText_changed_rerun_go_generate                 = TestSimpleText
-	_ mcpgen_TestImageContent_changed_rerun_go_generate               = TestImageContent
-	_ mcpgen_TestAudioContent_changed_rerun_go_generate               = TestAudioContent
-	_ mcpgen_TestEmbeddedResource_changed_rerun_go_generate           = TestEmbeddedResource
-	_ mcpgen_TestMultipleContentTypes_changed_rerun_go_generate       = TestMultipleContentTypes
-	_ mcpgen_TestToolWithLogging_changed_rerun_go_generate            = TestToolWithLogging
-	_ mcpgen_TestToolWithProgress_changed_rerun_go_generate           = TestToolWithProgress
-	_ mcpgen_TestErrorHandling_changed_rerun_go_generate              = TestErrorHandling
-	_ mcpgen_TestSampling_changed_rerun_go_generate                   = TestSampling
-	_ mcpgen_TestReconnection_changed_rerun_go_generate               = TestReconnection
-	_ mcpgen_JSONSchema202012Tool_changed_rerun_go_generate           = JSONSchema202012Tool
-	_ mcpgen_TestSimplePrompt_changed_rerun_go_generate               = TestSimplePrompt
-	_ mcpgen_TestPromptWithArguments_changed_rerun_go_generate        = TestPromptWithArguments
-	_ mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate = TestPromptWithEmbeddedResource
-	_ mcpgen_TestPromptWithImage_changed_rerun_go_generate            = TestPromptWithImage
-	_ mcpgen_StaticText_changed_rerun_go_generate                     = StaticText
-	_ mcpgen_StaticBinary_changed_rerun_go_generate                   = StaticBinary
-	_ mcpgen_WatchedResource_changed_rerun_go_generate                = WatchedResource
-	_ mcpgen_TemplateResource_changed_rerun_go_generate               = TemplateResource
+	_ mcpgen_TestElicitation_changed_rerun_go_generate                 = TestElicitation
+	_ mcpgen_TestElicitationSEP1034Defaults_changed_rerun_go_generate  = TestElicitationSEP1034Defaults
+	_ mcpgen_TestElicitationSEP1330Enums_changed_rerun_go_generate     = TestElicitationSEP1330Enums
+	_ mcpgen_TestMissingCapability_changed_rerun_go_generate           = TestMissingCapability
+	_ mcpgen_TestStreamingElicitation_changed_rerun_go_generate        = TestStreamingElicitation
+	_ mcpgen_TestLoggingTool_changed_rerun_go_generate                 = TestLoggingTool
+	_ mcpgen_TestTriggerToolChange_changed_rerun_go_generate           = TestTriggerToolChange
+	_ mcpgen_TestTriggerPromptChange_changed_rerun_go_generate         = TestTriggerPromptChange
+	_ mcpgen_TestInputRequiredElicitation_changed_rerun_go_generate    = TestInputRequiredElicitation
+	_ mcpgen_TestInputRequiredSampling_changed_rerun_go_generate       = TestInputRequiredSampling
+	_ mcpgen_TestInputRequiredListRoots_changed_rerun_go_generate      = TestInputRequiredListRoots
+	_ mcpgen_TestInputRequiredRequestState_changed_rerun_go_generate   = TestInputRequiredRequestState
+	_ mcpgen_TestInputRequiredMultipleInputs_changed_rerun_go_generate = TestInputRequiredMultipleInputs
+	_ mcpgen_TestInputRequiredMultiRound_changed_rerun_go_generate     = TestInputRequiredMultiRound
+	_ mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = TestInputRequiredTamperedState
+	_ mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = TestInputRequiredCapabilities
+	_ mcpgen_TestSimpleText_changed_rerun_go_generate                  = TestSimpleText
+	_ mcpgen_TestImageContent_changed_rerun_go_generate                = TestImageContent
+	_ mcpgen_TestAudioContent_changed_rerun_go_generate                = TestAudioContent
+	_ mcpgen_TestEmbeddedResource_changed_rerun_go_generate            = TestEmbeddedResource
+	_ mcpgen_TestMultipleContentTypes_changed_rerun_go_generate        = TestMultipleContentTypes
+	_ mcpgen_TestToolWithLogging_changed_rerun_go_generate             = TestToolWithLogging
+	_ mcpgen_TestToolWithProgress_changed_rerun_go_generate            = TestToolWithProgress
+	_ mcpgen_TestErrorHandling_changed_rerun_go_generate               = TestErrorHandling
+	_ mcpgen_TestSampling_changed_rerun_go_generate                    = TestSampling
+	_ mcpgen_TestReconnection_changed_rerun_go_generate                = TestReconnection
+	_ mcpgen_JSONSchema202012Tool_changed_rerun_go_generate            = JSONSchema202012Tool
+	_ mcpgen_TestSimplePrompt_changed_rerun_go_generate                = TestSimplePrompt
+	_ mcpgen_TestPromptWithArguments_changed_rerun_go_generate         = TestPromptWithArguments
+	_ mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate  = TestPromptWithEmbeddedResource
+	_ mcpgen_TestPromptWithImage_changed_rerun_go_generate             = TestPromptWithImage
+	_ mcpgen_TestInputRequiredPrompt_changed_rerun_go_generate         = TestInputRequiredPrompt
+	_ mcpgen_StaticText_changed_rerun_go_generate                      = StaticText
+	_ mcpgen_StaticBinary_changed_rerun_go_generate                    = StaticBinary
+	_ mcpgen_WatchedResource_changed_rerun_go_generate                 = WatchedResource
+	_ mcpgen_TemplateResource_changed_rerun_go_generate                = TemplateResource
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
@@ -85,6 +113,84 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Asks for a form with every kind of enum\nfield.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
 		Handler:         mcpgen_call_TestElicitationSEP1330Enums,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_missing_capability",
+		Description:     "Needs the client's model, which the client must\ndeclare it lends.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestMissingCapability,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_streaming_elicitation",
+		Description:     "Asks the user a question while it runs.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestStreamingElicitation,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_logging_tool",
+		Description:     "Logs a message, which reaches only clients that asked\nfor log messages.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestLoggingTool,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_trigger_tool_change",
+		Description:     "Adds a tool and takes it away again, so that the\ntool list changes twice.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestTriggerToolChange,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_trigger_prompt_change",
+		Description:     "Adds a prompt and takes it away again.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestTriggerPromptChange,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_elicitation",
+		Description:     "Asks the user's name.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredElicitation,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_sampling",
+		Description:     "Asks the client's model a question.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredSampling,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_list_roots",
+		Description:     "Asks the client for its roots.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredListRoots,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_request_state",
+		Description:     "Asks for a confirmation, carried between\nrounds in the request state.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredRequestState,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_multiple_inputs",
+		Description:     "Asks the user, the model and the client\nat once, in one round.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredMultipleInputs,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_multi_round",
+		Description:     "Asks two questions, one round each.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredMultiRound,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_tampered_state",
+		Description:     "Asks a question whose request state a\nclient cannot alter.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredTamperedState,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_input_required_result_capabilities",
+		Description:     "Asks the user, or, where the client cannot\nask its user, its model.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestInputRequiredCapabilities,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_simple_text",
@@ -158,7 +264,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "json_schema_2020_12_tool",
 		Description:     "Tool with JSON Schema 2020-12 features",
-		InputSchema:     []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
+		InputSchema:     []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
 		Handler:         mcpgen_call_JSONSchema202012Tool,
 		ChecksArguments: true,
@@ -190,6 +296,11 @@ func MCPPrompts() []mcprt.Prompt {
 		Title:       "Prompt with an image",
 		Description: "Shows an image.",
 		Get:         mcpgen_get_TestPromptWithImage,
+	}, {
+		Name:        "test_input_required_result_prompt",
+		Title:       "Prompt that asks for context",
+		Description: "Asks the user which context the prompt uses.",
+		Get:         mcpgen_get_TestInputRequiredPrompt,
 	}}
 }
 
@@ -274,6 +385,221 @@ func mcpgen_call_TestElicitationSEP1330Enums(ctx context.Context, args []byte) m
 		return mcprt.ErrorResult(err)
 	}
 	out, err := TestElicitationSEP1330Enums(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestMissingCapability struct{}
+
+func mcpgen_call_TestMissingCapability(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestMissingCapability
+	mcpgen_decode_mcpgen_args_TestMissingCapability(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestMissingCapability(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestStreamingElicitation struct{}
+
+func mcpgen_call_TestStreamingElicitation(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestStreamingElicitation
+	mcpgen_decode_mcpgen_args_TestStreamingElicitation(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestStreamingElicitation(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestLoggingTool struct{}
+
+func mcpgen_call_TestLoggingTool(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestLoggingTool
+	mcpgen_decode_mcpgen_args_TestLoggingTool(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestLoggingTool(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestTriggerToolChange struct{}
+
+func mcpgen_call_TestTriggerToolChange(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestTriggerToolChange
+	mcpgen_decode_mcpgen_args_TestTriggerToolChange(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := TestTriggerToolChange()
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestTriggerPromptChange struct{}
+
+func mcpgen_call_TestTriggerPromptChange(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestTriggerPromptChange
+	mcpgen_decode_mcpgen_args_TestTriggerPromptChange(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := TestTriggerPromptChange()
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredElicitation struct{}
+
+func mcpgen_call_TestInputRequiredElicitation(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredElicitation
+	mcpgen_decode_mcpgen_args_TestInputRequiredElicitation(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredElicitation(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredSampling struct{}
+
+func mcpgen_call_TestInputRequiredSampling(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredSampling
+	mcpgen_decode_mcpgen_args_TestInputRequiredSampling(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredSampling(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredListRoots struct{}
+
+func mcpgen_call_TestInputRequiredListRoots(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredListRoots
+	mcpgen_decode_mcpgen_args_TestInputRequiredListRoots(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredListRoots(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredRequestState struct{}
+
+func mcpgen_call_TestInputRequiredRequestState(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredRequestState
+	mcpgen_decode_mcpgen_args_TestInputRequiredRequestState(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredRequestState(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredMultipleInputs struct{}
+
+func mcpgen_call_TestInputRequiredMultipleInputs(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredMultipleInputs
+	mcpgen_decode_mcpgen_args_TestInputRequiredMultipleInputs(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredMultipleInputs(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredMultiRound struct{}
+
+func mcpgen_call_TestInputRequiredMultiRound(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredMultiRound
+	mcpgen_decode_mcpgen_args_TestInputRequiredMultiRound(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredMultiRound(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredTamperedState struct{}
+
+func mcpgen_call_TestInputRequiredTamperedState(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredTamperedState
+	mcpgen_decode_mcpgen_args_TestInputRequiredTamperedState(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredTamperedState(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestInputRequiredCapabilities struct{}
+
+func mcpgen_call_TestInputRequiredCapabilities(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestInputRequiredCapabilities
+	mcpgen_decode_mcpgen_args_TestInputRequiredCapabilities(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestInputRequiredCapabilities(ctx)
 	if err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -522,6 +848,23 @@ func mcpgen_get_TestPromptWithImage(ctx context.Context, args map[string]string)
 	return mcprt.PromptResult{Messages: out}, nil
 }
 
+type mcpgen_args_TestInputRequiredPrompt struct{}
+
+func mcpgen_get_TestInputRequiredPrompt(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	var d mcpimpl.Decoder
+	d.Start(ctx, mcpimpl.StringArgs(args))
+	var in mcpgen_args_TestInputRequiredPrompt
+	mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	out, err := TestInputRequiredPrompt(ctx)
+	if err != nil {
+		return mcprt.PromptResult{}, err
+	}
+	return mcpimpl.PromptText(string(out)), nil
+}
+
 func mcpgen_read_StaticText(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
 	out := StaticText()
 	return mcpimpl.TextContents(string(out)), nil
@@ -610,7 +953,7 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcpimpl.Decoder, v
 
 var mcpgen_fields_2 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
+func mcpgen_decode_mcpgen_args_TestMissingCapability(d *mcpimpl.Decoder, v *mcpgen_args_TestMissingCapability) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -623,7 +966,7 @@ func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args
 
 var mcpgen_fields_3 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
+func mcpgen_decode_mcpgen_args_TestStreamingElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestStreamingElicitation) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -636,7 +979,7 @@ func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_4 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
+func mcpgen_decode_mcpgen_args_TestLoggingTool(d *mcpimpl.Decoder, v *mcpgen_args_TestLoggingTool) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -649,7 +992,7 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_5 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+func mcpgen_decode_mcpgen_args_TestTriggerToolChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerToolChange) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -662,7 +1005,7 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_6 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+func mcpgen_decode_mcpgen_args_TestTriggerPromptChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerPromptChange) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -675,7 +1018,7 @@ func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *m
 
 var mcpgen_fields_7 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+func mcpgen_decode_mcpgen_args_TestInputRequiredElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredElicitation) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -688,7 +1031,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen
 
 var mcpgen_fields_8 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+func mcpgen_decode_mcpgen_args_TestInputRequiredSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredSampling) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -701,7 +1044,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_9 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+func mcpgen_decode_mcpgen_args_TestInputRequiredListRoots(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredListRoots) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -714,27 +1057,20 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_a
 
 var mcpgen_fields_10 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
+func mcpgen_decode_mcpgen_args_TestInputRequiredRequestState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredRequestState) {
 	if d.Object() {
-		var seen0 [1]bool
 		for d.NextField() {
 			switch string(d.Key()) {
-			case "prompt":
-				if d.Repeated(&seen0[0]) {
-					continue
-				}
-				v.prompt = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_11)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_11, 0)
 	}
 }
 
-var mcpgen_fields_11 = []string{"prompt"}
+var mcpgen_fields_11 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
+func mcpgen_decode_mcpgen_args_TestInputRequiredMultipleInputs(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultipleInputs) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -747,9 +1083,185 @@ func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_12 = []string{}
 
+func mcpgen_decode_mcpgen_args_TestInputRequiredMultiRound(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultiRound) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_13)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_13 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestInputRequiredTamperedState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredTamperedState) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_14)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_14 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestInputRequiredCapabilities(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredCapabilities) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_15)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_15 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_16)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_16 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_17)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_17 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_18)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_18 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_19)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_19 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_20)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_20 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_21)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_21 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_22)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_22 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_23)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_23 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "prompt":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.prompt = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_24)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_24, 0)
+	}
+}
+
+var mcpgen_fields_24 = []string{"prompt"}
+
+func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_25)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_25 = []string{}
+
 func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 	if d.Object() {
-		var seen0 [2]bool
+		var seen0 [5]bool
 		for d.NextField() {
 			switch string(d.Key()) {
 			case "name":
@@ -767,27 +1279,44 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 					v.Address = mcpimpl.Alloc(v.Address)
 					mcpgen_decode_Address(d, &(*v.Address))
 				}
+			case "contactMethod":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				v.ContactMethod = d.Enum(mcpgen_enum_0)
+			case "phone":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.Phone = d.String()
+			case "email":
+				if d.Repeated(&seen0[4]) {
+					continue
+				}
+				v.Email = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_13)
+				d.UnknownField(mcpgen_fields_26)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_13 = []string{"name", "address"}
+var mcpgen_enum_0 = []string{"phone", "email"}
+
+var mcpgen_fields_26 = []string{"name", "address", "contactMethod", "phone", "email"}
 
 func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_14)
+				d.UnknownField(mcpgen_fields_27)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_14 = []string{}
+var mcpgen_fields_27 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
 	if d.Object() {
@@ -805,14 +1334,14 @@ func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mc
 				}
 				v.arg2 = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_15)
+				d.UnknownField(mcpgen_fields_28)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_15, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_28, 0, 1)
 	}
 }
 
-var mcpgen_fields_15 = []string{"arg1", "arg2"}
+var mcpgen_fields_28 = []string{"arg1", "arg2"}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
 	if d.Object() {
@@ -825,27 +1354,40 @@ func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder
 				}
 				v.resourceUri = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_16)
+				d.UnknownField(mcpgen_fields_29)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_16, 0)
+		d.Require(seen0[:], mcpgen_fields_29, 0)
 	}
 }
 
-var mcpgen_fields_16 = []string{"resourceUri"}
+var mcpgen_fields_29 = []string{"resourceUri"}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_17)
+				d.UnknownField(mcpgen_fields_30)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_17 = []string{}
+var mcpgen_fields_30 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_31)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_31 = []string{}
 
 func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
 	if d.Object() {
@@ -858,14 +1400,14 @@ func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_ar
 				}
 				v.id = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_18)
+				d.UnknownField(mcpgen_fields_32)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_18, 0)
+		d.Require(seen0[:], mcpgen_fields_32, 0)
 	}
 }
 
-var mcpgen_fields_18 = []string{"id"}
+var mcpgen_fields_32 = []string{"id"}
 
 func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
@@ -883,13 +1425,13 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_19)
+				d.UnknownField(mcpgen_fields_33)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_19 = []string{"street", "city"}
+var mcpgen_fields_33 = []string{"street", "city"}
 
 func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
 	sep0 := byte(0x7b)

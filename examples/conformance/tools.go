@@ -143,12 +143,16 @@ type Address struct {
 // SchemaInput is what json_schema_2020_12_tool takes; its published schema
 // comes from schema.json.
 type SchemaInput struct {
-	Name    string   `json:"name,omitempty"`
-	Address *Address `json:"address,omitempty"`
+	Name          string   `json:"name,omitempty"`
+	Address       *Address `json:"address,omitempty"`
+	ContactMethod string   `json:"contactMethod,omitempty" mcp:"enum=phone|email"`
+	Phone         string   `json:"phone,omitempty"`
+	Email         string   `json:"email,omitempty"`
 }
 
 // JSONSchema202012Tool is a tool whose input schema uses JSON Schema 2020-12
-// keywords ($schema, $defs, $ref).
+// keywords: $schema, $defs with an $anchor, $ref, composition (allOf,
+// anyOf) and conditionals (if, then, else).
 //
 //mcp:tool name=json_schema_2020_12_tool description="Tool with JSON Schema 2020-12 features" input=schema.json readonly
 func JSONSchema202012Tool(in SchemaInput) (string, error) {
