@@ -139,4 +139,8 @@ type Tag struct {
 	// identifier here: whether such a func exists, with the right
 	// signature, takes type information.
 	Complete String
+	// Header is the name a client mirrors the property's value under, in
+	// the HTTP header Mcp-Param-NAME (published as x-mcp-header): an HTTP
+	// token, checked here; where it may stand takes type information.
+	Header String
 }

@@ -95,6 +95,19 @@ func (d *decoder) ident(a arg, dst *String) {
 	d.str(a, dst)
 }
 
+// token stores an HTTP header name token (RFC 9110), which a header name
+// is made of: letters, digits and !#$%&'*+-.^_`|~.
+func (d *decoder) token(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if a.value == "" || strings.Trim(a.value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~") != "" {
+		d.badValue(a, "want an HTTP header name: letters, digits and !#$%&'*+-.^_`|~")
+		return
+	}
+	d.str(a, dst)
+}
+
 // mediaType is an RFC 6838 media type, type/subtype, without parameters.
 var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
 

@@ -146,6 +146,7 @@ var tagKeys = []Key{
 	{"maxItems", "INT", "maximum number of items of a list"},
 	{"uniqueItems", "", "the items of a list (of strings, numbers or booleans) are all different"},
 	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable"},
+	{"header", "NAME", "mirror a tool's top-level string, integer or bool property in the HTTP header Mcp-Param-NAME (x-mcp-header)"},
 }
 
 // keyNames returns the names of the keys, in order.

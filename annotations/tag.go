@@ -76,6 +76,8 @@ func (t *Tag) set(d *decoder, a arg) bool {
 		d.count(a, &t.MaxItems)
 	case "complete":
 		d.ident(a, &t.Complete)
+	case "header":
+		d.token(a, &t.Header)
 	default:
 		return false
 	}

@@ -69,6 +69,10 @@ func TestParseTagGood(t *testing.T) {
 			},
 		},
 		{
+			raw(`mcp:"header=X-Region_1"`),
+			Tag{Pos: p(5), Header: String{"X-Region_1", p(6), true}},
+		},
+		{
 			// A double-quoted literal: positions count the escapes.
 			`"mcp:\"min=1,max=2\""`,
 			Tag{Pos: p(5), Min: Number{1, "1", p(7), true}, Max: Number{2, "2", p(13), true}},
@@ -110,7 +114,7 @@ func TestParseTagAbsent(t *testing.T) {
 	}
 }
 
-const tagKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete)"
+const tagKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header)"
 
 func TestParseTagBad(t *testing.T) {
 	tests := []struct {
@@ -142,6 +146,8 @@ func TestParseTagBad(t *testing.T) {
 		{raw(`mcp:"complete=func"`), []wantErr{{6, `bad value "func" for key "complete": want the name of a func of the package, a Go identifier`}}},
 		{raw(`mcp:"complete='a b'"`), []wantErr{{6, `bad value "a b" for key "complete": want the name of a func of the package, a Go identifier`}}},
 		{raw(`mcp:"completion=F"`), []wantErr{{6, `unknown key "completion"; did you mean "complete"? ` + tagKeyList}}},
+		{raw(`mcp:"header=a b"`), []wantErr{{6, "bad value \"a b\" for key \"header\": want an HTTP header name: letters, digits and !#$%&'*+-.^_`|~"}}},
+		{raw(`mcp:"header"`), []wantErr{{6, `key "header" needs a value`}}},
 		{raw(`mcp:"uniqueItems=3"`), []wantErr{{6, `bad value "3" for key "uniqueItems": want true or false`}}},
 		{raw(`mcp:"minlength=3"`), []wantErr{{6, `unknown key "minlength"; did you mean "minLength"? ` + tagKeyList}}},
 		{raw(`mcp:"requird"`), []wantErr{{6, `unknown key "requird"; did you mean "required"? ` + tagKeyList}}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -195,9 +197,19 @@ func shapesBehaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath)
 	if res := call("add", `{"by":2}`); resultText(res) != "3" {
 		t.Errorf("add on a bound receiver: %q, want 3", resultText(res))
 	}
-	// This client declared neither elicitation nor sampling.
-	if res := call("ask", `{"question":"colour?"}`); !res.IsError || !strings.Contains(resultText(res), "elicitation") {
-		t.Errorf("ask without the elicitation capability: isError=%v text %q, want an error about elicitation", res.IsError, resultText(res))
+	// This client declared neither elicitation nor sampling. It speaks
+	// 2026-07-28, on which the built-in server answers a call that fails
+	// for a capability the client lacks with MissingRequiredClientCapability;
+	// the SDKs answer an isError result naming it.
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: json.RawMessage(`{"question":"colour?"}`)})
+	var rpcErr *jsonrpc.Error
+	switch {
+	case p.name == "builtin":
+		if !errors.As(err, &rpcErr) || rpcErr.Code != -32021 || !strings.Contains(string(rpcErr.Data), `"elicitation"`) {
+			t.Errorf("ask without the elicitation capability: %v, want error -32021 naming elicitation", err)
+		}
+	case err != nil || !res.IsError || !strings.Contains(resultText(res), "elicitation"):
+		t.Errorf("ask without the elicitation capability: %v %+v, want an isError result about elicitation", err, res)
 	}
 }
 

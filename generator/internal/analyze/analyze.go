@@ -45,6 +45,8 @@ type analyzer struct {
 	// completePos holds where each complete= was written, for fields whose
 	// completer turns out to be misplaced.
 	completePos map[*model.Field]token.Pos
+	// headerAt holds where each header= was written.
+	headerAt map[*model.Field]token.Pos
 }
 
 // Package analyzes one package. It returns a nil model when the package has

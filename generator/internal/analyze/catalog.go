@@ -149,6 +149,9 @@ func isBytes(t types.Type) bool {
 func (a *analyzer) stringValues(in *model.Type, k funcKind) bool {
 	ok := true
 	for _, f := range in.Fields {
+		if pos, set := a.headerAt[f]; set {
+			a.errorf(pos, "header= on %s %s: only tool properties are mirrored in headers", k.value, f.WireName)
+		}
 		t := valueType(f.Type)
 		switch t.Kind {
 		case model.String, model.Int, model.Uint, model.Float, model.Bool, model.Time, model.Duration, model.TextMethod:

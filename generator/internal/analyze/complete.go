@@ -3,6 +3,7 @@ package analyze
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -71,6 +72,63 @@ func (a *analyzer) noCompleters(t *model.Type, seen map[*model.Type]bool) {
 		a.noCompleters(valueType(f.Type), seen)
 		if e := valueType(f.Type).Elem; e != nil {
 			a.noCompleters(valueType(e), seen)
+		}
+	}
+}
+
+// headerPos records where header= was written on f.
+func (a *analyzer) headerPos(f *model.Field, pos token.Pos) {
+	if a.headerAt == nil {
+		a.headerAt = map[*model.Field]token.Pos{}
+	}
+	a.headerAt[f] = pos
+}
+
+// checkHeaders holds header= to where the transport allows it: on a
+// top-level string, integer or bool property of a tool, each name once
+// (case-insensitively); anywhere else it is an error.
+func (a *analyzer) checkHeaders(t *model.Tool) {
+	seen := map[string]string{}
+	for _, f := range t.Input.Fields {
+		if f.Header == "" {
+			continue
+		}
+		pos := a.headerAt[f]
+		switch valueType(f.Type).Kind {
+		case model.String, model.Int, model.Uint, model.Bool:
+		default:
+			a.errorf(pos, "header= on %s, %s: only a string, integer or bool property is mirrored in a header", f.WireName, typeText(f.Type))
+			continue
+		}
+		key := strings.ToLower(f.Header)
+		if other, dup := seen[key]; dup {
+			a.errorf(pos, "header=%s on %s: property %s has that header already (header names are case-insensitive)", f.Header, f.WireName, other)
+			continue
+		}
+		seen[key] = f.WireName
+	}
+	top := map[*model.Field]bool{}
+	for _, f := range t.Input.Fields {
+		top[f] = true
+	}
+	a.noNested(t.Input, top, map[*model.Type]bool{})
+}
+
+// noNested reports header= on fields below the top level of a tool's
+// input.
+func (a *analyzer) noNested(t *model.Type, top map[*model.Field]bool, seen map[*model.Type]bool) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if pos, ok := a.headerAt[f]; ok && !top[f] {
+			a.errorf(pos, "header= on %s, which is not a top-level property of a tool: only those are mirrored in headers", f.WireName)
+		}
+		v := valueType(f.Type)
+		a.noNested(v, top, seen)
+		if v.Elem != nil {
+			a.noNested(valueType(v.Elem), top, seen)
 		}
 	}
 }

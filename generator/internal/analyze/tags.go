@@ -39,6 +39,10 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.checkStrings(t, value, &f.C) && ok
 	ok = a.enumAndDefault(t, value, f) && ok
 	ok = a.completer(f, t.Complete) && ok
+	if t.Header.Set {
+		f.Header = t.Header.Value
+		a.headerPos(f, t.Header.Pos)
+	}
 	return ok
 }
 

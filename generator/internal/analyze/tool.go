@@ -38,6 +38,9 @@ func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotat
 	t.Icons = iconList(icons)
 	a.overrides(d, t)
 	a.noCompleters(t.Input, map[*model.Type]bool{})
+	if t.Input != nil {
+		a.checkHeaders(t)
+	}
 	if !ok {
 		return nil
 	}

@@ -83,6 +83,9 @@ type Field struct {
 	// Complete names the package function that completes the value of a
 	// prompt argument or template variable (complete=), or is "".
 	Complete string
+	// Header is the name HTTP clients mirror a tool property's value
+	// under (header=, published as x-mcp-header), or "".
+	Header string
 }
 
 // Constraints are the checks and schema keywords of an mcp tag.

@@ -42,6 +42,9 @@ type Schema struct {
 	Required             []string          `json:"required,omitempty"`
 	AdditionalProperties json.RawMessage   `json:"additionalProperties,omitempty"`
 	Defs                 *Properties       `json:"$defs,omitempty"`
+	// Header is the x-mcp-header annotation of a tool property: the name
+	// under which an HTTP client mirrors its value (Mcp-Param-NAME).
+	Header string `json:"x-mcp-header,omitempty"`
 }
 
 // Property is one named subschema, of properties or $defs.
@@ -281,6 +284,7 @@ func (b *builder) field(f *model.Field) *Schema {
 	}
 	s.Description = withValueDocs(s.Description, f)
 	s.Title = f.C.Title
+	s.Header = f.Header
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
 		value = s.Items
