@@ -90,3 +90,27 @@ func Tooled(in In) error { return nil }
 //
 //mcp:resource uri=kb://sized/{id} size=10
 func Sized(id string) string { return "" }
+
+// Inner is nested in HeaderIn.
+type Inner struct {
+	X string `json:"x" mcp:"header=X"` // X
+}
+
+// HeaderIn has headers where they cannot be.
+type HeaderIn struct {
+	Amount float64 `json:"amount" mcp:"header=Amount"` // A number
+	Region string  `json:"region" mcp:"header=Region"` // A region
+	Zone   string  `json:"zone" mcp:"header=region"`   // A zone
+	Inner  Inner   `json:"inner"`                      // Nested
+}
+
+// Headed has a tool input with headers.
+//
+//mcp:tool
+func Headed(in HeaderIn) error { return nil }
+
+// HeadedPrompt has a header on a prompt argument.
+//
+//mcp:prompt
+//mcp:param topic header=Topic
+func HeadedPrompt(topic string) string { return "" }
