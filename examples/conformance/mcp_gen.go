@@ -32,6 +32,7 @@ type (
 	mcpgen_TestInputRequiredMultiRound_changed_rerun_go_generate     = func(context.Context) (string, error)
 	mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = func(context.Context) (string, error)
 	mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = func(context.Context) (string, error)
+	mcpgen_TestHeaderParam_changed_rerun_go_generate                 = func(HeaderInput) string
 	mcpgen_TestSimpleText_changed_rerun_go_generate                  = func() string
 	mcpgen_TestImageContent_changed_rerun_go_generate                = func() (mcprt.Result, error)
 	mcpgen_TestAudioContent_changed_rerun_go_generate                = func() mcprt.Result
@@ -71,6 +72,7 @@ var (
 	_ mcpgen_TestInputRequiredMultiRound_changed_rerun_go_generate     = TestInputRequiredMultiRound
 	_ mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = TestInputRequiredTamperedState
 	_ mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = TestInputRequiredCapabilities
+	_ mcpgen_TestHeaderParam_changed_rerun_go_generate                 = TestHeaderParam
 	_ mcpgen_TestSimpleText_changed_rerun_go_generate                  = TestSimpleText
 	_ mcpgen_TestImageContent_changed_rerun_go_generate                = TestImageContent
 	_ mcpgen_TestAudioContent_changed_rerun_go_generate                = TestAudioContent
@@ -191,6 +193,13 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Asks the user, or, where the client cannot\nask its user, its model.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
 		Handler:         mcpgen_call_TestInputRequiredCapabilities,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_header_param",
+		Description:     "Echoes a region that HTTP clients mirror in a header.",
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Region to run in","x-mcp-header":"Region"}},"required":["region"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Handler:         mcpgen_call_TestHeaderParam,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_simple_text",
@@ -603,6 +612,18 @@ func mcpgen_call_TestInputRequiredCapabilities(ctx context.Context, args []byte)
 	if err != nil {
 		return mcprt.ErrorResult(err)
 	}
+	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_TestHeaderParam(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in HeaderInput
+	mcpgen_decode_HeaderInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := TestHeaderParam(in)
 	return mcprt.TextResult(string(out))
 }
 
@@ -1122,20 +1143,27 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredCapabilities(d *mcpimpl.Decoder,
 
 var mcpgen_fields_15 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
+func mcpgen_decode_HeaderInput(d *mcpimpl.Decoder, v *HeaderInput) {
 	if d.Object() {
+		var seen0 [1]bool
 		for d.NextField() {
 			switch string(d.Key()) {
+			case "region":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Region = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_16)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_16, 0)
 	}
 }
 
-var mcpgen_fields_16 = []string{}
+var mcpgen_fields_16 = []string{"region"}
 
-func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
+func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1148,7 +1176,7 @@ func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_17 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
+func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1161,7 +1189,7 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_18 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1174,7 +1202,7 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_19 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1187,7 +1215,7 @@ func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *m
 
 var mcpgen_fields_20 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1200,7 +1228,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen
 
 var mcpgen_fields_21 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1213,7 +1241,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_22 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1226,6 +1254,19 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_a
 
 var mcpgen_fields_23 = []string{}
 
+func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_24)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_24 = []string{}
+
 func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -1237,27 +1278,27 @@ func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_T
 				}
 				v.prompt = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_24)
+				d.UnknownField(mcpgen_fields_25)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_24, 0)
+		d.Require(seen0[:], mcpgen_fields_25, 0)
 	}
 }
 
-var mcpgen_fields_24 = []string{"prompt"}
+var mcpgen_fields_25 = []string{"prompt"}
 
 func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_25)
+				d.UnknownField(mcpgen_fields_26)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_25 = []string{}
+var mcpgen_fields_26 = []string{}
 
 func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 	if d.Object() {
@@ -1295,7 +1336,7 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 				}
 				v.Email = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_26)
+				d.UnknownField(mcpgen_fields_27)
 			}
 		}
 	}
@@ -1303,20 +1344,20 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 
 var mcpgen_enum_0 = []string{"phone", "email"}
 
-var mcpgen_fields_26 = []string{"name", "address", "contactMethod", "phone", "email"}
+var mcpgen_fields_27 = []string{"name", "address", "contactMethod", "phone", "email"}
 
 func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_27)
+				d.UnknownField(mcpgen_fields_28)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_27 = []string{}
+var mcpgen_fields_28 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
 	if d.Object() {
@@ -1334,14 +1375,14 @@ func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mc
 				}
 				v.arg2 = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_28)
+				d.UnknownField(mcpgen_fields_29)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_28, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_29, 0, 1)
 	}
 }
 
-var mcpgen_fields_28 = []string{"arg1", "arg2"}
+var mcpgen_fields_29 = []string{"arg1", "arg2"}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
 	if d.Object() {
@@ -1354,29 +1395,16 @@ func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder
 				}
 				v.resourceUri = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_29)
-			}
-		}
-		d.Require(seen0[:], mcpgen_fields_29, 0)
-	}
-}
-
-var mcpgen_fields_29 = []string{"resourceUri"}
-
-func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
-	if d.Object() {
-		for d.NextField() {
-			switch string(d.Key()) {
-			default:
 				d.UnknownField(mcpgen_fields_30)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_30, 0)
 	}
 }
 
-var mcpgen_fields_30 = []string{}
+var mcpgen_fields_30 = []string{"resourceUri"}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1389,6 +1417,19 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mc
 
 var mcpgen_fields_31 = []string{}
 
+func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_32)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_32 = []string{}
+
 func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -1400,14 +1441,14 @@ func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_ar
 				}
 				v.id = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_32)
+				d.UnknownField(mcpgen_fields_33)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_32, 0)
+		d.Require(seen0[:], mcpgen_fields_33, 0)
 	}
 }
 
-var mcpgen_fields_32 = []string{"id"}
+var mcpgen_fields_33 = []string{"id"}
 
 func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
@@ -1425,13 +1466,13 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_33)
+				d.UnknownField(mcpgen_fields_34)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_33 = []string{"street", "city"}
+var mcpgen_fields_34 = []string{"street", "city"}
 
 func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
 	sep0 := byte(0x7b)

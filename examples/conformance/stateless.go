@@ -221,3 +221,14 @@ func TestInputRequiredPrompt(ctx context.Context) (string, error) {
 	}
 	return "Prompt with context: " + field(res, "context"), nil
 }
+
+// HeaderInput is what test_header_param takes: a region, which HTTP
+// clients also send in the Mcp-Param-Region header.
+type HeaderInput struct {
+	Region string `json:"region" mcp:"header=Region"` // Region to run in
+}
+
+// TestHeaderParam echoes a region that HTTP clients mirror in a header.
+//
+//mcp:tool name=test_header_param readonly
+func TestHeaderParam(in HeaderInput) string { return "region " + in.Region }

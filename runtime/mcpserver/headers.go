@@ -1,8 +1,12 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -79,4 +83,84 @@ func decodeHeaderValue(v string) (string, bool) {
 	}
 	b, err := base64.StdEncoding.Strict().DecodeString(enc)
 	return string(b), err == nil
+}
+
+// headerParam is a tool property an HTTP client mirrors in the header
+// Mcp-Param-{name}: the property's name and JSON type.
+type headerParam struct {
+	name, property, typ string
+}
+
+// headerParams reads the x-mcp-header annotations of a tool's input
+// schema. Only schemas that mention the keyword are parsed, once, when
+// the tool is added.
+func headerParams(schema []byte) []headerParam {
+	if !bytes.Contains(schema, []byte(`"x-mcp-header"`)) {
+		return nil
+	}
+	var s struct {
+		Properties map[string]struct {
+			Header string `json:"x-mcp-header"`
+			Type   any    `json:"type"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []headerParam
+	for prop, p := range s.Properties {
+		if p.Header == "" {
+			continue
+		}
+		typ, _ := p.Type.(string)
+		out = append(out, headerParam{name: p.Header, property: prop, typ: typ})
+	}
+	slices.SortFunc(out, func(a, b headerParam) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// checkParamHeaders checks that each argument of a tools/call that its
+// tool mirrors in a header came with that header, holding the same value.
+func checkParamHeaders(h http.Header, params []headerParam, args []byte) *rpcError {
+	if len(params) == 0 {
+		return nil
+	}
+	values := map[string][]byte{}
+	if ok, _ := scanObject(args, func(key, val []byte) { values[string(key)] = val }); !ok {
+		return nil // not an object: the call fails on its own
+	}
+	for _, p := range params {
+		raw := values[p.property]
+		header, sent := h[http.CanonicalHeaderKey("Mcp-Param-"+p.name)]
+		switch {
+		case raw == nil || isNull(raw):
+			continue
+		case !sent:
+			return headerMismatch("the Mcp-Param-" + p.name + " header is missing; it mirrors argument " + p.property)
+		}
+		v, ok := decodeHeaderValue(header[0])
+		if !ok {
+			return headerMismatch("the Mcp-Param-" + p.name + " header " + header[0] + " is not valid")
+		}
+		if !sameValue(raw, v) {
+			return headerMismatch("Mcp-Param-" + p.name + " " + v + " does not match argument " + p.property + " " + string(raw))
+		}
+	}
+	return nil
+}
+
+// sameValue reports whether the header text v says what the JSON value
+// raw holds: the same string, the same number (compared as numbers, so
+// 42 and 42.0 agree) or the same boolean.
+func sameValue(raw []byte, v string) bool {
+	switch raw[0] {
+	case '"':
+		s, ok := stringValue(raw)
+		return ok && s == v
+	case 't', 'f':
+		return string(raw) == v
+	}
+	a, err1 := strconv.ParseFloat(string(raw), 64)
+	b, err2 := strconv.ParseFloat(v, 64)
+	return err1 == nil && err2 == nil && a == b
 }

@@ -160,6 +160,14 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
 	}
+	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
+		if e := s.tools.lookup(name); e != nil {
+			if rerr := checkParamHeaders(r.Header, e.headers, m.meta.toolArgs); rerr != nil {
+				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
+				return
+			}
+		}
+	}
 	st := &postStream{w: w}
 	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
 	resp, code := s.answer(r.Context(), &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.modern(ctx, &x, m) })

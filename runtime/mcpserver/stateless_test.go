@@ -79,3 +79,35 @@ func TestStatelessStdioValidation(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+modernMeta+`,"name":"a"}}`,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`)
 }
+
+// TestParamHeaders checks the headers that mirror arguments annotated
+// x-mcp-header: required when the argument is there, equal to it after
+// decoding, compared as numbers for numbers.
+func TestParamHeaders(t *testing.T) {
+	tool := textTool("q", "ok")
+	tool.InputSchema = []byte(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"limit":{"type":"integer","x-mcp-header":"Limit"},"free":{"type":"string"}}}`)
+	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
+	call := func(args string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + modernMeta + `,"name":"q","arguments":` + args + `}}`
+	}
+	with := func(kv ...string) func(*http.Request) {
+		return func(r *http.Request) {
+			modernHeaders("tools/call", "q")(r)
+			for i := 0; i < len(kv); i += 2 {
+				r.Header.Set(kv[i], kv[i+1])
+			}
+		}
+	}
+	const ok = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}`
+	mismatch := func(msg string) string {
+		return `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: ` + msg + `"}}`
+	}
+	c.post(call(`{"region":"us-west1","limit":42}`), 200, ok, with("Mcp-Param-Region", "us-west1", "Mcp-Param-Limit", "42.0"))
+	c.post(call(`{"region":"Hello"}`), 200, ok, with("mcp-param-region", "=?base64?SGVsbG8=?="))
+	c.post(call(`{"region":"=?base64?SGVsbG8="}`), 200, ok, with("Mcp-Param-Region", "=?base64?PT9iYXNlNjQ/U0dWc2JHOD0=?="))
+	c.post(call(`{"free":"x","region":null}`), 200, ok, with())
+	c.post(call(`{"region":"us"}`), 400, mismatch("the Mcp-Param-Region header is missing; it mirrors argument region"), with())
+	c.post(call(`{"region":"us"}`), 400, mismatch(`Mcp-Param-Region eu does not match argument region \"us\"`), with("Mcp-Param-Region", "eu"))
+	c.post(call(`{"region":"Hello"}`), 400, mismatch("the Mcp-Param-Region header =?base64?SGVsbG8?= is not valid"), with("Mcp-Param-Region", "=?base64?SGVsbG8?="))
+	c.post(call(`{"limit":7}`), 400, mismatch("Mcp-Param-Limit 8 does not match argument limit 7"), with("Mcp-Param-Limit", "8"))
+}

@@ -17,12 +17,14 @@ import (
 type toolEntry struct {
 	tool mcprt.Tool
 	desc [numRevisions][]byte
+	// headers are the properties an HTTP client mirrors in headers.
+	headers []headerParam
 }
 
 // newToolEntry serializes t's descriptor for every revision into one
 // buffer; revisions whose descriptors are equal share the bytes.
 func newToolEntry(t mcprt.Tool) *toolEntry {
-	e := &toolEntry{tool: t}
+	e := &toolEntry{tool: t, headers: headerParams(t.InputSchema)}
 	buf := make([]byte, 0, 3*descriptorSize(&t))
 	for i, rev := range wire.Revisions {
 		start := len(buf)
