@@ -24,7 +24,35 @@
 // What the SDK's own types cannot carry differs from the built-in server:
 // the SDK always publishes readOnlyHint and idempotentHint (false when not
 // written), and its Tool has no execution member, so task support is not
-// published.
+// published. For prompts, resources and completions (each is checked by
+// TestDifferences, so that a change in the SDK shows):
+//   - descriptors of prompts, resources and templates are the same on every
+//     revision: titles, icons and annotations (lastModified included) reach
+//     clients of revisions that lack them;
+//   - prompts/list, resources/list and resources/templates/list are sorted
+//     by name, URI and URI template, not in the order added;
+//   - list and read results carry ttlMs and cacheScope on every revision,
+//     not only on 2026-07-28;
+//   - "resource not found" is -32602 with data.uri on every revision, where
+//     the built-in server answers -32002 before 2026-07-28 (go-sdk answers
+//     -32002 on every revision under MCPGODEBUG=customresnotfounderrcode=1);
+//   - a template is read only for a URI that go-sdk's RFC 6570 matcher
+//     matches too: a {var} value holding more than unreserved characters
+//     and percent escapes ("a:b", "a@b") is not found, where the built-in
+//     server's {var} takes any text without '/', '?' or '#';
+//   - an annotation priority of 0 is not published (the SDK's priority is
+//     a plain number, left out when zero);
+//   - an empty text, read or embedded, is sent without its "text" member;
+//   - a completion result leaves out total when it is 0 and hasMore when
+//     it is false;
+//   - the prompts and resources capabilities are published from the start,
+//     whether there are any or not (go-sdk could otherwise publish them only
+//     with listChanged), and completions on 2024-11-05 too;
+//   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
+//     subscriptions/listen, which the built-in server does not;
+//   - completion requests are answered only on a server made by NewServer
+//     with EnableCompletions; on a server made by the caller they are the
+//     SDK's -32601 (TestCompletionsNeedTheSwitch).
 //
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
