@@ -43,6 +43,40 @@
 //   - before a client sets a log level, mcp-go's stdio session sends log
 //     messages at error and above (the built-in server and go-sdk send
 //     none), and a log message always carries "logger", empty when not set.
+//
+// For prompts, resources and completions (each is checked by
+// TestDifferences, so that a change in mcp-go shows):
+//   - mcp-go answers every error of a prompt handler as -32603: an argument
+//     error of generated code too, with its text (the built-in server
+//     answers -32602);
+//   - it answers every error of a read handler as -32603 too: a resource
+//     whose Read wraps mcprt.ErrNotFound, or a URI that the template mcp-go
+//     matched it to and every other template refuse, is -32603 "resource
+//     not found: URI" (sent as mcp-go's ErrResourceNotFound, which its error
+//     hooks know); only a URI that matches no resource or template of
+//     mcp-go's gets its own not found, -32002 before 2026-07-28 and -32602
+//     from it, as the built-in server's codes, but without data.uri;
+//   - a template is read only for a URI that mcp-go's RFC 6570 matcher
+//     matches too: a {var} value holding more than unreserved characters
+//     and percent escapes ("a:b", "a@b") is not found, where the built-in
+//     server's {var} takes any text without '/', '?' or '#';
+//   - a completion request naming an unknown prompt or resource is -32603
+//     (mcp-go answers every error of a completion provider so; the
+//     built-in server answers -32602), and a completion result leaves out
+//     total when it is 0 and hasMore when it is false;
+//   - the completions capability is published on 2024-11-05 too;
+//   - completions are dispatched only on a server made by NewServer: on a
+//     server made by the caller, mcp-go's default providers answer every
+//     completion request with no values;
+//   - on 2026-07-28 mcp-go publishes listChanged and subscribe and serves
+//     subscriptions/listen, which the built-in server does not; a listen
+//     stream's resourceSubscriptions are acknowledged but kept only by a
+//     session that implements SessionWithResourceSubscriptions, which
+//     none of mcp-go's own do, so [ResourceUpdated] reaches only sessions
+//     that subscribed with resources/subscribe, and only on a server made
+//     by NewServer, whose hooks record them;
+//   - adding resources and templates in one call to AddResources sends
+//     notifications/resources/list_changed twice, one for each.
 package mcpgo
 
 import (
