@@ -61,7 +61,9 @@ func TestCatalogReadTemplateInOrder(t *testing.T) {
 }
 
 func TestCatalogCompleter(t *testing.T) {
-	comp := func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) { return nil, nil }
+	comp := func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
+		return nil, nil
+	}
 	var c Catalog
 	c.AddPrompts([]mcprt.Prompt{{Name: "p", Complete: comp}, {Name: "bare"}})
 	c.AddResources([]mcprt.Resource{{URI: "kb://{id}", Complete: comp}, {URI: "kb://index"}})

@@ -15,6 +15,9 @@ import (
 // server made by [NewServer] with EnableCompletions. Get runs with a
 // [mcprt.Caller] in its context, as a tool does.
 func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
+	if len(prompts) == 0 {
+		return // mcp-go would publish prompts and notify all the same
+	}
 	reg := registryOf(s)
 	sp := make([]server.ServerPrompt, 0, len(prompts))
 	for _, p := range reg.AddPrompts(prompts) {
