@@ -44,11 +44,9 @@ func AppendStructured(dst []byte, r *mcprt.Result, rev Revision) []byte {
 }
 
 // appendAnnotations appends `,"annotations":{...}` when a (of a content
-// block or a resource) has any and rev has them: audience and priority
-// from 2025-03-26, lastModified from 2025-06-18.
+// block or a resource) has any that rev publishes: see [AnnotationsIn].
 func appendAnnotations(dst []byte, a *mcprt.Annotations, rev Revision) []byte {
-	lastModified := a != nil && a.LastModified != "" && rev >= Rev20250618
-	if a == nil || rev < Rev20250326 || len(a.Audience) == 0 && a.Priority == nil && !lastModified {
+	if a = AnnotationsIn(a, rev); a == nil {
 		return dst
 	}
 	dst = append(dst, `,"annotations":{`...)
@@ -68,28 +66,43 @@ func appendAnnotations(dst []byte, a *mcprt.Annotations, rev Revision) []byte {
 		dst = jsonx.AppendFloat(append(dst, sep+`"priority":`...), *a.Priority, 64)
 		sep = ","
 	}
-	if lastModified {
+	if a.LastModified != "" {
 		dst = jsonx.AppendString(append(dst, sep+`"lastModified":`...), a.LastModified)
 	}
 	return append(dst, '}')
 }
 
-// AppendContent appends c as a content block of revision rev. Audio before
-// 2025-03-26 and resource links before 2025-06-18 do not exist: they are
-// written as text blocks that say what was left out.
+// AnnotationsIn returns the part of a that revision rev publishes, or nil
+// when that is nothing: audience and priority from 2025-03-26,
+// lastModified from 2025-06-18. The built-in server writes what it
+// returns; adapters map it onto their SDK's type, so that every server
+// path trims alike.
+func AnnotationsIn(a *mcprt.Annotations, rev Revision) *mcprt.Annotations {
+	if a == nil || rev < Rev20250326 {
+		return nil
+	}
+	out := *a
+	if rev < Rev20250618 {
+		out.LastModified = ""
+	}
+	if len(out.Audience) == 0 && out.Priority == nil && out.LastModified == "" {
+		return nil
+	}
+	return &out
+}
+
+// AppendContent appends c as a content block of revision rev. A block
+// that rev lacks is written as the text block [StandIn] says.
 func AppendContent(dst []byte, c *mcprt.Content, rev Revision) []byte {
+	if text, ok := StandIn(c, rev); ok {
+		return appendText(dst, text)
+	}
 	switch c.Type {
 	case mcprt.TypeImage:
 		return appendMedia(dst, c, "image", rev)
 	case mcprt.TypeAudio:
-		if !rev.HasAudio() {
-			return appendText(dst, fmt.Sprintf("[audio content of type %s, %d bytes, is not supported by protocol revision %s]", c.MIMEType, len(c.Data), rev))
-		}
 		return appendMedia(dst, c, "audio", rev)
 	case mcprt.TypeResourceLink:
-		if !rev.HasStructuredOutput() {
-			return appendText(dst, "resource: "+c.URI)
-		}
 		return appendLink(dst, c, rev)
 	case mcprt.TypeResource:
 		return appendResource(dst, c, rev)
@@ -97,6 +110,22 @@ func AppendContent(dst []byte, c *mcprt.Content, rev Revision) []byte {
 		dst = append(dst, `{"type":"text","text":`...)
 		return closeBlock(jsonx.AppendString(dst, c.Text), c, rev)
 	}
+}
+
+// StandIn returns the text of the block that stands in for c on revision
+// rev, and true, when rev has no block of c's kind: audio does not exist
+// before 2025-03-26 nor resource links before 2025-06-18, so they become
+// text that says what was left out rather than blocks an older client
+// would refuse. Adapters whose SDK writes the blocks call it to trim as
+// [AppendContent] does.
+func StandIn(c *mcprt.Content, rev Revision) (string, bool) {
+	switch {
+	case c.Type == mcprt.TypeAudio && !rev.HasAudio():
+		return fmt.Sprintf("[audio content of type %s, %d bytes, is not supported by protocol revision %s]", c.MIMEType, len(c.Data), rev), true
+	case c.Type == mcprt.TypeResourceLink && !rev.HasStructuredOutput():
+		return "resource: " + c.URI, true
+	}
+	return "", false
 }
 
 func appendText(dst []byte, text string) []byte {

@@ -16,11 +16,12 @@ import (
 type switches struct{ logging, elicitation, sampling bool }
 
 // caller is the [mcprt.Caller] of one call on go-sdk: the request's
-// session, the switches and the request's progress token.
+// session, the switches, the request's progress token and its revision.
 type caller struct {
 	ss    *mcp.ServerSession
 	sw    switches
 	token any
+	rev   wire.Revision
 }
 
 var _ mcprt.Caller = (*caller)(nil)
@@ -84,7 +85,7 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	p := &mcp.CreateMessageParams{MaxTokens: int64(req.MaxTokens), SystemPrompt: req.SystemPrompt, Messages: make([]*mcp.SamplingMessage, 0, len(req.Messages))}
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content)})
+		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content, c.rev)})
 	}
 	if len(req.ModelPreferences) > 0 {
 		p.ModelPreferences = new(mcp.ModelPreferences)

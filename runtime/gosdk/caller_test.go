@@ -49,3 +49,31 @@ func TestCallerRefusals(t *testing.T) {
 		ss.Wait()
 	}
 }
+
+// TestAddToolsFollowsTheIdentity checks that tools added with AddTools to
+// a server NewServer made ask the client only as its identity allows, and
+// on a server the caller made wherever the client declared it.
+func TestAddToolsFollowsTheIdentity(t *testing.T) {
+	ask := mcprt.Tool{Name: "ask", Description: "asks", InputSchema: []byte(`{"type":"object"}`),
+		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			_, err := mcprt.Elicit(ctx, "?", nil)
+			return mcprt.TextResult(err.Error())
+		}}
+	for _, tc := range []struct {
+		s    *mcp.Server
+		want string
+	}{
+		{NewServer(mcprt.Identity{Name: "t", Version: "1"}), "gosdk: elicitation is not enabled in the server's identity"},
+		{mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil), "gosdk: the client did not declare the elicitation capability"},
+	} {
+		AddTools(tc.s, ask)
+		cs := connect(t, tc.s, "2025-11-25", nil)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

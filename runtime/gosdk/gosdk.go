@@ -1,5 +1,5 @@
-// Package gosdk serves mcpgen tools on the official Go SDK,
-// github.com/modelcontextprotocol/go-sdk.
+// Package gosdk serves mcpgen tools, prompts and resources on the official
+// Go SDK, github.com/modelcontextprotocol/go-sdk.
 //
 // Tools are registered with the SDK's low-level Server.AddTool: the schemas
 // are the generator's, passed as raw JSON, and arguments are decoded by the
@@ -7,15 +7,60 @@
 // second time. An unknown tool is answered by the SDK as JSON-RPC error
 // -32602.
 //
+// Prompts, resources and resource templates go on the SDK's own AddPrompt,
+// AddResource and AddResourceTemplate ([AddPrompts], [AddResources]), and
+// [ResourceUpdated] on its Server.ResourceUpdated, which keeps the table of
+// subscribers. go-sdk takes a server's one completion handler and its
+// subscription handlers only when the server is made, so [NewServer] sets
+// them from the identity's switches, and the adapter keeps, per server,
+// the prompts and templates added since, for completion requests to find
+// their completer and for reads to try templates in the order added. A
+// prompt argument error is -32602 with its text, any other failure of a
+// prompt, a read or a completer -32603, and a panic is logged and answered
+// the same way while the server keeps serving; a read that finds nothing
+// is the SDK's "resource not found". Messages, contents and tool results
+// are trimmed per revision here as the built-in server trims them.
+//
 // What the SDK's own types cannot carry differs from the built-in server:
 // the SDK always publishes readOnlyHint and idempotentHint (false when not
 // written), and its Tool has no execution member, so task support is not
-// published.
+// published. For prompts, resources and completions (each is checked by
+// TestDifferences, so that a change in the SDK shows):
+//   - descriptors of prompts, resources and templates are the same on every
+//     revision: titles, icons and annotations (lastModified included) reach
+//     clients of revisions that lack them;
+//   - prompts/list, resources/list and resources/templates/list are sorted
+//     by name, URI and URI template, not in the order added;
+//   - list and read results carry ttlMs and cacheScope on every revision,
+//     not only on 2026-07-28;
+//   - "resource not found" is -32602 with data.uri on every revision, where
+//     the built-in server answers -32002 before 2026-07-28 (go-sdk answers
+//     -32002 on every revision under MCPGODEBUG=customresnotfounderrcode=1);
+//   - a template is read only for a URI that go-sdk's RFC 6570 matcher
+//     matches too: a {var} value holding more than unreserved characters
+//     and percent escapes ("a:b", "a@b") is not found, where the built-in
+//     server's {var} takes any text without '/', '?' or '#';
+//   - an annotation priority of 0 is not published (the SDK's priority is
+//     a plain number, left out when zero);
+//   - an empty text, read or embedded, is sent without its "text" member;
+//   - a completion result leaves out total when it is 0 and hasMore when
+//     it is false;
+//   - the prompts and resources capabilities are published from the start,
+//     whether there are any or not (go-sdk could otherwise publish them only
+//     with listChanged), and completions on 2024-11-05 too;
+//   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
+//     subscriptions/listen, which the built-in server does not;
+//   - completion requests are answered only on a server made by NewServer
+//     with EnableCompletions; on a server made by the caller they are the
+//     SDK's -32601 (TestCompletionsNeedTheSwitch).
 //
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
 // set), elicitation (Elicit) and sampling (CreateMessage), the last two only
 // where the identity enables them and the client declared the capability.
+// Prompts and resources reach it the same way. On a server made by
+// NewServer, the identity says; on one made by the caller, everything the
+// client declared is allowed.
 package gosdk
 
 import (
@@ -29,25 +74,52 @@ import (
 )
 
 // NewServer returns a go-sdk server described by id, with tools added.
+// What go-sdk fixes when a server is made is set here from id's switches,
+// so that prompts and resources added later with [AddPrompts] and
+// [AddResources] complete and notify as id says: the capabilities, the
+// completion handler (with EnableCompletions) and the subscription
+// handlers (with EnableResourceSubscriptions).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 	impl := &mcp.Implementation{Name: id.Name, Version: id.Version, Title: id.Title, WebsiteURL: id.WebsiteURL, Icons: icons(id.Icons)}
-	opts := &mcp.ServerOptions{Instructions: id.Instructions, PageSize: id.PageSize}
-	if !id.EnableToolNotifications {
-		opts.Capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}}
-		if id.EnableLogging {
-			opts.Capabilities.Logging = &mcp.LoggingCapabilities{}
-		}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}}
+	opts := &mcp.ServerOptions{Instructions: id.Instructions, PageSize: id.PageSize, Capabilities: capabilities(&id)}
+	if id.EnableCompletions {
+		opts.CompletionHandler = reg.complete
+	}
+	if id.EnableResourceSubscriptions {
+		// The SDK keeps the table of subscribers; any URI may be
+		// subscribed to, as on the built-in server.
+		opts.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
 	s := mcp.NewServer(impl, opts)
-	addTools(s, switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, tools)
+	keep(s, reg)
+	addTools(s, reg.sw, tools)
 	return s
 }
 
-// AddTools adds tools to s. On a server built by the caller there is no
-// [mcprt.Identity]: handlers may log, elicit and sample wherever the client
-// declared the capability, as the SDK's own API allows.
+// capabilities are the capabilities id publishes. go-sdk lets a server
+// leave listChanged out only by setting a capability for its whole life,
+// so tools, prompts and resources are published from the start, with
+// listChanged and subscribe as id's switches say.
+func capabilities(id *mcprt.Identity) *mcp.ServerCapabilities {
+	c := &mcp.ServerCapabilities{
+		Tools:     &mcp.ToolCapabilities{ListChanged: id.EnableToolNotifications},
+		Prompts:   &mcp.PromptCapabilities{ListChanged: id.EnablePromptNotifications},
+		Resources: &mcp.ResourceCapabilities{ListChanged: id.EnableResourceNotifications, Subscribe: id.EnableResourceSubscriptions},
+	}
+	if id.EnableLogging {
+		c.Logging = &mcp.LoggingCapabilities{}
+	}
+	return c
+}
+
+// AddTools adds tools to s. Their handlers may log, elicit and sample as
+// the identity of [NewServer] says; on a server built by the caller, which
+// has no [mcprt.Identity], wherever the client declared the capability, as
+// the SDK's own API allows.
 func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
-	addTools(s, switches{logging: true, elicitation: true, sampling: true}, tools)
+	addTools(s, registryOf(s).sw, tools)
 }
 
 func addTools(s *mcp.Server, sw switches, tools []mcprt.Tool) {
@@ -93,44 +165,79 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 	return out
 }
 
+// annotations maps annotations onto the SDK's type; nil for none. The
+// SDK's priority is a plain number, left out when zero.
+func annotations(a *mcprt.Annotations) *mcp.Annotations {
+	if a == nil {
+		return nil
+	}
+	out := &mcp.Annotations{LastModified: a.LastModified}
+	for _, r := range a.Audience {
+		out.Audience = append(out.Audience, mcp.Role(r))
+	}
+	if a.Priority != nil {
+		out.Priority = *a.Priority
+	}
+	return out
+}
+
+// revision is the protocol revision a request was made on (go-sdk reads
+// it from the request on 2026-07-28, else from the session); the latest
+// when it is none that mcpgen serves.
+func revision(v string) wire.Revision {
+	if r := wire.Revision(v); r.Supported() {
+		return r
+	}
+	return wire.LatestRevision
+}
+
 // handler runs a tool for the SDK with a [mcprt.Caller] on the request's
 // session in its context. Argument problems, returned errors and panics all
 // come back as results with IsError set, never as Go errors, which the SDK
 // would turn into JSON-RPC errors the model does not see.
 func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken()}
+		rev := revision(req.ProtocolVersion())
+		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
-		return result(&res), nil
+		return result(&res, rev), nil
 	}
 }
 
-// result maps a result onto the SDK's type.
-func result(r *mcprt.Result) *mcp.CallToolResult {
+// result maps a result onto the SDK's type for revision rev: structured
+// content only where rev has it, and content blocks as [content] maps them.
+func result(r *mcprt.Result, rev wire.Revision) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
-	if len(r.StructuredContent) > 0 {
+	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
 		out.StructuredContent = json.RawMessage(wire.AppendStructured(nil, r, wire.Rev20251125))
 	}
 	for i := range r.Content {
-		out.Content = append(out.Content, content(&r.Content[i]))
+		out.Content = append(out.Content, content(&r.Content[i], rev))
 	}
 	return out
 }
 
-func content(c *mcprt.Content) mcp.Content {
+// content maps one block onto the SDK's type for revision rev: a block rev
+// lacks becomes the text [wire.StandIn] says, and annotations are those rev
+// publishes. A single switch over the block types.
+func content(c *mcprt.Content, rev wire.Revision) mcp.Content {
+	if text, ok := wire.StandIn(c, rev); ok {
+		return &mcp.TextContent{Text: text}
+	}
+	a := annotations(wire.AnnotationsIn(c.Annotations, rev))
 	switch c.Type {
 	case mcprt.TypeImage:
-		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}
+		return &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}
 	case mcprt.TypeAudio:
-		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}
+		return &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType, Annotations: a}
 	case mcprt.TypeResourceLink:
-		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType}
+		return &mcp.ResourceLink{URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType, Annotations: a}
 	case mcprt.TypeResource:
 		rc := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
 		if c.Data != nil {
 			rc.Text, rc.Blob = "", c.Data
 		}
-		return &mcp.EmbeddedResource{Resource: rc}
+		return &mcp.EmbeddedResource{Resource: rc, Annotations: a}
 	}
-	return &mcp.TextContent{Text: c.Text}
+	return &mcp.TextContent{Text: c.Text, Annotations: a}
 }

@@ -1,4 +1,5 @@
-// Package mcpgo serves mcpgen tools on github.com/mark3labs/mcp-go.
+// Package mcpgo serves mcpgen tools, prompts and resources on
+// github.com/mark3labs/mcp-go.
 //
 // Tools are registered with their generator-made schemas as raw JSON
 // (mcp.Tool's RawInputSchema and RawOutputSchema), so mcp-go infers no
@@ -11,22 +12,71 @@
 // error, which mcp-go would send as a JSON-RPC error the model never sees.
 // An unknown tool is answered by mcp-go as JSON-RPC error -32602.
 //
+// Prompts, resources and resource templates go on mcp-go's own AddPrompts,
+// AddResources and AddResourceTemplates ([AddPrompts], [AddResources]).
+// mcp-go takes its completion providers and hooks only when a server is
+// made, so [NewServer] sets them from the identity's switches, and the
+// adapter keeps, per server, the prompts and templates added since, for
+// completion requests to find their completer and for reads to try
+// templates in the order added, and the sessions' subscriptions, which
+// its hooks record for [ResourceUpdated]. A panic of a prompt, a read or a
+// completer is logged and answered as an internal error, and the server
+// keeps serving.
+//
 // Each call's context carries an [mcprt.Caller] built on mcp-go's session
 // API: progress notifications, log messages, elicitation and sampling.
+// Prompts and resources reach it the same way.
 //
 // What mcp-go's types and server cannot carry, compared with the built-in
 // server:
 //   - the annotations object is always published, as {} for a tool without
 //     a title or hints; hints themselves are published exactly as written;
-//   - tools/list is sorted by name, not in source order;
-//   - descriptors are the same on every protocol revision (mcp-go does not
-//     trim title, outputSchema, annotations, icons or execution for older
-//     clients); results are trimmed here, per revision, as mcprt does;
+//   - tools/list, prompts/list, resources/list and resources/templates/list
+//     are sorted by name, not in the order added;
+//   - descriptors of tools, prompts, resources and templates are the same
+//     on every protocol revision (mcp-go does not trim title, outputSchema,
+//     annotations, icons or execution for older clients); results, prompt
+//     messages and read contents are trimmed here, per revision, as mcprt
+//     does;
 //   - a resource_link block always carries "description" and "mimeType",
 //     empty when not set;
 //   - before a client sets a log level, mcp-go's stdio session sends log
 //     messages at error and above (the built-in server and go-sdk send
 //     none), and a log message always carries "logger", empty when not set.
+//
+// For prompts, resources and completions (each is checked by
+// TestDifferences, so that a change in mcp-go shows):
+//   - mcp-go answers every error of a prompt handler as -32603: an argument
+//     error of generated code too, with its text (the built-in server
+//     answers -32602);
+//   - it answers every error of a read handler as -32603 too: a resource
+//     whose Read wraps mcprt.ErrNotFound, or a URI that the template mcp-go
+//     matched it to and every other template refuse, is -32603 "resource
+//     not found: URI" (sent as mcp-go's ErrResourceNotFound, which its error
+//     hooks know); only a URI that matches no resource or template of
+//     mcp-go's gets its own not found, -32002 before 2026-07-28 and -32602
+//     from it, as the built-in server's codes, but without data.uri;
+//   - a template is read only for a URI that mcp-go's RFC 6570 matcher
+//     matches too: a {var} value holding more than unreserved characters
+//     and percent escapes ("a:b", "a@b") is not found, where the built-in
+//     server's {var} takes any text without '/', '?' or '#';
+//   - a completion request naming an unknown prompt or resource is -32603
+//     (mcp-go answers every error of a completion provider so; the
+//     built-in server answers -32602), and a completion result leaves out
+//     total when it is 0 and hasMore when it is false;
+//   - the completions capability is published on 2024-11-05 too;
+//   - completions are dispatched only on a server made by NewServer: on a
+//     server made by the caller, mcp-go's default providers answer every
+//     completion request with no values;
+//   - on 2026-07-28 mcp-go publishes listChanged and subscribe and serves
+//     subscriptions/listen, which the built-in server does not; a listen
+//     stream's resourceSubscriptions are acknowledged but kept only by a
+//     session that implements SessionWithResourceSubscriptions, which
+//     none of mcp-go's own do, so [ResourceUpdated] reaches only sessions
+//     that subscribed with resources/subscribe, and only on a server made
+//     by NewServer, whose hooks record them;
+//   - adding resources and templates in one call to AddResources sends
+//     notifications/resources/list_changed twice, one for each.
 package mcpgo
 
 import (
@@ -42,9 +92,23 @@ import (
 )
 
 // NewServer returns an mcp-go server described by id, with tools added.
-// Handlers may log, elicit and sample only where id enables it.
+// Handlers may log, elicit and sample only where id enables it. What
+// mcp-go fixes when a server is made is set here from id's switches, so
+// that prompts and resources added later with [AddPrompts] and
+// [AddResources] complete and notify as id says: the capabilities, the
+// completion providers, the hooks that keep resource subscriptions for
+// [ResourceUpdated], and the caching hints of 2026-07-28 (lists public,
+// reads private, as on the built-in server).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
-	opts := []server.ServerOption{server.WithToolCapabilities(id.EnableToolNotifications)}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}}
+	opts := []server.ServerOption{
+		server.WithToolCapabilities(id.EnableToolNotifications),
+		server.WithPromptCompletionProvider(reg),
+		server.WithResourceCompletionProvider(reg),
+		server.WithHooks(reg.subs.hooks()),
+		server.WithCacheHints(0, mcp.CacheScopePublic),
+		server.WithMethodCacheHints(mcp.MethodResourcesRead, 0, mcp.CacheScopePrivate),
+	}
 	add := func(on bool, o server.ServerOption) {
 		if on {
 			opts = append(opts, o)
@@ -63,15 +127,17 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 	add(id.EnableResourceNotifications || id.EnableResourceSubscriptions,
 		server.WithResourceCapabilities(id.EnableResourceSubscriptions, id.EnableResourceNotifications))
 	s := server.NewMCPServer(id.Name, id.Version, opts...)
-	addTools(s, switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, tools)
+	keep(s, reg)
+	addTools(s, reg.sw, tools)
 	return s
 }
 
-// AddTools adds tools to s. On a server built by the caller there is no
-// [mcprt.Identity]: handlers may log, elicit and sample wherever the client
-// declared the capability, as mcp-go's own API allows.
+// AddTools adds tools to s. Their handlers may log, elicit and sample as
+// the identity of [NewServer] says; on a server built by the caller, which
+// has no [mcprt.Identity], wherever the client declared the capability, as
+// mcp-go's own API allows.
 func AddTools(s *server.MCPServer, tools ...mcprt.Tool) {
-	addTools(s, switches{logging: true, elicitation: true, sampling: true}, tools)
+	addTools(s, registryOf(s).sw, tools)
 }
 
 func addTools(s *server.MCPServer, sw switches, tools []mcprt.Tool) {
@@ -173,32 +239,38 @@ func result(r mcprt.Result, rev wire.Revision) *mcp.CallToolResult {
 	return out
 }
 
-// content maps one block; a single switch over the block types.
+// content maps one block for revision rev: a block rev lacks becomes the
+// text [wire.StandIn] says, and annotations are those rev publishes. A
+// single switch over the block types.
 func content(c *mcprt.Content, rev wire.Revision) mcp.Content {
+	if text, ok := wire.StandIn(c, rev); ok {
+		return mcp.TextContent{Type: "text", Text: text}
+	}
+	a := mcp.Annotated{Annotations: annotations(wire.AnnotationsIn(c.Annotations, rev))}
 	switch {
 	case c.Type == mcprt.TypeImage:
-		return mcp.ImageContent{Type: "image", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
-	case c.Type == mcprt.TypeAudio && rev.HasAudio():
-		return mcp.AudioContent{Type: "audio", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
-	case c.Type == mcprt.TypeResourceLink && rev.HasStructuredOutput():
-		return mcp.ResourceLink{Type: "resource_link", URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType}
+		return mcp.ImageContent{Annotated: a, Type: "image", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
+	case c.Type == mcprt.TypeAudio:
+		return mcp.AudioContent{Annotated: a, Type: "audio", Data: base64.StdEncoding.EncodeToString(c.Data), MIMEType: c.MIMEType}
+	case c.Type == mcprt.TypeResourceLink:
+		return mcp.ResourceLink{Annotated: a, Type: "resource_link", URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType}
 	case c.Type == mcprt.TypeResource && c.Data != nil:
 		blob := mcp.BlobResourceContents{URI: c.URI, MIMEType: c.MIMEType, Blob: base64.StdEncoding.EncodeToString(c.Data)}
-		return mcp.EmbeddedResource{Type: "resource", Resource: blob}
+		return mcp.EmbeddedResource{Annotated: a, Type: "resource", Resource: blob}
 	case c.Type == mcprt.TypeResource:
-		return mcp.EmbeddedResource{Type: "resource", Resource: mcp.TextResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}}
-	case c.Type == mcprt.TypeText || c.Type == "":
-		return mcp.TextContent{Type: "text", Text: c.Text}
+		return mcp.EmbeddedResource{Annotated: a, Type: "resource", Resource: mcp.TextResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}}
 	}
-	return convertedText(c, rev)
+	return mcp.TextContent{Annotated: a, Type: "text", Text: c.Text}
 }
 
-// convertedText is the text block mcprt writes for a block that rev lacks.
-func convertedText(c *mcprt.Content, rev wire.Revision) mcp.Content {
-	var tc mcp.TextContent
-	if err := json.Unmarshal(wire.AppendContent(nil, c, rev), &tc); err != nil || tc.Type != "text" {
-		tc = mcp.TextContent{Text: "[" + string(c.Type) + " content is not supported by protocol revision " + string(rev) + "]"}
+// annotations maps annotations onto mcp-go's type; nil for none.
+func annotations(a *mcprt.Annotations) *mcp.Annotations {
+	if a == nil {
+		return nil
 	}
-	tc.Type = "text"
-	return tc
+	out := &mcp.Annotations{Priority: a.Priority, LastModified: a.LastModified}
+	for _, r := range a.Audience {
+		out.Audience = append(out.Audience, mcp.Role(r))
+	}
+	return out
 }

@@ -151,3 +151,27 @@ func fmtErr(err error) string {
 	}
 	return err.Error()
 }
+
+// TestAddToolsFollowsTheIdentity checks that tools added with AddTools to
+// a server NewServer made ask the client only as its identity allows, and
+// on a server the caller made wherever the client declared it.
+func TestAddToolsFollowsTheIdentity(t *testing.T) {
+	ask := mcprt.Tool{Name: "ask", Description: "asks", InputSchema: []byte(`{"type":"object"}`),
+		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			_, err := mcprt.Elicit(ctx, "?", nil)
+			return mcprt.TextResult(err.Error())
+		}}
+	for _, tc := range []struct {
+		s    *server.MCPServer
+		want string
+	}{
+		{NewServer(mcprt.Identity{Name: "t"}), "mcpgo: elicitation is not enabled in the server's identity"},
+		{server.NewMCPServer("t", "1"), "mcpgo: the client did not declare the elicitation capability"},
+	} {
+		AddTools(tc.s, ask)
+		got := send(t, tc.s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+		if want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + tc.want + `"}]}}`; got != want {
+			t.Errorf("%s", cmp.Diff(want, got))
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// quietLog sends what slog's default logger writes during the test to a
+// buffer it returns.
+func quietLog(t *testing.T) *bytes.Buffer {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	return &buf
+}
+
+// template answers the URIs that start with prefix, and ErrNotFound for
+// the others.
+func template(uri, prefix, answer string) mcprt.Resource {
+	return mcprt.Resource{URI: uri, Read: func(ctx context.Context, u string) ([]mcprt.ResourceContents, error) {
+		if !strings.HasPrefix(u, prefix) {
+			return nil, fmt.Errorf("no: %w", mcprt.ErrNotFound)
+		}
+		return []mcprt.ResourceContents{{Text: answer}}, nil
+	}}
+}
+
+func TestCatalogReadTemplateInOrder(t *testing.T) {
+	var c Catalog
+	c.AddResources([]mcprt.Resource{
+		template("kb://{a}", "kb://x", "first"),
+		{URI: "kb://{b}/nil"}, // no Read: skipped
+		template("kb://{+c}", "kb://", "second"),
+		template("kb://static", "", "static"),
+	})
+	c.AddResources([]mcprt.Resource{template("kb://{a}", "kb://y", "first, replaced")}) // keeps its place
+	for _, tt := range []struct{ uri, want string }{
+		{"kb://y1", "first, replaced"},
+		{"kb://x1", "second"},
+	} {
+		contents, tmpl, err := c.ReadTemplate(context.Background(), tt.uri)
+		if err != nil || len(contents) != 1 || contents[0].Text != tt.want {
+			t.Errorf("ReadTemplate(%s) = %v, %v; want %s", tt.uri, contents, err, tt.want)
+		}
+		if tmpl == nil || (tt.want == "second") != (tmpl.URI == "kb://{+c}") {
+			t.Errorf("ReadTemplate(%s) answered from %v", tt.uri, tmpl)
+		}
+	}
+	if _, _, err := c.ReadTemplate(context.Background(), "other://1"); !errors.Is(err, mcprt.ErrNotFound) {
+		t.Errorf("no template answers: %v, want ErrNotFound", err)
+	}
+}
+
+func TestCatalogCompleter(t *testing.T) {
+	comp := func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
+		return nil, nil
+	}
+	var c Catalog
+	c.AddPrompts([]mcprt.Prompt{{Name: "p", Complete: comp}, {Name: "bare"}})
+	c.AddResources([]mcprt.Resource{{URI: "kb://{id}", Complete: comp}, {URI: "kb://index"}})
+	for _, tt := range []struct{ typ, name, uri, kind, err string }{
+		{"ref/prompt", "p", "", "prompt", ""},
+		{"ref/prompt", "bare", "", "prompt", ""},
+		{"ref/resource", "", "kb://{id}", "resource", ""},
+		{"ref/resource", "", "kb://index", "resource", ""},
+		{"ref/prompt", "nope", "", "", `invalid params: unknown prompt "nope"`},
+		{"ref/resource", "", "kb://1", "", `invalid params: unknown resource "kb://1"`},
+		{"ref/tool", "p", "", "", `invalid params: unknown ref type "ref/tool"; want ref/prompt or ref/resource`},
+	} {
+		kind, _, got, err := c.Completer(tt.typ, tt.name, tt.uri)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("Completer(%s %s%s) error %v, want %s", tt.typ, tt.name, tt.uri, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || kind != tt.kind || (got != nil) != (tt.name == "p" || tt.uri == "kb://{id}") {
+			t.Errorf("Completer(%s %s%s) = %s, %v, %v", tt.typ, tt.name, tt.uri, kind, got != nil, err)
+		}
+	}
+}
+
+func TestComplete(t *testing.T) {
+	logs := quietLog(t)
+	many := func(n int) mcprt.Completer {
+		return func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
+			return make([]string, n), nil
+		}
+	}
+	for _, tt := range []struct {
+		name          string
+		comp          mcprt.Completer
+		n, total      int
+		more          bool
+		err           string
+		valuesNotNull bool
+	}{
+		{name: "none", comp: nil},
+		{name: "nothing", comp: many(0)},
+		{name: "hundred", comp: many(100), n: 100, total: 100},
+		{name: "more", comp: many(150), n: 100, total: 150, more: true},
+		{name: "error", comp: func(context.Context, string, string, map[string]string) ([]string, error) {
+			return nil, errors.New("index unavailable")
+		}, err: "index unavailable"},
+		{name: "panic", comp: func(context.Context, string, string, map[string]string) ([]string, error) { panic("kaputt") },
+			err: `internal error: prompt completion "p" panicked: kaputt`},
+	} {
+		values, total, more, err := Complete(context.Background(), tt.comp, "prompt", "p", "a", "v", nil)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%s: error %v, want %s", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || values == nil || len(values) != tt.n || total != tt.total || more != tt.more {
+			t.Errorf("%s: %d values (nil %v), total %d, more %v, %v", tt.name, len(values), values == nil, total, more, err)
+		}
+	}
+	if !strings.Contains(logs.String(), "mcp prompt completion handler panicked") {
+		t.Errorf("the panic was not logged: %s", logs)
+	}
+}
+
+func TestRenderPromptAndReadResourceRecover(t *testing.T) {
+	logs := quietLog(t)
+	p := &mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) { panic("kaputt") }}
+	if _, err := RenderPrompt(context.Background(), p, nil); err == nil || err.Error() != `internal error: prompt "p" panicked: kaputt` {
+		t.Errorf("RenderPrompt panic: %v", err)
+	}
+	bad := &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{{Path: "n", Message: "missing"}}}
+	p.Get = func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+		if args == nil {
+			t.Error("Get got nil arguments")
+		}
+		return mcprt.PromptResult{}, bad
+	}
+	if _, err := RenderPrompt(context.Background(), p, nil); !IsArgumentError(err) {
+		t.Errorf("RenderPrompt argument error: %v", err)
+	}
+	if _, err := RenderPrompt(context.Background(), &mcprt.Prompt{Name: "q"}, nil); err == nil || err.Error() != `internal error: prompt "q" has no Get function` {
+		t.Errorf("RenderPrompt without Get: %v", err)
+	}
+	r := &mcprt.Resource{URI: "kb://r", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { panic("kaputt") }}
+	if _, err := ReadResource(context.Background(), r, "kb://r"); err == nil || errors.Is(err, mcprt.ErrNotFound) || err.Error() != `internal error: resource "kb://r" panicked: kaputt` {
+		t.Errorf("ReadResource panic: %v", err)
+	}
+	if _, err := ReadResource(context.Background(), &mcprt.Resource{URI: "kb://s"}, "kb://s"); err == nil || err.Error() != `internal error: resource "kb://s" has no Read function` {
+		t.Errorf("ReadResource without Read: %v", err)
+	}
+	if n := strings.Count(logs.String(), "handler panicked"); n != 2 {
+		t.Errorf("logged %d panics, want 2:\n%s", n, logs)
+	}
+}
+
+func TestStandInAndAnnotationsIn(t *testing.T) {
+	audio, link := mcprt.Audio([]byte{1, 2}, "audio/wav"), mcprt.ResourceLink("kb://a", "a")
+	for _, tt := range []struct {
+		c    mcprt.Content
+		rev  Revision
+		want string
+	}{
+		{audio, Rev20241105, "[audio content of type audio/wav, 2 bytes, is not supported by protocol revision 2024-11-05]"},
+		{audio, Rev20250326, ""},
+		{link, Rev20250326, "resource: kb://a"},
+		{link, Rev20250618, ""},
+		{mcprt.Text("t"), Rev20241105, ""},
+	} {
+		got, ok := StandIn(&tt.c, tt.rev)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("StandIn(%s, %s) = %q, %v; want %q", tt.c.Type, tt.rev, got, ok, tt.want)
+		}
+	}
+	p := 0.0
+	a := &mcprt.Annotations{Priority: &p, LastModified: "2026-01-02T15:04:05Z"}
+	if AnnotationsIn(a, Rev20241105) != nil || AnnotationsIn(nil, Rev20251125) != nil {
+		t.Error("annotations before 2025-03-26")
+	}
+	if got := AnnotationsIn(a, Rev20250326); got == nil || got.LastModified != "" || got.Priority != &p || a.LastModified == "" {
+		t.Errorf("2025-03-26: %+v (lastModified dropped from a copy)", got)
+	}
+	if got := AnnotationsIn(&mcprt.Annotations{LastModified: "x"}, Rev20250326); got != nil {
+		t.Errorf("only lastModified on 2025-03-26: %+v, want nil", got)
+	}
+	if got := AnnotationsIn(a, Rev20250618); got == nil || got.LastModified == "" {
+		t.Errorf("2025-06-18: %+v", got)
+	}
+}

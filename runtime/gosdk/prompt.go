@@ -1,0 +1,66 @@
+package gosdk
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// AddPrompts adds prompts to s, or replaces those of the same names, with
+// the SDK's AddPrompt. Their completers answer completion requests on a
+// server made by [NewServer] with EnableCompletions. Get runs with a
+// [mcprt.Caller] in its context, as a tool does.
+func AddPrompts(s *mcp.Server, prompts ...mcprt.Prompt) {
+	reg := registryOf(s)
+	for _, p := range reg.AddPrompts(prompts) {
+		s.AddPrompt(promptDescriptor(p), promptHandler(p, reg.sw))
+	}
+}
+
+// promptDescriptor maps a prompt's descriptor onto the SDK's type.
+func promptDescriptor(p *mcprt.Prompt) *mcp.Prompt {
+	d := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
+	for _, a := range p.Arguments {
+		d.Arguments = append(d.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+	}
+	return d
+}
+
+// promptHandler renders p for the SDK. An argument error of generated code
+// is invalid params, with its text, so that the client can name the
+// argument to fix; any other error, and a panic, is an internal error.
+func promptHandler(p *mcprt.Prompt, sw switches) mcp.PromptHandler {
+	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		rev := revision(req.ProtocolVersion())
+		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), p, req.Params.Arguments)
+		if err != nil {
+			code := int64(jsonrpc.CodeInternalError)
+			if wire.IsArgumentError(err) {
+				code = jsonrpc.CodeInvalidParams
+			}
+			return nil, &jsonrpc.Error{Code: code, Message: err.Error()}
+		}
+		return promptResult(&res, rev), nil
+	}
+}
+
+// promptResult maps a rendered prompt onto the SDK's type for revision
+// rev, each message's content as [content] maps it. A message without a
+// role is the user's.
+func promptResult(r *mcprt.PromptResult, rev wire.Revision) *mcp.GetPromptResult {
+	out := &mcp.GetPromptResult{Description: r.Description, Messages: make([]*mcp.PromptMessage, 0, len(r.Messages))}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		role := m.Role
+		if role == "" {
+			role = mcprt.RoleUser
+		}
+		out.Messages = append(out.Messages, &mcp.PromptMessage{Role: mcp.Role(role), Content: content(&m.Content, rev)})
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package gosdk
+
+import (
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+)
+
+// registry is what the adapter keeps beside one go-sdk server: the prompts
+// and resources added to it, which the server's one completion handler
+// dispatches over and the template handlers read from in order, and the
+// identity's switches for what handlers may ask of the client.
+type registry struct {
+	wire.Catalog
+	sw switches
+}
+
+// registries maps each server the adapter has served on to its registry.
+// go-sdk has no place in a server for a value of ours, so the map is keyed
+// by weak pointers: a server its user drops is collected, and its entry
+// goes with it.
+var registries sync.Map // weak.Pointer[mcp.Server] -> *registry
+
+// unrestricted are the switches of a server NewServer did not make: with
+// no identity, handlers may log, elicit and sample wherever the client
+// declared the capability, as the SDK's own API allows.
+var unrestricted = switches{logging: true, elicitation: true, sampling: true}
+
+// registryOf returns s's registry, making one for a server NewServer did
+// not make.
+func registryOf(s *mcp.Server) *registry {
+	if r, ok := registries.Load(weak.Make(s)); ok {
+		return r.(*registry)
+	}
+	return keep(s, &registry{sw: unrestricted})
+}
+
+// keep stores r as s's registry unless s has one already, and returns the
+// one stored.
+func keep(s *mcp.Server, r *registry) *registry {
+	k := weak.Make(s)
+	v, loaded := registries.LoadOrStore(k, r)
+	if !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { registries.Delete(k) }, k)
+	}
+	return v.(*registry)
+}

@@ -1,0 +1,127 @@
+package gosdk
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// AddResources adds resources and resource templates to s, or replaces
+// those of the same URIs: a resource with the SDK's AddResource, a
+// template (a URI holding an expression, [wire.IsTemplate]) with its
+// AddResourceTemplate. Read runs with a [mcprt.Caller] in its context.
+func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
+	reg := registryOf(s)
+	for _, r := range reg.AddResources(resources) {
+		if wire.IsTemplate(r.URI) {
+			s.AddResourceTemplate(templateDescriptor(r), templateHandler(reg))
+		} else {
+			s.AddResource(resourceDescriptor(r), resourceHandler(r, reg.sw))
+		}
+	}
+}
+
+// ResourceUpdated tells the sessions subscribed to uri that the resource
+// changed, with the SDK's own Server.ResourceUpdated, which keeps the
+// table of subscribers: notifications/resources/updated goes to each
+// session that subscribed with resources/subscribe, or on 2026-07-28 to
+// each subscriptions/listen stream that asked for uri, and to no other.
+// Only a server made by [NewServer] with EnableResourceSubscriptions takes
+// subscriptions.
+func ResourceUpdated(s *mcp.Server, uri string) {
+	_ = s.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}) // never fails
+}
+
+// resourceDescriptor maps a resource's descriptor onto the SDK's type,
+// which is the same on every revision: annotations as the latest has them.
+func resourceDescriptor(r *mcprt.Resource) *mcp.Resource {
+	return &mcp.Resource{
+		URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType,
+		Size:        max(r.Size, 0),
+		Annotations: annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision)),
+		Icons:       icons(r.Icons),
+	}
+}
+
+// templateDescriptor maps a template's descriptor onto the SDK's type.
+func templateDescriptor(r *mcprt.Resource) *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{
+		URITemplate: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType,
+		Annotations: annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision)),
+		Icons:       icons(r.Icons),
+	}
+}
+
+// resourceHandler reads the static resource r for the SDK.
+func resourceHandler(r *mcprt.Resource, sw switches) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
+		contents, err := wire.ReadResource(withCaller(ctx, req, sw, rev), r, uri)
+		return readResult(contents, err, uri, r, rev)
+	}
+}
+
+// templateHandler reads a URI that the SDK matched to one of reg's
+// templates. Every template of reg is tried, in the order added, as the
+// built-in server tries them: the one the SDK matched may answer "not
+// found" for a URI that a later one serves.
+func templateHandler(reg *registry) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
+		contents, t, err := reg.ReadTemplate(withCaller(ctx, req, reg.sw, rev), uri)
+		return readResult(contents, err, uri, t, rev)
+	}
+}
+
+// withCaller is ctx with a [mcprt.Caller] on the request's session.
+func withCaller(ctx context.Context, req *mcp.ReadResourceRequest, sw switches, rev wire.Revision) context.Context {
+	return mcprt.WithCaller(ctx, &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev})
+}
+
+// readResult answers a read of uri from resource r: an error wrapping
+// mcprt.ErrNotFound is the SDK's "resource not found", any other an
+// internal error with its text; contents without a URI or MIME type get
+// uri and r's. As on the built-in server, the result is private to the
+// client.
+func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
+	switch {
+	case errors.Is(err, mcprt.ErrNotFound):
+		return nil, mcp.ResourceNotFoundError(uri)
+	case err != nil:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	out := &mcp.ReadResourceResult{Contents: make([]*mcp.ResourceContents, 0, len(contents))}
+	out.CacheScope = "private" // a read may depend on who asks; not to be kept (ttlMs 0)
+	for i := range contents {
+		c, err := resourceContents(&contents[i], uri, r.MIMEType, rev)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		out.Contents = append(out.Contents, c)
+	}
+	return out, nil
+}
+
+// resourceContents maps one part of a read onto the SDK's type: the blob
+// when there is one (the SDK sends it as base64), else the text; _meta
+// only where rev has it.
+func resourceContents(c *mcprt.ResourceContents, uri, mimeType string, rev wire.Revision) (*mcp.ResourceContents, error) {
+	out := &mcp.ResourceContents{URI: cmp.Or(c.URI, uri), MIMEType: cmp.Or(c.MIMEType, mimeType), Text: c.Text}
+	if c.Blob != nil {
+		out.Text, out.Blob = "", c.Blob
+	}
+	if len(c.Meta) > 0 && rev.HasStructuredOutput() {
+		if err := json.Unmarshal(c.Meta, &out.Meta); err != nil {
+			return nil, fmt.Errorf("_meta of %s: %w", out.URI, err)
+		}
+	}
+	return out, nil
+}

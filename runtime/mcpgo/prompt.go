@@ -1,0 +1,69 @@
+package mcpgo
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// AddPrompts adds prompts to s, or replaces those of the same names, with
+// mcp-go's AddPrompts. Their completers answer completion requests on a
+// server made by [NewServer] with EnableCompletions. Get runs with a
+// [mcprt.Caller] in its context, as a tool does.
+func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
+	if len(prompts) == 0 {
+		return // mcp-go would publish prompts and notify all the same
+	}
+	reg := registryOf(s)
+	sp := make([]server.ServerPrompt, 0, len(prompts))
+	for _, p := range reg.AddPrompts(prompts) {
+		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p), Handler: promptHandler(s, p, reg.sw)})
+	}
+	s.AddPrompts(sp...)
+}
+
+// promptDescriptor maps a prompt's descriptor onto mcp-go's type.
+func promptDescriptor(p *mcprt.Prompt) mcp.Prompt {
+	d := mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
+	for _, a := range p.Arguments {
+		d.Arguments = append(d.Arguments, mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+	}
+	return d
+}
+
+// promptHandler renders p for mcp-go, which answers every error of a
+// prompt handler as an internal error with its text: argument errors of
+// generated code included, and a panic, which is logged.
+func promptHandler(s *server.MCPServer, p *mcprt.Prompt, sw switches) server.PromptHandlerFunc {
+	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		c := &caller{srv: s, sw: sw}
+		if req.Params.Meta != nil {
+			c.token = req.Params.Meta.ProgressToken
+		}
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), p, req.Params.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		return promptResult(&res, revision(ctx)), nil
+	}
+}
+
+// promptResult maps a rendered prompt onto mcp-go's type for revision rev,
+// each message's content as [content] maps it. A message without a role
+// is the user's.
+func promptResult(r *mcprt.PromptResult, rev wire.Revision) *mcp.GetPromptResult {
+	out := &mcp.GetPromptResult{Description: r.Description, Messages: make([]mcp.PromptMessage, 0, len(r.Messages))}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		role := m.Role
+		if role == "" {
+			role = mcprt.RoleUser
+		}
+		out.Messages = append(out.Messages, mcp.PromptMessage{Role: mcp.Role(role), Content: content(&m.Content, rev)})
+	}
+	return out
+}

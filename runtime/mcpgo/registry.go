@@ -1,0 +1,118 @@
+package mcpgo
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+)
+
+// registry is what the adapter keeps beside one mcp-go server: the prompts
+// and resources added to it, which its completion providers dispatch over
+// and the template handlers read from in order; the identity's switches
+// for what handlers may ask of the client; and the sessions' resource
+// subscriptions, which mcp-go's own sessions do not keep.
+type registry struct {
+	wire.Catalog
+	sw   switches
+	subs subscriptions
+}
+
+// registries maps each server the adapter has served on to its registry.
+// mcp-go has no place in a server for a value of ours, so the map is keyed
+// by weak pointers: a server its user drops is collected, and its entry
+// goes with it.
+var registries sync.Map // weak.Pointer[server.MCPServer] -> *registry
+
+// unrestricted are the switches of a server NewServer did not make: with
+// no identity, handlers may log, elicit and sample wherever the client
+// declared the capability, as mcp-go's own API allows.
+var unrestricted = switches{logging: true, elicitation: true, sampling: true}
+
+// registryOf returns s's registry, making one for a server NewServer did
+// not make.
+func registryOf(s *server.MCPServer) *registry {
+	if r, ok := registries.Load(weak.Make(s)); ok {
+		return r.(*registry)
+	}
+	return keep(s, &registry{sw: unrestricted})
+}
+
+// keep stores r as s's registry unless s has one already, and returns the
+// one stored.
+func keep(s *server.MCPServer, r *registry) *registry {
+	k := weak.Make(s)
+	v, loaded := registries.LoadOrStore(k, r)
+	if !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[server.MCPServer]) { registries.Delete(k) }, k)
+	}
+	return v.(*registry)
+}
+
+// subscriptions are the URIs each session subscribed to with
+// resources/subscribe, by session ID. mcp-go accepts a subscription and
+// leaves keeping it to a session that implements
+// SessionWithResourceSubscriptions, which none of its own do, or to hooks:
+// these are kept by the hooks NewServer installs.
+type subscriptions struct {
+	mu        sync.Mutex
+	bySession map[string]map[string]struct{}
+}
+
+// hooks are the hooks that keep the subscriptions: after mcp-go accepts a
+// subscribe or an unsubscribe, and when a session ends.
+func (s *subscriptions) hooks() *server.Hooks {
+	h := new(server.Hooks)
+	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		s.set(ctx, req.Params.URI, true)
+	})
+	h.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
+		s.set(ctx, req.Params.URI, false)
+	})
+	h.AddOnUnregisterSession(func(_ context.Context, ss server.ClientSession) {
+		s.mu.Lock()
+		delete(s.bySession, ss.SessionID())
+		s.mu.Unlock()
+	})
+	return h
+}
+
+// set records that the session of ctx subscribed to uri (on) or no
+// longer does.
+func (s *subscriptions) set(ctx context.Context, uri string, on bool) {
+	ss := server.ClientSessionFromContext(ctx)
+	if ss == nil {
+		return
+	}
+	id := ss.SessionID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case on && s.bySession == nil:
+		s.bySession = map[string]map[string]struct{}{id: {uri: {}}}
+	case on && s.bySession[id] == nil:
+		s.bySession[id] = map[string]struct{}{uri: {}}
+	case on:
+		s.bySession[id][uri] = struct{}{}
+	default:
+		delete(s.bySession[id], uri)
+	}
+}
+
+// subscribers returns the IDs of the sessions subscribed to uri.
+func (s *subscriptions) subscribers(uri string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id, uris := range s.bySession {
+		if _, ok := uris[uri]; ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

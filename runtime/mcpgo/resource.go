@@ -1,0 +1,140 @@
+package mcpgo
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// AddResources adds resources and resource templates to s, or replaces
+// those of the same URIs: resources with mcp-go's AddResources, templates
+// (a URI holding an expression, [wire.IsTemplate]) with its
+// AddResourceTemplates. Read runs with a [mcprt.Caller] in its context.
+func AddResources(s *server.MCPServer, resources ...mcprt.Resource) {
+	reg := registryOf(s)
+	var static []server.ServerResource
+	var templates []server.ServerResourceTemplate
+	for _, r := range reg.AddResources(resources) {
+		if wire.IsTemplate(r.URI) {
+			templates = append(templates, server.ServerResourceTemplate{Template: templateDescriptor(r), Handler: templateHandler(s, reg)})
+		} else {
+			static = append(static, server.ServerResource{Resource: resourceDescriptor(r), Handler: resourceHandler(s, r, reg.sw)})
+		}
+	}
+	// Each call sends its own list_changed: add nothing in vain.
+	if len(static) > 0 {
+		s.AddResources(static...)
+	}
+	if len(templates) > 0 {
+		s.AddResourceTemplates(templates...)
+	}
+}
+
+// ResourceUpdated tells the sessions subscribed to uri with
+// resources/subscribe that the resource changed:
+// notifications/resources/updated goes to each of them, and to no other.
+// mcp-go's sessions do not keep subscriptions; the hooks of a server made
+// by [NewServer] with EnableResourceSubscriptions do, so on any other
+// server no session is subscribed.
+func ResourceUpdated(s *server.MCPServer, uri string) {
+	for _, id := range registryOf(s).subs.subscribers(uri) {
+		// A session that ended meanwhile is no longer there to tell.
+		_ = s.SendNotificationToSpecificClient(id, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
+	}
+}
+
+// resourceDescriptor maps a resource's descriptor onto mcp-go's type, which
+// is the same on every revision: annotations as the latest has them.
+func resourceDescriptor(r *mcprt.Resource) mcp.Resource {
+	d := mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Icons: icons(r.Icons)}
+	d.Annotations = annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision))
+	if r.Size > 0 {
+		d.Size = &r.Size
+	}
+	return d
+}
+
+// templateDescriptor maps a template's descriptor onto mcp-go's type.
+func templateDescriptor(r *mcprt.Resource) mcp.ResourceTemplate {
+	d := mcp.NewResourceTemplate(r.URI, r.Name)
+	d.Title, d.Description, d.MIMEType, d.Icons = r.Title, r.Description, r.MIMEType, icons(r.Icons)
+	d.Annotations = annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision))
+	return d
+}
+
+// resourceHandler reads the static resource r for mcp-go.
+func resourceHandler(s *server.MCPServer, r *mcprt.Resource, sw switches) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		uri := req.Params.URI
+		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), r, uri)
+		return readResult(contents, err, uri, r, revision(ctx))
+	}
+}
+
+// templateHandler reads a URI that mcp-go matched to one of reg's
+// templates. Every template of reg is tried, in the order added, as the
+// built-in server tries them: the one mcp-go matched (it tries them in no
+// set order) may answer "not found" for a URI that another serves.
+func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplateHandlerFunc {
+	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		uri := req.Params.URI
+		contents, t, err := reg.ReadTemplate(withCaller(ctx, s, &req, reg.sw), uri)
+		return readResult(contents, err, uri, t, revision(ctx))
+	}
+}
+
+// withCaller is ctx with a [mcprt.Caller] for a read.
+func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceRequest, sw switches) context.Context {
+	c := &caller{srv: s, sw: sw}
+	if req.Params.Meta != nil {
+		c.token = req.Params.Meta.ProgressToken
+	}
+	return mcprt.WithCaller(ctx, c)
+}
+
+// readResult answers a read of uri from resource r. mcp-go answers every
+// error of a read handler as an internal error with its text; one wrapping
+// mcprt.ErrNotFound is sent as mcp-go's own ErrResourceNotFound, which its
+// error hooks know. Contents without a URI or MIME type get uri and r's.
+func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+	switch {
+	case errors.Is(err, mcprt.ErrNotFound):
+		return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
+	case err != nil:
+		return nil, err
+	}
+	out := make([]mcp.ResourceContents, 0, len(contents))
+	for i := range contents {
+		c, err := resourceContents(&contents[i], uri, r.MIMEType, rev)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// resourceContents maps one part of a read onto mcp-go's types: a blob, as
+// base64, when there is one, else the text; _meta only where rev has it.
+func resourceContents(c *mcprt.ResourceContents, uri, mimeType string, rev wire.Revision) (mcp.ResourceContents, error) {
+	uri, mimeType = cmp.Or(c.URI, uri), cmp.Or(c.MIMEType, mimeType)
+	var meta map[string]any
+	if len(c.Meta) > 0 && rev.HasStructuredOutput() {
+		if err := json.Unmarshal(c.Meta, &meta); err != nil {
+			return nil, fmt.Errorf("_meta of %s: %w", uri, err)
+		}
+	}
+	if c.Blob != nil {
+		return mcp.BlobResourceContents{URI: uri, MIMEType: mimeType, Blob: base64.StdEncoding.EncodeToString(c.Blob), Meta: meta}, nil
+	}
+	return mcp.TextResourceContents{URI: uri, MIMEType: mimeType, Text: c.Text, Meta: meta}, nil
+}
