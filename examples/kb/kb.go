@@ -30,6 +30,7 @@ var base = struct {
 	sync.RWMutex
 	articles []*Article
 	changed  func(uri string) // told the URI of each article that changes
+	added    func(a Article)  // told of each article added
 }{articles: []*Article{
 	{ID: 1, Title: "Getting started", Body: "# Getting started\n\nInstall the tool, then run `kb init`.", Tags: []string{"setup"}},
 	{ID: 2, Title: "Backups", Body: "# Backups\n\nRun `kb backup` every night; keep seven copies.", Tags: []string{"operations"}},
@@ -118,6 +119,41 @@ func AddNote(id int, note string) (string, error) {
 		changed(articleURI(id))
 	}
 	return fmt.Sprintf("article %d has %d notes", id, len(found.Notes)), nil
+}
+
+// NewArticle is an article to add.
+type NewArticle struct {
+	Title string   `json:"title" mcp:"minLength=1,maxLength=100"` // Title of the article
+	Body  string   `json:"body" mcp:"minLength=1"`                // Text of the article, in Markdown
+	Tags  []string `json:"tags,omitempty" mcp:"uniqueItems"`      // Topics the article is about
+}
+
+// AddArticle adds an article to the knowledge base; it is listed as a
+// resource of its own from then on.
+//
+//mcp:tool title="Add an article"
+func AddArticle(in NewArticle) (Hit, error) {
+	base.Lock()
+	a := &Article{ID: len(base.articles) + 1, Title: in.Title, Body: in.Body, Tags: slices.Clone(in.Tags)}
+	base.articles = append(base.articles, a)
+	added := base.added
+	base.Unlock()
+	if added != nil {
+		added(*a)
+	}
+	return Hit{ID: a.ID, Title: a.Title, URI: articleURI(a.ID)}, nil
+}
+
+// articleResource is the resource of one article, added while the server
+// runs: a resource need not be annotated.
+func articleResource(a Article) mcprt.Resource {
+	return mcprt.Resource{
+		URI: articleURI(a.ID), Name: "article_" + strconv.Itoa(a.ID), Title: a.Title, MIMEType: "text/markdown",
+		Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+			text, err := ArticleText(a.ID)
+			return []mcprt.ResourceContents{{Text: text}}, err
+		},
+	}
 }
 
 // Index lists every article.

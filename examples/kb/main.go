@@ -32,6 +32,7 @@ var identity = mcprt.Identity{
 
 	EnableCompletions:           true,
 	EnableResourceSubscriptions: true,
+	EnableResourceNotifications: true,
 }
 
 func main() {
@@ -57,6 +58,7 @@ func serveBuiltin(ctx context.Context, addr string) error {
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
 	base.changed = srv.ResourceUpdated
+	base.added = func(a Article) { srv.AddResources(articleResource(a)) }
 	if addr == "" {
 		return srv.ServeStdio(ctx)
 	}

@@ -18,6 +18,7 @@ var _ = mcpimpl.SupportPackageIsVersion2
 type (
 	mcpgen_SearchArticles_changed_rerun_go_generate = func(context.Context, SearchInput) (SearchResult, error)
 	mcpgen_AddNote_changed_rerun_go_generate        = func(int, string) (string, error)
+	mcpgen_AddArticle_changed_rerun_go_generate     = func(NewArticle) (Hit, error)
 	mcpgen_Summarize_changed_rerun_go_generate      = func(int, *Style) ([]mcprt.PromptMessage, error)
 	mcpgen_Compare_changed_rerun_go_generate        = func(context.Context, CompareArgs) (mcprt.PromptResult, error)
 	mcpgen_Index_changed_rerun_go_generate          = func() []Hit
@@ -28,6 +29,7 @@ type (
 var (
 	_ mcpgen_SearchArticles_changed_rerun_go_generate = SearchArticles
 	_ mcpgen_AddNote_changed_rerun_go_generate        = AddNote
+	_ mcpgen_AddArticle_changed_rerun_go_generate     = AddArticle
 	_ mcpgen_Summarize_changed_rerun_go_generate      = Summarize
 	_ mcpgen_Compare_changed_rerun_go_generate        = Compare
 	_ mcpgen_Index_changed_rerun_go_generate          = Index
@@ -54,6 +56,14 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1},"note":{"type":"string","description":"Text of the note","minLength":1,"maxLength":500}},"required":["id","note"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Idempotent: mcprt.Bool(false)},
 		Handler:         mcpgen_call_AddNote,
+		ChecksArguments: true,
+	}, {
+		Name:            "add_article",
+		Title:           "Add an article",
+		Description:     "Adds an article to the knowledge base; it is listed as a\nresource of its own from then on.",
+		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
+		Handler:         mcpgen_call_AddArticle,
 		ChecksArguments: true,
 	}}
 }
@@ -141,6 +151,23 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 		return mcprt.ErrorResult(err)
 	}
 	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_AddArticle(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in NewArticle
+	mcpgen_decode_NewArticle(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := AddArticle(in)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	enc := new(mcpimpl.Encoder)
+	mcpgen_encode_Hit(enc, &out)
+	return enc.Structured()
 }
 
 type mcpgen_args_Summarize struct {
@@ -353,6 +380,42 @@ var mcpgen_bounds_1 = mcpimpl.Bounds{Min: 1, MinText: "1"}
 
 var mcpgen_fields_1 = []string{"id", "note"}
 
+func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
+	if d.Object() {
+		var seen0 [3]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "title":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Title = mcpimpl.CheckLength(d, d.String(), 1, 100)
+			case "body":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Body = mcpimpl.CheckLength(d, d.String(), 1, -1)
+			case "tags":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.Tags = mcpimpl.Grow(d, v.Tags)
+						v.Tags[len(v.Tags)-1] = d.String()
+					}
+					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags))
+				}
+			default:
+				d.UnknownField(mcpgen_fields_2)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_2, 0, 1)
+	}
+}
+
+var mcpgen_fields_2 = []string{"title", "body", "tags"}
+
 func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
 	if d.Object() {
 		var seen0 [2]bool
@@ -374,14 +437,14 @@ func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summ
 					(*v.style) = Style(d.Enum(mcpgen_enum_0))
 				}
 			default:
-				d.UnknownField(mcpgen_fields_2)
+				d.UnknownField(mcpgen_fields_3)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_2, 0)
+		d.Require(seen0[:], mcpgen_fields_3, 0)
 	}
 }
 
-var mcpgen_fields_2 = []string{"article", "style"}
+var mcpgen_fields_3 = []string{"article", "style"}
 
 func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 	if d.Object() {
@@ -399,14 +462,14 @@ func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 				}
 				v.Second = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_3)
+				d.UnknownField(mcpgen_fields_4)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
 
-var mcpgen_fields_3 = []string{"first", "second"}
+var mcpgen_fields_4 = []string{"first", "second"}
 
 func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
 	if d.Object() {
@@ -419,14 +482,14 @@ func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_Ar
 				}
 				v.id = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_4)
+				d.UnknownField(mcpgen_fields_5)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_4, 0)
+		d.Require(seen0[:], mcpgen_fields_5, 0)
 	}
 }
 
-var mcpgen_fields_4 = []string{"id"}
+var mcpgen_fields_5 = []string{"id"}
 
 func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
 	if d.Object() {
@@ -444,14 +507,14 @@ func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_Arti
 				}
 				v.format = Format(d.Enum(mcpgen_enum_1))
 			default:
-				d.UnknownField(mcpgen_fields_5)
+				d.UnknownField(mcpgen_fields_6)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_5, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
 	}
 }
 
-var mcpgen_fields_5 = []string{"id", "format"}
+var mcpgen_fields_6 = []string{"id", "format"}
 
 func mcpgen_encode_SearchResult(enc *mcpimpl.Encoder, v *SearchResult) {
 	sep0 := byte(0x7b)

@@ -1,0 +1,200 @@
+// Drives the kb example (examples/kb) with the TypeScript MCP SDK client on
+// each of its three server paths (the built-in server, the official Go SDK
+// and mcp-go), over stdio and Streamable HTTP: resources, templates,
+// prompts, completions, subscriptions and list_changed. Usage:
+// node kb.mjs PATH_TO_KB_SERVER. Prints one line per check and a closing
+// "N passed, M failed"; exits 1 on any failure.
+import { spawn } from "node:child_process";
+import net from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const server = process.argv[2];
+if (!server) {
+  console.error("usage: node kb.mjs PATH_TO_KB_SERVER");
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, detail) {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}: ${detail}`);
+  }
+}
+
+// How each server path answers what the protocol leaves to it, as their
+// package docs say: the code of a resource not found on this client's
+// revision (2025-11-25), and of a prompt argument that does not parse.
+const paths = {
+  builtin: { notFound: -32002, badArgument: -32602 },
+  gosdk: { notFound: -32602, badArgument: -32602 },
+  mcpgo: { notFound: -32603, badArgument: -32603 },
+};
+
+// errorOf returns the error a call throws, or null.
+async function errorOf(call) {
+  try {
+    await call();
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+// waitFor resolves when pred holds, or after ms.
+async function waitFor(pred, ms) {
+  for (let waited = 0; waited < ms && !pred(); waited += 20) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return pred();
+}
+
+async function exercise(label, path, client, notes) {
+  const want = paths[path];
+  const { prompts } = await client.listPrompts();
+  check(`${label}: prompts/list`, JSON.stringify(prompts.map((p) => p.name).sort()) === `["compare","summarize"]` &&
+    prompts.every((p) => p.description), JSON.stringify(prompts));
+  const summarize = prompts.find((p) => p.name === "summarize");
+  check(`${label}: summarize's arguments`, JSON.stringify(summarize?.arguments?.map((a) => [a.name, !!a.required])) === `[["article",true],["style",false]]`,
+    JSON.stringify(summarize?.arguments));
+
+  const { resources } = await client.listResources();
+  check(`${label}: resources/list has the index`, resources.some((r) => r.uri === "kb://index" && r.mimeType === "application/json"), JSON.stringify(resources));
+  const { resourceTemplates } = await client.listResourceTemplates();
+  check(`${label}: resources/templates/list`,
+    JSON.stringify(resourceTemplates.map((t) => t.uriTemplate).sort()) === `["kb://articles/{id}","kb://articles/{id}/{format}"]`,
+    JSON.stringify(resourceTemplates));
+
+  let r = await client.readResource({ uri: "kb://articles/2" });
+  check(`${label}: read a template`, r.contents[0]?.uri === "kb://articles/2" && r.contents[0]?.mimeType === "text/markdown" &&
+    r.contents[0]?.text.includes("Backups"), JSON.stringify(r));
+  r = await client.readResource({ uri: "kb://articles/3/html" });
+  check(`${label}: read a template with an enum variable`, r.contents[0]?.mimeType === "text/html" && r.contents[0]?.text.startsWith("<pre>"), JSON.stringify(r));
+  r = await client.readResource({ uri: "kb://index" });
+  check(`${label}: read JSON`, JSON.parse(r.contents[0]?.text ?? "null")?.length === 3, JSON.stringify(r));
+  let e = await errorOf(() => client.readResource({ uri: "kb://articles/99" }));
+  check(`${label}: a missing article is not found`, e?.code === want.notFound, String(e));
+  e = await errorOf(() => client.readResource({ uri: "kb://articles/2/pdf" }));
+  check(`${label}: a format that is no enum value is not found`, e?.code === want.notFound || (path !== "builtin" && e !== null), String(e));
+
+  let p = await client.getPrompt({ name: "summarize", arguments: { article: "2", style: "detailed" } });
+  check(`${label}: prompts/get with an embedded resource`, p.messages.length === 2 && p.messages[0].content.type === "resource" &&
+    p.messages[0].content.resource.uri === "kb://articles/2" && p.messages[1].content.text.includes("detailed"), JSON.stringify(p));
+  p = await client.getPrompt({ name: "compare", arguments: { first: "1", second: "3" } });
+  check(`${label}: prompts/get with resource links`, p.description === "Compare Getting started with Restoring" &&
+    p.messages[0].content.type === "resource_link" && p.messages[1].content.uri === "kb://articles/3", JSON.stringify(p));
+  e = await errorOf(() => client.getPrompt({ name: "summarize", arguments: { article: "two" } }));
+  check(`${label}: an argument that does not parse`, e?.code === want.badArgument && String(e).includes("article"), String(e));
+  e = await errorOf(() => client.getPrompt({ name: "summarize", arguments: { style: "brief" } }));
+  check(`${label}: a missing required argument`, e?.code === want.badArgument && String(e).includes("article"), String(e));
+  e = await errorOf(() => client.getPrompt({ name: "summarize", arguments: { article: "1", style: "long" } }));
+  check(`${label}: an argument outside its enum`, e?.code === want.badArgument && String(e).includes("style"), String(e));
+
+  let c = await client.complete({ ref: { type: "ref/resource", uri: "kb://articles/{id}/{format}" }, argument: { name: "format", value: "h" } });
+  check(`${label}: completion of an enum variable`, JSON.stringify(c.completion.values) === `["html"]`, JSON.stringify(c));
+  c = await client.complete({ ref: { type: "ref/prompt", name: "summarize" }, argument: { name: "article", value: "3" } });
+  check(`${label}: completion by a completer`, JSON.stringify(c.completion.values) === `["3"]`, JSON.stringify(c));
+  c = await client.complete({ ref: { type: "ref/prompt", name: "summarize" }, argument: { name: "style", value: "d" } });
+  check(`${label}: completion of an enum argument`, JSON.stringify(c.completion.values) === `["detailed"]`, JSON.stringify(c));
+  c = await client.complete({ ref: { type: "ref/prompt", name: "compare" }, argument: { name: "unknown", value: "" } });
+  check(`${label}: no completion is an empty list`, c.completion.values.length === 0, JSON.stringify(c));
+
+  await client.subscribeResource({ uri: "kb://articles/1" });
+  let t = await client.callTool({ name: "add_note", arguments: { id: 1, note: "checked" } });
+  check(`${label}: add_note`, !t.isError, JSON.stringify(t));
+  check(`${label}: the subscribed article's update arrives`, await waitFor(() => notes.updated.includes("kb://articles/1"), 3000), JSON.stringify(notes));
+  await client.callTool({ name: "add_note", arguments: { id: 2, note: "unwatched" } });
+  await client.unsubscribeResource({ uri: "kb://articles/1" });
+  await client.callTool({ name: "add_note", arguments: { id: 1, note: "after" } });
+  await new Promise((r) => setTimeout(r, 300));
+  check(`${label}: only subscribed updates, none after unsubscribing`, JSON.stringify(notes.updated) === `["kb://articles/1"]`, JSON.stringify(notes));
+
+  t = await client.callTool({ name: "add_article", arguments: { title: "Monitoring", body: "# Monitoring\n\nWatch the logs." } });
+  check(`${label}: add_article`, !t.isError && t.structuredContent?.uri === "kb://articles/4", JSON.stringify(t));
+  check(`${label}: resources/list_changed arrives`, await waitFor(() => notes.listChanged > 0, 3000), JSON.stringify(notes));
+  const after = await client.listResources();
+  check(`${label}: the new article is listed`, after.resources.some((x) => x.uri === "kb://articles/4"), JSON.stringify(after));
+}
+
+function newClient(notes) {
+  const client = new Client({ name: "mcpgen-kb-e2e", version: "1.0.0" }, { capabilities: {} });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notes.updated.push(n.params.uri));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notes.listChanged++);
+  return client;
+}
+
+async function viaStdio(path) {
+  const notes = { updated: [], listChanged: 0 };
+  const client = newClient(notes);
+  await client.connect(new StdioClientTransport({ command: server, args: ["-sdk", path], stderr: "inherit" }));
+  try {
+    await exercise(`${path} stdio`, path, client, notes);
+  } finally {
+    await client.close();
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const l = net.createServer();
+    l.on("error", reject);
+    l.listen(0, "127.0.0.1", () => {
+      const { port } = l.address();
+      l.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port, child) {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await new Promise((resolve) => {
+      const s = net.connect(port, "127.0.0.1", () => { s.end(); resolve(true); });
+      s.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not listen on port ${port}`);
+}
+
+async function viaHTTP(path) {
+  const port = await freePort();
+  const child = spawn(server, ["-sdk", path, "-http", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    await waitForPort(port, child);
+    const notes = { updated: [], listChanged: 0 };
+    const client = newClient(notes);
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    try {
+      await exercise(`${path} http`, path, client, notes);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    child.kill("SIGINT");
+  }
+}
+
+for (const path of Object.keys(paths)) {
+  for (const [label, run] of [["stdio", viaStdio], ["http", viaHTTP]]) {
+    try {
+      await run(path);
+    } catch (e) {
+      check(`${path} ${label}: session`, false, e?.stack ?? String(e));
+    }
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
