@@ -84,11 +84,12 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 	return resp
 }
 
-// runsHandler reports whether method runs a handler of the server's user:
-// a tool, a prompt, a resource read or a completer.
+// runsHandler reports whether method runs a handler of the server's user
+// (a tool, a prompt, a resource read or a completer) or lasts until
+// cancelled (subscriptions/listen).
 func runsHandler(method string) bool {
 	switch method {
-	case "tools/call", "prompts/get", "resources/read", "completion/complete":
+	case "tools/call", "prompts/get", "resources/read", "completion/complete", "subscriptions/listen":
 		return true
 	}
 	return false
@@ -193,6 +194,9 @@ var legacyMethods = map[string]bool{
 func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	if m.method == "server/discover" {
 		return s.discover(), nil
+	}
+	if m.method == "subscriptions/listen" {
+		return s.listen(ctx, x, m.params)
 	}
 	return s.serve(ctx, x, m)
 }
