@@ -141,6 +141,45 @@ func TestListenAck(t *testing.T) {
 	waitListens(t, srv, 0)
 }
 
+// TestListenHonorsWhatIsPublished checks, per identity, that the
+// acknowledgement keeps exactly what server/discover publishes: tools,
+// prompts and resources listChanged and resources subscribe.
+func TestListenHonorsWhatIsPublished(t *testing.T) {
+	tests := []struct {
+		name      string
+		id        mcprt.Identity
+		resources bool // a resource is registered
+		caps, ack string
+	}{
+		{"no switches", mcprt.Identity{Name: "n", Version: "v"}, false, `{"tools":{}}`, `{}`},
+		{"tools", mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}, false,
+			`{"tools":{"listChanged":true}}`, `{"toolsListChanged":true}`},
+		{"prompts and resources", mcprt.Identity{Name: "n", Version: "v", EnablePromptNotifications: true, EnableResourceNotifications: true}, false,
+			`{"prompts":{"listChanged":true},"resources":{"listChanged":true},"tools":{}}`, `{"promptsListChanged":true,"resourcesListChanged":true}`},
+		// Subscriptions need the resources capability, published while
+		// there are resources.
+		{"subscriptions without resources", mcprt.Identity{Name: "n", Version: "v", EnableResourceSubscriptions: true}, false,
+			`{"tools":{}}`, `{}`},
+		{"subscriptions", mcprt.Identity{Name: "n", Version: "v", EnableResourceSubscriptions: true}, true,
+			`{"resources":{"subscribe":true},"tools":{}}`, `{"resourceSubscriptions":["x://a","x://b"]}`},
+		{"everything", noticesIdentity, false,
+			`{"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"tools":{"listChanged":true}}`, everything},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := New(tt.id)
+			if tt.resources {
+				srv.AddResources(textResource("x://a", "A"))
+			}
+			c := startStdio(t, srv)
+			c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+modernMeta+`}}`,
+				`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],`+
+					`"capabilities":`+tt.caps+`,"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
+			c.call(listenRequest("2", everything), ackOf("2", tt.ack))
+		})
+	}
+}
+
 // TestListenFilter checks that a listen gets only what it asked for: one
 // for prompts hears nothing of a tool added, one for tools nothing of a
 // prompt. Notifications of one listen keep their order, so the first

@@ -29,8 +29,14 @@
 //     with Identity.EnableTasks) but task-augmented execution is not
 //     implemented: calls always run to completion in the request.
 //   - 2026-07-28 requests are served statelessly. That revision has no
-//     server-to-client requests, so Elicit and Sample fail there, and no
-//     listChanged or resources.subscribe is published for it yet.
+//     server-to-client requests, so Elicit and Sample fail there.
+//   - subscriptions/listen (2026-07-28) honors what the capabilities
+//     publish, which is the same on every revision: toolsListChanged with
+//     Identity.EnableToolNotifications, promptsListChanged with
+//     EnablePromptNotifications, resourcesListChanged with
+//     EnableResourceNotifications, and resourceSubscriptions, of any
+//     URIs, with EnableResourceSubscriptions while the resources
+//     capability is published. The acknowledgement leaves out the rest.
 //   - A change waiting to go out on a listen is not queued again, so a
 //     client that does not read holds at most one pending notification per
 //     kind and URI, and never holds up the code making the change.
