@@ -43,12 +43,13 @@ func (s *Server) notices(c *capabilities) notices {
 }
 
 // filter is a SubscriptionFilter: what a listen asks for and, cut by
-// [filter.honored], what the server promises it.
+// [filter.honored], what the server promises it, written in the
+// acknowledgement with only what is on.
 type filter struct {
-	ToolsListChanged      bool     `json:"toolsListChanged"`
-	PromptsListChanged    bool     `json:"promptsListChanged"`
-	ResourcesListChanged  bool     `json:"resourcesListChanged"`
-	ResourceSubscriptions []string `json:"resourceSubscriptions"`
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
 }
 
 // honored returns the part of f the server sends under n; the rest is left
@@ -63,33 +64,6 @@ func (f filter) honored(n notices) filter {
 		h.ResourceSubscriptions = f.ResourceSubscriptions
 	}
 	return h
-}
-
-// appendJSON appends f as the notifications of an acknowledgement: only
-// what is on, and the URIs as the client listed them.
-func (f *filter) appendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
-	sep := ""
-	for _, b := range []struct {
-		on   bool
-		name string
-	}{{f.ToolsListChanged, "toolsListChanged"}, {f.PromptsListChanged, "promptsListChanged"}, {f.ResourcesListChanged, "resourcesListChanged"}} {
-		if b.on {
-			dst = append(dst, sep+`"`+b.name+`":true`...)
-			sep = ","
-		}
-	}
-	if len(f.ResourceSubscriptions) > 0 {
-		dst = append(dst, sep+`"resourceSubscriptions":[`...)
-		for i, uri := range f.ResourceSubscriptions {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonx.AppendString(dst, uri)
-		}
-		dst = append(dst, ']')
-	}
-	return append(dst, '}')
 }
 
 // listenFilter reads the params of subscriptions/listen, whose
@@ -204,8 +178,9 @@ func (l *listener) end() {
 
 // ack is the acknowledgement, the first message of the subscription.
 func (l *listener) ack() []byte {
+	f, _ := json.Marshal(&l.filter) // cannot fail: bools and strings
 	params := append(append([]byte(nil), l.meta...), `,"notifications":`...)
-	params = append(l.filter.appendJSON(params), '}')
+	params = append(append(params, f...), '}')
 	return appendNotification(nil, "notifications/subscriptions/acknowledged", params)
 }
 
@@ -237,8 +212,8 @@ func (l *listener) flush(out sender) error {
 
 // serve writes the notes queued on l to out until the client cancels the
 // listen (ctx), its connection ends (done; nil for none), a write fails or
-// the server ends the subscription; then what is still queued goes out
-// before the answer.
+// the server ends the subscription; in that last case what is still queued
+// goes out first.
 func (l *listener) serve(ctx context.Context, done <-chan struct{}, out sender) {
 	for {
 		select {

@@ -87,27 +87,34 @@ func (c *stdioClient) expectAll(want ...string) {
 	}
 }
 
-// listen opens a listen over HTTP and returns its events; cancelling ctx
-// closes the response, as a client that leaves does.
-func (c *httpClient) listen(ctx context.Context, id, filter string) <-chan string {
-	c.t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, strings.NewReader(listenRequest(id, filter)))
+// postListen posts a listen to url with client; cancelling ctx closes the
+// response, as a client that leaves does.
+func postListen(t *testing.T, ctx context.Context, client *http.Client, url, id, filter string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(listenRequest(id, filter)))
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "subscriptions/listen")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
-	c.t.Cleanup(func() { resp.Body.Close() })
+	t.Cleanup(func() { resp.Body.Close() })
 	if resp.StatusCode != http.StatusOK {
-		c.t.Fatalf("listen: status %d", resp.StatusCode)
+		t.Fatalf("listen: status %d", resp.StatusCode)
 	}
-	return events(c.t, resp)
+	return resp
+}
+
+// listen opens a listen over HTTP that lasts as long as ctx, and returns
+// its events.
+func (c *httpClient) listen(ctx context.Context, id, filter string) <-chan string {
+	c.t.Helper()
+	return events(c.t, postListen(c.t, ctx, http.DefaultClient, c.url, id, filter))
 }
 
 // streamEnds checks that ev ends with no further event.
@@ -331,28 +338,18 @@ func TestListenLeavesNothingBehind(t *testing.T) {
 	ts := httptest.NewServer(srv.HTTPHandler())
 	tr := &http.Transport{}
 	client := &http.Client{Transport: tr}
-	post := func(ctx context.Context, id string) *http.Response {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(listenRequest(id, `{"toolsListChanged":true}`)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "subscriptions/listen")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
 	leaving, leave := context.WithCancel(context.Background())
-	left, ended := post(leaving, "1"), post(context.Background(), "2")
+	left := postListen(t, leaving, client, ts.URL, "1", `{"toolsListChanged":true}`)
+	ended := postListen(t, context.Background(), client, ts.URL, "2", `{"toolsListChanged":true}`)
 	evLeft, evEnded := events(t, left), events(t, ended)
 	nextEvent(t, evLeft, ackOf("1", `{"toolsListChanged":true}`))
 	nextEvent(t, evEnded, ackOf("2", `{"toolsListChanged":true}`))
 
 	var wg sync.WaitGroup
+	var cancelled, closed []byte
 	conn := srv.Connect(context.Background(), func([]byte) error { return nil })
-	wg.Go(func() { conn.Handle(context.Background(), []byte(listenRequest("3", `{}`))) })
-	wg.Go(func() { conn.Handle(context.Background(), []byte(listenRequest("4", `{}`))) })
+	wg.Go(func() { cancelled = conn.Handle(context.Background(), []byte(listenRequest("3", `{}`))) })
+	wg.Go(func() { closed = conn.Handle(context.Background(), []byte(listenRequest("4", `{}`))) })
 	waitListens(t, srv, 4)
 
 	leave()
@@ -360,6 +357,10 @@ func TestListenLeavesNothingBehind(t *testing.T) {
 	waitListens(t, srv, 2)
 	conn.Close()
 	wg.Wait()
+	if cancelled != nil {
+		t.Errorf("a cancelled listen was answered: %s", cancelled)
+	}
+	sameJSON(t, string(closed), listenEnded("4"))
 	waitListens(t, srv, 1)
 	srv.CloseStreams()
 	nextEvent(t, evEnded, listenEnded("2"))
