@@ -46,7 +46,8 @@ func (s *Server) Connect(ctx context.Context, send func(msg []byte) error) *Conn
 // write back, or nil when there is none (notifications, responses,
 // cancelled requests). It runs the request to completion in the calling
 // goroutine; call it from several goroutines to serve requests
-// concurrently. A handler that asks the client something (elicitation,
+// concurrently. A subscriptions/listen lasts until it is cancelled or the
+// connection is closed; its notifications go to send. A handler that asks the client something (elicitation,
 // sampling) waits until the client's answer is passed to Handle from
 // another goroutine.
 func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
@@ -65,7 +66,8 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 }
 
 // Close ends the connection: requests to the client still awaiting an
-// answer fail, and the server forgets the session.
+// answer fail, open subscriptions/listen requests are answered, and the
+// server forgets the session.
 func (c *Conn) Close() {
 	c.sess.close()
 	c.srv.untrack(c.sess)

@@ -92,11 +92,12 @@ func (s *Server) answer(ctx context.Context, x *exchange, m *message, serve func
 	return appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), 0
 }
 
-// runsHandler reports whether method runs a handler of the server's user:
-// a tool, a prompt, a resource read or a completer.
+// runsHandler reports whether method runs a handler of the server's user
+// (a tool, a prompt, a resource read or a completer) or lasts until
+// cancelled (subscriptions/listen).
 func runsHandler(method string) bool {
 	switch method {
-	case "tools/call", "prompts/get", "resources/read", "completion/complete":
+	case "tools/call", "prompts/get", "resources/read", "completion/complete", "subscriptions/listen":
 		return true
 	}
 	return false
@@ -230,6 +231,9 @@ func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *
 		return s.discover(), nil
 	case asksClient(m.method):
 		return s.rounds(ctx, x, m)
+	}
+	if m.method == "subscriptions/listen" {
+		return s.listen(ctx, x, m.params)
 	}
 	return s.serve(ctx, x, m)
 }

@@ -25,8 +25,9 @@ import (
 // A legacy client gets an Mcp-Session-Id when it initializes and sends it
 // with every later request; a 2026-07-28 request needs no session.
 //
-// Graceful shutdown: GET streams stay open until the client leaves, so
-// register [Server.CloseStreams] with the HTTP server before shutting down:
+// Graceful shutdown: GET streams and subscriptions/listen responses stay
+// open until the client leaves, so register [Server.CloseStreams] with the
+// HTTP server before shutting down:
 //
 //	hs := &http.Server{Addr: addr, Handler: srv.HTTPHandler()}
 //	hs.RegisterOnShutdown(srv.CloseStreams)
@@ -54,9 +55,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// CloseStreams ends every open GET stream. Register it with
+// CloseStreams ends every open GET stream and every subscriptions/listen,
+// which is answered with its graceful-end result. Register it with
 // http.Server.RegisterOnShutdown so that Shutdown does not wait for them.
 func (s *Server) CloseStreams() {
+	s.listens.endAll()
 	var open []*sseStream
 	s.mu.Lock()
 	for _, sess := range s.byID {

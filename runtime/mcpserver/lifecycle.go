@@ -111,10 +111,11 @@ func (s *Server) refreshCapabilities() {
 
 // appendCapabilities appends the server capabilities published on rev:
 // each only where the identity enables it and the revision has it.
-// listChanged and subscribe are left out on 2026-07-28, whose
-// notifications travel on subscriptions/listen, which this server does
-// not serve.
+// listChanged and subscribe are the same on every revision, from
+// [Server.notices]: legacy sessions get those notifications on their
+// stream, 2026-07-28 clients on subscriptions/listen.
 func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabilities) []byte {
+	n := s.notices(c)
 	dst = append(dst, '{')
 	if s.id.EnableLogging {
 		dst = append(dst, `"logging":{},`...)
@@ -122,10 +123,9 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if s.id.EnableCompletions && rev.HasCompletions() {
 		dst = append(dst, `"completions":{},`...)
 	}
-	sessions := !rev.Stateless()
 	if c.prompts {
 		dst = append(dst, `"prompts":{`...)
-		if s.id.EnablePromptNotifications && sessions {
+		if n.prompts {
 			dst = append(dst, `"listChanged":true`...)
 		}
 		dst = append(dst, `},`...)
@@ -133,11 +133,11 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if c.resources {
 		dst = append(dst, `"resources":{`...)
 		sep := ""
-		if s.id.EnableResourceSubscriptions && sessions {
+		if n.updates {
 			dst = append(dst, `"subscribe":true`...)
 			sep = ","
 		}
-		if s.id.EnableResourceNotifications && sessions {
+		if n.resources {
 			dst = append(dst, sep+`"listChanged":true`...)
 		}
 		dst = append(dst, `},`...)
@@ -145,7 +145,7 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{},`...)
 	}
-	if s.id.EnableToolNotifications && !rev.Stateless() {
+	if n.tools {
 		dst = append(dst, `"tools":{"listChanged":true}`...)
 	} else {
 		dst = append(dst, `"tools":{}`...)

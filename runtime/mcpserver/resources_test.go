@@ -233,11 +233,10 @@ func TestResourcesListPerRevision(t *testing.T) {
 			c.call(`{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"resourceTemplates":[`+tt.template+`]}}`)
 		})
 	}
-	// 2026-07-28 publishes neither subscribe nor listChanged: it has no
-	// session to send them on.
+	// 2026-07-28 publishes the same: subscriptions/listen delivers them.
 	c := startStdio(t, srv)
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modernMeta+`}}`,
-		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"resources":{},"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
+		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
 	c.call(`{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{`+modernMeta+`}}`,
 		`{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","resources":[`+tests[3].resource+`],"ttlMs":0,"cacheScope":"public"}}`)
 }

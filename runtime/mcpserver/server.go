@@ -29,9 +29,23 @@
 //     with Identity.EnableTasks) but task-augmented execution is not
 //     implemented: calls always run to completion in the request.
 //   - 2026-07-28 requests are served statelessly. That revision has no
-//     server-to-client requests, so Elicit and Sample fail there, and no
-//     listChanged or resources.subscribe is published for it (it has no
-//     GET stream and this server does not implement subscriptions/listen).
+//     server-to-client requests, so Elicit and Sample fail there.
+//   - subscriptions/listen (2026-07-28) honors what the capabilities
+//     publish, which is the same on every revision: toolsListChanged with
+//     Identity.EnableToolNotifications, promptsListChanged with
+//     EnablePromptNotifications, resourcesListChanged with
+//     EnableResourceNotifications, and resourceSubscriptions, of any
+//     URIs, with EnableResourceSubscriptions while the resources
+//     capability is published. The acknowledgement leaves out the rest.
+//   - A change waiting to go out on a listen is not queued again, so a
+//     client that does not read holds at most one pending notification per
+//     kind and URI, and never holds up the code making the change.
+//   - A listen the client ends (it closes the HTTP response, or sends
+//     notifications/cancelled on stdio) gets no answer. One the server
+//     ends ([Server.CloseStreams], the end of a stdio connection or of a
+//     [Conn]) is answered with a complete result carrying its subscription
+//     id; that answer is also the end on stdio, where the server sends no
+//     notifications/cancelled.
 //   - The prompts capability is published when the server has prompts or
 //     Identity.EnablePromptNotifications is set, the resources capability
 //     when it has resources or templates or
@@ -120,6 +134,8 @@ type Server struct {
 	caps   atomic.Pointer[capabilities]
 	capsMu sync.Mutex
 	info   [numRevisions][]byte
+
+	listens listeners // open subscriptions/listen requests (2026-07-28)
 
 	mu        sync.Mutex
 	sessions  map[*session]struct{} // live sessions, for list_changed

@@ -23,7 +23,8 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 //
 // It returns nil when r ends or ctx is cancelled, after the running
 // handlers have finished (on cancellation their contexts are cancelled
-// too), or the error of reading r or writing w. A read blocked in r is
+// too) and the open subscriptions/listen requests have been answered, or
+// the error of reading r or writing w. A read blocked in r is
 // left behind when ctx is cancelled; the goroutine doing it ends with the
 // next line or the end of r.
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer) error {

@@ -5,13 +5,14 @@ import (
 )
 
 // ResourceUpdated tells the sessions subscribed to uri (with
-// resources/subscribe) that the resource changed:
-// notifications/resources/updated goes to each of them, and to no other.
-// Over HTTP it travels on the session's GET stream, and is dropped for a
-// session that has none open. It does nothing without
-// Identity.EnableResourceSubscriptions, under which no session can
+// resources/subscribe) and the subscriptions/listen streams that listed it
+// that the resource changed: notifications/resources/updated goes to each
+// of them, and to no other. Over HTTP it travels on the session's GET
+// stream, and is dropped for a session that has none open. It does nothing
+// without Identity.EnableResourceSubscriptions, under which no client can
 // subscribe.
 func (s *Server) ResourceUpdated(uri string) {
+	s.listens.post(note{method: resourceUpdated, uri: uri})
 	var msg []byte
 	for _, sess := range s.liveSessions() {
 		if !sess.subscribed(uri) {
@@ -19,16 +20,17 @@ func (s *Server) ResourceUpdated(uri string) {
 		}
 		if msg == nil {
 			params := jsonx.AppendString(append(make([]byte, 0, len(uri)+10), `{"uri":`...), uri)
-			msg = appendNotification(nil, "notifications/resources/updated", append(params, '}'))
+			msg = appendNotification(nil, resourceUpdated, append(params, '}'))
 		}
 		sess.notify(msg)
 	}
 }
 
 // broadcast sends the notification method, without params, to every live
-// initialized legacy session: the list_changed notifications. 2026-07-28
-// has no session to send them on.
+// initialized legacy session and to the subscriptions/listen streams that
+// asked for it: the list_changed notifications.
 func (s *Server) broadcast(method string) {
+	s.listens.post(note{method: method})
 	msg := appendNotification(nil, method, nil)
 	for _, sess := range s.liveSessions() {
 		if rev := sess.revision(); rev != "" && !rev.Stateless() {
