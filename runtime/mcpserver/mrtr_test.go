@@ -83,9 +83,9 @@ func TestSameHandlerAsksOnEveryRevision(t *testing.T) {
 	}
 }
 
-// everything asks for the user's name, a sample and the roots at once,
+// askAll asks for the user's name, a sample and the roots at once,
 // from three goroutines.
-var everything = handlerTool("everything", func(ctx context.Context, args []byte) mcprt.Result {
+var askAll = handlerTool("everything", func(ctx context.Context, args []byte) mcprt.Result {
 	var wg sync.WaitGroup
 	var errs [3]error
 	var name mcprt.ElicitResult
@@ -106,7 +106,7 @@ var everything = handlerTool("everything", func(ctx context.Context, args []byte
 // TestQuestionsOfOneRound asks three questions at once, which go to the
 // client in one input-required result.
 func TestQuestionsOfOneRound(t *testing.T) {
-	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true, EnableSampling: true}, everything)
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true, EnableSampling: true}, askAll)
 	c := startStdio(t, srv)
 	caps := `{"elicitation":{},"sampling":{},"roots":{}}`
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026(caps) + `,"name":"everything"}}`)
