@@ -71,16 +71,13 @@ func orEmpty(raw []byte) []byte {
 
 // decodeHeaderValue reads a header value that may be written in the Base64
 // sentinel form =?base64?...?=, for values a header cannot hold as they
-// are. net/http has trimmed the value's surrounding white space.
+// are; a value with only one of the two markers is literal text. net/http
+// has trimmed the value's surrounding white space.
 func decodeHeaderValue(v string) (string, bool) {
-	enc, ok := strings.CutPrefix(v, "=?base64?")
-	if !ok {
+	if len(v) < len("=?base64??=") || !strings.HasPrefix(v, "=?base64?") || !strings.HasSuffix(v, "?=") {
 		return v, true
 	}
-	enc, ok = strings.CutSuffix(enc, "?=")
-	if !ok {
-		return "", false
-	}
+	enc := v[len("=?base64?") : len(v)-len("?=")]
 	b, err := base64.StdEncoding.Strict().DecodeString(enc)
 	return string(b), err == nil
 }

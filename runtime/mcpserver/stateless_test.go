@@ -106,6 +106,7 @@ func TestParamHeaders(t *testing.T) {
 	c.post(call(`{"region":"Hello"}`), 200, ok, with("mcp-param-region", "=?base64?SGVsbG8=?="))
 	c.post(call(`{"region":"=?base64?SGVsbG8="}`), 200, ok, with("Mcp-Param-Region", "=?base64?PT9iYXNlNjQ/U0dWc2JHOD0=?="))
 	c.post(call(`{"free":"x","region":null}`), 200, ok, with())
+	c.post(call(`{"region":"=?base64?SGVsbG8="}`), 200, ok, with("Mcp-Param-Region", "=?base64?SGVsbG8=")) // no suffix: literal
 	c.post(call(`{"region":"us"}`), 400, mismatch("the Mcp-Param-Region header is missing; it mirrors argument region"), with())
 	c.post(call(`{"region":"us"}`), 400, mismatch(`Mcp-Param-Region eu does not match argument region \"us\"`), with("Mcp-Param-Region", "eu"))
 	c.post(call(`{"region":"Hello"}`), 400, mismatch("the Mcp-Param-Region header =?base64?SGVsbG8?= is not valid"), with("Mcp-Param-Region", "=?base64?SGVsbG8?="))
