@@ -32,6 +32,7 @@ var identity = mcprt.Identity{
 	EnableElicitation: true,
 	EnableSampling:    true,
 
+	EnableTasks:                 true,
 	EnableToolNotifications:     true,
 	EnablePromptNotifications:   true,
 	EnableResourceSubscriptions: true,

@@ -33,6 +33,13 @@ type (
 	mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = func(context.Context) (string, error)
 	mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = func(context.Context) (string, error)
 	mcpgen_TestHeaderParam_changed_rerun_go_generate                 = func(HeaderInput) string
+	mcpgen_Greet_changed_rerun_go_generate                           = func(GreetInput) string
+	mcpgen_SlowCompute_changed_rerun_go_generate                     = func(context.Context, ComputeInput) (string, error)
+	mcpgen_FailingJob_changed_rerun_go_generate                      = func(context.Context) (string, error)
+	mcpgen_ProtocolErrorJob_changed_rerun_go_generate                = func(context.Context) (string, error)
+	mcpgen_ConfirmDelete_changed_rerun_go_generate                   = func(context.Context, DeleteInput) (string, error)
+	mcpgen_MultiInput_changed_rerun_go_generate                      = func(context.Context) (string, error)
+	mcpgen_TestToolWithTask_changed_rerun_go_generate                = func(context.Context) (string, error)
 	mcpgen_TestSimpleText_changed_rerun_go_generate                  = func() string
 	mcpgen_TestImageContent_changed_rerun_go_generate                = func() (mcprt.Result, error)
 	mcpgen_TestAudioContent_changed_rerun_go_generate                = func() mcprt.Result
@@ -73,6 +80,13 @@ var (
 	_ mcpgen_TestInputRequiredTamperedState_changed_rerun_go_generate  = TestInputRequiredTamperedState
 	_ mcpgen_TestInputRequiredCapabilities_changed_rerun_go_generate   = TestInputRequiredCapabilities
 	_ mcpgen_TestHeaderParam_changed_rerun_go_generate                 = TestHeaderParam
+	_ mcpgen_Greet_changed_rerun_go_generate                           = Greet
+	_ mcpgen_SlowCompute_changed_rerun_go_generate                     = SlowCompute
+	_ mcpgen_FailingJob_changed_rerun_go_generate                      = FailingJob
+	_ mcpgen_ProtocolErrorJob_changed_rerun_go_generate                = ProtocolErrorJob
+	_ mcpgen_ConfirmDelete_changed_rerun_go_generate                   = ConfirmDelete
+	_ mcpgen_MultiInput_changed_rerun_go_generate                      = MultiInput
+	_ mcpgen_TestToolWithTask_changed_rerun_go_generate                = TestToolWithTask
 	_ mcpgen_TestSimpleText_changed_rerun_go_generate                  = TestSimpleText
 	_ mcpgen_TestImageContent_changed_rerun_go_generate                = TestImageContent
 	_ mcpgen_TestAudioContent_changed_rerun_go_generate                = TestAudioContent
@@ -200,6 +214,56 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Region to run in","x-mcp-header":"Region"}},"required":["region"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
 		Handler:         mcpgen_call_TestHeaderParam,
+		ChecksArguments: true,
+	}, {
+		Name:            "greet",
+		Description:     "Greets someone, at once: it never runs as a task.",
+		InputSchema:     []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person to greet"}},"required":["name"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Handler:         mcpgen_call_Greet,
+		ChecksArguments: true,
+	}, {
+		Name:            "slow_compute",
+		Description:     "Computes for a while; it may run as a task, and is cancelled\nwith it.",
+		InputSchema:     []byte(`{"type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes","minimum":0,"maximum":600},"label":{"type":"string","description":"A name for the computation"}},"required":["seconds"],"additionalProperties":false}`),
+		TaskSupport:     mcprt.TaskOptional,
+		Handler:         mcpgen_call_SlowCompute,
+		ChecksArguments: true,
+	}, {
+		Name:            "failing_job",
+		Description:     "Works for a second, then fails as a tool does; it runs only\nas a task.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		TaskSupport:     mcprt.TaskRequired,
+		Handler:         mcpgen_call_FailingJob,
+		ChecksArguments: true,
+	}, {
+		Name:            "protocol_error_job",
+		Description:     "Works for a moment, then fails inside the server: a\npanic, which fails its task with an internal error.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		TaskSupport:     mcprt.TaskOptional,
+		Handler:         mcpgen_call_ProtocolErrorJob,
+		ChecksArguments: true,
+	}, {
+		Name:            "confirm_delete",
+		Description:     "Looks the file up, then asks the user to confirm.",
+		InputSchema:     []byte(`{"type":"object","properties":{"filename":{"type":"string","description":"File to delete"}},"required":["filename"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{Destructive: mcprt.Bool(true)},
+		TaskSupport:     mcprt.TaskOptional,
+		Handler:         mcpgen_call_ConfirmDelete,
+		ChecksArguments: true,
+	}, {
+		Name:            "multi_input",
+		Description:     "Works for a moment, then asks two questions at once.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		TaskSupport:     mcprt.TaskOptional,
+		Handler:         mcpgen_call_MultiInput,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_tool_with_task",
+		Description:     "Asks the user's name before it starts, then runs as a\ntask.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		TaskSupport:     mcprt.TaskRequired,
+		Handler:         mcpgen_call_TestToolWithTask,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_simple_text",
@@ -624,6 +688,116 @@ func mcpgen_call_TestHeaderParam(ctx context.Context, args []byte) mcprt.Result 
 		return mcprt.ErrorResult(err)
 	}
 	out := TestHeaderParam(in)
+	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_Greet(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in GreetInput
+	mcpgen_decode_GreetInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := Greet(in)
+	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_SlowCompute(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in ComputeInput
+	mcpgen_decode_ComputeInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := SlowCompute(ctx, in)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_FailingJob struct{}
+
+func mcpgen_call_FailingJob(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_FailingJob
+	mcpgen_decode_mcpgen_args_FailingJob(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := FailingJob(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_ProtocolErrorJob struct{}
+
+func mcpgen_call_ProtocolErrorJob(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_ProtocolErrorJob
+	mcpgen_decode_mcpgen_args_ProtocolErrorJob(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := ProtocolErrorJob(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_ConfirmDelete(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in DeleteInput
+	mcpgen_decode_DeleteInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := ConfirmDelete(ctx, in)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_MultiInput struct{}
+
+func mcpgen_call_MultiInput(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_MultiInput
+	mcpgen_decode_mcpgen_args_MultiInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := MultiInput(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestToolWithTask struct{}
+
+func mcpgen_call_TestToolWithTask(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestToolWithTask
+	mcpgen_decode_mcpgen_args_TestToolWithTask(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := TestToolWithTask(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
 	return mcprt.TextResult(string(out))
 }
 
@@ -1163,33 +1337,54 @@ func mcpgen_decode_HeaderInput(d *mcpimpl.Decoder, v *HeaderInput) {
 
 var mcpgen_fields_16 = []string{"region"}
 
-func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
+func mcpgen_decode_GreetInput(d *mcpimpl.Decoder, v *GreetInput) {
 	if d.Object() {
+		var seen0 [1]bool
 		for d.NextField() {
 			switch string(d.Key()) {
+			case "name":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Name = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_17)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_17, 0)
 	}
 }
 
-var mcpgen_fields_17 = []string{}
+var mcpgen_fields_17 = []string{"name"}
 
-func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
+func mcpgen_decode_ComputeInput(d *mcpimpl.Decoder, v *ComputeInput) {
 	if d.Object() {
+		var seen0 [2]bool
 		for d.NextField() {
 			switch string(d.Key()) {
+			case "seconds":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Seconds = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+			case "label":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				v.Label = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_18)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_18, 0)
 	}
 }
 
-var mcpgen_fields_18 = []string{}
+var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 0, MinText: "0", Max: 600, MaxText: "600"}
 
-func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
+var mcpgen_fields_18 = []string{"seconds", "label"}
+
+func mcpgen_decode_mcpgen_args_FailingJob(d *mcpimpl.Decoder, v *mcpgen_args_FailingJob) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1202,7 +1397,7 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_19 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+func mcpgen_decode_mcpgen_args_ProtocolErrorJob(d *mcpimpl.Decoder, v *mcpgen_args_ProtocolErrorJob) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1215,20 +1410,27 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_20 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+func mcpgen_decode_DeleteInput(d *mcpimpl.Decoder, v *DeleteInput) {
 	if d.Object() {
+		var seen0 [1]bool
 		for d.NextField() {
 			switch string(d.Key()) {
+			case "filename":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.Filename = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_21)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_21, 0)
 	}
 }
 
-var mcpgen_fields_21 = []string{}
+var mcpgen_fields_21 = []string{"filename"}
 
-func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+func mcpgen_decode_mcpgen_args_MultiInput(d *mcpimpl.Decoder, v *mcpgen_args_MultiInput) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1241,7 +1443,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen
 
 var mcpgen_fields_22 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+func mcpgen_decode_mcpgen_args_TestToolWithTask(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithTask) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1254,7 +1456,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_23 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1267,27 +1469,20 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_a
 
 var mcpgen_fields_24 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
+func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
 	if d.Object() {
-		var seen0 [1]bool
 		for d.NextField() {
 			switch string(d.Key()) {
-			case "prompt":
-				if d.Repeated(&seen0[0]) {
-					continue
-				}
-				v.prompt = d.String()
 			default:
 				d.UnknownField(mcpgen_fields_25)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_25, 0)
 	}
 }
 
-var mcpgen_fields_25 = []string{"prompt"}
+var mcpgen_fields_25 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
+func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1299,6 +1494,104 @@ func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_ar
 }
 
 var mcpgen_fields_26 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_27)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_27 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_28)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_28 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_29)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_29 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_30)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_30 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_31)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_31 = []string{}
+
+func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "prompt":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.prompt = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_32)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_32, 0)
+	}
+}
+
+var mcpgen_fields_32 = []string{"prompt"}
+
+func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_33)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_33 = []string{}
 
 func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 	if d.Object() {
@@ -1336,7 +1629,7 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 				}
 				v.Email = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_27)
+				d.UnknownField(mcpgen_fields_34)
 			}
 		}
 	}
@@ -1344,20 +1637,20 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 
 var mcpgen_enum_0 = []string{"phone", "email"}
 
-var mcpgen_fields_27 = []string{"name", "address", "contactMethod", "phone", "email"}
+var mcpgen_fields_34 = []string{"name", "address", "contactMethod", "phone", "email"}
 
 func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_28)
+				d.UnknownField(mcpgen_fields_35)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_28 = []string{}
+var mcpgen_fields_35 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
 	if d.Object() {
@@ -1375,14 +1668,14 @@ func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mc
 				}
 				v.arg2 = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_29)
+				d.UnknownField(mcpgen_fields_36)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_29, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_36, 0, 1)
 	}
 }
 
-var mcpgen_fields_29 = []string{"arg1", "arg2"}
+var mcpgen_fields_36 = []string{"arg1", "arg2"}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
 	if d.Object() {
@@ -1395,40 +1688,40 @@ func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder
 				}
 				v.resourceUri = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_30)
+				d.UnknownField(mcpgen_fields_37)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_30, 0)
+		d.Require(seen0[:], mcpgen_fields_37, 0)
 	}
 }
 
-var mcpgen_fields_30 = []string{"resourceUri"}
+var mcpgen_fields_37 = []string{"resourceUri"}
 
 func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_31)
+				d.UnknownField(mcpgen_fields_38)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_31 = []string{}
+var mcpgen_fields_38 = []string{}
 
 func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_32)
+				d.UnknownField(mcpgen_fields_39)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_32 = []string{}
+var mcpgen_fields_39 = []string{}
 
 func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
 	if d.Object() {
@@ -1441,14 +1734,14 @@ func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_ar
 				}
 				v.id = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_33)
+				d.UnknownField(mcpgen_fields_40)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_33, 0)
+		d.Require(seen0[:], mcpgen_fields_40, 0)
 	}
 }
 
-var mcpgen_fields_33 = []string{"id"}
+var mcpgen_fields_40 = []string{"id"}
 
 func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
@@ -1466,13 +1759,13 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_34)
+				d.UnknownField(mcpgen_fields_41)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_34 = []string{"street", "city"}
+var mcpgen_fields_41 = []string{"street", "city"}
 
 func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
 	sep0 := byte(0x7b)

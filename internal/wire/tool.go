@@ -15,17 +15,25 @@ import (
 // [Limits] are refused without being read. A panic in the handler does not
 // escape: it is logged with its stack and becomes a result with IsError
 // set, so the server keeps serving and the model is told the call failed.
-func CallTool(ctx context.Context, t *mcprt.Tool, args []byte) (res mcprt.Result) {
+func CallTool(ctx context.Context, t *mcprt.Tool, args []byte) mcprt.Result {
+	res, _ := CallToolChecked(ctx, t, args)
+	return res
+}
+
+// CallToolChecked is CallTool that also returns what the handler panicked
+// with, or nil: a task whose handler panicked failed, where a call that
+// did is a failed result.
+func CallToolChecked(ctx context.Context, t *mcprt.Tool, args []byte) (res mcprt.Result, panicked any) {
 	if err := checkSize(ctx, args); err != nil {
-		return mcprt.ErrorResult(err)
+		return mcprt.ErrorResult(err), nil
 	}
 	defer func() {
 		if v := recover(); v != nil {
 			slog.Error("mcp tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
-			res = mcprt.ErrorResult(fmt.Errorf("internal error: tool %s panicked: %v", t.Name, v))
+			res, panicked = mcprt.ErrorResult(fmt.Errorf("internal error: tool %s panicked: %v", t.Name, v)), v
 		}
 	}()
-	return t.Handler(ctx, args)
+	return t.Handler(ctx, args), nil
 }
 
 // AppendTool appends the JSON descriptor of t as a tools/list entry of

@@ -16,6 +16,16 @@ var _ mcprt.Caller = (*exchange)(nil)
 // Progress implements [mcprt.Caller]: a notifications/progress for the
 // request's progress token, if it had one.
 func (x *exchange) Progress(ctx context.Context, progress, total float64, message string) error {
+	if run := x.task; run != nil && run.detached.Load() {
+		// A task's progress is its status message; 2026-07-28 sends no
+		// notifications for tasks.
+		if message != "" {
+			run.publish(ctx, &message)
+		}
+		if x.rev.Stateless() {
+			return nil
+		}
+	}
 	if x.meta.ProgressToken == nil {
 		return nil
 	}
@@ -43,6 +53,9 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 	min := x.meta.LogLevel
 	if !x.rev.Stateless() && x.sess != nil {
 		min = x.sess.logLevel()
+	}
+	if x.rev.Stateless() && x.task != nil && x.task.detached.Load() {
+		return nil // 2026-07-28 sends no log messages for tasks
 	}
 	if !x.srv.id.EnableLogging || !wire.ValidLevel(min) || wire.LevelRank(level) < wire.LevelRank(min) {
 		return nil
@@ -136,6 +149,21 @@ func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error)
 	}
 	if err := x.canAsk(q.kind, q.enabled, q.declared, q.since); err != nil {
 		return nil, err
+	}
+	if run := x.task; run != nil {
+		// A 2025-11-25 task's question is tagged with the task, which is
+		// input_required until the answer comes.
+		q.params = withFields(q.params, []byte(`,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"`+run.id+`"}}`))
+		run.mu.Lock()
+		run.asking++
+		run.mu.Unlock()
+		run.publish(ctx, nil)
+		defer func() {
+			run.mu.Lock()
+			run.asking--
+			run.mu.Unlock()
+			run.publish(context.WithoutCancel(ctx), nil)
+		}()
 	}
 	return x.roundTrip(ctx, q.method, q.params)
 }

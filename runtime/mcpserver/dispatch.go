@@ -24,6 +24,8 @@ type exchange struct {
 	// q, on a 2026-07-28 request whose handler may ask the client, is
 	// what it asked (see rounds).
 	q *questions
+	// task, for a tool call run as a task, is its run.
+	task *taskRun
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
@@ -222,6 +224,7 @@ var legacyMethods = map[string]bool{
 	"tools/list": true, "tools/call": true, "logging/setLevel": true, "completion/complete": true,
 	"prompts/list": true, "prompts/get": true, "resources/list": true, "resources/templates/list": true,
 	"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true,
+	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
 }
 
 // modern serves a 2026-07-28-era request.
@@ -248,6 +251,8 @@ func (s *Server) serve(ctx context.Context, x *exchange, m *message) ([]byte, *r
 		return s.callTool(ctx, x, m.params)
 	case "completion/complete":
 		return s.complete(ctx, x, m.params)
+	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update":
+		return s.tasks(ctx, x, m)
 	}
 	caps := s.caps.Load()
 	if caps.prompts {

@@ -205,7 +205,13 @@ func appendError(dst []byte, id json.RawMessage, e *rpcError) []byte {
 	} else {
 		dst = append(dst, id...)
 	}
-	dst = append(dst, `,"error":{"code":`...)
+	dst = appendErrorObject(append(dst, `,"error":`...), e)
+	return append(dst, '}')
+}
+
+// appendErrorObject appends e as a JSON-RPC error object.
+func appendErrorObject(dst []byte, e *rpcError) []byte {
+	dst = append(dst, `{"code":`...)
 	dst = strconv.AppendInt(dst, int64(e.code), 10)
 	dst = append(dst, `,"message":`...)
 	dst = jsonx.AppendString(dst, e.message)
@@ -213,7 +219,7 @@ func appendError(dst []byte, id json.RawMessage, e *rpcError) []byte {
 		dst = append(dst, `,"data":`...)
 		dst = append(dst, e.data...)
 	}
-	return append(dst, `}}`...)
+	return append(dst, '}')
 }
 
 // appendNotification appends a notification whose params are raw JSON.
@@ -252,6 +258,9 @@ type requestMeta struct {
 	// inputResponses and requestState are a 2026-07-28 retry's answers to
 	// the questions of its earlier rounds, and the state of those rounds.
 	inputResponses, requestState []byte
+	// task is the task param of a 2025-11-25 tools/call that asks to run as
+	// a task.
+	task []byte
 	// argsUnchecked says toolArgs is an object whose syntax is not checked
 	// yet: the pass found its end by matching brackets and left the rest
 	// to the tool's decoder, which reads it anyway. Whatever else the
@@ -297,6 +306,8 @@ func (m *message) readParams(s *rawScanner) bool {
 			meta.inputResponses, ok = s.value()
 		case "requestState":
 			meta.requestState, ok = s.value()
+		case "task":
+			meta.task, ok = s.value()
 		case "arguments":
 			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
 				start := s.i
@@ -354,14 +365,16 @@ type clientCaps struct {
 	elicitation bool
 	sampling    bool
 	roots       bool
+	tasks       bool // the 2026-07-28 tasks extension
 }
 
 // parseClientCaps reads a ClientCapabilities object.
 func parseClientCaps(raw json.RawMessage) clientCaps {
 	var c struct {
-		Elicitation json.RawMessage `json:"elicitation"`
-		Sampling    json.RawMessage `json:"sampling"`
-		Roots       json.RawMessage `json:"roots"`
+		Elicitation json.RawMessage            `json:"elicitation"`
+		Sampling    json.RawMessage            `json:"sampling"`
+		Roots       json.RawMessage            `json:"roots"`
+		Extensions  map[string]json.RawMessage `json:"extensions"`
 	}
 	if len(raw) > 0 {
 		_ = json.Unmarshal(raw, &c)
@@ -370,5 +383,6 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		elicitation: c.Elicitation != nil && !isNull(c.Elicitation),
 		sampling:    c.Sampling != nil && !isNull(c.Sampling),
 		roots:       c.Roots != nil && !isNull(c.Roots),
+		tasks:       c.Extensions[TasksExtension] != nil && !isNull(c.Extensions[TasksExtension]),
 	}
 }

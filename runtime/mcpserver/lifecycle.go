@@ -143,7 +143,10 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 		dst = append(dst, `},`...)
 	}
 	if rev.HasTasks() && s.id.EnableTasks {
-		dst = append(dst, `"tasks":{},`...)
+		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)
+	}
+	if rev.Stateless() && s.id.EnableTasks {
+		dst = append(dst, `"extensions":{"`+TasksExtension+`":{}},`...)
 	}
 	if n.tools {
 		dst = append(dst, `"tools":{"listChanged":true}`...)

@@ -17,7 +17,7 @@ func TestModernDiscover(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+modernMeta+`}}`,
 		`{"jsonrpc":"2.0","id":"d","result":{"resultType":"complete",`+
 			`"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],`+
-			`"capabilities":{"logging":{},"completions":{},"tools":{"listChanged":true}},"instructions":"Use add.","ttlMs":0,"cacheScope":"public",`+
+			`"capabilities":{"logging":{},"completions":{},"extensions":{"io.modelcontextprotocol/tasks":{}},"tools":{"listChanged":true}},"instructions":"Use add.","ttlMs":0,"cacheScope":"public",`+
 			`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"calc","version":"1.2.3","title":"Calculator","description":"Adds numbers","websiteUrl":"https://example.com","icons":[{"src":"https://example.com/i.png","mimeType":"image/png"}]}}}}`)
 }
 

@@ -162,6 +162,12 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 	if key == "" {
 		key = mrtr.KeyOf(method, params)
 	}
+	if x.task != nil && x.task.detached.Load() {
+		return x.task.ask(ctx, key, method, params)
+	}
+	if x.q.round == nil {
+		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+	}
 	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
 	if !ok {
 		return nil, mcprt.ErrInputRequired

@@ -117,8 +117,26 @@ type Server struct {
 	// DefaultStateMaxAge.
 	StateMaxAge time.Duration
 
-	sealOnce sync.Once
-	seal     *mrtr.Sealer
+	// Tasks keeps the tasks of tool calls run as tasks (tools annotated
+	// task=optional or task=required, with Identity.EnableTasks). Nil
+	// means a MemoryTaskStore.
+	Tasks TaskStore
+	// TaskTTL bounds how long a task and its result are kept (a
+	// 2025-11-25 client may ask for less). Zero means DefaultTaskTTL.
+	TaskTTL time.Duration
+	// TaskPollInterval is how often clients are asked to poll a task.
+	// Zero means DefaultTaskPollInterval.
+	TaskPollInterval time.Duration
+	// TaskGrace is how long a 2026-07-28 call that may become a task runs
+	// before it does: a call that ends sooner is answered at once. Zero
+	// means DefaultTaskGrace.
+	TaskGrace time.Duration
+
+	sealOnce  sync.Once
+	seal      *mrtr.Sealer
+	tasksOnce sync.Once
+	runsMu    sync.Mutex
+	runs      map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -27,11 +28,13 @@ var errClosed = errors.New("mcpserver: the client connection is closed")
 // Mcp-Session-Id names one. 2026-07-28 requests on stdio use the
 // connection's session only for cancellation.
 type session struct {
-	srv  *Server
-	id   string // Mcp-Session-Id; empty on stdio
-	done chan struct{}
-	ctx  context.Context
-	stop context.CancelFunc
+	srv *Server
+	id  string // Mcp-Session-Id; empty on stdio
+	// taskOwner names the session as the owner of its tasks.
+	taskOwner string
+	done      chan struct{}
+	ctx       context.Context
+	stop      context.CancelFunc
 
 	mu       sync.Mutex
 	rev      wire.Revision // empty before initialize
@@ -81,7 +84,7 @@ type inflight struct {
 func newSession(parent context.Context, srv *Server, id string, stream sender) *session {
 	ctx, stop := context.WithCancel(parent)
 	return &session{
-		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream,
+		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream, taskOwner: rand.Text(),
 		done:     make(chan struct{}),
 		inflight: make(map[string]*inflight),
 		pending:  make(map[int64]chan *message),

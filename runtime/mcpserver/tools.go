@@ -267,6 +267,9 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 		}
 		return nil, errorf(codeInvalidParams, "invalid params: unknown tool "+strconv.Quote(n))
 	}
+	if result, rerr, handled := s.taskCall(ctx, x, e, args); handled {
+		return result, rerr
+	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.tool, args)

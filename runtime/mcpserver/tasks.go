@@ -1,0 +1,391 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// This file runs tool calls as tasks, for tools annotated task=optional or
+// task=required on a server whose identity enables tasks, in the two
+// designs the revisions have:
+//
+//   - 2025-11-25: the client asks for a task with the call's task param;
+//     the call returns the task at once and the handler runs in the
+//     background. tasks/get, tasks/result (which waits for the end),
+//     tasks/list and tasks/cancel follow it; a question the handler asks
+//     goes to the client as a request tagged with the task, and the task
+//     is input_required until the answer comes.
+//   - 2026-07-28, the io.modelcontextprotocol/tasks extension: the server
+//     decides. A call from a client that declares the extension runs as
+//     usual for up to Server.TaskGrace (questions asked in that time are
+//     asked with input-required results); a call still running then
+//     becomes a task and goes on in the background. Its questions become
+//     the task's inputRequests, answered with tasks/update.
+//
+// The handler is the same in every case: tasks/cancel cancels its ctx,
+// mcprt.Progress sets the task's status message, and it may ask the
+// client as anywhere else.
+
+// TasksExtension is the identifier of the tasks extension of 2026-07-28.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// Defaults of the task settings of [Server].
+const (
+	DefaultTaskTTL          = time.Hour
+	DefaultTaskPollInterval = 500 * time.Millisecond
+	DefaultTaskGrace        = 250 * time.Millisecond
+)
+
+// taskRun is the part of a task that lives in the process running it:
+// its goroutine's cancellation, the questions it waits on, and who waits
+// for its end.
+type taskRun struct {
+	srv      *Server
+	id       string
+	owner    string
+	rev      wire.Revision
+	sess     *session // 2025-11-25: the session it belongs to
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the run has stored its end
+	detached atomic.Bool   // the call is a task now (2026-07-28: it became one)
+
+	mu       sync.Mutex
+	open     map[string]*openQuestion // 2026-07-28: questions by key
+	answered map[string]bool          // keys answered, never used again
+	asking   int                      // 2025-11-25: requests to the client awaiting answers
+	waiting  sender                   // 2025-11-25: a tasks/result stream
+	queued   [][]byte                 // messages no stream could take yet
+
+	// statusMu orders the writes of the task's status, so that the last
+	// one stored reflects the last change of the questions.
+	statusMu sync.Mutex
+}
+
+// openQuestion is a question of a 2026-07-28 task awaiting tasks/update.
+type openQuestion struct {
+	method string
+	params []byte
+	answer chan json.RawMessage
+}
+
+// taskSettings returns the store and durations of the server's tasks.
+func (s *Server) taskStore() TaskStore {
+	s.tasksOnce.Do(func() {
+		if s.Tasks == nil {
+			s.Tasks = NewMemoryTaskStore()
+		}
+		s.runs = map[string]*taskRun{}
+	})
+	return s.Tasks
+}
+
+func durationOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// taskOwner is whom a request's tasks belong to: its session on
+// 2025-11-25, everyone who knows the id on 2026-07-28 (no session, and no
+// identity of the client to bind them to).
+func taskOwner(x *exchange) string {
+	if x.sess != nil && !x.rev.Stateless() {
+		return x.sess.taskOwner
+	}
+	return ""
+}
+
+// newTask stores a new working task for a call of tool. ttl is the
+// client's wish on 2025-11-25 (0: none), bounded by the server's.
+func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time.Duration) (*Task, *rpcError) {
+	store := s.taskStore()
+	max := durationOr(s.TaskTTL, DefaultTaskTTL)
+	if ttl <= 0 || ttl > max {
+		ttl = max
+	}
+	now := s.clock().UTC()
+	t := &Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: TaskWorking,
+		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: durationOr(s.TaskPollInterval, DefaultTaskPollInterval)}
+	switch err := store.Create(ctx, t); {
+	case errors.Is(err, ErrTooManyTasks):
+		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
+	case err != nil:
+		return nil, errorf(codeInternalError, "internal error: storing the task: "+err.Error())
+	}
+	return t, nil
+}
+
+// newRun is the run of a call of revision rev that may become a task.
+func (s *Server) newRun(x *exchange) *taskRun {
+	return &taskRun{srv: s, rev: x.rev, sess: x.sess, done: make(chan struct{}),
+		open: map[string]*openQuestion{}, answered: map[string]bool{}}
+}
+
+// register makes run the run of task t, which tasks/* requests find.
+func (s *Server) register(run *taskRun, t *Task) {
+	run.id, run.owner = t.ID, t.Owner
+	s.runsMu.Lock()
+	s.runs[t.ID] = run
+	s.runsMu.Unlock()
+	run.detached.Store(true)
+}
+
+// running returns the run of task id in this process, or nil.
+func (s *Server) running(id string) *taskRun {
+	s.runsMu.Lock()
+	defer s.runsMu.Unlock()
+	return s.runs[id]
+}
+
+// outcome is how a tool call run as a task ended.
+type outcome struct {
+	res      mcprt.Result
+	panicked any
+	missing  string // a capability the client lacked, when the call failed for it
+}
+
+// finish stores the end of a task's run and releases it. A task cancelled
+// meanwhile stays cancelled.
+func (r *taskRun) finish(ctx context.Context, o outcome) {
+	s := r.srv
+	defer func() {
+		r.cancel()
+		s.runsMu.Lock()
+		delete(s.runs, r.id)
+		s.runsMu.Unlock()
+		close(r.done)
+	}()
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
+	t, err := s.taskStore().Get(ctx, r.owner, r.id)
+	if err != nil || t.Status.Terminal() {
+		return // expired, or cancelled
+	}
+	t.Status, t.InputRequests = TaskCompleted, nil
+	switch {
+	case o.panicked != nil:
+		t.Status, t.Error = TaskFailed, appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
+	case o.missing != "" && o.res.IsError:
+		t.Status, t.Error = TaskFailed, appendErrorObject(nil, r.missingError(o.missing))
+	default:
+		t.Result = wire.AppendResult(nil, &o.res, r.rev)
+		if o.res.IsError && !r.rev.Stateless() {
+			t.Status = TaskFailed // 2025-11-25: a tool error fails the task
+		}
+	}
+	r.store(ctx, t)
+}
+
+// missingError is the error of a task that failed for a capability the
+// client lacked.
+func (r *taskRun) missingError(kind string) *rpcError { return missingCapability(kind) }
+
+func toString(v any) string {
+	if err, ok := v.(error); ok {
+		return err.Error()
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// store writes t with a new update time and tells the client of the
+// change where the revision does (2025-11-25: notifications/tasks/status).
+func (r *taskRun) store(ctx context.Context, t *Task) {
+	t.UpdatedAt = r.srv.clock().UTC()
+	if err := r.srv.taskStore().Update(ctx, t); err != nil {
+		return
+	}
+	if !r.rev.Stateless() && r.sess != nil {
+		r.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))
+	}
+}
+
+// publish stores the status the run's questions give the task:
+// input_required with its open questions while any is unanswered, else
+// working; and its status message, when message is not nil.
+func (r *taskRun) publish(ctx context.Context, message *string) {
+	r.statusMu.Lock()
+	defer r.statusMu.Unlock()
+	t, err := r.srv.taskStore().Get(ctx, r.owner, r.id)
+	if err != nil || t.Status.Terminal() {
+		return
+	}
+	r.mu.Lock()
+	t.Status, t.InputRequests = TaskWorking, r.inputRequestsLocked()
+	if t.InputRequests != nil || r.asking > 0 {
+		t.Status = TaskInputRequired
+	}
+	r.mu.Unlock()
+	if message != nil {
+		t.StatusMessage = *message
+	}
+	r.store(ctx, t)
+}
+
+// appendTask writes t as the revision's Task object: ttl and pollInterval
+// on 2025-11-25, ttlMs and pollIntervalMs on 2026-07-28.
+func appendTask(dst []byte, t *Task, rev wire.Revision) []byte {
+	ttl, poll := `,"ttl":`, `,"pollInterval":`
+	if rev.Stateless() {
+		ttl, poll = `,"ttlMs":`, `,"pollIntervalMs":`
+	}
+	dst = jsonx.AppendString(append(dst, `{"taskId":`...), t.ID)
+	dst = jsonx.AppendString(append(dst, `,"status":`...), string(t.Status))
+	if t.StatusMessage != "" {
+		dst = jsonx.AppendString(append(dst, `,"statusMessage":`...), t.StatusMessage)
+	}
+	dst = append(dst, `,"createdAt":"`...)
+	dst = append(t.CreatedAt.UTC().AppendFormat(dst, time.RFC3339Nano), `","lastUpdatedAt":"`...)
+	dst = append(t.UpdatedAt.UTC().AppendFormat(dst, time.RFC3339Nano), '"')
+	if t.TTL > 0 {
+		dst = strconv.AppendInt(append(dst, ttl...), t.TTL.Milliseconds(), 10)
+	} else {
+		dst = append(append(dst, ttl...), "null"...)
+	}
+	dst = strconv.AppendInt(append(dst, poll...), t.PollInterval.Milliseconds(), 10)
+	return append(dst, '}')
+}
+
+// withFields inserts JSON members (",key":value...) before the closing
+// brace of the object obj.
+func withFields(obj []byte, fields ...[]byte) []byte {
+	out := append([]byte(nil), obj[:len(obj)-1]...)
+	for _, f := range fields {
+		out = append(out, f...)
+	}
+	return append(out, '}')
+}
+
+// runTool runs tool's handler as the task run describes and returns how it
+// ended. The handler's context is ctx with x as its caller.
+func runTool(ctx context.Context, x *exchange, tool *mcprt.Tool, args []byte) outcome {
+	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, x), tool, args)
+	o := outcome{res: res, panicked: panicked}
+	if x.q != nil {
+		x.q.mu.Lock()
+		o.missing = x.q.missing
+		x.q.mu.Unlock()
+	}
+	return o
+}
+
+// taskCaller is the exchange a task's handler runs with: what the call
+// carried, the run, and the run as where messages go.
+func taskCaller(x *exchange, run *taskRun) *exchange {
+	c := new(exchange)
+	*c = *x
+	c.task, c.out, c.scratch = run, run, nil
+	if c.q == nil {
+		c.q = &questions{}
+	}
+	return c
+}
+
+// send implements sender for a 2025-11-25 task's handler: messages go to
+// a client waiting in tasks/result, else to the session's stream, else
+// wait for one of those.
+func (r *taskRun) send(msg []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.waiting != nil && r.waiting.send(msg) == nil {
+		return nil
+	}
+	if r.sess != nil {
+		r.sess.mu.Lock()
+		stream := r.sess.stream
+		r.sess.mu.Unlock()
+		if stream != nil && stream.send(msg) == nil {
+			return nil
+		}
+	}
+	r.queued = append(r.queued, msg)
+	return nil
+}
+
+// wait makes out the stream of r's messages until it returns, sending it
+// what no stream has taken yet.
+func (r *taskRun) wait(out sender) func() {
+	r.mu.Lock()
+	r.waiting = out
+	for _, m := range r.queued {
+		_ = out.send(m)
+	}
+	r.queued = nil
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		if r.waiting == out {
+			r.waiting = nil
+		}
+		r.mu.Unlock()
+	}
+}
+
+// ask puts a question of a 2026-07-28 task: the task is input_required
+// until tasks/update answers it, or its context ends. Keys answered once
+// are never used again.
+func (r *taskRun) ask(ctx context.Context, key, method string, params []byte) (json.RawMessage, error) {
+	q := &openQuestion{method: method, params: params, answer: make(chan json.RawMessage, 1)}
+	r.mu.Lock()
+	base := key
+	for n := 2; r.answered[key] || r.open[key] != nil; n++ {
+		key = base + "_" + strconv.Itoa(n)
+	}
+	r.open[key] = q
+	r.mu.Unlock()
+	r.publish(ctx, nil)
+	select {
+	case a := <-q.answer:
+		return a, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// inputRequestsLocked writes the open questions as an InputRequests
+// object; r.mu is held.
+func (r *taskRun) inputRequestsLocked() []byte {
+	if len(r.open) == 0 {
+		return nil
+	}
+	dst := []byte{'{'}
+	for key, q := range r.open {
+		if len(dst) > 1 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendString(dst, key)
+		dst = jsonx.AppendString(append(dst, `:{"method":`...), q.method)
+		dst = append(append(append(dst, `,"params":`...), q.params...), '}')
+	}
+	return append(dst, '}')
+}
+
+// answer delivers the answers of tasks/update to the open questions of
+// their keys; others are ignored. The task is working again once no
+// question is open.
+func (r *taskRun) answer(ctx context.Context, responses map[string]json.RawMessage) {
+	r.mu.Lock()
+	for key, a := range responses {
+		if q := r.open[key]; q != nil {
+			q.answer <- a
+			delete(r.open, key)
+			r.answered[key] = true
+		}
+	}
+	r.mu.Unlock()
+	r.publish(ctx, nil)
+}
