@@ -62,6 +62,9 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 	if cfg.Output == "" {
 		cfg.Output = DefaultOutput
 	}
+	if cfg.hook != nil {
+		cfg.hook("load")
+	}
 	fset, pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Output: cfg.Output})
 	if err != nil {
 		return nil, Diagnostics{{Msg: err.Error()}}

@@ -28,6 +28,7 @@ var usage = manual()
 // package.
 func manual() string {
 	var b strings.Builder
+	b.WriteString(usageLine() + "\n")
 	b.WriteString(manualIntro)
 	for _, d := range annotations.Directives() {
 		fmt.Fprintf(&b, "\t%s\n\t\t%s\n", d.Usage(), d.Doc)
@@ -46,6 +47,7 @@ func manual() string {
 	b.WriteString(manualShapes)
 	writeKeys(&b, annotations.TagKeys())
 	b.WriteString(manualEnd)
+	writeFlags(&b)
 	return b.String()
 }
 
@@ -63,16 +65,21 @@ func writeKeys(b *strings.Builder, keys []annotations.Key) {
 	}
 }
 
-const manualIntro = `usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]
-
+const manualIntro = `
 mcpgen turns Go functions annotated with //mcp:tool into Model Context
 Protocol tools. For each package (default ".") with at least one tool or
 form it writes one generated file (mcp_gen.go) declaring MCPTools()
 []mcprt.Tool, and (*T).MCPTools() for each type T with tool methods; it
 removes a stale generated file from a package that no longer has either.
-Run it from go generate:
+Run it from go generate, in each package:
 
 	//go:generate go tool mcpgen
+
+or once for the whole module, from one file at the module root: every
+package is then loaded and type-checked in one go, which is much faster
+than a run per package:
+
+	//go:generate go tool mcpgen ./...
 
 Directives go at the end of a doc comment (of a top-level func or method,
 or of a struct type for //mcp:form), after a "//" line, with no space after
@@ -121,44 +128,80 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return invocation{stdout: stdout, stderr: stderr}.run(args)
 }
 
+// options are the flags of one run.
+type options struct {
+	chdir       string
+	check, list bool
+	strict      bool
+	output      string
+	packages    []string
+}
+
+// parse reads the flags; it returns ok false, with the exit code, when the
+// run ends there (-h, or a usage error, both printed).
+func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
+	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
+	fs.SetOutput(inv.stderr)
+	doc := func(name string) string { return lookupFlag(name).Doc }
+	fs.StringVar(&opts.chdir, "C", "", doc("C"))
+	fs.BoolVar(&opts.check, "check", false, doc("check"))
+	fs.BoolVar(&opts.list, "list", false, doc("list"))
+	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
+	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
+	fs.Usage = func() {} // -h prints the manual; errors a short hint
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(inv.stdout, usage)
+			return opts, ExitOK, false
+		}
+		return opts, inv.usageError(""), false
+	}
+	opts.packages = fs.Args()
+	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
+		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
+	}
+	if opts.check && opts.list {
+		return opts, inv.usageError("-check and -list: give one of them"), false
+	}
+	return opts, 0, true
+}
+
+// usageError prints msg, or when it is empty the hint after the flag
+// package's own message, and returns ExitUsage.
+func (inv invocation) usageError(msg string) int {
+	if msg != "" {
+		fmt.Fprintf(inv.stderr, "mcpgen: %s\n", msg)
+		return ExitUsage
+	}
+	fmt.Fprintln(inv.stderr, usageLine()+"; mcpgen -h prints the manual")
+	return ExitUsage
+}
+
 // run is Main in inv's directory.
 func (inv invocation) run(args []string) int {
 	stdout, stderr := inv.stdout, inv.stderr
-	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	check := fs.Bool("check", false, "write nothing; exit 1 naming each generated file that is missing or stale, or stale to remove")
-	list := fs.Bool("list", false, "write nothing; print the tools/list result as JSON")
-	strict := fs.Bool("strict", false, "treat warnings as errors")
-	output := fs.String("o", DefaultOutput, "name of the generated file in each package")
-	fs.Usage = func() {} // -h prints the manual below; errors a short hint
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return ExitOK
-		}
-		fmt.Fprintln(stderr, "usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]; mcpgen -h prints the manual")
-		return ExitUsage
-	}
-	if *output == "" || filepath.Base(*output) != *output || filepath.Ext(*output) != ".go" {
-		fmt.Fprintf(stderr, "mcpgen: -o %q: want a file name ending in .go, without a directory\n", *output)
-		return ExitUsage
+	opts, code, ok := inv.parse(args)
+	if !ok {
+		return code
 	}
 	dir, err := inv.workDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return ExitFail
 	}
-	files, diags := Generate(Config{Dir: dir, Patterns: fs.Args(), Output: *output, Strict: *strict, hook: inv.hook})
+	if dir, err = chdir(dir, opts.chdir); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return ExitFail
+	}
+	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict, hook: inv.hook})
 	diags.Print(stderr, dir)
 	if diags.HasErrors() {
 		return ExitFail
 	}
 	switch {
-	case *list:
+	case opts.list:
 		return printList(files, stdout, stderr)
-	case *check:
+	case opts.check:
 		return checkFiles(files, dir, stderr)
 	}
 	if _, err := Write(files); err != nil {
@@ -166,6 +209,25 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// chdir is the directory -C names, relative to dir, as the go command
+// reads its -C; dir itself when -C is not given.
+func chdir(dir, to string) (string, error) {
+	if to == "" {
+		return dir, nil
+	}
+	if !filepath.IsAbs(to) {
+		to = filepath.Join(dir, to)
+	}
+	fi, err := os.Stat(to)
+	if err != nil {
+		return "", fmt.Errorf("-C %s: %w", to, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("-C %s: not a directory", to)
+	}
+	return to, nil
 }
 
 func printList(files []File, stdout, stderr io.Writer) int {
