@@ -32,6 +32,7 @@ var flags = []cmdFlag{
 	{"C", "DIR", "run in DIR, as the go command's -C does: packages and printed paths are relative to it"},
 	{"check", "", "write nothing; exit 1 naming each generated file that is missing or stale, or stale to remove"},
 	{"list", "", "write nothing; print as JSON what the packages serve: the tools/list result, with prompts, resources and resourceTemplates"},
+	{"doc", "", "write nothing; print Markdown reference documentation of every tool, prompt, resource and template: arguments, types, constraints, hints"},
 	{"strict", "", "treat warnings as errors"},
 	{"o", "NAME", "name of the generated file in each package (default " + DefaultOutput + ")"},
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/doc"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -280,4 +281,15 @@ func List(files []File) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// Doc returns Markdown reference documentation of what the packages would
+// serve: every tool, prompt, resource and resource template, as -list
+// lists them.
+func Doc(files []File) ([]byte, error) {
+	list, err := List(files)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Markdown(list)
 }

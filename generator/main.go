@@ -132,6 +132,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 type options struct {
 	chdir       string
 	check, list bool
+	doc         bool
 	strict      bool
 	output      string
 	packages    []string
@@ -146,6 +147,7 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.StringVar(&opts.chdir, "C", "", doc("C"))
 	fs.BoolVar(&opts.check, "check", false, doc("check"))
 	fs.BoolVar(&opts.list, "list", false, doc("list"))
+	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
 	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
 	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
 	fs.Usage = func() {} // -h prints the manual; errors a short hint
@@ -160,10 +162,25 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
 		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
 	}
-	if opts.check && opts.list {
-		return opts, inv.usageError("-check and -list: give one of them"), false
+	if modes := opts.modes(); len(modes) > 1 {
+		return opts, inv.usageError(strings.Join(modes, " and ") + ": give one of them"), false
 	}
 	return opts, 0, true
+}
+
+// modes are the flags given that each ask for a different output instead
+// of generated files; a run takes one.
+func (o options) modes() []string {
+	var modes []string
+	for _, m := range []struct {
+		name string
+		on   bool
+	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}} {
+		if m.on {
+			modes = append(modes, m.name)
+		}
+	}
+	return modes
 }
 
 // usageError prints msg, or when it is empty the hint after the flag
@@ -201,6 +218,8 @@ func (inv invocation) run(args []string) int {
 	switch {
 	case opts.list:
 		return printList(files, stdout, stderr)
+	case opts.doc:
+		return printDoc(files, stdout, stderr)
 	case opts.check:
 		return checkFiles(files, dir, stderr)
 	}
@@ -237,6 +256,17 @@ func printList(files []File, stdout, stderr io.Writer) int {
 		return ExitFail
 	}
 	stdout.Write(js)
+	return ExitOK
+}
+
+// printDoc prints the Markdown documentation of what the packages serve.
+func printDoc(files []File, stdout, stderr io.Writer) int {
+	md, err := Doc(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return ExitFail
+	}
+	stdout.Write(md)
 	return ExitOK
 }
 
