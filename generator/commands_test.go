@@ -32,3 +32,32 @@ func TestOneMode(t *testing.T) {
 		t.Errorf("-list -doc: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestDiff saves a -list, changes the package, and checks what -diff
+// says of each change and its exit status.
+func TestDiff(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": toolSource})
+	_, list, _ := runMain(t, dir, "-list")
+	writeFile(t, filepath.Join(dir, "old.json"), list)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitOK, "", "")
+
+	compatible := strings.Replace(toolSource, "// A number\n}", "// A number\n\tM *int `json:\"m\"` // Another number\n}", 1)
+	writeFile(t, filepath.Join(dir, "a.go"), compatible)
+	wantRun(t, dir, []string{"-diff", filepath.Join(dir, "old.json")}, ExitOK, "compatible: tool double: argument m: added\n", "")
+
+	breaking := strings.Replace(toolSource, "int `json:\"n\"`", "int `json:\"n\" mcp:\"max=9\"`", 1)
+	breaking = strings.Replace(breaking, "//mcp:tool readonly", "//mcp:tool", 1)
+	writeFile(t, filepath.Join(dir, "a.go"), breaking)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail, "breaking: tool double: argument n: upper bound <= 9 added\n"+
+		"breaking: tool double: no longer read-only\nbreaking: tool double: now destructive\n", "")
+
+	code, stdout, stderr := runMain(t, dir, "-diff", "missing.json")
+	if code != ExitFail || stdout != "" || !strings.HasPrefix(stderr, "mcpgen: -diff: ") {
+		t.Errorf("-diff missing.json: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "bad.json"), "[]")
+	if code, _, stderr := runMain(t, dir, "-diff", "bad.json"); code != ExitFail || !strings.Contains(stderr, "not the output of mcpgen -list") {
+		t.Errorf("-diff bad.json: exit %d, stderr %q", code, stderr)
+	}
+}

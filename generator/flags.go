@@ -33,6 +33,7 @@ var flags = []cmdFlag{
 	{"check", "", "write nothing; exit 1 naming each generated file that is missing or stale, or stale to remove"},
 	{"list", "", "write nothing; print as JSON what the packages serve: the tools/list result, with prompts, resources and resourceTemplates"},
 	{"doc", "", "write nothing; print Markdown reference documentation of every tool, prompt, resource and template: arguments, types, constraints, hints"},
+	{"diff", "OLD.json", "write nothing; compare what the packages serve with OLD.json, a saved -list output (relative to -C), print each change as breaking or compatible, and exit 1 if one breaks clients"},
 	{"strict", "", "treat warnings as errors"},
 	{"o", "NAME", "name of the generated file in each package (default " + DefaultOutput + ")"},
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/apidiff"
 	"github.com/mcpgen/mcpgen/generator/internal/doc"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/internal/load"
@@ -292,4 +293,14 @@ func Doc(files []File) ([]byte, error) {
 		return nil, err
 	}
 	return doc.Markdown(list)
+}
+
+// Diff compares old, a saved -list output, with what the packages would
+// serve, and returns each change, breaking clients or compatible.
+func Diff(old []byte, files []File) ([]apidiff.Change, error) {
+	list, err := List(files)
+	if err != nil {
+		return nil, err
+	}
+	return apidiff.Compare(old, list)
 }

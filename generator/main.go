@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/apidiff"
 )
 
 // Exit codes of the command.
@@ -117,7 +118,8 @@ The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
 Exit status: 0 success (warnings allowed), 1 errors, warnings under -strict,
-stale files under -check, or an I/O failure, 2 bad usage.
+stale files under -check, a change that breaks clients under -diff, or an
+I/O failure, 2 bad usage.
 
 Flags:
 `
@@ -133,6 +135,7 @@ type options struct {
 	chdir       string
 	check, list bool
 	doc         bool
+	diff        string
 	strict      bool
 	output      string
 	packages    []string
@@ -148,6 +151,7 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.BoolVar(&opts.check, "check", false, doc("check"))
 	fs.BoolVar(&opts.list, "list", false, doc("list"))
 	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
+	fs.StringVar(&opts.diff, "diff", "", doc("diff"))
 	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
 	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
 	fs.Usage = func() {} // -h prints the manual; errors a short hint
@@ -175,7 +179,7 @@ func (o options) modes() []string {
 	for _, m := range []struct {
 		name string
 		on   bool
-	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}} {
+	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}} {
 		if m.on {
 			modes = append(modes, m.name)
 		}
@@ -220,6 +224,8 @@ func (inv invocation) run(args []string) int {
 		return printList(files, stdout, stderr)
 	case opts.doc:
 		return printDoc(files, stdout, stderr)
+	case opts.diff != "":
+		return printDiff(files, inDir(dir, opts.diff), stdout, stderr)
 	case opts.check:
 		return checkFiles(files, dir, stderr)
 	}
@@ -230,15 +236,21 @@ func (inv invocation) run(args []string) int {
 	return ExitOK
 }
 
+// inDir is path relative to dir, unless it is absolute.
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
 // chdir is the directory -C names, relative to dir, as the go command
 // reads its -C; dir itself when -C is not given.
 func chdir(dir, to string) (string, error) {
 	if to == "" {
 		return dir, nil
 	}
-	if !filepath.IsAbs(to) {
-		to = filepath.Join(dir, to)
-	}
+	to = inDir(dir, to)
 	fi, err := os.Stat(to)
 	if err != nil {
 		return "", fmt.Errorf("-C %s: %w", to, err)
@@ -267,6 +279,28 @@ func printDoc(files []File, stdout, stderr io.Writer) int {
 		return ExitFail
 	}
 	stdout.Write(md)
+	return ExitOK
+}
+
+// printDiff prints each change from the list saved at oldPath to what the
+// packages serve now, and fails when one breaks clients.
+func printDiff(files []File, oldPath string, stdout, stderr io.Writer) int {
+	old, err := os.ReadFile(oldPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: -diff: %v\n", err)
+		return ExitFail
+	}
+	changes, err := Diff(old, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: -diff %s: %v\n", oldPath, err)
+		return ExitFail
+	}
+	for _, c := range changes {
+		fmt.Fprintln(stdout, c)
+	}
+	if apidiff.Breaking(changes) {
+		return ExitFail
+	}
 	return ExitOK
 }
 
