@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/apidiff"
+	"github.com/mcpgen/mcpgen/generator/internal/lint"
 )
 
 // Exit codes of the command.
@@ -117,7 +118,13 @@ file:line:col: warning: message. No file is written when there is an error.
 The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
-Exit status: 0 success (warnings allowed), 1 errors, warnings under -strict,
+-lint prints a line a tool saying which profiles accept its input schema,
+and warns at the Go field of each thing a profile rejects; -lint=PROFILES
+checks only those. -portable rewrites in every input schema what a
+profile rejects but can be said another way with the same meaning.
+
+Exit status: 0 success (warnings allowed, what -lint finds included), 1
+errors, warnings under -strict (with -lint, anything a profile rejects),
 stale files under -check, a change that breaks clients under -diff, or an
 I/O failure, 2 bad usage.
 
@@ -136,6 +143,8 @@ type options struct {
 	check, list bool
 	doc         bool
 	diff        string
+	lint        lintFlag
+	portable    bool
 	strict      bool
 	output      string
 	packages    []string
@@ -152,6 +161,8 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.BoolVar(&opts.list, "list", false, doc("list"))
 	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
 	fs.StringVar(&opts.diff, "diff", "", doc("diff"))
+	fs.Var(&opts.lint, "lint", doc("lint"))
+	fs.BoolVar(&opts.portable, "portable", false, doc("portable"))
 	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
 	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
 	fs.Usage = func() {} // -h prints the manual; errors a short hint
@@ -179,7 +190,7 @@ func (o options) modes() []string {
 	for _, m := range []struct {
 		name string
 		on   bool
-	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}} {
+	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}, {"-lint", o.lint.set}} {
 		if m.on {
 			modes = append(modes, m.name)
 		}
@@ -214,7 +225,11 @@ func (inv invocation) run(args []string) int {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return ExitFail
 	}
-	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict, hook: inv.hook})
+	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
+		Portable: opts.portable, hook: inv.hook})
+	if opts.lint.set && !diags.HasErrors() {
+		return inv.lint(files, diags, opts, dir)
+	}
 	diags.Print(stderr, dir)
 	if diags.HasErrors() {
 		return ExitFail
@@ -270,6 +285,59 @@ func printList(files []File, stdout, stderr io.Writer) int {
 	stdout.Write(js)
 	return ExitOK
 }
+
+// lint prints the -lint report on stdout and its warnings, with the
+// run's, on stderr; under -strict they are errors and fail the run.
+func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir string) int {
+	reports, found := Lint(files, opts.lint.profiles)
+	if opts.strict {
+		for i := range found {
+			found[i].Warning = false
+		}
+	}
+	all := append(diags, found...).Sorted()
+	all.Print(inv.stderr, dir)
+	printLintReport(inv.stdout, reports, opts.lint.profiles)
+	if all.HasErrors() {
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// lintFlag is -lint, whose value is optional: -lint checks every
+// profile, -lint=gemini,anthropic those named.
+type lintFlag struct {
+	set      bool
+	profiles []lint.Profile
+}
+
+func (f *lintFlag) String() string {
+	var names []string
+	for _, p := range f.profiles {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ",")
+}
+
+// Set reads the value; the flag package passes "true" for a bare -lint.
+func (f *lintFlag) Set(s string) error {
+	if s == "false" {
+		*f = lintFlag{}
+		return nil
+	}
+	if s == "true" {
+		s = ""
+	}
+	ps, err := lint.ParseProfiles(s)
+	if err != nil {
+		return err
+	}
+	f.set, f.profiles = true, ps
+	return nil
+}
+
+// IsBoolFlag lets -lint stand alone, as a boolean flag does.
+func (f *lintFlag) IsBoolFlag() bool { return true }
 
 // printDoc prints the Markdown documentation of what the packages serve.
 func printDoc(files []File, stdout, stderr io.Writer) int {

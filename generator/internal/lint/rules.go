@@ -153,7 +153,7 @@ func (c *checker) openAI(path []string, s jsonv.Object, depth int) {
 		for _, p := range props {
 			if !slices.Contains(required, p.Key) {
 				c.report(OpenAIStrict, append(slices.Clip(path), "properties", p.Key), "required",
-					"optional property: strict mode needs every property in required, an optional one as a union with null; make it required (mcp:\"required\"), or call the tool without strict")
+					"optional property: strict mode needs every property in required (an optional one as a union with null); make it required, or call the tool without strict")
 			}
 		}
 		if depth > openAIMaxDepth {
@@ -180,7 +180,7 @@ func fixFor(key string) string {
 	case "default":
 		return "; drop default=, or publish it in the description with -portable"
 	case "uniqueItems":
-		return "; drop uniqueItems (the server still rejects repeated items only if the tag says so)"
+		return "; drop uniqueItems from the tag, or call the tool without strict"
 	}
 	return ""
 }
