@@ -150,7 +150,7 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("-h: exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{"usage: mcpgen", "//mcp:tool", "//mcp:param", "//mcp:icon", "readonly", "task=", "minLength=",
-		"-check", "-list", "-strict", "-o string", "Exit status: 0", "2 bad usage", "mcpvet"} {
+		"-C DIR", "-check", "-list", "-strict", "-o NAME", "Exit status: 0", "2 bad usage", "mcpvet"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-h output lacks %q", want)
 		}
@@ -160,7 +160,7 @@ func TestHelp(t *testing.T) {
 func TestUnknownFlag(t *testing.T) {
 	t.Parallel()
 	wantRun(t, t.TempDir(), []string{"-frobnicate"}, ExitUsage, "",
-		"flag provided but not defined: -frobnicate\nusage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]; mcpgen -h prints the manual\n")
+		"flag provided but not defined: -frobnicate\n"+usageLine()+"; mcpgen -h prints the manual\n")
 }
 
 // TestInternalError makes each stage panic through the test hook and

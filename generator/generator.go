@@ -15,7 +15,10 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/generator/internal/analyze"
+	"github.com/mcpgen/mcpgen/generator/internal/apidiff"
+	"github.com/mcpgen/mcpgen/generator/internal/doc"
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/lint"
 	"github.com/mcpgen/mcpgen/generator/internal/load"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 	"github.com/mcpgen/mcpgen/generator/internal/names"
@@ -34,6 +37,9 @@ type Config struct {
 	Patterns []string // package patterns; "." when empty
 	Output   string   // generated file name; DefaultOutput when empty
 	Strict   bool     // warnings count as errors
+	// Portable publishes input schemas in the portable form (see
+	// lint.Portable).
+	Portable bool
 	// hook, when set by a test, is called at each position the generator
 	// processes, with the stage's name; a test makes it panic to check
 	// that internal errors are recovered and reported.
@@ -49,6 +55,9 @@ type File struct {
 	Tools     []mcprt.Tool
 	Prompts   []mcprt.Prompt
 	Resources []mcprt.Resource
+	// models are the analyzed tools behind Tools, in the same order, for
+	// positioning what -lint finds at the Go source.
+	models []*model.Tool
 }
 
 // Generate loads and analyzes the packages and returns the files to write.
@@ -61,6 +70,9 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 	}()
 	if cfg.Output == "" {
 		cfg.Output = DefaultOutput
+	}
+	if cfg.hook != nil {
+		cfg.hook("load")
 	}
 	fset, pkgs, err := load.Packages(load.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Output: cfg.Output})
 	if err != nil {
@@ -135,11 +147,29 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 		return nil, diags
 	}
 	schemas := schema.Package(m, progress("schema"))
+	if cfg.Portable {
+		if err := portable(m, schemas); err != nil {
+			return nil, append(diags, *err)
+		}
+	}
 	src, err := emit.File(m, schemas, emit.Config{EnforcesFormat: mcpimpl.EnforcesFormat, Progress: progress("emit")})
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m)}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools}, diags
+}
+
+// portable rewrites the input schema of each tool of m in the portable
+// form.
+func portable(m *model.Package, schemas *schema.Set) *Diagnostic {
+	for _, t := range m.Tools {
+		p, err := lint.Portable(schemas.Tool(t).Input)
+		if err != nil { // an input= file is checked to be JSON when it is read: a bug
+			return &Diagnostic{Pos: t.Pos, Msg: internalError("portable", err)}
+		}
+		schemas.SetInput(t, p)
+	}
+	return nil
 }
 
 // runtimeTools builds the descriptors of a package's tools, for -list.
@@ -277,4 +307,25 @@ func List(files []File) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// Doc returns Markdown reference documentation of what the packages would
+// serve: every tool, prompt, resource and resource template, as -list
+// lists them.
+func Doc(files []File) ([]byte, error) {
+	list, err := List(files)
+	if err != nil {
+		return nil, err
+	}
+	return doc.Markdown(list)
+}
+
+// Diff compares old, a saved -list output, with what the packages would
+// serve, and returns each change, breaking clients or compatible.
+func Diff(old []byte, files []File) ([]apidiff.Change, error) {
+	list, err := List(files)
+	if err != nil {
+		return nil, err
+	}
+	return apidiff.Compare(old, list)
 }

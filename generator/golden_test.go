@@ -12,7 +12,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
 
 // TestGolden generates each case of testdata/golden and compares the
-// generated file and the -list output with the committed golden files.
+// generated file, the -list output and the -doc output with the committed
+// golden files.
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	cases, err := filepath.Glob(filepath.Join("testdata", "golden", "*"))
@@ -33,6 +34,11 @@ func TestGolden(t *testing.T) {
 			}
 			compareGolden(t, filepath.Join(abs, "mcp_gen.go.golden"), files[0].Content)
 			compareGolden(t, filepath.Join(abs, "list.json.golden"), list)
+			md, err := Doc(files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareGolden(t, filepath.Join(abs, "doc.md.golden"), md)
 		})
 	}
 }

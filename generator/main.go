@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/generator/internal/apidiff"
+	"github.com/mcpgen/mcpgen/generator/internal/lint"
 )
 
 // Exit codes of the command.
@@ -28,6 +30,7 @@ var usage = manual()
 // package.
 func manual() string {
 	var b strings.Builder
+	b.WriteString(usageLine() + "\n")
 	b.WriteString(manualIntro)
 	for _, d := range annotations.Directives() {
 		fmt.Fprintf(&b, "\t%s\n\t\t%s\n", d.Usage(), d.Doc)
@@ -46,6 +49,7 @@ func manual() string {
 	b.WriteString(manualShapes)
 	writeKeys(&b, annotations.TagKeys())
 	b.WriteString(manualEnd)
+	writeFlags(&b)
 	return b.String()
 }
 
@@ -63,16 +67,21 @@ func writeKeys(b *strings.Builder, keys []annotations.Key) {
 	}
 }
 
-const manualIntro = `usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]
-
+const manualIntro = `
 mcpgen turns Go functions annotated with //mcp:tool into Model Context
 Protocol tools. For each package (default ".") with at least one tool or
 form it writes one generated file (mcp_gen.go) declaring MCPTools()
 []mcprt.Tool, and (*T).MCPTools() for each type T with tool methods; it
 removes a stale generated file from a package that no longer has either.
-Run it from go generate:
+Run it from go generate, in each package:
 
 	//go:generate go tool mcpgen
+
+or once for the whole module, from one file at the module root: every
+package is then loaded and type-checked in one go, which is much faster
+than a run per package:
+
+	//go:generate go tool mcpgen ./...
 
 Directives go at the end of a doc comment (of a top-level func or method,
 or of a struct type for //mcp:form), after a "//" line, with no space after
@@ -109,8 +118,15 @@ file:line:col: warning: message. No file is written when there is an error.
 The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
-Exit status: 0 success (warnings allowed), 1 errors, warnings under -strict,
-stale files under -check, or an I/O failure, 2 bad usage.
+-lint prints a line a tool saying which profiles accept its input schema,
+and warns at the Go field of each thing a profile rejects; -lint=PROFILES
+checks only those. -portable rewrites in every input schema what a
+profile rejects but can be said another way with the same meaning.
+
+Exit status: 0 success (warnings allowed, what -lint finds included), 1
+errors, warnings under -strict (with -lint, anything a profile rejects),
+stale files under -check, a change that breaks clients under -diff, or an
+I/O failure, 2 bad usage.
 
 Flags:
 `
@@ -121,44 +137,111 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return invocation{stdout: stdout, stderr: stderr}.run(args)
 }
 
+// options are the flags of one run.
+type options struct {
+	chdir       string
+	check, list bool
+	doc         bool
+	diff        string
+	lint        lintFlag
+	portable    bool
+	strict      bool
+	output      string
+	packages    []string
+}
+
+// parse reads the flags; it returns ok false, with the exit code, when the
+// run ends there (-h, or a usage error, both printed).
+func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
+	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
+	fs.SetOutput(inv.stderr)
+	doc := func(name string) string { return lookupFlag(name).Doc }
+	fs.StringVar(&opts.chdir, "C", "", doc("C"))
+	fs.BoolVar(&opts.check, "check", false, doc("check"))
+	fs.BoolVar(&opts.list, "list", false, doc("list"))
+	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
+	fs.StringVar(&opts.diff, "diff", "", doc("diff"))
+	fs.Var(&opts.lint, "lint", doc("lint"))
+	fs.BoolVar(&opts.portable, "portable", false, doc("portable"))
+	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
+	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
+	fs.Usage = func() {} // -h prints the manual; errors a short hint
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(inv.stdout, usage)
+			return opts, ExitOK, false
+		}
+		return opts, inv.usageError(""), false
+	}
+	opts.packages = fs.Args()
+	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
+		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
+	}
+	if modes := opts.modes(); len(modes) > 1 {
+		return opts, inv.usageError(strings.Join(modes, " and ") + ": give one of them"), false
+	}
+	return opts, 0, true
+}
+
+// modes are the flags given that each ask for a different output instead
+// of generated files; a run takes one.
+func (o options) modes() []string {
+	var modes []string
+	for _, m := range []struct {
+		name string
+		on   bool
+	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}, {"-lint", o.lint.set}} {
+		if m.on {
+			modes = append(modes, m.name)
+		}
+	}
+	return modes
+}
+
+// usageError prints msg, or when it is empty the hint after the flag
+// package's own message, and returns ExitUsage.
+func (inv invocation) usageError(msg string) int {
+	if msg != "" {
+		fmt.Fprintf(inv.stderr, "mcpgen: %s\n", msg)
+		return ExitUsage
+	}
+	fmt.Fprintln(inv.stderr, usageLine()+"; mcpgen -h prints the manual")
+	return ExitUsage
+}
+
 // run is Main in inv's directory.
 func (inv invocation) run(args []string) int {
 	stdout, stderr := inv.stdout, inv.stderr
-	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	check := fs.Bool("check", false, "write nothing; exit 1 naming each generated file that is missing or stale, or stale to remove")
-	list := fs.Bool("list", false, "write nothing; print the tools/list result as JSON")
-	strict := fs.Bool("strict", false, "treat warnings as errors")
-	output := fs.String("o", DefaultOutput, "name of the generated file in each package")
-	fs.Usage = func() {} // -h prints the manual below; errors a short hint
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return ExitOK
-		}
-		fmt.Fprintln(stderr, "usage: mcpgen [-check] [-list] [-strict] [-o name.go] [packages]; mcpgen -h prints the manual")
-		return ExitUsage
-	}
-	if *output == "" || filepath.Base(*output) != *output || filepath.Ext(*output) != ".go" {
-		fmt.Fprintf(stderr, "mcpgen: -o %q: want a file name ending in .go, without a directory\n", *output)
-		return ExitUsage
+	opts, code, ok := inv.parse(args)
+	if !ok {
+		return code
 	}
 	dir, err := inv.workDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return ExitFail
 	}
-	files, diags := Generate(Config{Dir: dir, Patterns: fs.Args(), Output: *output, Strict: *strict, hook: inv.hook})
+	if dir, err = chdir(dir, opts.chdir); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return ExitFail
+	}
+	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
+		Portable: opts.portable, hook: inv.hook})
+	if opts.lint.set && !diags.HasErrors() {
+		return inv.lint(files, diags, opts, dir)
+	}
 	diags.Print(stderr, dir)
 	if diags.HasErrors() {
 		return ExitFail
 	}
 	switch {
-	case *list:
+	case opts.list:
 		return printList(files, stdout, stderr)
-	case *check:
+	case opts.doc:
+		return printDoc(files, stdout, stderr)
+	case opts.diff != "":
+		return printDiff(files, inDir(dir, opts.diff), stdout, stderr)
+	case opts.check:
 		return checkFiles(files, dir, stderr)
 	}
 	if _, err := Write(files); err != nil {
@@ -168,6 +251,31 @@ func (inv invocation) run(args []string) int {
 	return ExitOK
 }
 
+// inDir is path relative to dir, unless it is absolute.
+func inDir(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// chdir is the directory -C names, relative to dir, as the go command
+// reads its -C; dir itself when -C is not given.
+func chdir(dir, to string) (string, error) {
+	if to == "" {
+		return dir, nil
+	}
+	to = inDir(dir, to)
+	fi, err := os.Stat(to)
+	if err != nil {
+		return "", fmt.Errorf("-C %s: %w", to, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("-C %s: not a directory", to)
+	}
+	return to, nil
+}
+
 func printList(files []File, stdout, stderr io.Writer) int {
 	js, err := List(files)
 	if err != nil {
@@ -175,6 +283,92 @@ func printList(files []File, stdout, stderr io.Writer) int {
 		return ExitFail
 	}
 	stdout.Write(js)
+	return ExitOK
+}
+
+// lint prints the -lint report on stdout and its warnings, with the
+// run's, on stderr; under -strict they are errors and fail the run.
+func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir string) int {
+	reports, found := Lint(files, opts.lint.profiles)
+	if opts.strict {
+		for i := range found {
+			found[i].Warning = false
+		}
+	}
+	all := append(diags, found...).Sorted()
+	all.Print(inv.stderr, dir)
+	printLintReport(inv.stdout, reports, opts.lint.profiles)
+	if all.HasErrors() {
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// lintFlag is -lint, whose value is optional: -lint checks every
+// profile, -lint=gemini,anthropic those named.
+type lintFlag struct {
+	set      bool
+	profiles []lint.Profile
+}
+
+func (f *lintFlag) String() string {
+	var names []string
+	for _, p := range f.profiles {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ",")
+}
+
+// Set reads the value; the flag package passes "true" for a bare -lint.
+func (f *lintFlag) Set(s string) error {
+	if s == "false" {
+		*f = lintFlag{}
+		return nil
+	}
+	if s == "true" {
+		s = ""
+	}
+	ps, err := lint.ParseProfiles(s)
+	if err != nil {
+		return err
+	}
+	f.set, f.profiles = true, ps
+	return nil
+}
+
+// IsBoolFlag lets -lint stand alone, as a boolean flag does.
+func (f *lintFlag) IsBoolFlag() bool { return true }
+
+// printDoc prints the Markdown documentation of what the packages serve.
+func printDoc(files []File, stdout, stderr io.Writer) int {
+	md, err := Doc(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return ExitFail
+	}
+	stdout.Write(md)
+	return ExitOK
+}
+
+// printDiff prints each change from the list saved at oldPath to what the
+// packages serve now, and fails when one breaks clients.
+func printDiff(files []File, oldPath string, stdout, stderr io.Writer) int {
+	old, err := os.ReadFile(oldPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: -diff: %v\n", err)
+		return ExitFail
+	}
+	changes, err := Diff(old, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: -diff %s: %v\n", oldPath, err)
+		return ExitFail
+	}
+	for _, c := range changes {
+		fmt.Fprintln(stdout, c)
+	}
+	if apidiff.Breaking(changes) {
+		return ExitFail
+	}
 	return ExitOK
 }
 

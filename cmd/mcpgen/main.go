@@ -23,6 +23,16 @@
 //
 //	mcpgen [flags] [packages]
 //
+// One line at a module's root generates every package in one run, which
+// loads and type-checks the module once:
+//
+//	//go:generate go tool mcpgen ./...
+//
+// Beside generating, it prints what the packages serve (-list), Markdown
+// documentation of it (-doc), the changes from a saved list that break
+// clients (-diff), and which model providers accept each tool's input
+// schema (-lint).
+//
 // mcpgen -h prints the manual: the directives, their keys and the mcp tag
 // keys (from the tables the parser reads, so it cannot fall behind),
 // handler shapes, flags and exit status. The module's README

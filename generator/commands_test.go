@@ -1,0 +1,153 @@
+package generator
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDoc runs -doc: Markdown on stdout, nothing written.
+func TestDoc(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": toolSource})
+	code, stdout, stderr := runMain(t, dir, "-doc")
+	want := "## Tools\n\n### `double`\n\nDoubles a number.\n\nHints: read-only.\n\nArguments:\n\n" +
+		"| argument | type | required | constraints | description |\n|---|---|---|---|---|\n" +
+		"| `n` | integer | yes |  | A number |\n"
+	if code != ExitOK || stderr != "" || stdout != want {
+		t.Errorf("-doc: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, stdout, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
+		t.Error("-doc wrote a file")
+	}
+}
+
+// TestOneMode checks that the flags asking for an output other than
+// generated files exclude each other.
+func TestOneMode(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runMain(t, t.TempDir(), "-list", "-doc")
+	if code != ExitUsage || !strings.Contains(stderr, "-list and -doc: give one of them") {
+		t.Errorf("-list -doc: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestDiff saves a -list, changes the package, and checks what -diff
+// says of each change and its exit status.
+func TestDiff(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": toolSource})
+	_, list, _ := runMain(t, dir, "-list")
+	writeFile(t, filepath.Join(dir, "old.json"), list)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitOK, "", "")
+
+	compatible := strings.Replace(toolSource, "// A number\n}", "// A number\n\tM *int `json:\"m\"` // Another number\n}", 1)
+	writeFile(t, filepath.Join(dir, "a.go"), compatible)
+	wantRun(t, dir, []string{"-diff", filepath.Join(dir, "old.json")}, ExitOK, "compatible: tool double: argument m: added\n", "")
+
+	breaking := strings.Replace(toolSource, "int `json:\"n\"`", "int `json:\"n\" mcp:\"max=9\"`", 1)
+	breaking = strings.Replace(breaking, "//mcp:tool readonly", "//mcp:tool", 1)
+	writeFile(t, filepath.Join(dir, "a.go"), breaking)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail, "breaking: tool double: argument n: upper bound <= 9 added\n"+
+		"breaking: tool double: no longer read-only\nbreaking: tool double: now destructive\n", "")
+
+	code, stdout, stderr := runMain(t, dir, "-diff", "missing.json")
+	if code != ExitFail || stdout != "" || !strings.HasPrefix(stderr, "mcpgen: -diff: ") {
+		t.Errorf("-diff missing.json: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "bad.json"), "[]")
+	if code, _, stderr := runMain(t, dir, "-diff", "bad.json"); code != ExitFail || !strings.Contains(stderr, "not the output of mcpgen -list") {
+		t.Errorf("-diff bad.json: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// lintSource has a tool whose input holds a nested list of objects, a
+// recursive type and a map, and a tool whose name no provider takes.
+const lintSource = `package x
+
+import "context"
+
+// Node is a tree.
+type Node struct {
+	Name     string  ` + "`json:\"name\"`" + `               // Name of the node
+	Children []*Node ` + "`json:\"children,omitempty\"`" + ` // Nodes below
+}
+
+// Change is one change.
+type Change struct {
+	Price float64 ` + "`json:\"price\" mcp:\"min=0\"`" + ` // New price
+}
+
+// In is the input.
+type In struct {
+	Changes []Change          ` + "`json:\"changes\"`" + `       // Changes to make
+	Tree    Node              ` + "`json:\"tree\"`" + `          // A tree
+	Meta    map[string]string ` + "`json:\"meta\"`" + `          // Labels
+	Limit   int               ` + "`json:\"limit\" mcp:\"default=5\"`" + ` // How many
+}
+
+// Apply applies changes.
+//
+//mcp:tool
+func Apply(ctx context.Context, in In) error { return nil }
+
+// Ping answers.
+//
+//mcp:tool name=kb.ping
+func Ping() string { return "pong" }
+`
+
+// TestLint runs -lint on one profile at a time and checks that each
+// finding is a warning at the Go field it is about, that the report says
+// which profiles accept each tool, and the exit status.
+func TestLint(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": lintSource})
+	wantRun(t, dir, []string{"-lint=anthropic"}, ExitOK,
+		"tool     anthropic\napply    accepts\nkb.ping  rejects (1)\n",
+		"a.go:31:1: warning: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name=\n")
+	wantRun(t, dir, []string{"-lint=anthropic", "-strict"}, ExitFail,
+		"tool     anthropic\napply    accepts\nkb.ping  rejects (1)\n",
+		"a.go:31:1: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name=\n")
+	code, stdout, stderr := runMain(t, dir, "-lint=anthropic-strict")
+	for _, want := range []string{
+		"a.go:8:2: warning: tool apply, argument $defs.Node.children[]: anthropic-strict: recursive schema",
+		"a.go:19:2: warning: tool apply, argument tree: anthropic-strict: recursive schema",
+		"a.go:13:2: warning: tool apply, argument changes[].price: anthropic-strict: minimum is not supported",
+		"a.go:20:2: warning: tool apply, argument meta: anthropic-strict: a map",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-lint=anthropic-strict lacks %q:\n%s", want, stderr)
+		}
+	}
+	if code != ExitOK || !strings.HasPrefix(stdout, "tool     anthropic-strict\napply    rejects (") {
+		t.Errorf("-lint=anthropic-strict: exit %d, stdout %q", code, stdout)
+	}
+	code, _, stderr = runMain(t, dir, "-lint=opneai")
+	if code != ExitUsage || !strings.Contains(stderr, `unknown profile "opneai"`) {
+		t.Errorf("-lint=opneai: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
+		t.Error("-lint wrote a file")
+	}
+}
+
+// TestPortableFlag generates with -portable: the published schema moves
+// the default into the description; -check needs -portable too; and -lint
+// no longer finds the default.
+func TestPortableFlag(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": lintSource})
+	_, list, _ := runMain(t, dir, "-list", "-portable")
+	if !strings.Contains(list, `"description": "How many (default: 5)"`) || strings.Contains(list, `"default"`) {
+		t.Errorf("-portable -list:\n%s", list)
+	}
+	wantRun(t, dir, []string{"-portable"}, ExitOK, "", "")
+	wantRun(t, dir, []string{"-portable", "-check"}, ExitOK, "", "")
+	wantRun(t, dir, []string{"-check"}, ExitFail, "", "mcp_gen.go: out of date: rerun go generate\n")
+	_, _, stderr := runMain(t, dir, "-portable", "-lint=openai-strict")
+	if strings.Contains(stderr, "default") {
+		t.Errorf("-portable -lint still finds the default:\n%s", stderr)
+	}
+}
