@@ -185,12 +185,7 @@ func (s *Server) listPage(x *exchange, start int, key string, page pager) ([]byt
 		dst = append(dst, '"')
 	}
 	if x.rev.Stateless() {
-		dst = append(dst, listCacheHints...)
+		dst = append(dst, x.srv.cacheHints().list...)
 	}
 	return append(dst, '}'), nil
 }
-
-// listCacheHints are the caching hints of every list result on
-// 2026-07-28: lists are the same for every client, and may change at any
-// time (list_changed), so nothing is to be kept.
-const listCacheHints = `,"ttlMs":0,"cacheScope":"public"`

@@ -88,7 +88,7 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 		if rerr != nil || !found {
 			return nil, orNotFound(rerr, uri, x.rev)
 		}
-		return appendReadResult(x.rev, contents, uri, e.val.MIMEType), nil
+		return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
 	}
 	for _, e := range s.templates.all() {
 		if e.val.Read == nil {
@@ -99,7 +99,7 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 			return nil, rerr
 		}
 		if found {
-			return appendReadResult(x.rev, contents, uri, e.val.MIMEType), nil
+			return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
 		}
 	}
 	return nil, notFound(uri, x.rev)
@@ -153,7 +153,7 @@ func notFound(uri string, rev wire.Revision) *rpcError {
 // contents, each with uri and mimeType standing in for its own when
 // empty, and on 2026-07-28 resultType and the caching hints. A read may
 // depend on who asks, so it is private to the client, and not to be kept.
-func appendReadResult(rev wire.Revision, contents []mcprt.ResourceContents, uri, mimeType string) []byte {
+func appendReadResult(rev wire.Revision, contents []mcprt.ResourceContents, uri, mimeType string, hints []byte) []byte {
 	n := 64 + len(uri)
 	for i := range contents {
 		n += 64 + len(uri) + len(mimeType) + len(contents[i].Text) + len(contents[i].Blob)*4/3
@@ -171,7 +171,7 @@ func appendReadResult(rev wire.Revision, contents []mcprt.ResourceContents, uri,
 	}
 	dst = append(dst, ']')
 	if rev.Stateless() {
-		dst = append(dst, `,"ttlMs":0,"cacheScope":"private"`...)
+		dst = append(dst, hints...)
 	}
 	return append(dst, '}')
 }

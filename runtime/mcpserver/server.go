@@ -12,8 +12,16 @@
 // call path takes no global lock.
 //
 // Handlers reach their client through their context with the functions of
-// package mcprt: [mcprt.Progress], [mcprt.Log], [mcprt.Elicit] and
-// [mcprt.Sample].
+// package mcprt: [mcprt.Progress], [mcprt.Log], [mcprt.Elicit],
+// [mcprt.ElicitForm], [mcprt.Sample] and [mcprt.ListRoots]. On the session
+// revisions a question is a request to the client; on 2026-07-28 it is an
+// input-required result, whose request state is sealed with
+// [Server.StateKey], and the client's retry runs the handler again.
+//
+// Tools annotated task=optional or task=required run as tasks where
+// Identity.EnableTasks is set: on 2025-11-25 when the client asks, through
+// the io.modelcontextprotocol/tasks extension on 2026-07-28 when a call
+// outlives [Server.TaskGrace]. Tasks are kept by a [TaskStore].
 //
 // # Choices the specification leaves open
 //
@@ -25,11 +33,21 @@
 //     then the answer switches to an SSE stream that carries those messages
 //     and finally the response.
 //   - A request cancelled by notifications/cancelled gets no response.
-//   - The tasks capability is published (as an empty object, on 2025-11-25
-//     with Identity.EnableTasks) but task-augmented execution is not
-//     implemented: calls always run to completion in the request.
-//   - 2026-07-28 requests are served statelessly. That revision has no
-//     server-to-client requests, so Elicit and Sample fail there.
+//   - 2026-07-28 requests are served statelessly. A question a handler asks
+//     there without an answer ends its run with [mcprt.ErrInputRequired];
+//     all the questions of the run go out in one input-required result.
+//     A run that fails for a capability the client did not declare is
+//     MissingRequiredClientCapability (-32021).
+//   - Over HTTP a 2026-07-28 request refused for its _meta or headers is
+//     answered with status 400; a method the revision lacks with 404; a
+//     missing capability with 400; every other answer, errors of unknown
+//     tools and resources included, with 200.
+//   - A 2025-11-25 task's handler asks the client with requests tagged with
+//     the task, sent on the stream of a waiting tasks/result, else on the
+//     session's stream; its tool error makes the task failed. A
+//     2026-07-28 task's tool error completes it with an isError result;
+//     a panic fails it with an internal error. Progress sets the task's
+//     status message.
 //   - subscriptions/listen (2026-07-28) honors what the capabilities
 //     publish, which is the same on every revision: toolsListChanged with
 //     Identity.EnableToolNotifications, promptsListChanged with
@@ -54,9 +72,8 @@
 //   - A read of a URI a static resource has is answered by that resource
 //     alone; otherwise the templates are asked in the order they were
 //     added, and the first whose Read does not return mcprt.ErrNotFound
-//     answers. On 2026-07-28 a read carries ttlMs 0 and cacheScope
-//     "private" (a read may depend on who asks); lists carry ttlMs 0 and
-//     cacheScope "public".
+//     answers. On 2026-07-28 reads and lists carry the caching hints of
+//     [Server.ReadCache] and [Server.ListCache].
 //   - The server hands prompt arguments to Prompt.Get as the client sent
 //     them: checking them (required, unknown, parsing) is Get's job, as
 //     generated code does it; its *mcpimpl.ArgumentError is answered -32602.
@@ -66,6 +83,7 @@ package mcpserver
 import (
 	"log/slog"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -132,6 +150,15 @@ type Server struct {
 	// means DefaultTaskGrace.
 	TaskGrace time.Duration
 
+	// ListCache and ReadCache are the caching hints of 2026-07-28 list
+	// results (tools, prompts, resources, templates) and of resource
+	// reads. The zero values mean a TTL of 0 (nothing is kept without
+	// asking again), lists "public" (the same for everyone) and reads
+	// "private" (a read may depend on who asks). Set them before serving.
+	ListCache, ReadCache CacheHint
+
+	hintsOnce sync.Once
+	hints     struct{ list, read []byte }
 	sealOnce  sync.Once
 	seal      *mrtr.Sealer
 	tasksOnce sync.Once
@@ -160,6 +187,34 @@ type Server struct {
 	byID      map[string]*session   // HTTP sessions by Mcp-Session-Id
 	lastSweep time.Time             // when idle HTTP sessions were last looked for
 	now       func() time.Time      // the clock; tests set it
+}
+
+// CacheHint says how long, and for whom, a client may keep a result of
+// revision 2026-07-28 (its ttlMs and cacheScope).
+type CacheHint struct {
+	TTL     time.Duration
+	Private bool // the result depends on who asks: cacheScope "private"
+}
+
+// cacheHints returns the members ",ttlMs":...,"cacheScope":... of list
+// results and of reads, written once.
+func (s *Server) cacheHints() *struct{ list, read []byte } {
+	s.hintsOnce.Do(func() {
+		read := s.ReadCache
+		if read == (CacheHint{}) {
+			read.Private = true
+		}
+		s.hints.list, s.hints.read = appendCacheHint(nil, s.ListCache), appendCacheHint(nil, read)
+	})
+	return &s.hints
+}
+
+func appendCacheHint(dst []byte, h CacheHint) []byte {
+	dst = strconv.AppendInt(append(dst, `,"ttlMs":`...), h.TTL.Milliseconds(), 10)
+	if h.Private {
+		return append(dst, `,"cacheScope":"private"`...)
+	}
+	return append(dst, `,"cacheScope":"public"`...)
 }
 
 // New returns a server that describes itself with id and serves tools.

@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -111,4 +113,26 @@ func TestParamHeaders(t *testing.T) {
 	c.post(call(`{"region":"us"}`), 400, mismatch(`Mcp-Param-Region eu does not match argument region \"us\"`), with("Mcp-Param-Region", "eu"))
 	c.post(call(`{"region":"Hello"}`), 400, mismatch("the Mcp-Param-Region header =?base64?SGVsbG8?= is not valid"), with("Mcp-Param-Region", "=?base64?SGVsbG8?="))
 	c.post(call(`{"limit":7}`), 400, mismatch("Mcp-Param-Limit 8 does not match argument limit 7"), with("Mcp-Param-Limit", "8"))
+}
+
+// TestCacheHints: the caching hints of 2026-07-28 lists and reads are the
+// server's to set.
+func TestCacheHints(t *testing.T) {
+	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
+	srv.ListCache = CacheHint{TTL: 5 * time.Minute}
+	srv.ReadCache = CacheHint{TTL: time.Second, Private: true}
+	c := startStdio(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{` + modernMeta + `}}`)
+	if l := c.recv(); !strings.Contains(l, `"ttlMs":300000,"cacheScope":"public"`) {
+		t.Errorf("list hints: %s", l)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{` + modernMeta + `,"uri":"test://template/7/data"}}`)
+	if l := c.recv(); !strings.Contains(l, `"ttlMs":1000,"cacheScope":"private"`) {
+		t.Errorf("read hints: %s", l)
+	}
+	d := startStdio(t, resourceServer(mcprt.Identity{Name: "n", Version: "v"}))
+	d.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{` + modernMeta + `,"uri":"test://template/7/data"}}`)
+	if l := d.recv(); !strings.Contains(l, `"ttlMs":0,"cacheScope":"private"`) {
+		t.Errorf("default read hints: %s", l)
+	}
 }

@@ -134,7 +134,7 @@ func (r *registry) lookup(raw []byte) *toolEntry {
 // fullList returns the tools/list result listing every tool for rev. It is
 // built on first use after a change and shared by every request until the
 // next change; callers must not modify it.
-func (r *registry) fullList(rev wire.Revision) []byte {
+func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
 	ri := revIndex(rev)
 	r.mu.RLock()
 	list := r.lists[ri]
@@ -145,15 +145,15 @@ func (r *registry) fullList(rev wire.Revision) []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.lists[ri] == nil {
-		r.lists[ri] = r.buildList(rev)
+		r.lists[ri] = r.buildList(rev, hints)
 	}
 	return r.lists[ri]
 }
 
 // buildList makes the one-page tools/list result for rev; r.mu is held.
-func (r *registry) buildList(rev wire.Revision) []byte {
+func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
 	ri := revIndex(rev)
-	n := len(`{"resultType":"complete","tools":[]}`) + len(listCacheHints)
+	n := len(`{"resultType":"complete","tools":[]}`) + len(hints)
 	for _, e := range r.list {
 		n += len(e.desc[ri]) + 1
 	}
@@ -170,7 +170,7 @@ func (r *registry) buildList(rev wire.Revision) []byte {
 	}
 	dst = append(dst, ']')
 	if rev.Stateless() {
-		dst = append(dst, listCacheHints...)
+		dst = append(dst, hints...)
 	}
 	return append(dst, '}')
 }
@@ -228,7 +228,7 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 		return nil, err
 	}
 	if start == 0 && s.id.PageSize <= 0 {
-		return s.tools.fullList(x.rev), nil
+		return s.tools.fullList(x.rev, s.cacheHints().list), nil
 	}
 	return s.listPage(x, start, "tools", s.tools.appendPage)
 }
