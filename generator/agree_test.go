@@ -95,6 +95,18 @@ var agreeCases = map[string]struct {
 		{"greet", `{"codes":[1,2,3,4]}`, invalid},
 		{"greet", `{"codes":[-1]}`, invalid},
 		{"greet", `{"pair":["a","a"]}`, invalid},
+		{"greet", `{"spots":[{"x":1},{"x":2}]}`, valid},
+		{"greet", `{"spots":[{"x":1,"y":2},{"y":2,"x":1}]}`, invalid},
+		{"greet", `{"spots":[{"x":1},{"x":1,"y":0}]}`, valid},
+		{"greet", `{"spots":[{"x":1},{"x":1.0}]}`, invalid},
+		{"greet", `{"grid":[[1,2],[2,1]]}`, valid},
+		{"greet", `{"grid":[[1,2],[1,2e0]]}`, invalid},
+		{"greet", `{"grid":[[1],["1"]]}`, invalid}, // the string is read as the number: not unique either way
+		{"greet", `{"grid":[[1],["2"]]}`, coerced},
+		{"greet", `{"sets":[{"a":true},{"a":false}]}`, valid},
+		{"greet", `{"sets":[{"a":true,"b":false},{"b":false,"a":true}]}`, invalid},
+		{"greet", `{"refs":[1,2]}`, valid},
+		{"greet", `{"refs":[3,3]}`, invalid},
 		{"greet", `{"times":"3"}`, coerced},
 		{"search", `{}`, valid},
 		{"search", `{"query":null}`, invalid},
@@ -142,6 +154,11 @@ var agreeProblems = map[string]map[string]string{
 	"methods": {
 		// An enum of a type that reads itself from text checks the text.
 		`{"alarm":"medium"}`: "invalid arguments:\nalarm: \"medium\" is not one of \"low\", \"high\"",
+	},
+	"tags": {
+		// Objects are the same whatever the order of their members, and
+		// numbers whatever their spelling.
+		`{"spots":[{"x":1},{"x":1.0}]}`: "invalid arguments:\nspots: items are not unique",
 	},
 	"types": {
 		// An anonymous struct that is not an object leaves the rest of the

@@ -170,6 +170,7 @@ var kindsSeeds = []string{
 	`{"id":"a","small":"7","count":"0","ratio":1e39,"level":3,"code":"ab12","note":null}`,
 	`{"id":"a","small":1.0,"count":1e2,"labels":{"a":"b","a":"c"}}`,
 	`{"id":"a","small":1,"places":{"x":{"id":"p"},"y":{"id":""},"z":{}}}`,
+	`{"id":"a","small":1,"spots":[{"id":"a"},{"id":"\u0061"}],"rows":[["a","b"],["b","a"]],"maps":[{"a":true,"b":false},{"b":false,"a":true}]}`,
 }
 
 func FuzzBulkPriceUpdate(f *testing.F) {

@@ -113,7 +113,6 @@ type Tool struct {
 	InputFile, OutputFile []byte
 }
 
-
 // PromptOut classifies what a prompt function returns beside its error.
 type PromptOut int
 
@@ -142,11 +141,11 @@ type ResourceOut int
 
 // The resource result kinds of the contract.
 const (
-	ResourceText     ResourceOut = iota // a string kind: one text content
-	ResourceBlob                        // []byte: one blob content
-	ResourceJSON                        // any other mapped type: its JSON as text
-	ResourceContents                    // mcprt.ResourceContents
-	ResourceContentsList                // []mcprt.ResourceContents
+	ResourceText         ResourceOut = iota // a string kind: one text content
+	ResourceBlob                            // []byte: one blob content
+	ResourceJSON                            // any other mapped type: its JSON as text
+	ResourceContents                        // mcprt.ResourceContents
+	ResourceContentsList                    // []mcprt.ResourceContents
 )
 
 // TemplatePart is literal text of a resource URI, or a variable: {Var}

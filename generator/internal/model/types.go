@@ -107,6 +107,19 @@ type Bound struct {
 	Exclusive bool
 }
 
+// ComparesAsGo reports whether two values of t are equal as Go values
+// exactly when their JSON values are, so that uniqueItems can compare
+// items of t in Go: strings, integers, floating-point numbers (two numbers
+// that round to one float are one value to the handler) and booleans.
+// Items of other types compare by their JSON.
+func (t *Type) ComparesAsGo() bool {
+	switch t.Kind {
+	case String, Int, Uint, Float, Bool:
+		return true
+	}
+	return false
+}
+
 // Ident is a Go identifier fragment naming t, distinct for each
 // instantiation of a generic type: Page_Item, Pair_string_bool,
 // Page_slice_int.
