@@ -69,8 +69,8 @@ func validates(s *jsonschema.Schema, data []byte) bool {
 // check runs data through the decoder, the validator and encoding/json.
 // The documented exceptions, where they may disagree:
 //   - coercion: the decoder accepts a string holding a number or boolean
-//     where the schema says number, integer or boolean, and null for a
-//     pointer field; the validator rejects both;
+//     where the schema says number, integer or boolean; the validator
+//     rejects it;
 //   - duplicate names, invalid UTF-8 and unpaired surrogate escapes: the
 //     decoder rejects them, the validator (which parses with encoding/json)
 //     sees only the last duplicate and replacement characters;

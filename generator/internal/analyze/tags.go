@@ -41,6 +41,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.completer(f, t.Complete) && ok
 	if t.Header.Set {
 		f.Header = t.Header.Value
+		f.C.NoNull = true // x-mcp-header takes a property of one type
 		a.headerPos(f, t.Header.Pos)
 	}
 	return ok

@@ -144,11 +144,15 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 	d := jen.Id(e.l.dec)
 	switch t.Kind {
 	case model.Pointer:
+		alloc := append([]jen.Code{
+			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
+		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)
+		if c != nil && c.NoNull {
+			return alloc // null is refused by the value's reader
+		}
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
 			jen.Add(target).Op("=").Nil(),
-		).Else().Block(append([]jen.Code{
-			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
-		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
+		).Else().Block(alloc...)}
 	case model.Struct:
 		if t.Named == nil {
 			return e.objectBody(t, target, depth)

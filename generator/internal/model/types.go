@@ -21,7 +21,7 @@ const (
 	Slice                  // []T
 	Array                  // [N]T
 	Map                    // map[string]T
-	Pointer                // *T: as T, optional, null allowed
+	Pointer                // *T: as T or null, optional
 	JSONMethod             // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
 	TextMethod             // a type with UnmarshalText (and no JSON methods): a string decoded by it
 )
@@ -98,6 +98,10 @@ type Constraints struct {
 	MinLength, MaxLength   *int
 	MinItems, MaxItems     *int
 	UniqueItems            bool
+	// NoNull refuses null for a pointer, whose decoder otherwise takes it
+	// for nil and whose schema allows it: a property mirrored in a header
+	// (header=) is published as one type, as x-mcp-header requires.
+	NoNull bool
 }
 
 // Bound is a numeric bound as written and as a number.

@@ -29,6 +29,7 @@ type Input struct {
 	Refs     [2]*int           `json:"refs,omitempty" mcp:"uniqueItems"`  // Two different numbers
 	Flag     bool              `json:"flag" mcp:"optional"`
 	Must     *string           `json:"must" mcp:"required"`
+	Region   *string           `json:"region,omitempty" mcp:"header=Region"` // Mirrored in a header, so never null
 }
 
 // Spot is a point; items of a list that must differ.
