@@ -1314,12 +1314,8 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				if d.Null() {
-					v.Address = nil
-				} else {
-					v.Address = mcpimpl.Alloc(v.Address)
-					mcpgen_decode_Address(d, &(*v.Address))
-				}
+				v.Address = mcpimpl.Alloc(v.Address)
+				mcpgen_decode_Address(d, &(*v.Address))
 			case "contactMethod":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -1466,7 +1462,7 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_34)
+				d.Skip()
 			}
 		}
 	}

@@ -340,7 +340,7 @@ func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 	if d.Input.Set {
 		if js := a.schemaFile(d.Input, true); js != nil {
 			t.InputFile = js
-			a.checkOverride(d.Input, t.Input)
+			a.inputFile(d.Input, t)
 		}
 	}
 	if d.Output.Set {

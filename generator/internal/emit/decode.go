@@ -77,7 +77,11 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 		))
 	}
 	fields := e.fieldsVar(t)
-	cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))
+	if t.Open {
+		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("Skip").Call()))
+	} else {
+		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))
+	}
 	body = append(body, jen.For(jen.Id(e.l.dec).Dot("NextField").Call()).Block(
 		jen.Switch(jen.String().Call(jen.Id(e.l.dec).Dot("Key").Call())).Block(cases...),
 	))
@@ -218,14 +222,15 @@ func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (je
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	k, v := local(e.l.key, depth), local(e.l.elem, depth)
 	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id(e.l.dec).Dot("Key").Call())}
+	values := itemChecks(c) // the checks of the values: an input= file's, tags give none
 	if decodesByAssignment(t.Elem) {
 		// The map entry itself is the target: m[k] = ... needs no copy.
-		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), nil, depth+1)...)
+		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), values, depth+1)...)
 	} else {
 		// Structs, arrays and text-decoded values are decoded through their
 		// address, which a map entry has not: into a zero value, then stored.
 		body = append(body, jen.Id(v).Op(":=").Add(rtMapZero.qual()).Call(target))
-		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
+		body = append(body, e.value(t.Elem, jen.Id(v), values, depth+1)...)
 		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
 	}
 	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Object").Call()).Block(
@@ -245,14 +250,16 @@ func decodesByAssignment(t *model.Type) bool {
 	return true
 }
 
-// itemChecks returns the checks that apply to the items of an array field:
-// all but the item counts, which apply to the array.
+// itemChecks returns the checks that apply to the items of an array field
+// or the values of a map field: all but the item counts, which apply to
+// the array, and null refused as NoNullItems says.
 func itemChecks(c *model.Constraints) *model.Constraints {
 	if c == nil {
 		return nil
 	}
 	items := *c
 	items.MinItems, items.MaxItems, items.UniqueItems = nil, nil, false
+	items.NoNull, items.NoNullItems = c.NoNullItems, false
 	return &items
 }
 

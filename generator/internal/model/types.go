@@ -51,6 +51,9 @@ type Type struct {
 	// Local marks a struct type the generator declares itself (the
 	// arguments of a positional tool).
 	Local bool
+	// Open says that the decoder skips properties that are not the
+	// struct's rather than refuse them: an input= schema file allows them.
+	Open bool
 }
 
 // EnumValue is one allowed value: a constant of a named type, or a value
@@ -102,6 +105,9 @@ type Constraints struct {
 	// for nil and whose schema allows it: a property mirrored in a header
 	// (header=) is published as one type, as x-mcp-header requires.
 	NoNull bool
+	// NoNullItems refuses null for the pointers that are the items of a
+	// list or the values of a map: an input= schema file allows none.
+	NoNullItems bool
 }
 
 // Bound is a numeric bound as written and as a number.
