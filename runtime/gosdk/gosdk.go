@@ -59,7 +59,10 @@
 //     whether there are any or not (go-sdk could otherwise publish them only
 //     with listChanged), and completions on 2024-11-05 too;
 //   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
-//     subscriptions/listen, which the built-in server does not;
+//     subscriptions/listen, which the built-in server does not, and adds to
+//     every result a _meta naming the server
+//     (io.modelcontextprotocol/serverInfo), which the built-in server does
+//     not send (the generator's end-to-end suite checks it);
 //   - completion requests are answered only on a server made by NewServer
 //     with EnableCompletions; on a server made by the caller they are the
 //     SDK's -32601 (TestCompletionsNeedTheSwitch).

@@ -81,6 +81,9 @@
 //   - completions are dispatched only on a server made by NewServer: on a
 //     server made by the caller, mcp-go's default providers answer every
 //     completion request with no values;
+//   - on 2026-07-28 mcp-go adds to every result a _meta naming the server
+//     (io.modelcontextprotocol/serverInfo), which the built-in server does
+//     not send (the generator's end-to-end suite checks it);
 //   - on 2026-07-28 mcp-go publishes listChanged and subscribe and serves
 //     subscriptions/listen, which the built-in server does not; a listen
 //     stream's resourceSubscriptions are acknowledged but kept only by a
