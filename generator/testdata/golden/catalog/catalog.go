@@ -98,7 +98,7 @@ func CompleteStyle(ctx context.Context, value string, args map[string]string) ([
 
 // ReviewArgs are the arguments of Review.
 type ReviewArgs struct {
-	Topic  string `json:"topic"`                             // What to review
+	Topic  string `json:"topic"`                               // What to review
 	Strict bool   `json:"strict,omitempty" mcp:"title=Strict"` // Whether to be strict
 }
 
