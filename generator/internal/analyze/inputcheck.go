@@ -44,6 +44,7 @@ func (fs *fileSchema) object(nodes []*jnode, t *model.Type, what string) *model.
 		default:
 			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.C, whole: true}, "property "+f.WireName)
 			fs.droppedTagChecks(f, &nf)
+			fs.headerPublished(f, m.val)
 		}
 		clone.Fields = append(clone.Fields, &nf)
 	}
@@ -433,5 +434,17 @@ func (fs *fileSchema) droppedTagChecks(f, nf *model.Field) {
 		if d.tag && !d.in {
 			fs.a.warnAt(f.Pos, "property %s: the mcp tag's %s is not checked, as schema file %s says what is: publish it there", f.WireName, d.key, fs.name)
 		}
+	}
+}
+
+// headerPublished warns when f's tag mirrors it in a header (header=) that
+// its schema in the file does not name with x-mcp-header: the file is
+// what clients read, so no client would send the header.
+func (fs *fileSchema) headerPublished(f *model.Field, n *jnode) {
+	if f.Header == "" {
+		return
+	}
+	if m := n.get("x-mcp-header"); m == nil || m.val.text != f.Header {
+		fs.a.warnAt(f.Pos, "property %s: the mcp tag's header=%s is not published, as schema file %s says what is: add \"x-mcp-header\": %q there", f.WireName, f.Header, fs.name, f.Header)
 	}
 }

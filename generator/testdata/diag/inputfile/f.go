@@ -23,6 +23,7 @@ type In struct {
 	Ext   Inner      `json:"ext"`
 	Tags  []string   `json:"tags" mcp:"maxItems=3"`
 	Never *string    `json:"never"`
+	Zone  string     `json:"zone" mcp:"header=Zone"`
 }
 
 // Check checks.

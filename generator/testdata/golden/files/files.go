@@ -27,6 +27,7 @@ type OrderInput struct {
 	Level    int               `json:"level,omitempty"`
 	Codes    [][]int           `json:"codes,omitempty"`
 	Extra    any               `json:"extra,omitempty"`
+	Region   string            `json:"region,omitempty" mcp:"header=Region"`
 }
 
 // PlaceOrder places an order.
