@@ -187,9 +187,9 @@ func checkList(t *testing.T, ctx context.Context, session *mcp.ClientSession, li
 // allowSDKDefaults removes from a listed tool what -list (want) does not
 // have but the tool shows anyway: false readOnlyHint and idempotentHint,
 // on every path, because the go-sdk client reads annotations into plain
-// bools for those two (and go-sdk's server always writes them too); and an
-// empty annotations object on mcp-go. Anything else added or dropped still
-// shows as a difference.
+// bools for those two (what each server sends is compared byte for byte
+// by revisionBehaviour); and an empty annotations object on mcp-go.
+// Anything else added or dropped still shows as a difference.
 func allowSDKDefaults(p serverPath, want, got map[string]any) {
 	ann, _ := got["annotations"].(map[string]any)
 	wann, hasAnn := want["annotations"].(map[string]any)
