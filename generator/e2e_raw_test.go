@@ -66,6 +66,7 @@ func startRaw(t *testing.T, cmd *exec.Cmd, rev string) *rawClient {
 	return c
 }
 
+// send writes one message, a line of JSON.
 func (c *rawClient) send(msg string) {
 	c.t.Helper()
 	if _, err := io.WriteString(c.in, msg+"\n"); err != nil {

@@ -193,6 +193,8 @@ func items[T any](l *listings, kind string, rev wire.Revision, list []*T, key fu
 	return dst, nil
 }
 
+// listTools, listPrompts, listResources and listTemplates write the page
+// r the SDK found with the descriptors l holds for revision rev.
 func listTools(l *listings, r *mcp.ListToolsResult, rev wire.Revision) (mcp.Result, error) {
 	b, err := items(l, kindTools, rev, r.Tools, func(t *mcp.Tool) string { return t.Name })
 	if err != nil {

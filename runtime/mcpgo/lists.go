@@ -103,13 +103,16 @@ func sameTool(listed, ours *mcp.Tool) bool {
 	return len(listed.RawInputSchema) > 0 && len(ours.RawInputSchema) > 0 && &listed.RawInputSchema[0] == &ours.RawInputSchema[0]
 }
 
-// samePrompt and sameResource report whether a listed descriptor is the
-// adapter's: the one with the same name or URI, title, description (and
-// MIME type or arguments) as it added.
+// samePrompt reports whether a listed prompt is the adapter's: the one
+// with the same title, description and number of arguments as it added
+// under that name.
 func samePrompt(listed, ours *mcp.Prompt) bool {
 	return listed.Title == ours.Title && listed.Description == ours.Description && len(listed.Arguments) == len(ours.Arguments)
 }
 
+// sameResource reports whether a listed resource is the adapter's: the
+// one with the same name, title, description and MIME type as it added
+// under that URI.
 func sameResource(listed, ours *mcp.Resource) bool {
 	return listed.Name == ours.Name && listed.Title == ours.Title && listed.Description == ours.Description && listed.MIMEType == ours.MIMEType
 }

@@ -126,6 +126,7 @@ func (fs *fileSchema) required(nodes []*jnode, t *model.Type, what string) map[s
 	return out
 }
 
+// hasField reports whether struct type t has a property named name.
 func hasField(t *model.Type, name string) bool {
 	for _, f := range t.Fields {
 		if f.WireName == name {

@@ -66,10 +66,12 @@ func (a *analyzer) inputFile(s annotations.String, t *model.Tool) {
 	t.Input = fs.value(root, t.Input, slot{}, "the arguments")
 }
 
+// warn reports a warning about the file at pos, naming the file first.
 func (fs *fileSchema) warn(pos token.Position, format string, args ...any) {
 	fs.a.diags = append(fs.a.diags, diag.Warningf(pos, "schema file %s: "+format, append([]any{fs.name}, args...)...))
 }
 
+// fail reports an error about the file at pos, naming the file first.
 func (fs *fileSchema) fail(pos token.Position, format string, args ...any) {
 	fs.a.diags = append(fs.a.diags, diag.Errorf(pos, "schema file %s: "+format, append([]any{fs.name}, args...)...))
 }
