@@ -144,7 +144,7 @@ var tagKeys = []Key{
 	{"format", "NAME", "JSON Schema format; date-time, date, time, email, uri, uuid, ipv4, ipv6 are checked"},
 	{"minItems", "INT", "minimum number of items of a list"},
 	{"maxItems", "INT", "maximum number of items of a list"},
-	{"uniqueItems", "", "the items of a list (of strings, numbers or booleans) are all different"},
+	{"uniqueItems", "", "the items of a list are all different JSON values (objects whatever their member order, numbers by value)"},
 	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable"},
 	{"header", "NAME", "mirror a tool's top-level string, integer or bool property in the HTTP header Mcp-Param-NAME (x-mcp-header)"},
 }

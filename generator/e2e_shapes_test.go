@@ -88,6 +88,8 @@ func TestEndToEndShapes(t *testing.T) {
 
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {
+			newCmd := func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }
+			t.Run("behaviour", func(t *testing.T) { behaviour(t, newCmd, listJSON, p, shapesSuite) })
 			t.Run("shapes", func(t *testing.T) { shapesBehaviour(t, exec.Command(bin, "-sdk", p.name), listJSON, p) })
 			t.Run("caller", func(t *testing.T) {
 				callerBehaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }, p.name)

@@ -32,45 +32,70 @@ func TestEndToEnd(t *testing.T) {
 	goCmd(t, mod, "build", "-o", bin, ".")
 
 	for _, p := range serverPaths {
-		t.Run(p.name, func(t *testing.T) { behaviour(t, exec.Command(bin, "-sdk", p.name), listJSON, p) })
+		t.Run(p.name, func(t *testing.T) {
+			behaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }, listJSON, p, seedguideSuite)
+		})
 	}
 }
 
 // serverPath is one way to serve generated tools, with what its SDK
-// publishes differently from mcpgen -list, as its package documents.
+// sends differently from the built-in server, as its package documents.
+// Each difference is allowed for exactly where it shows, and checked to
+// be there, so that a change in an SDK shows.
 type serverPath struct {
 	name string
-	// sorted: tools/list is sorted by name, not in source order.
+	// sorted: lists are sorted by name, not in source order (the SDK's
+	// cursors are positions in that order).
 	sorted bool
 	// emptyAnnotations: annotations is always written, {} when a tool has
-	// no title and no hints (mcp-go's Tool has no omitempty on it).
+	// no title and no hints, and on 2024-11-05 (mcp-go's Tool has no
+	// omitempty on it).
 	emptyAnnotations bool
-	// oneRevision: the SDK publishes one descriptor for every revision, so
-	// a list or map output schema is always the wrapped form 2025-06-18 and
-	// 2025-11-25 need, where -list shows the 2026-07-28 form.
-	oneRevision bool
+	// serverInfo: on 2026-07-28 every result carries _meta naming the
+	// server (io.modelcontextprotocol/serverInfo), which the SDK adds.
+	serverInfo bool
+	// linkFields: a resource_link block always has description and
+	// mimeType, "" when not set (mcp-go's ResourceLink has no omitempty).
+	linkFields bool
 }
 
 // serverPaths are the three server paths every behaviour test runs on.
 var serverPaths = []serverPath{
 	{name: "builtin"},
-	{name: "gosdk", sorted: true, oneRevision: true},
-	{name: "mcpgo", sorted: true, emptyAnnotations: true, oneRevision: true},
+	{name: "gosdk", sorted: true, serverInfo: true},
+	{name: "mcpgo", sorted: true, emptyAnnotations: true, serverInfo: true, linkFields: true},
 }
 
+// suite is what behaviour asks of a server's tools: calls through go-sdk's
+// client, and calls on every revision whose answers depend on it.
+type suite struct {
+	calls     []callCase
+	revisions []revisionCall
+	// tasks are the task support of the tools that have one: -list shows
+	// the latest revision, which publishes none (2025-11-25 does).
+	tasks map[string]string
+}
+
+var seedguideSuite = suite{calls: callCases, revisions: seedguideRevisionCalls}
+
 // behaviour is the suite every server path passes: descriptors, good calls,
-// coercion, argument problems, handler errors and unknown tools.
-func behaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath) {
+// coercion, argument problems, handler errors and unknown tools, through
+// go-sdk's client; then, on every protocol revision, the tools listed and
+// calls answered as the bytes the server sends (see revisionBehaviour).
+func behaviour(t *testing.T, newCmd func() *exec.Cmd, listJSON string, p serverPath, s suite) {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: newCmd()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer session.Close()
 
 	t.Run("list", func(t *testing.T) { checkList(t, ctx, session, listJSON, p) })
-	for _, tc := range callCases {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) { revisionBehaviour(t, startRaw(t, newCmd(), rev), listJSON, p, s) })
+	}
+	for _, tc := range s.calls {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(tc.args)})
 			if err != nil {
@@ -90,11 +115,14 @@ func behaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath) {
 	})
 }
 
-var callCases = []struct {
+// callCase is a call through go-sdk's client and the text of its result.
+type callCase struct {
 	name, tool, args string
 	isError          bool
 	want             string
-}{
+}
+
+var callCases = []callCase{
 	{"greet", "greet_user", `{"name":"Ada"}`, false, "Hello, Ada!"},
 	{"sum", "calculate_sum", `{"first":1.5,"second":2}`, false, "3.5"},
 	{"sum coerced", "calculate_sum", `{"first":"1.5","second":"2"}`, false, "3.5"},
@@ -159,9 +187,9 @@ func checkList(t *testing.T, ctx context.Context, session *mcp.ClientSession, li
 // allowSDKDefaults removes from a listed tool what -list (want) does not
 // have but the tool shows anyway: false readOnlyHint and idempotentHint,
 // on every path, because the go-sdk client reads annotations into plain
-// bools for those two (and go-sdk's server always writes them too); and an
-// empty annotations object on mcp-go. Anything else added or dropped still
-// shows as a difference.
+// bools for those two (what each server sends is compared byte for byte
+// by revisionBehaviour); and an empty annotations object on mcp-go.
+// Anything else added or dropped still shows as a difference.
 func allowSDKDefaults(p serverPath, want, got map[string]any) {
 	ann, _ := got["annotations"].(map[string]any)
 	wann, hasAnn := want["annotations"].(map[string]any)
@@ -172,8 +200,5 @@ func allowSDKDefaults(p serverPath, want, got map[string]any) {
 	}
 	if p.emptyAnnotations && !hasAnn && ann != nil && len(ann) == 0 {
 		delete(got, "annotations")
-	}
-	if out, ok := want["outputSchema"].(map[string]any); ok && p.oneRevision && out["type"] != "object" {
-		want["outputSchema"] = map[string]any{"type": "object", "properties": map[string]any{"result": out}, "required": []any{"result"}}
 	}
 }

@@ -29,15 +29,15 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"labels":         `{"type":"object","additionalProperties":{"type":"string"}}`,
 		"level":          `{"type":"integer","description":"Values:\n- 0: everything, for tracing a problem\n- 1: Info reports progress.\n- 2","enum":[0,1,2]}`,
 		"mode":           `{"type":"string","title":"Mode","enum":["fast","slow"],"default":"fast"}`,
-		"tree":           `{"$ref":"#/$defs/Node"}`,
+		"tree":           `{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}`,
 		"inline":         `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}`,
 		"$required":      `["id","shade","shade_override","small","count","ratio","when","tags","level","inline"]`,
-		"$defs":          `{"Node":{"type":"object","description":"Node is recursive.","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}`,
+		"$defs":          `{"Node":{"type":"object","description":"Node is recursive.","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}}},"required":["name"],"additionalProperties":false}}`,
 	}},
 	"tags": {"greet": {
 		"name":      `{"type":"string","title":"Name","description":"Who to greet","pattern":"^[a-z]+$","minLength":2,"maxLength":5}`,
 		"greeting":  `{"type":"string","enum":["hello","hi"],"default":"hi"}`,
-		"times":     `{"type":"integer","default":2,"minimum":1,"maximum":9}`,
+		"times":     `{"type":["integer","null"],"default":2,"minimum":1,"maximum":9}`,
 		"small":     `{"type":"integer","minimum":0,"maximum":255}`,
 		"tiny":      `{"type":"integer","exclusiveMinimum":-10,"maximum":127}`,
 		"step":      `{"type":"number","multipleOf":0.25}`,
@@ -46,7 +46,8 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"codes":     `{"type":"array","items":{"type":"integer","minimum":0},"minItems":1,"maxItems":3,"uniqueItems":true}`,
 		"pair":      `{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2,"uniqueItems":true}`,
 		"flag":      `{"type":"boolean"}`,
-		"must":      `{"type":"string"}`,
+		"must":      `{"type":["string","null"]}`,
+		"region":    `{"type":"string","description":"Mirrored in a header, so never null","x-mcp-header":"Region"}`,
 		"$required": `["name","must"]`,
 	}, "search": {
 		"query":     `{"type":"string","description":"What to look for"}`,
@@ -76,11 +77,11 @@ var schemaExpectations = map[string]map[string]map[string]string{
 			`"required":["Filename","Offset","Line","Column"],"additionalProperties":false}`,
 		"counts": `{"type":"object","description":"Page is one page of a listing.","properties":{` +
 			`"items":{"type":"array","description":"The entries of this page","items":{"type":"integer"}},` +
-			`"next":{"type":"integer","description":"Offset of the next page, absent on the last"}},"required":["items"],"additionalProperties":false}`,
+			`"next":{"type":["integer","null"],"description":"Offset of the next page, absent on the last"}},"required":["items"],"additionalProperties":false}`,
 		"labels": `{"type":"array","items":{"type":"object","description":"Pair holds two values of different types.","properties":{` +
 			`"key":{"type":"string","description":"The key"},"value":{"type":"boolean","description":"The value"}},` +
 			`"required":["key","value"],"additionalProperties":false}}`,
-		"topics": `{"$ref":"#/$defs/Tree_string"}`,
+		"topics": `{"anyOf":[{"$ref":"#/$defs/Tree_string"},{"type":"null"}]}`,
 		"$defs": `{"Tree_string":{"type":"object","description":"Tree is a value with subtrees.","properties":{` +
 			`"value":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Tree_string"}}},"required":["value"],"additionalProperties":false}}`,
 		"$required": `["customer","buyer","where","lines"]`,

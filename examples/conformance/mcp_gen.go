@@ -1607,12 +1607,8 @@ func mcpgen_decode_SchemaInput(d *mcpimpl.Decoder, v *SchemaInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				if d.Null() {
-					v.Address = nil
-				} else {
-					v.Address = mcpimpl.Alloc(v.Address)
-					mcpgen_decode_Address(d, &(*v.Address))
-				}
+				v.Address = mcpimpl.Alloc(v.Address)
+				mcpgen_decode_Address(d, &(*v.Address))
 			case "contactMethod":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -1759,7 +1755,7 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 				}
 				v.City = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_41)
+				d.Skip()
 			}
 		}
 	}

@@ -57,6 +57,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range diags {
 		pos := position(pass, files, d.Pos)
 		msg := d.Msg
+		if d.Warning {
+			msg = "warning: " + msg
+		}
 		if !pos.IsValid() && filepath.Dir(d.Pos.Filename) == dir && !strings.HasSuffix(d.Pos.Filename, ".go") {
 			// A problem in a file the package reads, such as an input=
 			// schema: vet can only point into Go files, so it is reported
@@ -66,9 +69,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if !pos.IsValid() {
 			continue // outside the package: its own pass reports it
-		}
-		if d.Warning {
-			msg = "warning: " + msg
 		}
 		if k := (reportKey{pos, msg}); !reported[k] { // a type used by several tools is reported once
 			reported[k] = true

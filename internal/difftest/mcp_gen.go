@@ -34,20 +34,20 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:            "make_report",
 		Description:     "Returns a report naming the input's identifier.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":"string","format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"Item is one line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"$ref":"#"},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"Item is one line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_MakeReport,
 		ChecksArguments: true,
 	}, {
 		Name:            "bulk_price_update",
 		Description:     "Applies a price change to a list of products in one region.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"PriceChange is the new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":"string","description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"PriceChange is the new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
 	}, {
 		Name:            "kinds",
 		Description:     "Takes arguments of many kinds.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":"string","description":"A note"}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Common is embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_Kinds,
 		ChecksArguments: true,
 	}}
@@ -105,7 +105,7 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 
 func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 	if d.Object() {
-		var seen0 [14]bool
+		var seen0 [17]bool
 		for d.NextField() {
 			switch string(d.Key()) {
 			case "id":
@@ -226,6 +226,56 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 					v.Note = mcpimpl.Alloc(v.Note)
 					(*v.Note) = d.String()
 				}
+			case "spots":
+				if d.Repeated(&seen0[14]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.Spots = mcpimpl.Grow(d, v.Spots)
+						mcpgen_decode_Common(d, &v.Spots[len(v.Spots)-1])
+					}
+					v.Spots = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Spots), at1)
+				}
+			case "rows":
+				if d.Repeated(&seen0[15]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.Rows = mcpimpl.Grow(d, v.Rows)
+						if d.Array() {
+							for d.NextElem() {
+								v.Rows[len(v.Rows)-1] = mcpimpl.Grow(d, v.Rows[len(v.Rows)-1])
+								v.Rows[len(v.Rows)-1][len(v.Rows[len(v.Rows)-1])-1] = d.String()
+							}
+							v.Rows[len(v.Rows)-1] = mcpimpl.NonNil(v.Rows[len(v.Rows)-1])
+						}
+					}
+					v.Rows = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Rows), at1)
+				}
+			case "maps":
+				if d.Repeated(&seen0[16]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.Maps = mcpimpl.Grow(d, v.Maps)
+						if d.Object() {
+							if v.Maps[len(v.Maps)-1] == nil {
+								v.Maps[len(v.Maps)-1] = mcpimpl.NewMap(v.Maps[len(v.Maps)-1])
+							}
+							for d.NextField() {
+								k2 := string(d.Key())
+								v.Maps[len(v.Maps)-1][k2] = d.Bool()
+							}
+						}
+					}
+					v.Maps = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Maps), at1)
+				}
 			default:
 				d.UnknownField(mcpgen_fields_0)
 			}
@@ -236,7 +286,7 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 
 var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 500, MaxText: "500"}
 
-var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note"}
+var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note", "spots", "rows", "maps"}
 
 func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateInput) {
 	if d.Object() {

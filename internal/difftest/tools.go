@@ -71,6 +71,9 @@ type KindsInput struct {
 	Level  Level             `json:"level,omitempty"`                                 // A level
 	Code   string            `json:"code,omitempty" mcp:"pattern=^[A-Z]{2}[0-9]{2}$"` // A code
 	Note   *string           `json:"note,omitempty"`                                  // A note
+	Spots  []Common          `json:"spots,omitempty" mcp:"uniqueItems"`               // Objects, each once
+	Rows   [][]string        `json:"rows,omitempty" mcp:"uniqueItems"`                // Lists, each once
+	Maps   []map[string]bool `json:"maps,omitempty" mcp:"uniqueItems"`                // Maps, each once
 }
 
 // Kinds takes arguments of many kinds.

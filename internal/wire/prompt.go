@@ -2,44 +2,66 @@ package wire
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
+// PromptIn returns what revision rev publishes of p's descriptor: p
+// without the titles (its own and its arguments') before 2025-06-18 and
+// without icons before 2025-11-25. The built-in server writes it
+// ([AppendPrompt]); the adapters map it onto their SDK's type.
+func PromptIn(p *mcprt.Prompt, rev Revision) mcprt.Prompt {
+	out := *p
+	if !rev.HasStructuredOutput() {
+		out.Title = ""
+		if slices.ContainsFunc(p.Arguments, func(a mcprt.PromptArgument) bool { return a.Title != "" }) {
+			out.Arguments = slices.Clone(p.Arguments)
+			for i := range out.Arguments {
+				out.Arguments[i].Title = ""
+			}
+		}
+	}
+	if !rev.HasIcons() {
+		out.Icons = nil
+	}
+	return out
+}
+
 // AppendPrompt appends the JSON descriptor of p as a prompts/list entry of
-// revision rev: titles (of the prompt and of its arguments) only from
-// 2025-06-18, icons only from 2025-11-25.
+// revision rev, as [PromptIn] trims it.
 func AppendPrompt(dst []byte, p *mcprt.Prompt, rev Revision) []byte {
-	dst = jsonx.AppendString(append(dst, `{"name":`...), p.Name)
-	if p.Title != "" && rev.HasStructuredOutput() {
-		dst = jsonx.AppendString(append(dst, `,"title":`...), p.Title)
+	v := PromptIn(p, rev)
+	dst = jsonx.AppendString(append(dst, `{"name":`...), v.Name)
+	if v.Title != "" {
+		dst = jsonx.AppendString(append(dst, `,"title":`...), v.Title)
 	}
-	if p.Description != "" {
-		dst = jsonx.AppendString(append(dst, `,"description":`...), p.Description)
+	if v.Description != "" {
+		dst = jsonx.AppendString(append(dst, `,"description":`...), v.Description)
 	}
-	if len(p.Arguments) > 0 {
+	if len(v.Arguments) > 0 {
 		dst = append(dst, `,"arguments":[`...)
-		for i := range p.Arguments {
+		for i := range v.Arguments {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendPromptArgument(dst, &p.Arguments[i], rev)
+			dst = appendPromptArgument(dst, &v.Arguments[i])
 		}
 		dst = append(dst, ']')
 	}
-	if len(p.Icons) > 0 && rev.HasIcons() {
-		dst = AppendIcons(append(dst, `,"icons":`...), p.Icons)
+	if len(v.Icons) > 0 {
+		dst = AppendIcons(append(dst, `,"icons":`...), v.Icons)
 	}
 	return append(dst, '}')
 }
 
 // appendPromptArgument appends one PromptArgument. required is written
 // only when true: absent means not required on every revision.
-func appendPromptArgument(dst []byte, a *mcprt.PromptArgument, rev Revision) []byte {
+func appendPromptArgument(dst []byte, a *mcprt.PromptArgument) []byte {
 	dst = jsonx.AppendString(append(dst, `{"name":`...), a.Name)
-	if a.Title != "" && rev.HasStructuredOutput() {
+	if a.Title != "" {
 		dst = jsonx.AppendString(append(dst, `,"title":`...), a.Title)
 	}
 	if a.Description != "" {

@@ -13,33 +13,51 @@ import (
 // resources/templates/list, the others by resources/list.
 func IsTemplate(uri string) bool { return strings.Contains(uri, "{") }
 
-// AppendResource appends the JSON descriptor of r as a resources/list
-// entry of revision rev: title only from 2025-06-18, annotations from
-// 2025-03-26 (lastModified from 2025-06-18), icons from 2025-11-25, size
-// when it is known.
-func AppendResource(dst []byte, r *mcprt.Resource, rev Revision) []byte {
-	dst = jsonx.AppendString(append(dst, `{"uri":`...), r.URI)
-	dst = appendResourceFields(dst, r, rev)
-	if r.Size > 0 {
-		dst = jsonx.AppendInt(append(dst, `,"size":`...), r.Size)
+// ResourceIn returns what revision rev publishes of the descriptor of r,
+// a resource or a template: r without its title before 2025-06-18, with
+// the annotations [AnnotationsIn] keeps, and without icons before
+// 2025-11-25. The built-in server writes it ([AppendResource],
+// [AppendResourceTemplate]); the adapters map it onto their SDK's type.
+func ResourceIn(r *mcprt.Resource, rev Revision) mcprt.Resource {
+	out := *r
+	if !rev.HasStructuredOutput() {
+		out.Title = ""
 	}
-	return appendResourceIcons(dst, r, rev)
+	out.Annotations = AnnotationsIn(r.Annotations, rev)
+	if !rev.HasIcons() {
+		out.Icons = nil
+	}
+	return out
+}
+
+// AppendResource appends the JSON descriptor of r as a resources/list
+// entry of revision rev, as [ResourceIn] trims it, with its size when it
+// is known.
+func AppendResource(dst []byte, r *mcprt.Resource, rev Revision) []byte {
+	v := ResourceIn(r, rev)
+	dst = jsonx.AppendString(append(dst, `{"uri":`...), v.URI)
+	dst = appendResourceFields(dst, &v, rev)
+	if v.Size > 0 {
+		dst = jsonx.AppendInt(append(dst, `,"size":`...), v.Size)
+	}
+	return appendResourceIcons(dst, &v)
 }
 
 // AppendResourceTemplate appends the JSON descriptor of the template r as
-// a resources/templates/list entry of revision rev, with the same
-// per-revision rules as [AppendResource]. A template has no size.
+// a resources/templates/list entry of revision rev, as [ResourceIn] trims
+// it. A template has no size.
 func AppendResourceTemplate(dst []byte, r *mcprt.Resource, rev Revision) []byte {
-	dst = jsonx.AppendString(append(dst, `{"uriTemplate":`...), r.URI)
-	dst = appendResourceFields(dst, r, rev)
-	return appendResourceIcons(dst, r, rev)
+	v := ResourceIn(r, rev)
+	dst = jsonx.AppendString(append(dst, `{"uriTemplate":`...), v.URI)
+	dst = appendResourceFields(dst, &v, rev)
+	return appendResourceIcons(dst, &v)
 }
 
 // appendResourceFields appends what resources and templates share after
 // their URI: name, title, description, MIME type and annotations.
 func appendResourceFields(dst []byte, r *mcprt.Resource, rev Revision) []byte {
 	dst = jsonx.AppendString(append(dst, `,"name":`...), r.Name)
-	if r.Title != "" && rev.HasStructuredOutput() {
+	if r.Title != "" {
 		dst = jsonx.AppendString(append(dst, `,"title":`...), r.Title)
 	}
 	if r.Description != "" {
@@ -51,10 +69,10 @@ func appendResourceFields(dst []byte, r *mcprt.Resource, rev Revision) []byte {
 	return appendAnnotations(dst, r.Annotations, rev)
 }
 
-// appendResourceIcons appends the icons where rev has them and closes the
+// appendResourceIcons appends the icons, if any, and closes the
 // descriptor.
-func appendResourceIcons(dst []byte, r *mcprt.Resource, rev Revision) []byte {
-	if len(r.Icons) > 0 && rev.HasIcons() {
+func appendResourceIcons(dst []byte, r *mcprt.Resource) []byte {
+	if len(r.Icons) > 0 {
 		dst = AppendIcons(append(dst, `,"icons":`...), r.Icons)
 	}
 	return append(dst, '}')

@@ -36,14 +36,58 @@ func CallToolChecked(ctx context.Context, t *mcprt.Tool, args []byte) (res mcprt
 	return t.Handler(ctx, args), nil
 }
 
+// ToolView is what one protocol revision publishes of a tool's descriptor
+// beside its name, description and input schema: [ToolIn] computes it, the
+// built-in server writes it ([AppendTool]) and the adapters map it onto
+// their SDK's type, so that every server path trims alike.
+type ToolView struct {
+	Title        string            // the top-level title; "" before 2025-06-18
+	OutputSchema []byte            // as the revision publishes it; nil before 2025-06-18 or when none
+	Annotations  *ToolAnnotations  // nil before 2025-03-26 or with neither title nor hint
+	Icons        []mcprt.Icon      // nil before 2025-11-25
+	TaskSupport  mcprt.TaskSupport // optional or required, on 2025-11-25 only; else ""
+}
+
+// ToolAnnotations are a tool's annotations: its title and the hints that
+// were written.
+type ToolAnnotations struct {
+	Title string
+	Hints mcprt.Hints
+}
+
+// ToolIn returns what revision rev publishes of t: annotations from
+// 2025-03-26, a top-level title and the output schema from 2025-06-18
+// (wrapped as [AppendOutputSchema] says), icons from 2025-11-25 and task
+// support on 2025-11-25 alone (2026-07-28 moved tasks to an extension).
+func ToolIn(t *mcprt.Tool, rev Revision) ToolView {
+	var v ToolView
+	if rev.HasStructuredOutput() {
+		v.Title = t.Title
+		if len(t.OutputSchema) > 0 {
+			v.OutputSchema = AppendOutputSchema(nil, t, rev)
+		}
+	}
+	if rev.HasAnnotations() && (t.Title != "" || HintsSet(t.Hints)) {
+		v.Annotations = &ToolAnnotations{Title: t.Title, Hints: t.Hints}
+	}
+	if rev.HasIcons() {
+		v.Icons = t.Icons
+	}
+	if rev.HasTasks() && (t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired) {
+		v.TaskSupport = t.TaskSupport
+	}
+	return v
+}
+
 // AppendTool appends the JSON descriptor of t as a tools/list entry of
-// revision rev: only what that revision has is written.
+// revision rev: only what that revision has is written ([ToolIn]).
 func AppendTool(dst []byte, t *mcprt.Tool, rev Revision) []byte {
+	v := ToolIn(t, rev)
 	dst = append(dst, `{"name":`...)
 	dst = jsonx.AppendString(dst, t.Name)
-	if t.Title != "" && rev.HasStructuredOutput() {
+	if v.Title != "" {
 		dst = append(dst, `,"title":`...)
-		dst = jsonx.AppendString(dst, t.Title)
+		dst = jsonx.AppendString(dst, v.Title)
 	}
 	if t.Description != "" {
 		dst = append(dst, `,"description":`...)
@@ -51,18 +95,18 @@ func AppendTool(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 	}
 	dst = append(dst, `,"inputSchema":`...)
 	dst = append(dst, t.InputSchema...)
-	if len(t.OutputSchema) > 0 && rev.HasStructuredOutput() {
-		dst = AppendOutputSchema(append(dst, `,"outputSchema":`...), t, rev)
+	if v.OutputSchema != nil {
+		dst = append(append(dst, `,"outputSchema":`...), v.OutputSchema...)
 	}
-	if rev.HasAnnotations() && (t.Title != "" || HintsSet(t.Hints)) {
-		dst = appendToolAnnotations(append(dst, `,"annotations":`...), t)
+	if v.Annotations != nil {
+		dst = appendToolAnnotations(append(dst, `,"annotations":`...), v.Annotations)
 	}
-	if len(t.Icons) > 0 && rev.HasIcons() {
-		dst = AppendIcons(append(dst, `,"icons":`...), t.Icons)
+	if len(v.Icons) > 0 {
+		dst = AppendIcons(append(dst, `,"icons":`...), v.Icons)
 	}
-	if rev.HasTasks() && (t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired) {
+	if v.TaskSupport != "" {
 		dst = append(dst, `,"execution":{"taskSupport":"`...)
-		dst = append(dst, t.TaskSupport...)
+		dst = append(dst, v.TaskSupport...)
 		dst = append(dst, `"}`...)
 	}
 	return append(dst, '}')
@@ -79,7 +123,8 @@ func AppendOutputSchema(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 	return append(dst, `},"required":["result"]}`...)
 }
 
-func appendToolAnnotations(dst []byte, t *mcprt.Tool) []byte {
+// appendToolAnnotations appends a's title, if any, and the hints written.
+func appendToolAnnotations(dst []byte, a *ToolAnnotations) []byte {
 	dst = append(dst, '{')
 	sep := false
 	field := func(name string) {
@@ -91,18 +136,18 @@ func appendToolAnnotations(dst []byte, t *mcprt.Tool) []byte {
 		dst = append(dst, name...)
 		dst = append(dst, `":`...)
 	}
-	if t.Title != "" {
+	if a.Title != "" {
 		field("title")
-		dst = jsonx.AppendString(dst, t.Title)
+		dst = jsonx.AppendString(dst, a.Title)
 	}
 	for _, h := range [...]struct {
 		name string
 		v    *bool
 	}{
-		{"readOnlyHint", t.Hints.ReadOnly},
-		{"destructiveHint", t.Hints.Destructive},
-		{"idempotentHint", t.Hints.Idempotent},
-		{"openWorldHint", t.Hints.OpenWorld},
+		{"readOnlyHint", a.Hints.ReadOnly},
+		{"destructiveHint", a.Hints.Destructive},
+		{"idempotentHint", a.Hints.Idempotent},
+		{"openWorldHint", a.Hints.OpenWorld},
 	} {
 		if h.v != nil {
 			field(h.name)

@@ -151,3 +151,29 @@ func TestCallRefusesOversizedArguments(t *testing.T) {
 		t.Errorf("call within the limit: %+v", res)
 	}
 }
+
+func TestDescriptorsPerRevision(t *testing.T) {
+	tool := sampleTool()
+	d := NewDescriptors(&tool, AppendTool)
+	for _, rev := range Revisions {
+		if got, want := string(d.For(rev)), string(AppendTool(nil, &tool, rev)); got != want {
+			t.Errorf("For(%s):\n got %s\nwant %s", rev, got, want)
+		}
+	}
+	if got, want := string(d.For("1999-01-01")), string(AppendTool(nil, &tool, LatestRevision)); got != want {
+		t.Errorf("For an unsupported revision:\n got %s\nwant the latest %s", got, want)
+	}
+}
+
+func TestToolInMatchesAppendTool(t *testing.T) {
+	tool := sampleTool()
+	tool.WrapOutput = true
+	for _, rev := range Revisions {
+		v := ToolIn(&tool, rev)
+		got := string(AppendTool(nil, &tool, rev))
+		if (v.Annotations != nil) != strings.Contains(got, `"annotations"`) || (v.OutputSchema != nil) != strings.Contains(got, `"outputSchema":`+string(v.OutputSchema)) ||
+			(v.TaskSupport != "") != strings.Contains(got, `"execution"`) || (len(v.Icons) > 0) != strings.Contains(got, `"icons"`) || (v.Title != "") != strings.HasPrefix(got, `{"name":"bulk_price_update","title"`) {
+			t.Errorf("%s: view %+v disagrees with the descriptor %s", rev, v, got)
+		}
+	}
+}

@@ -21,18 +21,28 @@
 // is the SDK's "resource not found". Messages, contents and tool results
 // are trimmed per revision here as the built-in server trims them.
 //
-// What the SDK's own types cannot carry differs from the built-in server:
-// the SDK always publishes readOnlyHint and idempotentHint (false when not
-// written), and its Tool has no execution member, so task support is not
-// published. For prompts, resources and completions (each is checked by
+// Lists are published per protocol revision, as on the built-in server: a
+// receiving middleware, which the adapter adds to every server it serves
+// on, lets the SDK find the page asked for (its cursors and page size
+// stay) and writes that page from the descriptors the built-in server
+// writes, serialized for each revision when they were added. A 2024-11-05
+// client is sent no annotations, a 2025-03-26 client no top-level title
+// and no output schema, icons come with 2025-11-25 and task support
+// (execution) with it alone; a hint is published only as written, and
+// annotations.title with the title. Anything the caller added to the
+// server through the SDK itself is listed as the SDK writes it. Middleware
+// added after the adapter's sees list results of the adapter's types,
+// which embed the SDK's (*mcp.ListToolsResult and the others) rather than
+// being them.
+//
+// What differs from the built-in server (each is checked by
 // TestDifferences, so that a change in the SDK shows):
-//   - descriptors of prompts, resources and templates are the same on every
-//     revision: titles, icons and annotations (lastModified included) reach
-//     clients of revisions that lack them;
-//   - prompts/list, resources/list and resources/templates/list are sorted
-//     by name, URI and URI template, not in the order added;
-//   - list and read results carry ttlMs and cacheScope on every revision,
-//     not only on 2026-07-28;
+//   - tools/list, prompts/list, resources/list and
+//     resources/templates/list are sorted by name, URI and URI template,
+//     not in the order added (the SDK's cursors are positions in that
+//     order);
+//   - read results carry ttlMs and cacheScope on every revision, not only
+//     on 2026-07-28;
 //   - "resource not found" is -32602 with data.uri on every revision, where
 //     the built-in server answers -32002 before 2026-07-28 (go-sdk answers
 //     -32002 on every revision under MCPGODEBUG=customresnotfounderrcode=1);
@@ -40,8 +50,8 @@
 //     matches too: a {var} value holding more than unreserved characters
 //     and percent escapes ("a:b", "a@b") is not found, where the built-in
 //     server's {var} takes any text without '/', '?' or '#';
-//   - an annotation priority of 0 is not published (the SDK's priority is
-//     a plain number, left out when zero);
+//   - an annotation priority of 0 is not published in content blocks (the
+//     SDK's priority is a plain number, left out when zero);
 //   - an empty text, read or embedded, is sent without its "text" member;
 //   - a completion result leaves out total when it is 0 and hasMore when
 //     it is false;
@@ -49,7 +59,10 @@
 //     whether there are any or not (go-sdk could otherwise publish them only
 //     with listChanged), and completions on 2024-11-05 too;
 //   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
-//     subscriptions/listen, which the built-in server does not;
+//     subscriptions/listen, which the built-in server does not, and adds to
+//     every result a _meta naming the server
+//     (io.modelcontextprotocol/serverInfo), which the built-in server does
+//     not send (the generator's end-to-end suite checks it);
 //   - completion requests are answered only on a server made by NewServer
 //     with EnableCompletions; on a server made by the caller they are the
 //     SDK's -32601 (TestCompletionsNeedTheSwitch).
@@ -94,7 +107,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 	}
 	s := mcp.NewServer(impl, opts)
 	keep(s, reg)
-	addTools(s, reg.sw, tools)
+	addTools(s, reg, tools)
 	return s
 }
 
@@ -119,43 +132,47 @@ func capabilities(id *mcprt.Identity) *mcp.ServerCapabilities {
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // the SDK's own API allows.
 func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s).sw, tools)
+	addTools(s, registryOf(s), tools)
 }
 
-func addTools(s *mcp.Server, sw switches, tools []mcprt.Tool) {
+// addTools adds tools to s with the SDK's AddTool, and their descriptors
+// per revision to reg, which lists them.
+func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 	for i := range tools {
 		t := tools[i]
-		s.AddTool(descriptor(&t), handler(&t, sw))
+		d := descriptor(&t)
+		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool))
+		s.AddTool(d, handler(&t, reg.sw))
 	}
 }
 
-// descriptor maps a tool's descriptor onto the SDK's type.
+// descriptor maps a tool's descriptor onto the SDK's type, as the latest
+// revision publishes it. The SDK reads the input schema from it (for
+// x-mcp-header, on 2026-07-28); what clients are sent is the adapter's
+// descriptor for their revision (see lists.go).
 func descriptor(t *mcprt.Tool) *mcp.Tool {
+	v := wire.ToolIn(t, wire.LatestRevision)
 	d := &mcp.Tool{
 		Name:        t.Name,
-		Title:       t.Title,
+		Title:       v.Title,
 		Description: t.Description,
 		InputSchema: json.RawMessage(t.InputSchema),
-		Icons:       icons(t.Icons),
+		Icons:       icons(v.Icons),
 	}
-	if len(t.OutputSchema) > 0 {
-		// The SDK publishes one descriptor for every revision: the form
-		// that is valid on all of them with structured output.
-		d.OutputSchema = json.RawMessage(wire.AppendOutputSchema(nil, t, wire.Rev20251125))
+	if v.OutputSchema != nil {
+		d.OutputSchema = json.RawMessage(v.OutputSchema)
 	}
-	if t.Title != "" || wire.HintsSet(t.Hints) {
+	if a := v.Annotations; a != nil {
 		d.Annotations = &mcp.ToolAnnotations{
-			Title:           t.Title,
-			ReadOnlyHint:    deref(t.Hints.ReadOnly),
-			DestructiveHint: t.Hints.Destructive,
-			IdempotentHint:  deref(t.Hints.Idempotent),
-			OpenWorldHint:   t.Hints.OpenWorld,
+			Title:           a.Title,
+			ReadOnlyHint:    a.Hints.ReadOnly != nil && *a.Hints.ReadOnly,
+			DestructiveHint: a.Hints.Destructive,
+			IdempotentHint:  a.Hints.Idempotent != nil && *a.Hints.Idempotent,
+			OpenWorldHint:   a.Hints.OpenWorld,
 		}
 	}
 	return d
 }
-
-func deref(b *bool) bool { return b != nil && *b }
 
 func icons(ics []mcprt.Icon) []mcp.Icon {
 	var out []mcp.Icon
@@ -205,11 +222,12 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 }
 
 // result maps a result onto the SDK's type for revision rev: structured
-// content only where rev has it, and content blocks as [content] maps them.
+// content only where rev has it, wrapped where rev wraps the output schema,
+// and content blocks as [content] maps them.
 func result(r *mcprt.Result, rev wire.Revision) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		out.StructuredContent = json.RawMessage(wire.AppendStructured(nil, r, wire.Rev20251125))
+		out.StructuredContent = json.RawMessage(wire.AppendStructured(nil, r, rev))
 	}
 	for i := range r.Content {
 		out.Content = append(out.Content, content(&r.Content[i], rev))

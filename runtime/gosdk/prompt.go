@@ -17,7 +17,9 @@ import (
 func AddPrompts(s *mcp.Server, prompts ...mcprt.Prompt) {
 	reg := registryOf(s)
 	for _, p := range reg.AddPrompts(prompts) {
-		s.AddPrompt(promptDescriptor(p), promptHandler(p, reg.sw))
+		d := promptDescriptor(p)
+		reg.lists.add(kindPrompts, p.Name, d, wire.NewDescriptors(p, wire.AppendPrompt))
+		s.AddPrompt(d, promptHandler(p, reg.sw))
 	}
 }
 

@@ -60,8 +60,8 @@ var (
 	}}
 )
 
-// cacheHints are the members go-sdk adds to list and read results on
-// every revision (see TestDifferences).
+// cacheHints are the members go-sdk adds to read results on every
+// revision (see TestDifferences).
 var cacheHints = []string{"ttlMs", "cacheScope"}
 
 // sameJSON fails the test unless got and want hold the same JSON value,
@@ -87,8 +87,8 @@ func sameJSON(t *testing.T, what, got, want string, skip ...string) {
 
 // TestPromptsAsTheBuiltInServer checks prompts/list and prompts/get
 // against the built-in server's writers, on every revision go-sdk speaks
-// with sessions: the descriptor as the latest revision has it (go-sdk
-// publishes one for all), the messages trimmed per revision.
+// with sessions: the descriptor and the messages trimmed per revision, and
+// the list without caching hints, as the built-in server sends them.
 func TestPromptsAsTheBuiltInServer(t *testing.T) {
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"})
 	AddPrompts(s, kinds)
@@ -96,7 +96,7 @@ func TestPromptsAsTheBuiltInServer(t *testing.T) {
 		t.Run(string(rev), func(t *testing.T) {
 			c := dial(t, s, string(rev))
 			sameJSON(t, "prompts/list", c.call("prompts/list", `{}`),
-				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, wire.LatestRevision))+`]}`, cacheHints...)
+				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`)
 			res := kindsResult("Ada")
 			sameJSON(t, "prompts/get", c.call("prompts/get", `{"name":"kinds","arguments":{"who":"Ada","tone":"warm"}}`),
 				string(wire.AppendPromptResult(nil, &res, rev)))

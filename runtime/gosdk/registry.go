@@ -12,11 +12,14 @@ import (
 
 // registry is what the adapter keeps beside one go-sdk server: the prompts
 // and resources added to it, which the server's one completion handler
-// dispatches over and the template handlers read from in order, and the
-// identity's switches for what handlers may ask of the client.
+// dispatches over and the template handlers read from in order; the
+// descriptors of everything added, which its list middleware writes per
+// revision; and the identity's switches for what handlers may ask of the
+// client.
 type registry struct {
 	wire.Catalog
-	sw switches
+	lists listings
+	sw    switches
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -40,11 +43,14 @@ func registryOf(s *mcp.Server) *registry {
 }
 
 // keep stores r as s's registry unless s has one already, and returns the
-// one stored.
+// one stored. A server gets its registry's list middleware with it, once:
+// go-sdk takes receiving middleware at any time, so a server the caller
+// made lists per revision as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
 	k := weak.Make(s)
 	v, loaded := registries.LoadOrStore(k, r)
 	if !loaded {
+		s.AddReceivingMiddleware(r.lists.perRevision)
 		runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { registries.Delete(k) }, k)
 	}
 	return v.(*registry)

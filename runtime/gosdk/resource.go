@@ -22,9 +22,13 @@ func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
 	reg := registryOf(s)
 	for _, r := range reg.AddResources(resources) {
 		if wire.IsTemplate(r.URI) {
-			s.AddResourceTemplate(templateDescriptor(r), templateHandler(reg))
+			d := templateDescriptor(r)
+			reg.lists.add(kindTemplates, r.URI, d, wire.NewDescriptors(r, wire.AppendResourceTemplate))
+			s.AddResourceTemplate(d, templateHandler(reg))
 		} else {
-			s.AddResource(resourceDescriptor(r), resourceHandler(r, reg.sw))
+			d := resourceDescriptor(r)
+			reg.lists.add(kindResources, r.URI, d, wire.NewDescriptors(r, wire.AppendResource))
+			s.AddResource(d, resourceHandler(r, reg.sw))
 		}
 	}
 }
@@ -40,8 +44,9 @@ func ResourceUpdated(s *mcp.Server, uri string) {
 	_ = s.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}) // never fails
 }
 
-// resourceDescriptor maps a resource's descriptor onto the SDK's type,
-// which is the same on every revision: annotations as the latest has them.
+// resourceDescriptor maps a resource's descriptor onto the SDK's type, as
+// the latest revision publishes it; clients are sent the adapter's
+// descriptor for their revision (see lists.go).
 func resourceDescriptor(r *mcprt.Resource) *mcp.Resource {
 	return &mcp.Resource{
 		URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType,

@@ -77,13 +77,13 @@ func TestResourcesAsTheBuiltInServer(t *testing.T) {
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"})
 	rs := fixtures()
 	AddResources(s, rs...)
-	list := func(rs []mcprt.Resource, appendOne func([]byte, *mcprt.Resource, wire.Revision) []byte) string {
+	list := func(rs []mcprt.Resource, appendOne func([]byte, *mcprt.Resource, wire.Revision) []byte, rev wire.Revision) string {
 		var b []byte
 		for i := range rs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendOne(b, &rs[i], wire.LatestRevision)
+			b = appendOne(b, &rs[i], rev)
 		}
 		return string(b)
 	}
@@ -96,8 +96,8 @@ func TestResourcesAsTheBuiltInServer(t *testing.T) {
 		t.Run(string(rev), func(t *testing.T) {
 			c := dial(t, s, string(rev))
 			// go-sdk lists in the order of URIs.
-			sameJSON(t, "resources/list", c.call("resources/list", `{}`), `{"resources":[`+list(byURI(rs[:len(rs)-1]), wire.AppendResource)+`]}`, cacheHints...)
-			sameJSON(t, "resources/templates/list", c.call("resources/templates/list", `{}`), `{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate)+`]}`, cacheHints...)
+			sameJSON(t, "resources/list", c.call("resources/list", `{}`), `{"resources":[`+list(byURI(rs[:len(rs)-1]), wire.AppendResource, rev)+`]}`)
+			sameJSON(t, "resources/templates/list", c.call("resources/templates/list", `{}`), `{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate, rev)+`]}`)
 			for _, r := range reads {
 				sameJSON(t, "resources/read "+r.uri, c.call("resources/read", `{"uri":"`+r.uri+`"}`), `{"contents":`+r.contents+`}`, cacheHints...)
 			}

@@ -27,13 +27,36 @@ func TestDifferences(t *testing.T) {
 	AddResources(s, annotated, dataTemplate, textResource("test://b", "b"), textResource("test://a", "a"), fixtures()[4])
 	old := func(method, params string) string { return call(t, s, "2024-11-05", method, params) }
 
-	t.Run("descriptors are the same on every revision", func(t *testing.T) {
-		prompts := old("prompts/list", `{}`)
+	t.Run("descriptors are the same on every revision on a server the caller made", func(t *testing.T) {
+		own := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
+		AddPrompts(own, kinds)
+		AddResources(own, annotated)
+		AddTools(own, sampleTools()...)
+		prompts := call(t, own, "2024-11-05", "prompts/list", `{}`)
 		if !strings.Contains(prompts, `"title":"Every kind"`) || !strings.Contains(prompts, `"icons":[`) {
 			t.Errorf("2024-11-05 prompts/list without title or icons: %s", prompts)
 		}
-		if resources := old("resources/list", `{}`); !strings.Contains(resources, `"annotations":{"audience":["user"],"lastModified":"2026-01-02T15:04:05Z"}`) {
+		if resources := call(t, own, "2024-11-05", "resources/list", `{}`); !strings.Contains(resources, `"annotations":{"audience":["user"],"lastModified":"2026-01-02T15:04:05Z"}`) {
 			t.Errorf("2024-11-05 resources/list without annotations: %s", resources)
+		}
+		if tools := call(t, own, "2024-11-05", "tools/list", `{}`); !strings.Contains(tools, `"annotations":{"title":"Full","readOnlyHint":true,"openWorldHint":false}`) || !strings.Contains(tools, `"execution":{"taskSupport":"optional"}`) {
+			t.Errorf("2024-11-05 tools/list without annotations or execution: %s", tools)
+		}
+		// The output schema is the wrapped one, valid on every revision
+		// with structured output, and so are the results on 2026-07-28.
+		if got := call(t, own, "2026-07-28", "tools/call", `{"name":"b_full","arguments":{}}`); !strings.Contains(got, `"structuredContent":{"result":[1,2]}`) {
+			t.Errorf("2026-07-28 call on a server the caller made: %s, want the wrapped result", got)
+		}
+	})
+	t.Run("annotations always written", func(t *testing.T) {
+		tools := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
+		for rev, want := range map[string]string{
+			"2024-11-05": `"annotations":{},"description":"Has everything."`,
+			"2025-11-25": `"annotations":{},"description":"Has no title and no hints."`,
+		} {
+			if got := call(t, tools, rev, "tools/list", `{}`); !strings.Contains(got, want) {
+				t.Errorf("%s tools/list: %s, want %s", rev, got, want)
+			}
 		}
 	})
 	t.Run("lists are sorted by name", func(t *testing.T) {

@@ -27,17 +27,30 @@
 // API: progress notifications, log messages, elicitation and sampling.
 // Prompts and resources reach it the same way.
 //
+// A server made by [NewServer] lists tools, prompts, resources and
+// templates per protocol revision, as the built-in server does: hooks that
+// run after each list method put in mcp-go's page (its order and cursors
+// stay) each descriptor the adapter added as the client's revision
+// publishes it, mapped onto mcp-go's types from the built-in server's
+// rules once, when it was added. A 2024-11-05 client is sent no
+// annotations, a 2025-03-26 client no top-level title and no output
+// schema, icons come with 2025-11-25 and task support (execution) with it
+// alone. Results, prompt messages and read contents are trimmed per
+// revision too, and a structured result is wrapped as the output schema
+// its client was listed.
+//
 // What mcp-go's types and server cannot carry, compared with the built-in
-// server:
-//   - the annotations object is always published, as {} for a tool without
-//     a title or hints; hints themselves are published exactly as written;
+// server (checked by TestDifferences):
+//   - the annotations member is always published, as {} for a tool
+//     without a title or hints, and for every tool on 2024-11-05, which
+//     has no annotations: mcp-go's Tool writes it unconditionally; hints
+//     themselves are published exactly as written;
+//   - mcp-go takes hooks only when a server is made, so on a server the
+//     caller made, descriptors are the same on every revision: the
+//     2025-11-25 form, valid on every revision with structured output,
+//     with structured results wrapped to match it;
 //   - tools/list, prompts/list, resources/list and resources/templates/list
 //     are sorted by name, not in the order added;
-//   - descriptors of tools, prompts, resources and templates are the same
-//     on every protocol revision (mcp-go does not trim title, outputSchema,
-//     annotations, icons or execution for older clients); results, prompt
-//     messages and read contents are trimmed here, per revision, as mcprt
-//     does;
 //   - a resource_link block always carries "description" and "mimeType",
 //     empty when not set;
 //   - before a client sets a log level, mcp-go's stdio session sends log
@@ -68,6 +81,9 @@
 //   - completions are dispatched only on a server made by NewServer: on a
 //     server made by the caller, mcp-go's default providers answer every
 //     completion request with no values;
+//   - on 2026-07-28 mcp-go adds to every result a _meta naming the server
+//     (io.modelcontextprotocol/serverInfo), which the built-in server does
+//     not send (the generator's end-to-end suite checks it);
 //   - on 2026-07-28 mcp-go publishes listChanged and subscribe and serves
 //     subscriptions/listen, which the built-in server does not; a listen
 //     stream's resourceSubscriptions are acknowledged but kept only by a
@@ -100,12 +116,12 @@ import (
 // [ResourceUpdated], and the caching hints of 2026-07-28 (lists public,
 // reads private, as on the built-in server).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
-	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, perRevision: true}
 	opts := []server.ServerOption{
 		server.WithToolCapabilities(id.EnableToolNotifications),
 		server.WithPromptCompletionProvider(reg),
 		server.WithResourceCompletionProvider(reg),
-		server.WithHooks(reg.subs.hooks()),
+		server.WithHooks(reg.hooks()),
 		server.WithCacheHints(0, mcp.CacheScopePublic),
 		server.WithMethodCacheHints(mcp.MethodResourcesRead, 0, mcp.CacheScopePrivate),
 	}
@@ -128,7 +144,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 		server.WithResourceCapabilities(id.EnableResourceSubscriptions, id.EnableResourceNotifications))
 	s := server.NewMCPServer(id.Name, id.Version, opts...)
 	keep(s, reg)
-	addTools(s, reg.sw, tools)
+	addTools(s, reg, tools)
 	return s
 }
 
@@ -137,38 +153,45 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // mcp-go's own API allows.
 func AddTools(s *server.MCPServer, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s).sw, tools)
+	addTools(s, registryOf(s), tools)
 }
 
-func addTools(s *server.MCPServer, sw switches, tools []mcprt.Tool) {
+// addTools adds tools to s with mcp-go's AddTools, and their descriptors
+// per revision to reg, whose hooks list them.
+func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 	st := make([]server.ServerTool, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		st[i] = server.ServerTool{Tool: descriptor(t), Handler: handler(s, sw, *t)}
+		reg.lists.tools.add(t.Name, func(rev wire.Revision) mcp.Tool { return descriptor(t, rev) })
+		st[i] = server.ServerTool{Tool: descriptor(t, registeredRevision), Handler: handler(s, reg, *t)}
 	}
 	s.AddTools(st...)
 }
 
-// descriptor maps a tool's descriptor onto mcp-go's type, with the schemas
-// as the generator serialized them.
-func descriptor(t *mcprt.Tool) mcp.Tool {
+// descriptor maps a tool's descriptor as revision rev publishes it onto
+// mcp-go's type, with the schemas as the generator serialized them. All
+// revisions share the input schema's bytes, by which a listed tool is
+// known to be the adapter's. mcp-go writes the annotations member always,
+// as {} when there is nothing in it.
+func descriptor(t *mcprt.Tool, rev wire.Revision) mcp.Tool {
+	v := wire.ToolIn(t, rev)
 	d := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(t.InputSchema))
-	d.Title = t.Title
-	if len(t.OutputSchema) > 0 {
-		// mcp-go publishes one descriptor for every revision: the form
-		// that is valid on all of them with structured output.
-		d.RawOutputSchema = json.RawMessage(wire.AppendOutputSchema(nil, t, wire.Rev20251125))
+	d.Title = v.Title
+	if v.OutputSchema != nil {
+		d.RawOutputSchema = json.RawMessage(v.OutputSchema)
 	}
-	d.Annotations = mcp.ToolAnnotation{
-		Title:           t.Title,
-		ReadOnlyHint:    t.Hints.ReadOnly,
-		DestructiveHint: t.Hints.Destructive,
-		IdempotentHint:  t.Hints.Idempotent,
-		OpenWorldHint:   t.Hints.OpenWorld,
+	if a := v.Annotations; a != nil {
+		d.Annotations = mcp.ToolAnnotation{
+			Title:           a.Title,
+			ReadOnlyHint:    a.Hints.ReadOnly,
+			DestructiveHint: a.Hints.Destructive,
+			IdempotentHint:  a.Hints.Idempotent,
+			OpenWorldHint:   a.Hints.OpenWorld,
+		}
 	}
-	d.Icons = icons(t.Icons)
-	if t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired {
-		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(t.TaskSupport)}
+	d.Icons = icons(v.Icons)
+	if v.TaskSupport != "" {
+		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(v.TaskSupport)}
 	}
 	return d
 }
@@ -183,18 +206,19 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 
 // handler runs a tool for mcp-go with a [mcprt.Caller] in its context. It
 // never returns a Go error.
-func handler(s *server.MCPServer, sw switches, t mcprt.Tool) server.ToolHandlerFunc {
+func handler(s *server.MCPServer, reg *registry, t mcprt.Tool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rev := revision(ctx)
 		args, err := rawArguments(&req)
 		if err != nil {
-			return result(mcprt.ErrorResult(err), revision(ctx)), nil
+			return result(mcprt.ErrorResult(err), rev, rev), nil
 		}
-		c := &caller{srv: s, sw: sw}
+		c := &caller{srv: s, sw: reg.sw}
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
-		return result(res, revision(ctx)), nil
+		return result(res, rev, reg.listRevision(rev)), nil
 	}
 }
 
@@ -225,12 +249,13 @@ func revision(ctx context.Context) wire.Revision {
 }
 
 // result maps a result onto mcp-go's type for revision rev: structured
-// content only where rev has it, and blocks rev lacks converted as
-// [mcprt.Content.AppendJSON] converts them.
-func result(r mcprt.Result, rev wire.Revision) *mcp.CallToolResult {
+// content only where rev has it, wrapped as the output schema of revision
+// listed (the one the client was listed) wraps it, and blocks rev lacks
+// converted as [wire.AppendContent] converts them.
+func result(r mcprt.Result, rev, listed wire.Revision) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	if len(r.StructuredContent) > 0 && rev.HasStructuredOutput() {
-		out.RawStructuredContent = json.RawMessage(wire.AppendStructured(nil, &r, wire.Rev20251125)) // as the descriptor publishes it
+		out.RawStructuredContent = json.RawMessage(wire.AppendStructured(nil, &r, listed))
 		out.StructuredContent = out.RawStructuredContent
 	}
 	for i := range r.Content {

@@ -109,7 +109,7 @@ func TestResultPerRevision(t *testing.T) {
 		{wire.Rev20250326, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"text","text":"resource: file:///a"},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}]}`},
 		{wire.Rev20250618, `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/wav"},{"type":"resource_link","uri":"file:///a","name":"a","description":"","mimeType":""},{"type":"resource","resource":{"uri":"file:///b","mimeType":"application/octet-stream","blob":"/w=="}},{"type":"resource","resource":{"uri":"file:///c","mimeType":"text/plain","text":"c"}}],"structuredContent":{"v":1}}`},
 	} {
-		js, err := json.Marshal(result(r, tc.rev))
+		js, err := json.Marshal(result(r, tc.rev, tc.rev))
 		if err != nil {
 			t.Fatal(err)
 		}

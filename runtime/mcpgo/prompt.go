@@ -21,15 +21,18 @@ func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
 	reg := registryOf(s)
 	sp := make([]server.ServerPrompt, 0, len(prompts))
 	for _, p := range reg.AddPrompts(prompts) {
-		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p), Handler: promptHandler(s, p, reg.sw)})
+		reg.lists.prompts.add(p.Name, func(rev wire.Revision) mcp.Prompt { return promptDescriptor(p, rev) })
+		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg.sw)})
 	}
 	s.AddPrompts(sp...)
 }
 
-// promptDescriptor maps a prompt's descriptor onto mcp-go's type.
-func promptDescriptor(p *mcprt.Prompt) mcp.Prompt {
-	d := mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
-	for _, a := range p.Arguments {
+// promptDescriptor maps a prompt's descriptor as revision rev publishes
+// it ([wire.PromptIn]) onto mcp-go's type.
+func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
+	v := wire.PromptIn(p, rev)
+	d := mcp.Prompt{Name: v.Name, Title: v.Title, Description: v.Description, Icons: icons(v.Icons)}
+	for _, a := range v.Arguments {
 		d.Arguments = append(d.Arguments, mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 	}
 	return d

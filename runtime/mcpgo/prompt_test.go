@@ -60,15 +60,14 @@ var (
 
 // TestPromptsAsTheBuiltInServer checks prompts/list and prompts/get
 // against the built-in server's writers on every revision: the descriptor
-// as the latest revision has it (mcp-go publishes one for all), the
-// messages trimmed per revision.
+// and the messages trimmed per revision.
 func TestPromptsAsTheBuiltInServer(t *testing.T) {
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"})
 	AddPrompts(s, kinds)
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
 			sameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`),
-				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, wire.LatestRevision))+`]}`, modernMembers...)
+				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, modernMembers...)
 			res := kindsResult("Ada")
 			sameJSON(t, "prompts/get", call(t, s, string(rev), "prompts/get", `{"name":"kinds","arguments":{"who":"Ada","tone":"warm"}}`),
 				string(wire.AppendPromptResult(nil, &res, rev)), modernMembers...)

@@ -21,6 +21,29 @@ type registry struct {
 	wire.Catalog
 	sw   switches
 	subs subscriptions
+	// lists are the descriptors added, per revision; perRevision says
+	// that the server has the hooks that list them (NewServer made it).
+	lists       listings
+	perRevision bool
+}
+
+// hooks are the hooks of a server NewServer makes: those that keep the
+// subscriptions and those that list per revision.
+func (r *registry) hooks() *server.Hooks {
+	h := r.subs.hooks()
+	r.lists.hooks(h)
+	return h
+}
+
+// listRevision is the revision whose descriptors clients of revision rev
+// were listed: their own where the server lists per revision, else the
+// one registered with mcp-go. Structured results follow it, so that they
+// match the output schema the client was sent.
+func (r *registry) listRevision(rev wire.Revision) wire.Revision {
+	if r.perRevision {
+		return rev
+	}
+	return registeredRevision
 }
 
 // registries maps each server the adapter has served on to its registry.

@@ -25,9 +25,12 @@ func AddResources(s *server.MCPServer, resources ...mcprt.Resource) {
 	var templates []server.ServerResourceTemplate
 	for _, r := range reg.AddResources(resources) {
 		if wire.IsTemplate(r.URI) {
-			templates = append(templates, server.ServerResourceTemplate{Template: templateDescriptor(r), Handler: templateHandler(s, reg)})
+			parsed := mcp.NewResourceTemplate(r.URI, r.Name).URITemplate // shared by the variants
+			reg.lists.templates.add(r.URI, func(rev wire.Revision) mcp.ResourceTemplate { return templateDescriptor(r, parsed, rev) })
+			templates = append(templates, server.ServerResourceTemplate{Template: templateDescriptor(r, parsed, registeredRevision), Handler: templateHandler(s, reg)})
 		} else {
-			static = append(static, server.ServerResource{Resource: resourceDescriptor(r), Handler: resourceHandler(s, r, reg.sw)})
+			reg.lists.resources.add(r.URI, func(rev wire.Revision) mcp.Resource { return resourceDescriptor(r, rev) })
+			static = append(static, server.ServerResource{Resource: resourceDescriptor(r, registeredRevision), Handler: resourceHandler(s, r, reg.sw)})
 		}
 	}
 	// Each call sends its own list_changed: add nothing in vain.
@@ -52,22 +55,24 @@ func ResourceUpdated(s *server.MCPServer, uri string) {
 	}
 }
 
-// resourceDescriptor maps a resource's descriptor onto mcp-go's type, which
-// is the same on every revision: annotations as the latest has them.
-func resourceDescriptor(r *mcprt.Resource) mcp.Resource {
-	d := mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Icons: icons(r.Icons)}
-	d.Annotations = annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision))
-	if r.Size > 0 {
-		d.Size = &r.Size
+// resourceDescriptor maps a resource's descriptor as revision rev
+// publishes it ([wire.ResourceIn]) onto mcp-go's type.
+func resourceDescriptor(r *mcprt.Resource, rev wire.Revision) mcp.Resource {
+	v := wire.ResourceIn(r, rev)
+	d := mcp.Resource{URI: v.URI, Name: v.Name, Title: v.Title, Description: v.Description, MIMEType: v.MIMEType, Icons: icons(v.Icons)}
+	d.Annotations = annotations(v.Annotations)
+	if v.Size > 0 {
+		d.Size = &v.Size
 	}
 	return d
 }
 
-// templateDescriptor maps a template's descriptor onto mcp-go's type.
-func templateDescriptor(r *mcprt.Resource) mcp.ResourceTemplate {
-	d := mcp.NewResourceTemplate(r.URI, r.Name)
-	d.Title, d.Description, d.MIMEType, d.Icons = r.Title, r.Description, r.MIMEType, icons(r.Icons)
-	d.Annotations = annotations(wire.AnnotationsIn(r.Annotations, wire.LatestRevision))
+// templateDescriptor maps a template's descriptor as revision rev
+// publishes it onto mcp-go's type, with the URI template parsed once.
+func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Revision) mcp.ResourceTemplate {
+	v := wire.ResourceIn(r, rev)
+	d := mcp.ResourceTemplate{URITemplate: parsed, Name: v.Name, Title: v.Title, Description: v.Description, MIMEType: v.MIMEType, Icons: icons(v.Icons)}
+	d.Annotations = annotations(v.Annotations)
 	return d
 }
 

@@ -81,14 +81,14 @@ func byName(rs []mcprt.Resource) []mcprt.Resource {
 	return rs
 }
 
-// list writes rs as the built-in server lists them on the latest revision.
-func list(rs []mcprt.Resource, appendOne func([]byte, *mcprt.Resource, wire.Revision) []byte) string {
+// list writes rs as the built-in server lists them on revision rev.
+func list(rs []mcprt.Resource, appendOne func([]byte, *mcprt.Resource, wire.Revision) []byte, rev wire.Revision) string {
 	var b []byte
 	for i := range rs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendOne(b, &rs[i], wire.LatestRevision)
+		b = appendOne(b, &rs[i], rev)
 	}
 	return string(b)
 }
@@ -109,9 +109,9 @@ func TestResourcesAsTheBuiltInServer(t *testing.T) {
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
 			sameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`),
-				`{"resources":[`+list(byName(rs[:len(rs)-1]), wire.AppendResource)+`]}`, modernMembers...)
+				`{"resources":[`+list(byName(rs[:len(rs)-1]), wire.AppendResource, rev)+`]}`, modernMembers...)
 			sameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`),
-				`{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate)+`]}`, modernMembers...)
+				`{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate, rev)+`]}`, modernMembers...)
 			for _, r := range reads {
 				sameJSON(t, "resources/read "+r.uri, call(t, s, string(rev), "resources/read", `{"uri":"`+r.uri+`"}`), `{"contents":`+r.contents+`}`, modernMembers...)
 			}

@@ -48,6 +48,10 @@ type Decoder struct {
 	problems  []Problem
 	more      int
 	nonASCII  bool // the string scanString last read has bytes from 0x80 up
+	// coerced are the offsets of the strings read as numbers or booleans,
+	// in order, for CheckUniqueJSON to compare them as what they were
+	// read as.
+	coerced []int
 }
 
 // pathInline is how many steps of the path a Decoder holds in itself.
@@ -103,6 +107,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.depth, d.key = 0, nil
 	d.keyBuf = d.keyBuf[:0]
 	d.problems, d.more = d.problems[:0], 0
+	d.coerced = d.coerced[:0]
 }
 
 // isAbsent reports whether data is empty or null, give or take whitespace.
@@ -502,6 +507,10 @@ func (d *Decoder) Bool() bool {
 	body, ok := d.stringBody("boolean")
 	if ok && string(body) != "true" && string(body) != "false" {
 		d.bad("boolean")
+		return false
+	}
+	if ok {
+		d.coerced = append(d.coerced, d.start)
 	}
 	return ok && string(body) == "true"
 }
@@ -519,6 +528,9 @@ func (d *Decoder) numberText(want string) ([]byte, bool) {
 		if ok && !jsonx.IsNumber(body) {
 			d.bad(want)
 			return nil, false
+		}
+		if ok {
+			d.coerced = append(d.coerced, d.start)
 		}
 		return body, ok
 	}

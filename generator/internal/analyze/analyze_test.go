@@ -85,7 +85,7 @@ func at(line, col int) token.Position {
 // hand, and the diagnostics with the one warning source deserves.
 func TestPackage(t *testing.T) {
 	t.Parallel()
-	read := map[string]string{"/src/x/add.json": "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": {}, \"b\": {}}\n}\n"}
+	read := map[string]string{"/src/x/add.json": "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": {\"type\": \"number\"}, \"b\": {\"type\": \"number\"}},\n  \"required\": [\"a\", \"b\"],\n  \"additionalProperties\": false\n}\n"}
 	m, diags := analyzeSource(t, map[string]string{"a.go": source}, read)
 
 	str := &model.Type{Kind: model.String, Basic: "string"}
@@ -117,7 +117,7 @@ func TestPackage(t *testing.T) {
 					{Pos: at(28, 10), Path: []model.Step{{Name: "a"}}, WireName: "a", Type: f64, Required: true, Doc: "First"},
 					{Pos: at(28, 13), Path: []model.Step{{Name: "b"}}, WireName: "b", Type: f64, Required: true},
 				}}},
-			InputFile: []byte(`{"type":"object","properties":{"a":{},"b":{}}}`),
+			InputFile: []byte(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`),
 		}},
 	}
 	if diff := cmp.Diff(want, m, ignoreOffsets); diff != "" {

@@ -18,10 +18,11 @@ type jsonKey struct {
 	pos  token.Position
 }
 
-// checkOverride compares the properties of a schema file given with input=
-// or output= with the wire names of the Go struct it stands for: the
-// generated decoder enforces the Go type, so the two must name the same
-// properties. A property of the file the struct lacks is reported at its
+// checkOverride compares the properties of a schema file given with
+// output= with the wire names of the Go struct it stands for, which the
+// result's encoder writes, so the two must name the same properties. (An
+// input= file is matched with the Go type at every depth, see
+// inputfile.go.) A property of the file the struct lacks is reported at its
 // key; a field the file lacks at the file's "properties" key.
 func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 	if t == nil || t.Kind != model.Struct {
@@ -58,6 +59,10 @@ func (a *analyzer) checkOverride(s annotations.String, t *model.Type) {
 
 func (a *analyzer) diagAt(pos token.Position, format string, args ...any) {
 	a.diags = append(a.diags, diag.Errorf(pos, format, args...))
+}
+
+func (a *analyzer) warnAt(pos token.Position, format string, args ...any) {
+	a.diags = append(a.diags, diag.Warningf(pos, format, args...))
 }
 
 // propertyKeys finds the "properties" member of the top-level object in

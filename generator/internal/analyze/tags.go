@@ -41,6 +41,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.completer(f, t.Complete) && ok
 	if t.Header.Set {
 		f.Header = t.Header.Value
+		f.C.NoNull = true // x-mcp-header takes a property of one type
 		a.headerPos(f, t.Header.Pos)
 	}
 	return ok
@@ -90,21 +91,7 @@ func (a *analyzer) checkItems(t annotations.Tag, typ *model.Type) bool {
 			return a.misfit(k.pos, k.name, typ, "arrays")
 		}
 	}
-	if t.UniqueItems.Value && !comparableScalar(typ.Elem) {
-		a.errorf(t.UniqueItems.Pos, "key \"uniqueItems\" needs items that are strings, numbers or booleans, not %s", typeText(typ.Elem))
-		return false
-	}
 	return true
-}
-
-// comparableScalar reports whether values of t compare in Go as JSON
-// Schema compares them for uniqueItems.
-func comparableScalar(t *model.Type) bool {
-	switch t.Kind {
-	case model.String, model.Int, model.Uint, model.Float, model.Bool:
-		return true
-	}
-	return false
 }
 
 // typeText names a model type for a message.

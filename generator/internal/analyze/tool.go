@@ -36,11 +36,11 @@ func (a *analyzer) tool(fn *ast.FuncDecl, d *annotations.Tool, params []*annotat
 	ok = a.results(fn, obj.Signature(), t) && ok
 	ok = a.describe(fn, d, t) && ok
 	t.Icons = iconList(icons)
-	a.overrides(d, t)
 	a.noCompleters(t.Input, map[*model.Type]bool{})
 	if t.Input != nil {
 		a.checkHeaders(t)
 	}
+	a.overrides(d, t) // last: an input= file replaces t.Input with a clone, whose fields the checks above do not know
 	if !ok {
 		return nil
 	}
@@ -340,7 +340,7 @@ func (a *analyzer) overrides(d *annotations.Tool, t *model.Tool) {
 	if d.Input.Set {
 		if js := a.schemaFile(d.Input, true); js != nil {
 			t.InputFile = js
-			a.checkOverride(d.Input, t.Input)
+			a.inputFile(d.Input, t)
 		}
 	}
 	if d.Output.Set {

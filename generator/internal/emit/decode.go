@@ -77,7 +77,11 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 		))
 	}
 	fields := e.fieldsVar(t)
-	cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))
+	if t.Open {
+		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("Skip").Call()))
+	} else {
+		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))
+	}
 	body = append(body, jen.For(jen.Id(e.l.dec).Dot("NextField").Call()).Block(
 		jen.Switch(jen.String().Call(jen.Id(e.l.dec).Dot("Key").Call())).Block(cases...),
 	))
@@ -144,11 +148,15 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 	d := jen.Id(e.l.dec)
 	switch t.Kind {
 	case model.Pointer:
+		alloc := append([]jen.Code{
+			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
+		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)
+		if c != nil && c.NoNull {
+			return alloc // null is refused by the value's reader
+		}
 		return []jen.Code{jen.If(d.Clone().Dot("Null").Call()).Block(
 			jen.Add(target).Op("=").Nil(),
-		).Else().Block(append([]jen.Code{
-			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
-		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)...)}
+		).Else().Block(alloc...)}
 	case model.Struct:
 		if t.Named == nil {
 			return e.objectBody(t, target, depth)
@@ -171,18 +179,20 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 
 func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	last := jen.Add(target).Index(jen.Len(target).Op("-").Lit(1))
-	loop := jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(
+	at, body := e.arrayStart(t, c, depth)
+	body = append(body,
 		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(append([]jen.Code{
 			jen.Add(target).Op("=").Add(rtGrow.qual()).Call(jen.Id(e.l.dec), target),
 		}, e.value(t.Elem, last, itemChecks(c), depth+1)...)...),
-		jen.Add(target).Op("=").Add(e.itemsChecked(rtNonNil.qual().Call(target), c)),
+		jen.Add(target).Op("=").Add(e.itemsChecked(rtNonNil.qual().Call(target), t, c, at)),
 	)
-	return []jen.Code{loop}
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(body...)}
 }
 
 func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	n := local(e.l.count, depth)
-	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(
+	at, body := e.arrayStart(t, c, depth)
+	body = append(body,
 		jen.Id(n).Op(":=").Lit(0),
 		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(
 			jen.If(jen.Id(n).Op("<").Lit(t.Len)).Block(
@@ -193,21 +203,34 @@ func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constrain
 		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
 			jen.Id(e.l.dec).Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
 		),
-		e.uniqueCheck(jen.Add(target).Index(jen.Op(":")), c),
-	)}
+		e.uniqueCheck(jen.Add(target).Index(jen.Op(":")), t, c, at),
+	)
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(body...)}
 }
 
+// arrayStart returns, for an array whose items are compared by their JSON
+// (see uniqueCheck), the local holding the array's offset in the
+// arguments and the statement setting it, taken as the array is opened;
+// else nil and no statement.
+func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (jen.Code, []jen.Code) {
+	if c == nil || !c.UniqueItems || t.Elem.ComparesAsGo() {
+		return nil, nil
+	}
+	at := local(e.l.at, depth)
+	return jen.Id(at), []jen.Code{jen.Id(at).Op(":=").Id(e.l.dec).Dot("ValueStart").Call()}
+}
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	k, v := local(e.l.key, depth), local(e.l.elem, depth)
 	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id(e.l.dec).Dot("Key").Call())}
+	values := itemChecks(c) // the checks of the values: an input= file's, tags give none
 	if decodesByAssignment(t.Elem) {
 		// The map entry itself is the target: m[k] = ... needs no copy.
-		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), nil, depth+1)...)
+		body = append(body, e.value(t.Elem, jen.Add(target).Index(jen.Id(k)), values, depth+1)...)
 	} else {
 		// Structs, arrays and text-decoded values are decoded through their
 		// address, which a map entry has not: into a zero value, then stored.
 		body = append(body, jen.Id(v).Op(":=").Add(rtMapZero.qual()).Call(target))
-		body = append(body, e.value(t.Elem, jen.Id(v), nil, depth+1)...)
+		body = append(body, e.value(t.Elem, jen.Id(v), values, depth+1)...)
 		body = append(body, jen.Add(target).Index(jen.Id(k)).Op("=").Id(v))
 	}
 	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Object").Call()).Block(
@@ -227,20 +250,22 @@ func decodesByAssignment(t *model.Type) bool {
 	return true
 }
 
-// itemChecks returns the checks that apply to the items of an array field:
-// all but the item counts, which apply to the array.
+// itemChecks returns the checks that apply to the items of an array field
+// or the values of a map field: all but the item counts, which apply to
+// the array, and null refused as NoNullItems says.
 func itemChecks(c *model.Constraints) *model.Constraints {
 	if c == nil {
 		return nil
 	}
 	items := *c
 	items.MinItems, items.MaxItems, items.UniqueItems = nil, nil, false
+	items.NoNull, items.NoNullItems = c.NoNullItems, false
 	return &items
 }
 
-// itemsChecked wraps items, a slice, in the checks of its item count and
-// uniqueness.
-func (e *emitter) itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
+// itemsChecked wraps items, a slice of type t, in the checks of its item
+// count and uniqueness.
+func (e *emitter) itemsChecked(items jen.Code, t *model.Type, c *model.Constraints, at jen.Code) jen.Code {
 	if c == nil {
 		return items
 	}
@@ -248,18 +273,29 @@ func (e *emitter) itemsChecked(items jen.Code, c *model.Constraints) jen.Code {
 		items = rtCheckItems.qual().Call(jen.Id(e.l.dec), items, jen.Lit(intOr(c.MinItems, 0)), jen.Lit(intOr(c.MaxItems, -1)))
 	}
 	if c.UniqueItems {
-		items = rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
+		items = e.unique(items, t, at)
 	}
 	return items
 }
 
-// uniqueCheck reports repeated items of an array of comparable scalars
-// when the tag says uniqueItems (the analysis allows it for nothing else).
-func (e *emitter) uniqueCheck(items jen.Code, c *model.Constraints) jen.Code {
+// uniqueCheck reports repeated items of an array of type t when the tag
+// says uniqueItems.
+func (e *emitter) uniqueCheck(items jen.Code, t *model.Type, c *model.Constraints, at jen.Code) jen.Code {
 	if c == nil || !c.UniqueItems {
 		return jen.Null()
 	}
-	return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
+	return e.unique(items, t, at)
+}
+
+// unique wraps items in the uniqueItems check: a comparison of the Go
+// values for items that compare as Go (strings, numbers, booleans), with
+// nothing read again; else of the JSON the client sent for each item,
+// read again from the array's offset at (see mcpimpl.CheckUniqueJSON).
+func (e *emitter) unique(items jen.Code, t *model.Type, at jen.Code) jen.Code {
+	if t.Elem.ComparesAsGo() {
+		return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
+	}
+	return rtCheckUniqueJS.qual().Call(jen.Id(e.l.dec), items, at)
 }
 
 // intOr is *p, or def when p is nil.

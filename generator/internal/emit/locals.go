@@ -23,7 +23,7 @@ type locals struct {
 	// whether a template matched.
 	uri, argument, value, ok string
 	// Prefixes of the numbered locals, one of each per nesting depth.
-	enumVal, seen, count, key, elem, index, mapVal, sep string
+	enumVal, seen, count, key, elem, index, mapVal, sep, at string
 }
 
 // newLocals chooses the locals of a file for a package whose package-level
@@ -46,7 +46,7 @@ func newLocals(scope map[string]bool) *locals {
 		in: one("in"), out: one("out"), err: one("err"), enc: one("enc"),
 		uri: one("uri"), argument: one("argument"), value: one("value"), ok: one("ok"),
 		enumVal: family("x"), seen: family("seen"), count: family("n"), key: family("k"),
-		elem: family("e"), index: family("i"), mapVal: family("v"), sep: family("sep"),
+		elem: family("e"), index: family("i"), mapVal: family("v"), sep: family("sep"), at: family("at"),
 	}
 }
 

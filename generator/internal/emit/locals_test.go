@@ -12,7 +12,7 @@ import (
 func TestNewLocals(t *testing.T) {
 	t.Parallel()
 	usual := locals{ctx: "ctx", args: "args", recv: "r", dec: "d", val: "v", in: "in", out: "out", err: "err", enc: "enc", uri: "uri", argument: "argument", value: "value", ok: "ok",
-		enumVal: "x", seen: "seen", count: "n", key: "k", elem: "e", index: "i", mapVal: "v", sep: "sep"}
+		enumVal: "x", seen: "seen", count: "n", key: "k", elem: "e", index: "i", mapVal: "v", sep: "sep", at: "at"}
 	if diff := cmp.Diff(usual, *newLocals(map[string]bool{"Tool": true, "x": true, "seen": true, "vx1": true}), cmp.AllowUnexported(locals{})); diff != "" {
 		t.Errorf("no collision (-want +got):\n%s", diff)
 	}

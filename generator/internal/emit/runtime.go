@@ -86,6 +86,7 @@ var (
 	rtCheckPattern  = rtIdent{implPkg, "CheckPattern"}
 	rtCheckItems    = rtIdent{implPkg, "CheckItems"}
 	rtCheckUnique   = rtIdent{implPkg, "CheckUnique"}
+	rtCheckUniqueJS = rtIdent{implPkg, "CheckUniqueJSON"}
 	rtQuote         = rtIdent{implPkg, "Quote"}
 )
 

@@ -21,7 +21,7 @@ const (
 	Slice                  // []T
 	Array                  // [N]T
 	Map                    // map[string]T
-	Pointer                // *T: as T, optional, null allowed
+	Pointer                // *T: as T or null, optional
 	JSONMethod             // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
 	TextMethod             // a type with UnmarshalText (and no JSON methods): a string decoded by it
 )
@@ -51,6 +51,9 @@ type Type struct {
 	// Local marks a struct type the generator declares itself (the
 	// arguments of a positional tool).
 	Local bool
+	// Open says that the decoder skips properties that are not the
+	// struct's rather than refuse them: an input= schema file allows them.
+	Open bool
 }
 
 // EnumValue is one allowed value: a constant of a named type, or a value
@@ -98,6 +101,13 @@ type Constraints struct {
 	MinLength, MaxLength   *int
 	MinItems, MaxItems     *int
 	UniqueItems            bool
+	// NoNull refuses null for a pointer, whose decoder otherwise takes it
+	// for nil and whose schema allows it: a property mirrored in a header
+	// (header=) is published as one type, as x-mcp-header requires.
+	NoNull bool
+	// NoNullItems refuses null for the pointers that are the items of a
+	// list or the values of a map: an input= schema file allows none.
+	NoNullItems bool
 }
 
 // Bound is a numeric bound as written and as a number.
@@ -105,6 +115,19 @@ type Bound struct {
 	Text      string
 	Value     float64
 	Exclusive bool
+}
+
+// ComparesAsGo reports whether two values of t are equal as Go values
+// exactly when their JSON values are, so that uniqueItems can compare
+// items of t in Go: strings, integers, floating-point numbers (two numbers
+// that round to one float are one value to the handler) and booleans.
+// Items of other types compare by their JSON.
+func (t *Type) ComparesAsGo() bool {
+	switch t.Kind {
+	case String, Int, Uint, Float, Bool:
+		return true
+	}
+	return false
 }
 
 // Ident is a Go identifier fragment naming t, distinct for each

@@ -45,6 +45,47 @@ type Schema struct {
 	// Header is the x-mcp-header annotation of a tool property: the name
 	// under which an HTTP client mirrors its value (Mcp-Param-NAME).
 	Header string `json:"x-mcp-header,omitempty"`
+	// Null says that null is a value too: the schema of a pointer, whose
+	// decoder takes null for nil. It is written into the type (["string",
+	// "null"]) and the enum, or, for a $ref, as anyOf the reference and
+	// {"type":"null"}; a schema without a type allows null already.
+	Null bool `json:"-"`
+}
+
+// nullSchema is the schema of null alone, the second branch of a nullable
+// reference.
+var nullSchema = json.RawMessage(`{"type":"null"}`)
+
+// MarshalJSON writes the schema's keywords in field order, with null
+// allowed where Null says: type and anyOf come first then.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	type plain Schema // the fields, without this method
+	out := struct {
+		AnyOf []json.RawMessage `json:"anyOf,omitempty"`
+		Type  any               `json:"type,omitempty"`
+		*plain
+	}{plain: (*plain)(s)}
+	if s.Type != "" {
+		out.Type = s.Type
+	}
+	if s.Null {
+		c := *s
+		switch {
+		case c.Ref != "":
+			ref, err := marshal(&Schema{Ref: c.Ref})
+			if err != nil {
+				return nil, err
+			}
+			out.AnyOf, c.Ref = []json.RawMessage{ref, nullSchema}, ""
+		case c.Type != "":
+			out.Type = []string{c.Type, "null"}
+			if len(c.Enum) > 0 {
+				c.Enum = append(slices.Clip(c.Enum), json.RawMessage("null"))
+			}
+		}
+		out.plain = (*plain)(&c)
+	}
+	return marshal(out)
 }
 
 // Property is one named subschema, of properties or $defs.
@@ -169,9 +210,9 @@ func wrapsOutput(t *model.Tool) bool {
 
 // form returns the requested schema of an elicitation form. Elicitation
 // schemas are a restricted subset: a flat object of primitive properties,
-// without additionalProperties.
+// without additionalProperties, and a property's type is one type.
 func form(t *model.Type) []byte {
-	b := &builder{root: t}
+	b := &builder{root: t, noNull: true}
 	s := b.object(t)
 	s.AdditionalProperties = nil
 	s.Description = ""
@@ -208,13 +249,17 @@ type builder struct {
 	recursive map[*model.Type]bool
 	defs      Properties
 	defined   map[*model.Type]string
+	noNull    bool // pointers are published as their values alone (forms)
 }
 
-// typeSchema returns the schema of a value of type t.
+// typeSchema returns the schema of a value of type t. A pointer's is its
+// value's, null allowed.
 func (b *builder) typeSchema(t *model.Type) *Schema {
 	switch t.Kind {
 	case model.Pointer:
-		return b.typeSchema(t.Elem)
+		s := b.typeSchema(t.Elem)
+		s.Null = !b.noNull
+		return s
 	case model.Struct:
 		if t == b.root && b.recursive[t] {
 			return &Schema{Ref: "#"}
@@ -285,6 +330,9 @@ func (b *builder) field(f *model.Field) *Schema {
 	s.Description = withValueDocs(s.Description, f)
 	s.Title = f.C.Title
 	s.Header = f.Header
+	if f.C.NoNull {
+		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
+	}
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
 		value = s.Items

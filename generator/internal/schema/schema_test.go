@@ -54,6 +54,8 @@ func TestToolSchemas(t *testing.T) {
 	small.C.Max = &model.Bound{Text: "300", Value: 300} // looser than uint8: the type's range stays
 	tiny := field("tiny", i8, true, "")
 	tiny.C.Min = &model.Bound{Text: "-10", Value: -10, Exclusive: true}
+	region := field("region", ptr(str), false, "")
+	region.Header, region.C.NoNull = "Region", true // mirrored in a header: one type
 	tags := field("tags", slice(str), false, "")
 	tags.C = model.Constraints{MaxLength: intp(8), MinItems: intp(1), UniqueItems: true}
 	for _, c := range []struct {
@@ -73,8 +75,20 @@ func TestToolSchemas(t *testing.T) {
 			`"tiny":{"type":"integer","exclusiveMinimum":-10,"maximum":127},` +
 			`"tags":{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},` +
 			`"level":{"type":"integer","description":"Values:\n- 0: quiet\n- 1","enum":[0,1]},` +
-			`"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},` +
+			`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},` +
 			`"required":["name","small","tiny","level"],"additionalProperties":false}`,
+	}, {
+		name: "nullable",
+		tool: &model.Tool{Func: model.Func{Input: object("In", "",
+			field("level", ptr(level), false, "Level"), field("next", ptr(node()), false, "Next"), field("any", ptr(&model.Type{Kind: model.Any}), false, ""),
+			field("kids", slice(ptr(i64)), false, ""), region)}},
+		inputs: `{"type":"object","properties":{` +
+			`"level":{"type":["integer","null"],"description":"Level\n\nValues:\n- 0: quiet\n- 1","enum":[0,1,null]},` +
+			`"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}],"description":"Next"},` +
+			`"any":{},` +
+			`"kids":{"type":"array","items":{"type":["integer","null"]}},` +
+			`"region":{"type":"string","x-mcp-header":"Region"}},` +
+			`"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name:   "recursive",
 		tool:   &model.Tool{Func: model.Func{Input: object("In", "", field("tree", node(), true, "The tree"))}},
@@ -120,12 +134,13 @@ func TestToolSchemas(t *testing.T) {
 }
 
 // TestFormSchema checks an elicitation form's requested schema: a flat
-// object without additionalProperties or the type's description.
+// object without additionalProperties or the type's description, each
+// property of one type (a pointer's without null).
 func TestFormSchema(t *testing.T) {
 	t.Parallel()
-	f := &model.Form{Type: object("Confirm", "Confirm asks.", field("ok", &model.Type{Kind: model.Bool, Basic: "bool"}, true, "Proceed?"))}
+	f := &model.Form{Type: object("Confirm", "Confirm asks.", field("ok", &model.Type{Kind: model.Bool, Basic: "bool"}, true, "Proceed?"), field("why", ptr(str), false, "Why"))}
 	s := Package(&model.Package{Forms: []*model.Form{f}}, nil)
-	want := `{"type":"object","properties":{"ok":{"type":"boolean","description":"Proceed?"}},"required":["ok"]}`
+	want := `{"type":"object","properties":{"ok":{"type":"boolean","description":"Proceed?"},"why":{"type":"string","description":"Why"}},"required":["ok"]}`
 	if got := string(s.Form(f)); got != want {
 		t.Errorf("form schema:\n got %s\nwant %s", got, want)
 	}

@@ -5,15 +5,8 @@ import (
 	"math/big"
 )
 
-// Item is an object.
-type Item struct {
-	N int `json:"n"`
-}
-
 // In has tags that cannot hold.
 type In struct {
-	Ptrs  []*int               `json:"ptrs" mcp:"uniqueItems"`
-	Items []Item               `json:"items" mcp:"uniqueItems"`
 	Count int                  `json:"count" mcp:"max=10,default=20"`
 	Above int                  `json:"above" mcp:"exclusiveMin=0,default=0"`
 	Short string               `json:"short" mcp:"maxLength=3,default=long"`

@@ -68,7 +68,12 @@ func Panic(ctx context.Context) (int, error) { panic("boom") }
 //mcp:tool title="A picture"
 //mcp:icon src=https://example.com/p.png mime=image/png sizes=48x48
 func Picture() mcprt.Result {
-	return mcprt.Result{Content: []mcprt.Content{mcprt.Text("a dot"), mcprt.Image([]byte{1, 2, 3}, "image/png")}}
+	return mcprt.Result{Content: []mcprt.Content{
+		mcprt.Text("a dot"),
+		mcprt.Audio([]byte{4, 5}, "audio/wav"),
+		mcprt.ResourceLink("https://example.com/p.png", "p.png"),
+		mcprt.Image([]byte{1, 2, 3}, "image/png"),
+	}}
 }
 
 // Work reports progress and logs at each step, then says how many it did.

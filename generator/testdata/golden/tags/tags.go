@@ -6,25 +6,36 @@ import "context"
 
 // Input uses every tag key.
 type Input struct {
-	Name     string    `json:"name" mcp:"title=Name,desc=Who to greet,minLength=2,maxLength=5,pattern=^[a-z]+$"`
-	Greeting string    `json:"greeting" mcp:"enum=hello|hi,default=hi"`
-	Times    *int      `json:"times" mcp:"default=2,min=1,max=9"`
-	Small    uint8     `json:"small,omitempty" mcp:"min=-5,max=1000"`
-	Tiny     int8      `json:"tiny,omitempty" mcp:"exclusiveMin=-10,exclusiveMax=200"`
-	Step     float64   `json:"step,omitempty" mcp:"multipleOf=0.25"`
-	Mail     string    `json:"mail,omitempty" mcp:"format=email"`
-	Site     string    `json:"site,omitempty" mcp:"format=uri"`
-	ID       string    `json:"id,omitempty" mcp:"format=uuid"`
-	Day      string    `json:"day,omitempty" mcp:"format=date"`
-	At       string    `json:"at,omitempty" mcp:"format=time"`
-	When     string    `json:"when,omitempty" mcp:"format=date-time"`
-	V4       string    `json:"v4,omitempty" mcp:"format=ipv4"`
-	V6       string    `json:"v6,omitempty" mcp:"format=ipv6"`
-	Host     string    `json:"host,omitempty" mcp:"format=hostname"`
-	Codes    []int     `json:"codes,omitempty" mcp:"uniqueItems,minItems=1,maxItems=3,min=0"`
-	Pair     [2]string `json:"pair,omitempty" mcp:"uniqueItems"`
-	Flag     bool      `json:"flag" mcp:"optional"`
-	Must     *string   `json:"must" mcp:"required"`
+	Name     string            `json:"name" mcp:"title=Name,desc=Who to greet,minLength=2,maxLength=5,pattern=^[a-z]+$"`
+	Greeting string            `json:"greeting" mcp:"enum=hello|hi,default=hi"`
+	Times    *int              `json:"times" mcp:"default=2,min=1,max=9"`
+	Small    uint8             `json:"small,omitempty" mcp:"min=-5,max=1000"`
+	Tiny     int8              `json:"tiny,omitempty" mcp:"exclusiveMin=-10,exclusiveMax=200"`
+	Step     float64           `json:"step,omitempty" mcp:"multipleOf=0.25"`
+	Mail     string            `json:"mail,omitempty" mcp:"format=email"`
+	Site     string            `json:"site,omitempty" mcp:"format=uri"`
+	ID       string            `json:"id,omitempty" mcp:"format=uuid"`
+	Day      string            `json:"day,omitempty" mcp:"format=date"`
+	At       string            `json:"at,omitempty" mcp:"format=time"`
+	When     string            `json:"when,omitempty" mcp:"format=date-time"`
+	V4       string            `json:"v4,omitempty" mcp:"format=ipv4"`
+	V6       string            `json:"v6,omitempty" mcp:"format=ipv6"`
+	Host     string            `json:"host,omitempty" mcp:"format=hostname"`
+	Codes    []int             `json:"codes,omitempty" mcp:"uniqueItems,minItems=1,maxItems=3,min=0"`
+	Pair     [2]string         `json:"pair,omitempty" mcp:"uniqueItems"`
+	Spots    []Spot            `json:"spots,omitempty" mcp:"uniqueItems"` // Spots, each once
+	Grid     [][]int           `json:"grid,omitempty" mcp:"uniqueItems"`  // Rows, each once
+	Sets     []map[string]bool `json:"sets,omitempty" mcp:"uniqueItems"`  // Sets, each once
+	Refs     [2]*int           `json:"refs,omitempty" mcp:"uniqueItems"`  // Two different numbers
+	Flag     bool              `json:"flag" mcp:"optional"`
+	Must     *string           `json:"must" mcp:"required"`
+	Region   *string           `json:"region,omitempty" mcp:"header=Region"` // Mirrored in a header, so never null
+}
+
+// Spot is a point; items of a list that must differ.
+type Spot struct {
+	X int `json:"x"`           // Horizontal
+	Y int `json:"y,omitempty"` // Vertical
 }
 
 // Greet greets someone.
