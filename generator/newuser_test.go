@@ -165,7 +165,13 @@ func TestExamplesCommands(t *testing.T) {
 	_, list, _ := runMain(t, root, "-list", "./examples/...")
 	old := filepath.Join(t.TempDir(), "examples.json")
 	writeFile(t, old, list)
-	wantRun(t, root, []string{"-diff", old, "./examples/..."}, ExitOK, "", "")
+	// The conformance suite's schema file uses keywords no generated
+	// decoder checks; each is a warning, and nothing else is said.
+	var fileWarnings strings.Builder
+	for _, w := range []string{"21:3: warning: schema file schema.json: allOf", "22:3: warning: schema file schema.json: if", "26:3: warning: schema file schema.json: then", "27:3: warning: schema file schema.json: else"} {
+		fileWarnings.WriteString("examples/conformance/schema.json:" + w + " is published but not checked: the generated decoder cannot check it\n")
+	}
+	wantRun(t, root, []string{"-diff", old, "./examples/..."}, ExitOK, "", fileWarnings.String())
 	code, stdout, _ := runMain(t, root, "-doc", "./examples/...")
 	for _, want := range []string{"### `search_articles`: Search articles", "### `kb://articles/{id}`: Article", "### `bulk_price_update`"} {
 		if code != ExitOK || !strings.Contains(stdout, want) {
