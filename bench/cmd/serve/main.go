@@ -12,7 +12,8 @@
 // standard output, serves MCP at /mcp and, at /debug/heap, the bytes of
 // Go heap in use after a garbage collection (for the memory of idle
 // sessions), and stops when its standard input ends or on interrupt, so
-// that it never outlives the process that started it.
+// that it never outlives the process that started it. With -trace it
+// writes a runtime trace of the run, to see where a call's time goes.
 package main
 
 import (
@@ -27,6 +28,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/trace"
 
 	"github.com/mcpgen/mcpgen/bench/servers"
 )
@@ -42,8 +44,17 @@ func run(args []string, stderr io.Writer) int {
 	name := fs.String("server", servers.Builtin, fmt.Sprintf("server to run, one of %v", servers.Names))
 	addr := fs.String("http", "", "serve Streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
 	stateless := fs.Bool("stateless", false, "over HTTP, run the SDKs in their stateless modes")
+	traceFile := fs.String("trace", "", "write a runtime trace of the whole run to this `file`, for go tool trace")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *traceFile != "" {
+		stopTrace, err := startTrace(*traceFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "serve:", err)
+			return 1
+		}
+		defer stopTrace()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -58,6 +69,20 @@ func run(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// startTrace starts a runtime trace into a new file named name and
+// returns what stops it.
+func startTrace(name string) (func(), error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { trace.Stop(); f.Close() }, nil
 }
 
 // serveHTTP serves the server name on addr until ctx is done or standard
