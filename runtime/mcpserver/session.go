@@ -45,6 +45,10 @@ type session struct {
 	stream   sender    // where messages outside a request go; nil: dropped
 	busy     int       // HTTP requests being served, GET streams included
 	lastUsed time.Time // when an HTTP request last ended or began
+	// awaiting, when set, is called before a round trip waits for the
+	// client's answer: on stdio the answer is read only if some goroutine
+	// other than the waiting handler reads.
+	awaiting func()
 }
 
 // enter and leave bracket an HTTP request of the session.
@@ -172,6 +176,9 @@ func (ss *session) expect() (int64, chan *message, error) {
 	ss.nextID++
 	ch := make(chan *message, 1)
 	ss.pending[ss.nextID] = ch
+	if ss.awaiting != nil {
+		ss.awaiting()
+	}
 	return ss.nextID, ch, nil
 }
 
