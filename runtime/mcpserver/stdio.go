@@ -74,6 +74,10 @@ type stream struct {
 	inline atomic.Int32
 	timer  *time.Timer
 
+	// jobs hands requests to idle workers; idle counts them (see spawn).
+	jobs chan func()
+	idle atomic.Int32
+
 	mu      sync.Mutex
 	running int  // requests being handled
 	closed  bool // no new request is handled
@@ -88,7 +92,7 @@ const (
 )
 
 func newStream(ctx context.Context, s *Server, r io.Reader, w io.Writer) *stream {
-	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1)}
+	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1), jobs: make(chan func())}
 	c.sess = newSession(ctx, s, "", c.out)
 	c.sess.awaiting = c.takeOver
 	c.timer = time.AfterFunc(time.Hour, c.takeOver)
@@ -175,12 +179,42 @@ func (c *stream) takeOver() {
 	}
 }
 
-// spawn answers a begun request on a goroutine of its own.
+// maxIdleWorkers is how many workers of a stream may wait for requests.
+const maxIdleWorkers = 128
+
+// spawn answers a begun request concurrently, on an idle worker if one
+// waits, else on a new one. Workers are kept because a handler's stack is
+// deep: a new goroutine for each request spends more time growing its
+// stack than the reference tool spends decoding its arguments.
 func (c *stream) spawn(handle func() []byte) {
-	go func() {
+	job := func() {
 		defer c.end()
 		c.srv.reply(c.out, handle())
-	}()
+	}
+	select {
+	case c.jobs <- job:
+	default:
+		go c.work(job)
+	}
+}
+
+// work runs job, then the jobs spawn hands it, until the stream ends or
+// enough other workers are idle.
+func (c *stream) work(job func()) {
+	for {
+		job()
+		if c.idle.Add(1) > maxIdleWorkers {
+			c.idle.Add(-1)
+			return
+		}
+		select {
+		case job = <-c.jobs:
+			c.idle.Add(-1)
+		case <-c.ctx.Done():
+			c.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // begin counts a message being handled, unless the stream is shut; it
