@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,10 +19,10 @@ import (
 	"github.com/mcpgen/mcpgen/bench/servers"
 )
 
-// serveAB is another build of bench/cmd/serve, made from an older tree, so
-// that a change of the built-in server is measured against what it
+// serveAB names other builds of bench/cmd/serve, made from older trees,
+// so that a change of the built-in server is measured against what it
 // replaces in the same run.
-var serveAB = flag.String("serve.ab", "", "path of a `binary` of bench/cmd/serve built from another tree; its built-in server runs beside this tree's as mcpserver-ab")
+var serveAB = flag.String("serve.ab", "", "`builds` of bench/cmd/serve from other trees, as label=path[,label=path...] (or one path, labelled ab); the built-in server of each runs beside this tree's as mcpserver-label")
 
 // pipelineWindow is how many calls the pipelined benchmark keeps in flight.
 const pipelineWindow = 64
@@ -77,9 +78,25 @@ func stdioTargets(b *testing.B) []stdioTarget {
 	var ts []stdioTarget
 	for _, name := range servers.Names {
 		ts = append(ts, stdioTarget{name: name, bin: bin, server: name})
-		if name == servers.Builtin && *serveAB != "" {
-			ts = append(ts, stdioTarget{name: name + "-ab", bin: *serveAB, server: name})
+		if name == servers.Builtin {
+			ts = append(ts, abTargets(name)...)
 		}
+	}
+	return ts
+}
+
+// abTargets are the builds -serve.ab names, running server.
+func abTargets(server string) []stdioTarget {
+	var ts []stdioTarget
+	for entry := range strings.SplitSeq(*serveAB, ",") {
+		if entry == "" {
+			continue
+		}
+		label, path, ok := strings.Cut(entry, "=")
+		if !ok {
+			label, path = "ab", entry
+		}
+		ts = append(ts, stdioTarget{name: server + "-" + label, bin: path, server: server})
 	}
 	return ts
 }
