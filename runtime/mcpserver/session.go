@@ -206,14 +206,25 @@ func (ss *session) deliver(m *message) {
 	}
 }
 
-// lineWriter writes newline-delimited messages; a mutex keeps messages
-// whole when handlers write concurrently.
+// lineWriter writes newline-delimited messages, each whole and in the
+// order sent. A message sent while another sender writes is queued, and
+// that sender writes the queue too, all of it in one call: answers that
+// come while the client is slow to read leave in one system call, and no
+// sender waits for another's write.
+//
+// A queued message is reported sent; if its write fails, the error is
+// returned by every later send and by failed.
 type lineWriter struct {
-	mu  sync.Mutex
-	w   interface{ Write([]byte) (int, error) }
-	buf []byte
-	err error
+	mu      sync.Mutex
+	w       interface{ Write([]byte) (int, error) }
+	queue   []byte // messages to write, each with its newline
+	spare   []byte // the buffer last written, reused for the queue
+	writing bool   // a sender is writing the queue
+	err     error
 }
+
+// maxSpare is the largest buffer a lineWriter keeps for reuse.
+const maxSpare = 64 << 10
 
 func (lw *lineWriter) send(msg []byte) error {
 	lw.mu.Lock()
@@ -221,8 +232,24 @@ func (lw *lineWriter) send(msg []byte) error {
 	if lw.err != nil {
 		return lw.err
 	}
-	lw.buf = append(append(lw.buf[:0], msg...), '\n')
-	_, lw.err = lw.w.Write(lw.buf)
+	lw.queue = append(append(lw.queue, msg...), '\n')
+	if lw.writing {
+		return nil
+	}
+	lw.writing = true
+	for len(lw.queue) > 0 && lw.err == nil {
+		buf := lw.queue
+		lw.queue = lw.spare[:0]
+		lw.mu.Unlock()
+		_, err := lw.w.Write(buf)
+		lw.mu.Lock()
+		lw.err = err
+		lw.spare = nil
+		if cap(buf) <= maxSpare {
+			lw.spare = buf[:0]
+		}
+	}
+	lw.writing = false
 	return lw.err
 }
 

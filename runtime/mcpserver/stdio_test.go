@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -26,3 +27,32 @@ func TestLongRequestLetsOthersThrough(t *testing.T) {
 	close(release)
 	c.expect(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"late"}]}}`)
 }
+
+// TestLineWriterKeepsMessagesWhole checks that messages sent while
+// another sender writes are written after it, whole and in order, also
+// when a write outgrows the buffer kept for reuse.
+func TestLineWriterKeepsMessagesWhole(t *testing.T) {
+	big := strings.Repeat("x", maxSpare+1)
+	later := []string{"1", "2", big, "3", "4", "5"}
+	var got strings.Builder
+	lw := &lineWriter{}
+	lw.w = writerFunc(func(b []byte) (int, error) {
+		if len(later) > 0 { // a message sent while this write runs is queued
+			next := later[0]
+			later = later[1:]
+			lw.send([]byte(next))
+		}
+		got.Write(b)
+		return len(b), nil
+	})
+	if err := lw.send([]byte("0")); err != nil {
+		t.Fatal(err)
+	}
+	if want := "0\n1\n2\n" + big + "\n3\n4\n5\n"; got.String() != want {
+		t.Errorf("wrote %.40q (%d bytes), want %.40q (%d): messages lost, split or out of order", got.String(), got.Len(), want, len(want))
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
