@@ -10,8 +10,8 @@
 //
 // Over HTTP it prints the endpoint's URL as the first line of its
 // standard output, serves MCP at /mcp and, at /debug/heap, the bytes of
-// Go heap in use after a garbage collection (for the memory of idle
-// sessions), and stops when its standard input ends or on interrupt, so
+// Go heap and stacks in use after a garbage collection (for the memory of
+// idle sessions), and stops when its standard input ends or on interrupt, so
 // that it never outlives the process that started it. With -trace it
 // writes a runtime trace of the run, to see where a call's time goes.
 package main
@@ -110,13 +110,14 @@ func serveHTTP(ctx context.Context, name, addr string, stateless bool) error {
 	return nil
 }
 
-// heapInUse answers with the bytes of heap in use after a collection that
-// returns what it can to the system, so that two readings differ by what
-// the server holds between them.
+// heapInUse answers with the bytes of heap and of goroutine stacks in use
+// after a collection that returns what it can to the system, so that two
+// readings differ by what the server holds between them, its goroutines
+// included.
 func heapInUse(w http.ResponseWriter, _ *http.Request) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Fprintf(w, "%d\n", ms.HeapInuse)
+	fmt.Fprintf(w, "%d\n", ms.HeapInuse+ms.StackInuse)
 }

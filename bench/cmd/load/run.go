@@ -1,0 +1,156 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/bench/servers"
+)
+
+// warmCalls is how many calls each client sends before the clock starts.
+const warmCalls = 20
+
+// result is what the clients of one server saw in one mode.
+type result struct {
+	name      string
+	elapsed   time.Duration
+	latencies []time.Duration // sorted
+	errors    int
+	firstErr  error
+}
+
+func (r result) throughput() float64 {
+	return float64(len(r.latencies)) / r.elapsed.Seconds()
+}
+
+// percentile is the latency below which a share p of the requests fall.
+func (r result) percentile(p float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
+}
+
+// loadAll loads every target in turn in mode.
+func loadAll(cfg config, mode string) ([]result, error) {
+	var res []result
+	var errs []error
+	for _, t := range cfg.targets {
+		r, err := loadServer(cfg, t, mode)
+		if err == nil && r.firstErr != nil {
+			err = fmt.Errorf("%s: %d requests failed; first: %v", t.name, r.errors, r.firstErr)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		res = append(res, r)
+	}
+	return res, errors.Join(errs...)
+}
+
+// loadServer starts t, opens the clients' sessions (in mode sessions),
+// warms up, and sends calls from every client until the time or the
+// count is up.
+func loadServer(cfg config, t target, mode string) (result, error) {
+	p, err := start(t, mode == modeStateless)
+	if err != nil {
+		return result{name: t.name}, err
+	}
+	defer p.stop()
+	hc := newHTTPClient(cfg.clients)
+	defer hc.CloseIdleConnections()
+	clients := make([]*client, cfg.clients)
+	for i := range clients {
+		clients[i] = newClient(hc, p.url, mode)
+		if mode == modeSessions {
+			if err := clients[i].initialize(t.server); err != nil {
+				return result{name: t.name}, fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+		for id := range warmCalls {
+			if err := clients[i].call(id); err != nil {
+				return result{name: t.name}, fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+	}
+	return drive(t.name, clients, cfg.duration, cfg.max), nil
+}
+
+// drive sends calls from every client at once until d has passed or max
+// calls have been sent.
+func drive(name string, clients []*client, d time.Duration, max int) result {
+	lat := make([][]time.Duration, len(clients))
+	errs := make([]error, len(clients))
+	nerr := make([]int, len(clients))
+	var sent atomic.Int64
+	begin := time.Now()
+	deadline := begin.Add(d)
+	var wg sync.WaitGroup
+	for i, c := range clients {
+		wg.Go(func() {
+			for id := warmCalls; sent.Add(1) <= int64(max) && time.Now().Before(deadline); id++ {
+				t0 := time.Now()
+				err := c.call(id)
+				lat[i] = append(lat[i], time.Since(t0))
+				if err != nil {
+					nerr[i]++
+					errs[i] = cmpErr(errs[i], err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r := result{name: name, elapsed: time.Since(begin), latencies: slices.Concat(lat...)}
+	slices.Sort(r.latencies)
+	for i := range clients {
+		r.errors += nerr[i]
+		r.firstErr = cmpErr(r.firstErr, errs[i])
+	}
+	return r
+}
+
+// cmpErr keeps the first error.
+func cmpErr(first, next error) error {
+	if first != nil {
+		return first
+	}
+	return next
+}
+
+// report prints the results of one mode beside the floor's, if it ran.
+func report(w io.Writer, res []result) {
+	var floor *result
+	for i := range res {
+		if res[i].name == servers.Floor && len(res[i].latencies) > 0 {
+			floor = &res[i]
+		}
+	}
+	fmt.Fprintf(w, "| server | requests | req/s | vs floor | p50 | p99 | p99 vs floor | errors |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range res {
+		if len(r.latencies) == 0 {
+			fmt.Fprintf(w, "| %s | failed | | | | | | %v |\n", r.name, r.firstErr)
+			continue
+		}
+		tput, p99 := "", ""
+		if floor != nil {
+			tput = fmt.Sprintf("%.2fx", r.throughput()/floor.throughput())
+			p99 = fmt.Sprintf("%.2fx", float64(r.percentile(0.99))/float64(floor.percentile(0.99)))
+		}
+		fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %d |\n", r.name, len(r.latencies), r.throughput(), tput,
+			round(r.percentile(0.50)), round(r.percentile(0.99)), p99, r.errors)
+	}
+}
+
+// round shortens d to three significant digits.
+func round(d time.Duration) time.Duration {
+	for p := time.Duration(1); ; p *= 10 {
+		if d < 1000*p {
+			return d.Round(p)
+		}
+	}
+}
