@@ -119,10 +119,10 @@ func (c *stream) read() {
 }
 
 // handleLine handles one line, a message or a batch, and reports whether
-// the calling goroutine goes on reading. Requests run in their own
-// goroutine, or on this one when nothing else is to be done (see
-// request); initialize is answered before the next line is read, so that
-// the requests following it see the session initialized.
+// the calling goroutine goes on reading. Requests run on workers, or on
+// this goroutine when nothing else is to be done (see request);
+// initialize is answered before the next line is read, so that the
+// requests following it see the session initialized.
 func (c *stream) handleLine(line []byte) bool {
 	others, ok := c.begin()
 	if !ok {
@@ -153,9 +153,10 @@ func (c *stream) handleLine(line []byte) bool {
 
 // request handles a request, begun while others were being handled, and
 // reports whether the calling goroutine goes on reading. When no other
-// request runs and no more input is buffered, the request is answered here: the client most likely waits
-// for this answer before it sends anything else. The timer, or a round
-// trip to the client, moves the reading elsewhere meanwhile.
+// request runs and no more input is buffered, the request is answered
+// here: the client most likely waits for this answer before it sends
+// anything else. The timer, or a round trip to the client, moves the
+// reading elsewhere meanwhile.
 func (c *stream) request(m *message, others int) bool {
 	handle := func() []byte { return c.srv.handle(c.ctx, c.sess, m, c.out) }
 	if others > 0 || c.br.Buffered() > 0 {
