@@ -19,9 +19,11 @@
 // Then, unless -idle is 0, it opens -idle sessions on a fresh process of
 // each server that keeps sessions and reports the heap and stacks in use,
 // and the resident memory, each session adds. With -rounds above 1 it
-// runs every server again, in the same order, and reports each round.
+// runs every server again, in the same order, reports each round, and
+// then the medians over the rounds: on a machine that other work shares,
+// many short rounds and their medians say more than one long one.
 //
-//	go run ./bench/cmd/load -clients 50 -duration 5s -rounds 3 -idle 10000
+//	go run ./bench/cmd/load -clients 50 -duration 2s -rounds 8 -idle 10000
 //
 // It exits 1 if any request failed.
 package main
@@ -69,15 +71,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer cfg.cleanup()
 	}
 	failed := false
+	rounds := make(map[string][][]result)
 	for round := 1; round <= cfg.rounds; round++ {
 		for _, mode := range cfg.modes {
 			fmt.Fprintf(stdout, "\nround %d, %s, %d clients, %s or %d requests per server\n", round, mode, cfg.clients, cfg.duration, cfg.max)
 			res, err := loadAll(cfg, mode)
 			report(stdout, res)
+			rounds[mode] = append(rounds[mode], res)
 			failed = failed || err != nil
 			if err != nil {
 				fmt.Fprintln(stderr, "load:", err)
 			}
+		}
+	}
+	if cfg.rounds > 1 {
+		for _, mode := range cfg.modes {
+			fmt.Fprintf(stdout, "\n%s, medians of %d rounds (ratios: the median of each round's ratio)\n", mode, cfg.rounds)
+			summarize(stdout, rounds[mode])
 		}
 	}
 	if cfg.idle > 0 {

@@ -124,12 +124,7 @@ func cmpErr(first, next error) error {
 
 // report prints the results of one mode beside the floor's, if it ran.
 func report(w io.Writer, res []result) {
-	var floor *result
-	for i := range res {
-		if res[i].name == servers.Floor && len(res[i].latencies) > 0 {
-			floor = &res[i]
-		}
-	}
+	floor := floorOf(res)
 	fmt.Fprintf(w, "| server | requests | req/s | vs floor | p50 | p99 | p99 vs floor | errors |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range res {
 		if len(r.latencies) == 0 {
@@ -153,4 +148,51 @@ func round(d time.Duration) time.Duration {
 			return d.Round(p)
 		}
 	}
+}
+
+// summarize prints, for each server, the medians over rounds of its
+// throughput, p50 and p99 and of their ratios to the floor's in the same
+// round.
+func summarize(w io.Writer, rounds [][]result) {
+	fmt.Fprintf(w, "| server | req/s | vs floor | p50 | p99 | p99 vs floor |\n|---|---|---|---|---|---|\n")
+	for i, first := range rounds[0] {
+		var tput, tputRatio, p50, p99, p99Ratio []float64
+		for _, res := range rounds {
+			r, floor := res[i], floorOf(res)
+			if len(r.latencies) == 0 {
+				continue
+			}
+			tput = append(tput, r.throughput())
+			p50 = append(p50, float64(r.percentile(0.50)))
+			p99 = append(p99, float64(r.percentile(0.99)))
+			if floor != nil {
+				tputRatio = append(tputRatio, r.throughput()/floor.throughput())
+				p99Ratio = append(p99Ratio, float64(r.percentile(0.99))/float64(floor.percentile(0.99)))
+			}
+		}
+		fmt.Fprintf(w, "| %s | %.0f | %.2fx | %s | %s | %.2fx |\n", first.name, median(tput), median(tputRatio),
+			round(time.Duration(median(p50))), round(time.Duration(median(p99))), median(p99Ratio))
+	}
+}
+
+// floorOf is the floor's result among res, nil if it did not run.
+func floorOf(res []result) *result {
+	for i := range res {
+		if res[i].name == servers.Floor && len(res[i].latencies) > 0 {
+			return &res[i]
+		}
+	}
+	return nil
+}
+
+// median is the median of xs, 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
 }
