@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -92,4 +93,38 @@ func (p *proc) rss() int64 {
 		}
 	}
 	return 0
+}
+
+// cpu is the processor time the process has used so far, from /proc (0
+// where there is none).
+func (p *proc) cpu() time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's name, which ends with the last ')':
+	// utime and stime are the 12th and 13th, in clock ticks.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	var ticks, t int64
+	for _, s := range f[11:13] {
+		fmt.Sscanf(s, "%d", &t)
+		ticks += t
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the unit of the times in /proc/PID/stat, USER_HZ, which is
+// 100 on Linux.
+const clockTicks = 100
+
+// selfCPU is the processor time this process has used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

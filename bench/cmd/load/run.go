@@ -20,6 +20,8 @@ type result struct {
 	name      string
 	elapsed   time.Duration
 	latencies []time.Duration // sorted
+	serverCPU time.Duration   // used by the server's process meanwhile
+	clientCPU time.Duration   // used by this process meanwhile
 	errors    int
 	firstErr  error
 }
@@ -78,7 +80,15 @@ func loadServer(cfg config, t target, mode string) (result, error) {
 			}
 		}
 	}
-	return drive(t.name, clients, cfg.duration, cfg.max), nil
+	server0, client0 := p.cpu(), selfCPU()
+	r := drive(t.name, clients, cfg.duration, cfg.max)
+	r.serverCPU, r.clientCPU = p.cpu()-server0, selfCPU()-client0
+	return r, nil
+}
+
+// perRequest is d divided among the requests of r.
+func (r result) perRequest(d time.Duration) time.Duration {
+	return d / time.Duration(max(1, len(r.latencies)))
 }
 
 // drive sends calls from every client at once until d has passed or max
@@ -125,10 +135,10 @@ func cmpErr(first, next error) error {
 // report prints the results of one mode beside the floor's, if it ran.
 func report(w io.Writer, res []result) {
 	floor := floorOf(res)
-	fmt.Fprintf(w, "| server | requests | req/s | vs floor | p50 | p99 | p99 vs floor | errors |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| server | requests | req/s | vs floor | p50 | p99 | p99 vs floor | server CPU/req | client CPU/req | errors |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range res {
 		if len(r.latencies) == 0 {
-			fmt.Fprintf(w, "| %s | failed | | | | | | %v |\n", r.name, r.firstErr)
+			fmt.Fprintf(w, "| %s | failed | | | | | | | | %v |\n", r.name, r.firstErr)
 			continue
 		}
 		tput, p99 := "", ""
@@ -136,8 +146,8 @@ func report(w io.Writer, res []result) {
 			tput = fmt.Sprintf("%.2fx", r.throughput()/floor.throughput())
 			p99 = fmt.Sprintf("%.2fx", float64(r.percentile(0.99))/float64(floor.percentile(0.99)))
 		}
-		fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %d |\n", r.name, len(r.latencies), r.throughput(), tput,
-			round(r.percentile(0.50)), round(r.percentile(0.99)), p99, r.errors)
+		fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %d |\n", r.name, len(r.latencies), r.throughput(), tput,
+			round(r.percentile(0.50)), round(r.percentile(0.99)), p99, round(r.perRequest(r.serverCPU)), round(r.perRequest(r.clientCPU)), r.errors)
 	}
 }
 
@@ -154,9 +164,9 @@ func round(d time.Duration) time.Duration {
 // throughput, p50 and p99 and of their ratios to the floor's in the same
 // round.
 func summarize(w io.Writer, rounds [][]result) {
-	fmt.Fprintf(w, "| server | req/s | vs floor | p50 | p99 | p99 vs floor |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| server | req/s | vs floor | p50 | p99 | p99 vs floor | server CPU/req | client CPU/req |\n|---|---|---|---|---|---|---|---|\n")
 	for i, first := range rounds[0] {
-		var tput, tputRatio, p50, p99, p99Ratio []float64
+		var tput, tputRatio, p50, p99, p99Ratio, scpu, ccpu []float64
 		for _, res := range rounds {
 			r, floor := res[i], floorOf(res)
 			if len(r.latencies) == 0 {
@@ -165,13 +175,16 @@ func summarize(w io.Writer, rounds [][]result) {
 			tput = append(tput, r.throughput())
 			p50 = append(p50, float64(r.percentile(0.50)))
 			p99 = append(p99, float64(r.percentile(0.99)))
+			scpu = append(scpu, float64(r.perRequest(r.serverCPU)))
+			ccpu = append(ccpu, float64(r.perRequest(r.clientCPU)))
 			if floor != nil {
 				tputRatio = append(tputRatio, r.throughput()/floor.throughput())
 				p99Ratio = append(p99Ratio, float64(r.percentile(0.99))/float64(floor.percentile(0.99)))
 			}
 		}
-		fmt.Fprintf(w, "| %s | %.0f | %.2fx | %s | %s | %.2fx |\n", first.name, median(tput), median(tputRatio),
-			round(time.Duration(median(p50))), round(time.Duration(median(p99))), median(p99Ratio))
+		fmt.Fprintf(w, "| %s | %.0f | %.2fx | %s | %s | %.2fx | %s | %s |\n", first.name, median(tput), median(tputRatio),
+			round(time.Duration(median(p50))), round(time.Duration(median(p99))), median(p99Ratio),
+			round(time.Duration(median(scpu))), round(time.Duration(median(ccpu))))
 	}
 }
 
