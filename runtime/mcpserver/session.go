@@ -228,15 +228,24 @@ const maxSpare = 64 << 10
 
 func (lw *lineWriter) send(msg []byte) error {
 	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.err != nil {
-		return lw.err
+	if lw.err == nil {
+		lw.queue = append(append(lw.queue, msg...), '\n')
 	}
-	lw.queue = append(append(lw.queue, msg...), '\n')
-	if lw.writing {
-		return nil
+	if lw.err == nil && !lw.writing {
+		lw.writing = true
+		lw.writeQueue()
+		lw.writing = false
 	}
-	lw.writing = true
+	err := lw.err
+	lw.mu.Unlock()
+	return err
+}
+
+// writeQueue writes the queue until it is empty or a write fails. It is
+// called with lw.mu held, and releases it while it writes, so that other
+// senders queue their messages meanwhile. (No defer: were Write to panic,
+// the mutex would be unlocked twice.)
+func (lw *lineWriter) writeQueue() {
 	for len(lw.queue) > 0 && lw.err == nil {
 		buf := lw.queue
 		lw.queue = lw.spare[:0]
@@ -249,8 +258,6 @@ func (lw *lineWriter) send(msg []byte) error {
 			lw.spare = buf[:0]
 		}
 	}
-	lw.writing = false
-	return lw.err
 }
 
 // failed returns the error of the first write that failed, if any.
