@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/hundred"
 	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/bench/servers"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
 	"github.com/mcpgen/mcpgen/runtime/mcpgo"
@@ -69,12 +70,12 @@ func callPaths() ([]path, error) {
 			return path{name: "c-encoding-json", serve: baselineServe, close: func() {}}, nil
 		},
 		func() (path, error) { return mcpserverPath("mcpserver", pricing.MCPTools()) },
-		func() (path, error) { return goSDKPath("gosdk-typed", goSDKTyped()) },
+		func() (path, error) { return goSDKPath("gosdk-typed", servers.NewGoSDKTyped()) },
 		func() (path, error) {
 			return goSDKPath("gosdk-generated", gosdk.NewServer(identity, pricing.MCPTools()...))
 		},
-		func() (path, error) { return mcpGoPath("mcpgo-untyped", mcpGoUntyped()) },
-		func() (path, error) { return mcpGoPath("mcpgo-typed", mcpGoTyped()) },
+		func() (path, error) { return mcpGoPath("mcpgo-untyped", servers.NewMCPGoUntyped()) },
+		func() (path, error) { return mcpGoPath("mcpgo-typed", servers.NewMCPGoTyped()) },
 		func() (path, error) {
 			return mcpGoPath("mcpgo-generated", mcpgo.NewServer(identity, pricing.MCPTools()...))
 		},

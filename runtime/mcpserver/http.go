@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -85,7 +84,7 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not Acceptable: Accept must list application/json and text/event-stream", http.StatusNotAcceptable)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody()))
+	body, err := readBody(w, r, s.maxBody())
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -404,6 +403,9 @@ func hostname(hostport string) string {
 }
 
 func isJSON(contentType string) bool {
+	if contentType == "application/json" {
+		return true // what clients send, without parsing it
+	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == "application/json"
 }
@@ -414,7 +416,11 @@ func accepts(r *http.Request, mediaType string) bool {
 	major, _, _ := strings.Cut(mediaType, "/")
 	for _, v := range r.Header.Values("Accept") {
 		for part := range strings.SplitSeq(v, ",") {
-			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			part = strings.TrimSpace(part)
+			if part == mediaType {
+				return true // the common case, without parsing it
+			}
+			mt, _, err := mime.ParseMediaType(part)
 			if err == nil && (mt == mediaType || mt == "*/*" || mt == major+"/*") {
 				return true
 			}

@@ -48,6 +48,10 @@ type session struct {
 	stream   sender    // where messages outside a request go; nil: dropped
 	busy     int       // HTTP requests being served, GET streams included
 	lastUsed time.Time // when an HTTP request last ended or began
+	// awaiting, when set, is called before a round trip waits for the
+	// client's answer: on stdio the answer is read only if some goroutine
+	// other than the waiting handler reads.
+	awaiting func()
 }
 
 // enter and leave bracket an HTTP request of the session.
@@ -175,6 +179,9 @@ func (ss *session) expect() (int64, chan *message, error) {
 	ss.nextID++
 	ch := make(chan *message, 1)
 	ss.pending[ss.nextID] = ch
+	if ss.awaiting != nil {
+		ss.awaiting()
+	}
 	return ss.nextID, ch, nil
 }
 
@@ -202,24 +209,58 @@ func (ss *session) deliver(m *message) {
 	}
 }
 
-// lineWriter writes newline-delimited messages; a mutex keeps messages
-// whole when handlers write concurrently.
+// lineWriter writes newline-delimited messages, each whole and in the
+// order sent. A message sent while another sender writes is queued, and
+// that sender writes the queue too, all of it in one call: answers that
+// come while the client is slow to read leave in one system call, and no
+// sender waits for another's write.
+//
+// A queued message is reported sent; if its write fails, the error is
+// returned by every later send and by failed.
 type lineWriter struct {
-	mu  sync.Mutex
-	w   interface{ Write([]byte) (int, error) }
-	buf []byte
-	err error
+	mu      sync.Mutex
+	w       interface{ Write([]byte) (int, error) }
+	queue   []byte // messages to write, each with its newline
+	spare   []byte // the buffer last written, reused for the queue
+	writing bool   // a sender is writing the queue
+	err     error
 }
+
+// maxSpare is the largest buffer a lineWriter keeps for reuse.
+const maxSpare = 64 << 10
 
 func (lw *lineWriter) send(msg []byte) error {
 	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.err != nil {
-		return lw.err
+	if lw.err == nil {
+		lw.queue = append(append(lw.queue, msg...), '\n')
 	}
-	lw.buf = append(append(lw.buf[:0], msg...), '\n')
-	_, lw.err = lw.w.Write(lw.buf)
-	return lw.err
+	if lw.err == nil && !lw.writing {
+		lw.writing = true
+		lw.writeQueue()
+		lw.writing = false
+	}
+	err := lw.err
+	lw.mu.Unlock()
+	return err
+}
+
+// writeQueue writes the queue until it is empty or a write fails. It is
+// called with lw.mu held, and releases it while it writes, so that other
+// senders queue their messages meanwhile. (No defer: were Write to panic,
+// the mutex would be unlocked twice.)
+func (lw *lineWriter) writeQueue() {
+	for len(lw.queue) > 0 && lw.err == nil {
+		buf := lw.queue
+		lw.queue = lw.spare[:0]
+		lw.mu.Unlock()
+		_, err := lw.w.Write(buf)
+		lw.mu.Lock()
+		lw.err = err
+		lw.spare = nil
+		if cap(buf) <= maxSpare {
+			lw.spare = buf[:0]
+		}
+	}
 }
 
 // failed returns the error of the first write that failed, if any.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // ServeStdio serves one client over the process's standard input and
@@ -18,8 +20,13 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 // ServeStream serves one client over a stream of newline-delimited
 // JSON-RPC messages: it reads r and writes only JSON-RPC messages to w,
-// one per line. Each request runs in its own goroutine; messages to w are
-// written whole, one at a time.
+// one per line. Requests run concurrently; messages to w are written
+// whole, one at a time. A request that arrives while nothing else runs
+// and no further input is waiting is answered by the goroutine that read
+// it, which saves the hand-offs between goroutines that otherwise make up
+// most of a round trip; should it run long, or wait for the client,
+// another goroutine goes on reading, so later requests, their
+// cancellation and the client's answers are never held up for long.
 //
 // It returns nil when r ends or ctx is cancelled, after the running
 // handlers have finished (on cancellation their contexts are cancelled
@@ -30,86 +37,216 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := &lineWriter{w: w}
-	sess := newSession(ctx, s, "", out)
-	s.track(sess)
-	defer s.untrack(sess)
-
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
-	go readLines(ctx, r, lines, readErr)
-
-	var wg sync.WaitGroup
+	c := newStream(ctx, s, r, w)
+	s.track(c.sess)
+	defer s.untrack(c.sess)
+	go c.read()
 	var err error
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case line, ok := <-lines:
-			if !ok {
-				if e := <-readErr; !errors.Is(e, io.EOF) {
-					err = e
-				}
-				break loop
-			}
-			s.handleLine(ctx, sess, line, out, &wg)
-		}
+	select {
+	case <-ctx.Done():
+	case err = <-c.ended:
 	}
-	sess.close()
-	wg.Wait()
+	c.shut()
 	if err == nil {
-		err = out.failed()
+		err = c.out.failed()
 	}
 	return err
 }
 
-// readLines sends each line of r on lines until r ends or ctx is done,
-// then reports why and closes lines.
-func readLines(ctx context.Context, r io.Reader, lines chan<- []byte, readErr chan<- error) {
-	defer close(lines)
-	br := bufio.NewReaderSize(r, 64<<10)
+// inlineBudget is how long a request answered on the reading goroutine
+// may keep the input unread before another goroutine takes over reading.
+const inlineBudget = 200 * time.Microsecond
+
+// stream is one client of ServeStream. One goroutine at a time reads its
+// input: first the one ServeStream starts, then, each time a request
+// answered on the reading goroutine outlasts inlineBudget or waits for the
+// client, a new one.
+type stream struct {
+	srv   *Server
+	ctx   context.Context
+	sess  *session
+	out   *lineWriter
+	br    *bufio.Reader
+	ended chan error // the end of the input: nil at EOF
+
+	// inline is the state of the request answered on the reading
+	// goroutine: inlineNone, inlineRunning, or inlineMoved once another
+	// goroutine reads. takeOver moves the reading.
+	inline atomic.Int32
+	timer  *time.Timer
+
+	// jobs hands requests to idle workers; idle counts them (see spawn).
+	jobs chan func()
+	idle atomic.Int32
+
+	mu      sync.Mutex
+	running int  // requests being handled
+	closed  bool // no new request is handled
+	wg      sync.WaitGroup
+}
+
+// The states of stream.inline.
+const (
+	inlineNone = iota
+	inlineRunning
+	inlineMoved
+)
+
+func newStream(ctx context.Context, s *Server, r io.Reader, w io.Writer) *stream {
+	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1), jobs: make(chan func())}
+	c.sess = newSession(ctx, s, "", c.out)
+	c.sess.awaiting = c.takeOver
+	c.timer = time.AfterFunc(time.Hour, c.takeOver)
+	c.timer.Stop()
+	return c
+}
+
+// read reads and handles lines until the input ends, or until reading
+// moves to another goroutine.
+func (c *stream) read() {
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			select {
-			case lines <- line:
-			case <-ctx.Done():
-				readErr <- ctx.Err()
-				return
-			}
+		line, err := c.br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 && !c.handleLine(line) {
+			return
 		}
 		if err != nil {
-			readErr <- err
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			c.ended <- err
 			return
 		}
 	}
 }
 
-// handleLine handles one line: a message or a batch. Requests run in their
-// own goroutine, except initialize, which is answered before the next line
-// is read so that the requests following it see the session initialized.
-func (s *Server) handleLine(ctx context.Context, sess *session, line []byte, out *lineWriter, wg *sync.WaitGroup) {
+// handleLine handles one line, a message or a batch, and reports whether
+// the calling goroutine goes on reading. Requests run on workers, or on
+// this goroutine when nothing else is to be done (see request);
+// initialize is answered before the next line is read, so that the
+// requests following it see the session initialized.
+func (c *stream) handleLine(line []byte) bool {
+	others, ok := c.begin()
+	if !ok {
+		return false
+	}
 	items, isBatch, perr := splitBatch(line)
 	if perr != nil {
-		out.send(appendError(nil, nil, perr))
-		return
+		c.out.send(appendError(nil, nil, perr))
+		c.end()
+		return true
 	}
 	if isBatch {
-		wg.Go(func() { s.reply(out, s.handleBatch(ctx, sess, items, out)) })
-		return
+		c.spawn(func() []byte { return c.srv.handleBatch(c.ctx, c.sess, items, c.out) })
+		return true
 	}
 	m, id, rerr := parseMessage(line)
 	switch {
 	case rerr != nil:
-		out.send(appendError(nil, id, rerr))
-	case m.isRequest() && m.method == "initialize":
-		s.reply(out, s.handle(ctx, sess, m, out))
-	case m.isRequest():
-		wg.Go(func() { s.reply(out, s.handle(ctx, sess, m, out)) })
+		c.out.send(appendError(nil, id, rerr))
+	case m.isRequest() && m.method != "initialize":
+		return c.request(m, others)
 	default:
-		s.handle(ctx, sess, m, out)
+		c.srv.reply(c.out, c.srv.handle(c.ctx, c.sess, m, c.out))
 	}
+	c.end()
+	return true
+}
+
+// request handles a request, begun while others were being handled, and
+// reports whether the calling goroutine goes on reading. When no other
+// request runs and no more input is buffered, the request is answered
+// here: the client most likely waits for this answer before it sends
+// anything else. The timer, or a round trip to the client, moves the
+// reading elsewhere meanwhile.
+func (c *stream) request(m *message, others int) bool {
+	handle := func() []byte { return c.srv.handle(c.ctx, c.sess, m, c.out) }
+	if others > 0 || c.br.Buffered() > 0 {
+		c.spawn(handle)
+		return true
+	}
+	c.inline.Store(inlineRunning)
+	c.timer.Reset(inlineBudget)
+	c.srv.reply(c.out, handle())
+	c.timer.Stop()
+	reading := c.inline.CompareAndSwap(inlineRunning, inlineNone)
+	c.end()
+	return reading
+}
+
+// takeOver starts a goroutine that goes on reading, if the request
+// answered on the reading goroutine still runs.
+func (c *stream) takeOver() {
+	if c.inline.CompareAndSwap(inlineRunning, inlineMoved) {
+		go c.read()
+	}
+}
+
+// maxIdleWorkers is how many workers of a stream may wait for requests.
+const maxIdleWorkers = 128
+
+// spawn answers a begun request concurrently, on an idle worker if one
+// waits, else on a new one. Workers are kept because a handler's stack is
+// deep: a new goroutine for each request spends more time growing its
+// stack than the reference tool spends decoding its arguments.
+func (c *stream) spawn(handle func() []byte) {
+	job := func() {
+		defer c.end()
+		c.srv.reply(c.out, handle())
+	}
+	select {
+	case c.jobs <- job:
+	default:
+		go c.work(job)
+	}
+}
+
+// work runs job, then the jobs spawn hands it, until the stream ends or
+// enough other workers are idle.
+func (c *stream) work(job func()) {
+	for {
+		job()
+		if c.idle.Add(1) > maxIdleWorkers {
+			c.idle.Add(-1)
+			return
+		}
+		select {
+		case job = <-c.jobs:
+			c.idle.Add(-1)
+		case <-c.ctx.Done():
+			c.idle.Add(-1)
+			return
+		}
+	}
+}
+
+// begin counts a message being handled, unless the stream is shut; it
+// returns how many others are being handled.
+func (c *stream) begin() (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return 0, false
+	}
+	c.running++
+	c.wg.Add(1)
+	return c.running - 1, true
+}
+
+func (c *stream) end() {
+	c.mu.Lock()
+	c.running--
+	c.mu.Unlock()
+	c.wg.Done()
+}
+
+// shut refuses new messages, fails the round trips awaiting the client
+// and waits for the running handlers.
+func (c *stream) shut() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.sess.close()
+	c.wg.Wait()
 }
 
 // reply writes a response, if there is one.

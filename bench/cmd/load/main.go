@@ -1,218 +1,158 @@
-// Command load is a bounded HTTP load run of the built-in server on
-// loopback: it serves the benchmark's bulk_price_update tool and 100
-// synthetic tools with mcpserver over Streamable HTTP on 127.0.0.1 (a free
-// port), starts -clients concurrent clients, each with its own session,
-// sending a mix of tools/list and tools/call for -duration, then reports
-// throughput, latency percentiles and errors. It stops by itself and exits
-// 1 if any request failed.
+// Command load is a bounded HTTP load run on loopback of the reference
+// tool bulk_price_update, served over Streamable HTTP by each server the
+// benchmarks compare (bench/servers), each a process of its own started
+// from bench/cmd/serve, one after the other: mcpgen's built-in server,
+// go-sdk, mcp-go with and without validation, and a floor, a net/http
+// server answering every POST with a fixed body.
 //
-//	go run ./bench/cmd/load -clients 50 -duration 10s -list 0.2
+// For each server and each mode, -clients concurrent clients send the
+// reference call for -duration (at most -max requests), and it reports
+// throughput and latency percentiles beside the floor's, as ratios:
+//
+//   - sessions: 2025-11-25 sessions, one a client, opened by initialize
+//     before the clock starts;
+//   - stateless: 2026-07-28 requests with no session, carrying the
+//     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and the
+//     revision and client capabilities in _meta (go-sdk and mcp-go run in
+//     their stateless modes).
+//
+// Then, unless -idle is 0, it opens -idle sessions on a fresh process of
+// each server that keeps sessions and reports the heap and stacks in use,
+// and the resident memory, each session adds. With -rounds above 1 it
+// runs every server again, in the same order, reports each round, and
+// then the medians over the rounds: on a machine that other work shares,
+// many short rounds and their medians say more than one long one.
+//
+//	go run ./bench/cmd/load -clients 50 -duration 2s -rounds 8 -idle 10000
+//
+// It exits 1 if any request failed.
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/bench/hundred"
-	"github.com/mcpgen/mcpgen/bench/pricing"
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/bench/servers"
 )
 
 func main() {
-	clients := flag.Int("clients", 50, "concurrent clients, one session each")
-	duration := flag.Duration("duration", 10*time.Second, "how long to send requests")
-	listShare := flag.Float64("list", 0.2, "share of requests that are tools/list (the rest are tools/call)")
-	flag.Parse()
-	if err := run(*clients, *duration, *listShare); err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(clients int, duration time.Duration, listShare float64) error {
-	if clients < 1 || duration <= 0 || listShare < 0 || listShare > 1 {
-		return errors.New("need -clients >= 1, -duration > 0 and 0 <= -list <= 1")
-	}
-	srv := mcpserver.New(mcprt.Identity{Name: "load", Version: "1.0.0"},
-		append(pricing.MCPTools(), hundred.MCPTools()...)...)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// config is what the flags ask for.
+type config struct {
+	clients  int
+	duration time.Duration
+	max      int
+	rounds   int
+	idle     int
+	modes    []string
+	targets  []target
+	cleanup  func() // removes the build of bench/cmd/serve, if any
+}
+
+// target is a server to load: a build of bench/cmd/serve and the server
+// it runs.
+type target struct {
+	name, bin, server string
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
 	if err != nil {
-		return err
+		return 2
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler()}
-	go hs.Serve(ln)
-	defer hs.Shutdown(context.Background())
-
-	url := "http://" + ln.Addr().String() + "/mcp"
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}, Timeout: 30 * time.Second}
-	results := make([]clientResult, clients)
-	deadline := time.Now().Add(duration)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for i := range results {
-		wg.Go(func() { results[i] = runClient(hc, url, i, deadline, listShare) })
+	if cfg.cleanup != nil {
+		defer cfg.cleanup()
 	}
-	wg.Wait()
-	report(results, time.Since(start))
-	for _, r := range results {
-		if r.errors > 0 {
-			return fmt.Errorf("%d requests failed; first: %v", totalErrors(results), firstError(results))
-		}
-	}
-	return nil
-}
-
-// clientResult is what one client saw.
-type clientResult struct {
-	latencies []time.Duration
-	lists     int
-	calls     int
-	errors    int
-	firstErr  error
-}
-
-// runClient initializes a session and sends requests until deadline; every
-// n-th request is tools/list so that lists make up listShare of them.
-func runClient(hc *http.Client, url string, n int, deadline time.Time, listShare float64) clientResult {
-	var r clientResult
-	c := &client{hc: hc, url: url}
-	if err := c.initialize(); err != nil {
-		r.errors, r.firstErr = 1, err
-		return r
-	}
-	call := callRequest(10)
-	acc := float64(n%7) / 7 // stagger the mix across clients
-	for id := 2; time.Now().Before(deadline); id++ {
-		acc += listShare
-		isList := acc >= 1
-		var body []byte
-		want := `"text":"updated 10 prices in emea"`
-		if isList {
-			acc--
-			body = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id)
-			want = `"name":"tool099"`
-		} else {
-			body = bytes.Replace(call, []byte(`"id":1,`), fmt.Appendf(nil, `"id":%d,`, id), 1)
-		}
-		t0 := time.Now()
-		err := c.post(body, want)
-		r.latencies = append(r.latencies, time.Since(t0))
-		switch {
-		case err != nil:
-			r.errors++
-			if r.firstErr == nil {
-				r.firstErr = err
+	failed := false
+	rounds := make(map[string][][]result)
+	for round := 1; round <= cfg.rounds; round++ {
+		for _, mode := range cfg.modes {
+			fmt.Fprintf(stdout, "\nround %d, %s, %d clients, %s or %d requests per server\n", round, mode, cfg.clients, cfg.duration, cfg.max)
+			res, err := loadAll(cfg, mode)
+			report(stdout, res)
+			rounds[mode] = append(rounds[mode], res)
+			failed = failed || err != nil
+			if err != nil {
+				fmt.Fprintln(stderr, "load:", err)
 			}
-		case isList:
-			r.lists++
-		default:
-			r.calls++
 		}
 	}
-	return r
-}
-
-// client is one session of Streamable HTTP.
-type client struct {
-	hc      *http.Client
-	url     string
-	session string
-}
-
-func (c *client) initialize() error {
-	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"load","version":"1.0.0"}}}`
-	if err := c.post([]byte(init), `"protocolVersion":"2025-06-18"`); err != nil {
-		return fmt.Errorf("initialize: %w", err)
-	}
-	if c.session == "" {
-		return errors.New("initialize: no Mcp-Session-Id")
-	}
-	return c.post([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), "")
-}
-
-// post sends one message and checks that the answer holds want (a
-// notification, want "", expects 202).
-func (c *client) post(body []byte, want string) error {
-	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	got, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-		c.session = id
-	}
-	switch {
-	case want == "" && resp.StatusCode != http.StatusAccepted:
-		return fmt.Errorf("status %d, want 202: %.200s", resp.StatusCode, got)
-	case want != "" && (resp.StatusCode != http.StatusOK || !strings.Contains(string(got), want)):
-		return fmt.Errorf("status %d, answer %.200s; want %s", resp.StatusCode, got, want)
-	}
-	return nil
-}
-
-// callRequest is the reference tools/call of the benchmarks, with id 1.
-func callRequest(n int) []byte { return pricing.CallRequest(1, n) }
-
-func report(results []clientResult, elapsed time.Duration) {
-	var all []time.Duration
-	lists, calls := 0, 0
-	for _, r := range results {
-		all = append(all, r.latencies...)
-		lists += r.lists
-		calls += r.calls
-	}
-	slices.Sort(all)
-	pct := func(p float64) time.Duration {
-		if len(all) == 0 {
-			return 0
-		}
-		return all[min(len(all)-1, int(p*float64(len(all))))]
-	}
-	fmt.Printf("clients %d, %s: %d requests (%d tools/list, %d tools/call), %d errors\n",
-		len(results), elapsed.Round(time.Millisecond), len(all), lists, calls, totalErrors(results))
-	fmt.Printf("throughput %.0f req/s; latency p50 %s, p99 %s, max %s\n",
-		float64(len(all))/elapsed.Seconds(), pct(0.50), pct(0.99), pct(1))
-}
-
-func totalErrors(results []clientResult) int {
-	n := 0
-	for _, r := range results {
-		n += r.errors
-	}
-	return n
-}
-
-func firstError(results []clientResult) error {
-	for _, r := range results {
-		if r.firstErr != nil {
-			return r.firstErr
+	if cfg.rounds > 1 {
+		for _, mode := range cfg.modes {
+			fmt.Fprintf(stdout, "\n%s, medians of %d rounds (ratios: the median of each round's ratio)\n", mode, cfg.rounds)
+			summarize(stdout, rounds[mode])
 		}
 	}
-	return nil
+	if cfg.idle > 0 {
+		fmt.Fprintf(stdout, "\nmemory of %d idle 2025-11-25 sessions\n", cfg.idle)
+		mem, err := idleAll(cfg)
+		reportMemory(stdout, mem)
+		if err != nil {
+			fmt.Fprintln(stderr, "load:", err)
+			failed = true
+		}
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg config
+	fs.IntVar(&cfg.clients, "clients", 50, "concurrent clients")
+	fs.DurationVar(&cfg.duration, "duration", 5*time.Second, "how long each server is loaded in each mode")
+	fs.IntVar(&cfg.max, "max", 1_000_000, "most requests sent to a server in one mode")
+	fs.IntVar(&cfg.rounds, "rounds", 1, "how many times every server is loaded, in turn")
+	fs.IntVar(&cfg.idle, "idle", 10_000, "idle sessions opened to measure their memory; 0 skips it")
+	modes := fs.String("modes", "sessions,stateless", "modes to run: sessions (2025-11-25), stateless (2026-07-28)")
+	only := fs.String("servers", strings.Join(servers.Names, ","), "servers to load, the floor first")
+	bin := fs.String("serve", "", "a build of bench/cmd/serve; empty builds one from this tree")
+	ab := fs.String("ab", "", "other `builds` of bench/cmd/serve, as label=path[,...]; their built-in server runs after this tree's as mcpserver-label")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	cfg.modes = strings.Split(*modes, ",")
+	if cfg.clients < 1 || cfg.duration <= 0 || cfg.max < 1 || cfg.rounds < 1 || cfg.idle < 0 {
+		err := errors.New("need -clients, -duration, -max and -rounds above 0 and -idle at least 0")
+		fmt.Fprintln(stderr, "load:", err)
+		return cfg, err
+	}
+	if *bin == "" {
+		path, cleanup, err := buildServe()
+		if err != nil {
+			fmt.Fprintln(stderr, "load:", err)
+			return cfg, err
+		}
+		cfg.cleanup, *bin = cleanup, path
+	}
+	cfg.targets = targets(strings.Split(*only, ","), *bin, *ab)
+	return cfg, nil
+}
+
+// targets are the servers named, each from bin, and after the built-in
+// server, the builds of ab.
+func targets(names []string, bin, ab string) []target {
+	var ts []target
+	for _, name := range names {
+		ts = append(ts, target{name: name, bin: bin, server: name})
+		if name != servers.Builtin {
+			continue
+		}
+		for entry := range strings.SplitSeq(ab, ",") {
+			if label, path, ok := strings.Cut(entry, "="); ok {
+				ts = append(ts, target{name: name + "-" + label, bin: path, server: name})
+			}
+		}
+	}
+	return ts
 }
