@@ -9,8 +9,25 @@
 // wire (an in-process client that filled Arguments with Go values) has its
 // arguments marshalled, once. Argument problems, handler errors and panics
 // come back as results with isError set: a handler never returns a Go
-// error, which mcp-go would send as a JSON-RPC error the model never sees.
-// An unknown tool is answered by mcp-go as JSON-RPC error -32602.
+// error, which mcp-go would send as a JSON-RPC error the model never sees
+// (but for a task's panic, below). An unknown tool is answered by mcp-go
+// as JSON-RPC error -32602.
+//
+// Tools annotated task=optional or task=required run as mcp-go's own
+// tasks of 2025-11-25: [NewServer] with EnableTasks gives the server
+// mcp-go's task capabilities and the tools execution.taskSupport (on a
+// server the caller made, tools publish it whatever its capabilities), and
+// mcp-go answers a call that carries the task param with a working task at
+// once, runs the handler in the background, serves tasks/get, tasks/result
+// (which waits for the end), tasks/list and tasks/cancel, and sends
+// notifications/tasks/status when a task ends. The handler does not
+// change: its context ends with tasks/cancel, with the end of the session
+// and at the task's ttl, but not when the call is answered, as mcp-go
+// would have it; [mcprt.Progress] reaches the client as
+// notifications/progress; a panic fails the task with the built-in
+// server's -32603. A task=required tool called without the task param is
+// mcp-go's -32601 "tool 'name' requires task augmentation", the built-in
+// server's code.
 //
 // Prompts, resources and resource templates go on mcp-go's own AddPrompts,
 // AddResources and AddResourceTemplates ([AddPrompts], [AddResources]).
@@ -97,15 +114,18 @@ import (
 // that prompts and resources added later with [AddPrompts] and
 // [AddResources] complete and notify as id says: the capabilities, the
 // completion providers, the hooks that keep resource subscriptions for
-// [ResourceUpdated], and the caching hints of 2026-07-28 (lists public,
-// reads private, as on the built-in server).
+// [ResourceUpdated] and that let tasks/cancel and the end of a session
+// reach the handlers of tasks, and the caching hints of 2026-07-28 (lists
+// public, reads private, as on the built-in server).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
-	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, taskTools: id.EnableTasks}
+	hooks := reg.subs.hooks()
+	reg.tasks.hook(hooks)
 	opts := []server.ServerOption{
 		server.WithToolCapabilities(id.EnableToolNotifications),
 		server.WithPromptCompletionProvider(reg),
 		server.WithResourceCompletionProvider(reg),
-		server.WithHooks(reg.subs.hooks()),
+		server.WithHooks(hooks),
 		server.WithCacheHints(0, mcp.CacheScopePublic),
 		server.WithMethodCacheHints(mcp.MethodResourcesRead, 0, mcp.CacheScopePrivate),
 	}
@@ -128,7 +148,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 		server.WithResourceCapabilities(id.EnableResourceSubscriptions, id.EnableResourceNotifications))
 	s := server.NewMCPServer(id.Name, id.Version, opts...)
 	keep(s, reg)
-	addTools(s, reg.sw, tools)
+	addTools(s, reg, tools)
 	return s
 }
 
@@ -137,21 +157,23 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // mcp-go's own API allows.
 func AddTools(s *server.MCPServer, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s).sw, tools)
+	addTools(s, registryOf(s), tools)
 }
 
-func addTools(s *server.MCPServer, sw switches, tools []mcprt.Tool) {
+func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 	st := make([]server.ServerTool, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		st[i] = server.ServerTool{Tool: descriptor(t), Handler: handler(s, sw, *t)}
+		d := descriptor(t, reg.taskTools)
+		st[i] = server.ServerTool{Tool: d, Handler: handler(s, reg, *t, d.Execution != nil)}
 	}
 	s.AddTools(st...)
 }
 
 // descriptor maps a tool's descriptor onto mcp-go's type, with the schemas
-// as the generator serialized them.
-func descriptor(t *mcprt.Tool) mcp.Tool {
+// as the generator serialized them. Task support is published only where
+// tasks says, since mcp-go runs a call as a task wherever a tool has it.
+func descriptor(t *mcprt.Tool, tasks bool) mcp.Tool {
 	d := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(t.InputSchema))
 	d.Title = t.Title
 	if len(t.OutputSchema) > 0 {
@@ -167,7 +189,7 @@ func descriptor(t *mcprt.Tool) mcp.Tool {
 		OpenWorldHint:   t.Hints.OpenWorld,
 	}
 	d.Icons = icons(t.Icons)
-	if t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired {
+	if tasks && (t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired) {
 		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(t.TaskSupport)}
 	}
 	return d
@@ -181,20 +203,25 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 	return out
 }
 
-// handler runs a tool for mcp-go with a [mcprt.Caller] in its context. It
-// never returns a Go error.
-func handler(s *server.MCPServer, sw switches, t mcprt.Tool) server.ToolHandlerFunc {
+// handler runs a tool for mcp-go with a [mcprt.Caller] in its context; as
+// a task where mcp-go runs the call as one (taskSupport says the
+// descriptor publishes task support). It returns a Go error only for a
+// task whose handler panicked, which mcp-go then marks failed.
+func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := rawArguments(&req)
 		if err != nil {
 			return result(mcprt.ErrorResult(err), revision(ctx)), nil
 		}
-		c := &caller{srv: s, sw: sw}
+		c := &caller{srv: s, sw: reg.sw}
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
-		return result(res, revision(ctx)), nil
+		ctx = mcprt.WithCaller(ctx, c)
+		if runsAsTask(taskSupport, &req) {
+			return reg.tasks.runTask(ctx, &req, &t, args)
+		}
+		return result(wire.CallTool(ctx, &t, args), revision(ctx)), nil
 	}
 }
 

@@ -15,12 +15,15 @@ import (
 // registry is what the adapter keeps beside one mcp-go server: the prompts
 // and resources added to it, which its completion providers dispatch over
 // and the template handlers read from in order; the identity's switches
-// for what handlers may ask of the client; and the sessions' resource
-// subscriptions, which mcp-go's own sessions do not keep.
+// for what handlers may ask of the client, and whether its tools run as
+// tasks; the sessions' resource subscriptions, which mcp-go's own sessions
+// do not keep; and the tool calls running as tasks.
 type registry struct {
 	wire.Catalog
-	sw   switches
-	subs subscriptions
+	sw        switches
+	taskTools bool
+	subs      subscriptions
+	tasks     taskRuns
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -31,7 +34,9 @@ var registries sync.Map // weak.Pointer[server.MCPServer] -> *registry
 
 // unrestricted are the switches of a server NewServer did not make: with
 // no identity, handlers may log, elicit and sample wherever the client
-// declared the capability, as mcp-go's own API allows.
+// declared the capability, as mcp-go's own API allows. Its tools publish
+// their task support, as mcp.WithTaskSupport would, whether the caller
+// gave the server task capabilities or not.
 var unrestricted = switches{logging: true, elicitation: true, sampling: true}
 
 // registryOf returns s's registry, making one for a server NewServer did
@@ -40,7 +45,7 @@ func registryOf(s *server.MCPServer) *registry {
 	if r, ok := registries.Load(weak.Make(s)); ok {
 		return r.(*registry)
 	}
-	return keep(s, &registry{sw: unrestricted})
+	return keep(s, &registry{sw: unrestricted, taskTools: true})
 }
 
 // keep stores r as s's registry unless s has one already, and returns the
