@@ -24,7 +24,11 @@
 // What the SDK's own types cannot carry differs from the built-in server:
 // the SDK always publishes readOnlyHint and idempotentHint (false when not
 // written), and its Tool has no execution member, so task support is not
-// published. For prompts, resources and completions (each is checked by
+// published. go-sdk has no tasks, so a tool annotated task=optional or
+// task=required runs as an ordinary call, with or without the client's
+// task param and whatever the identity enables, and no tasks capability
+// or tasks/* method is served (TestTaskToolsRunAsCalls). For prompts,
+// resources and completions (each is checked by
 // TestDifferences, so that a change in the SDK shows):
 //   - descriptors of prompts, resources and templates are the same on every
 //     revision: titles, icons and annotations (lastModified included) reach
