@@ -228,6 +228,9 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 		t := &tools[i]
 		d := descriptor(t, reg.taskTools)
 		st[i] = server.ServerTool{Tool: d, Handler: handler(s, reg, *t, d.Execution != nil)}
+		if d.Execution != nil {
+			reg.tasks.added(t.Name)
+		}
 	}
 	s.AddTools(st...)
 }

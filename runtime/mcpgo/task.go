@@ -36,6 +36,7 @@ type taskRuns struct {
 	hooked bool // the hooks that cancel runs are installed
 
 	mu     sync.Mutex
+	tools  map[string]bool // the adapter's tools with task support
 	byCall map[*server.RequestProtocolInfo]*taskRun
 	byID   map[string]*taskRun
 }
@@ -56,9 +57,9 @@ type taskRun struct {
 // reach the handlers' contexts.
 func (rs *taskRuns) hook(h *server.Hooks) {
 	rs.hooked = true
-	h.AddAfterCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest, res any) {
+	h.AddAfterCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest, res any) {
 		if ct, ok := res.(*mcp.CreateTaskResult); ok {
-			rs.created(ctx, ct.Task.TaskId)
+			rs.created(ctx, req.Params.Name, ct.Task.TaskId)
 		}
 	})
 	h.AddAfterCancelTask(func(_ context.Context, _ any, req *mcp.CancelTaskRequest, _ *mcp.CancelTaskResult) {
@@ -87,15 +88,30 @@ func (rs *taskRuns) joinLocked(key *server.RequestProtocolInfo) *taskRun {
 	return r
 }
 
-// created records that the call of ctx was answered with task id, so that
-// tasks/cancel of id finds its run.
-func (rs *taskRuns) created(ctx context.Context, id string) {
+// added records that tool is one of the adapter's with task support, whose
+// tasks have runs: a task of a tool added to mcp-go by other means has no
+// handler here to join its run.
+func (rs *taskRuns) added(tool string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.tools == nil {
+		rs.tools = map[string]bool{}
+	}
+	rs.tools[tool] = true
+}
+
+// created records that the call of tool in ctx was answered with task id,
+// so that tasks/cancel of id finds its run.
+func (rs *taskRuns) created(ctx context.Context, tool, id string) {
 	key := server.RequestProtocolInfoFromContext(ctx)
 	if key == nil {
 		return
 	}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	if !rs.tools[tool] {
+		return
+	}
 	r := rs.joinLocked(key)
 	r.session = sessionID(ctx)
 	if r.ended {

@@ -431,17 +431,23 @@ func TestTaskSessionEnd(t *testing.T) {
 // TestTaskRaceManyCalls runs tasks that end at once beside tasks that are
 // cancelled, in sessions of their own, so that the race detector sees the
 // hooks and the handlers meet in whatever order they come, and checks that
-// no run is left behind.
+// no run is left behind, nor any for the tasks of a tool the caller added
+// to mcp-go directly.
 func TestTaskRaceManyCalls(t *testing.T) {
 	g := newGate()
 	s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional), instant("quick", "done", false, mcprt.TaskOptional))
+	theirs := mcp.NewTool("theirs", mcp.WithTaskSupport(mcp.TaskSupportOptional))
+	s.AddTool(theirs, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("done"), nil
+	})
 	const n = 20
-	done := make(chan error, 2*n)
+	done := make(chan error, 3*n)
 	for i := range n {
-		go func() { done <- quickTask(s, i) }()
+		go func() { done <- quickTask(s, "quick", i) }()
+		go func() { done <- quickTask(s, "theirs", i) }()
 		go func() { done <- cancelledTask(s, i) }()
 	}
-	for range 2 * n {
+	for range 3 * n {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
@@ -483,14 +489,14 @@ func rawRequest(s *server.MCPServer, sess *testSession, method, id string) strin
 	return string(out)
 }
 
-func quickTask(s *server.MCPServer, i int) error {
-	sess := newTestSession(fmt.Sprintf("quick-%d", i), "2025-11-25")
-	id, err := rawTask(s, sess, "quick")
+func quickTask(s *server.MCPServer, tool string, i int) error {
+	sess := newTestSession(fmt.Sprintf("%s-%d", tool, i), "2025-11-25")
+	id, err := rawTask(s, sess, tool)
 	if err != nil {
 		return err
 	}
 	if got := rawRequest(s, sess, "tasks/result", id); !strings.Contains(got, `"text":"done"`) {
-		return fmt.Errorf("tasks/result of a quick task: %s", got)
+		return fmt.Errorf("tasks/result of a task of %s: %s", tool, got)
 	}
 	return nil
 }
