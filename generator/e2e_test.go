@@ -57,13 +57,18 @@ type serverPath struct {
 	// linkFields: a resource_link block always has description and
 	// mimeType, "" when not set (mcp-go's ResourceLink has no omitempty).
 	linkFields bool
+	// noTaskSupport: no tool publishes execution.taskSupport: go-sdk has
+	// no tasks, and mcp-go runs as a task every call of a tool that
+	// publishes it, so the adapter publishes it only with
+	// Identity.EnableTasks, which these servers leave off.
+	noTaskSupport bool
 }
 
 // serverPaths are the three server paths every behaviour test runs on.
 var serverPaths = []serverPath{
 	{name: "builtin"},
-	{name: "gosdk", sorted: true, serverInfo: true},
-	{name: "mcpgo", sorted: true, emptyAnnotations: true, serverInfo: true, linkFields: true},
+	{name: "gosdk", sorted: true, serverInfo: true, noTaskSupport: true},
+	{name: "mcpgo", sorted: true, emptyAnnotations: true, serverInfo: true, linkFields: true, noTaskSupport: true},
 }
 
 // suite is what behaviour asks of a server's tools: calls through go-sdk's

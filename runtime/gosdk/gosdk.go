@@ -27,13 +27,17 @@
 // stay) and writes that page from the descriptors the built-in server
 // writes, serialized for each revision when they were added. A 2024-11-05
 // client is sent no annotations, a 2025-03-26 client no top-level title
-// and no output schema, icons come with 2025-11-25 and task support
-// (execution) with it alone; a hint is published only as written, and
-// annotations.title with the title. Anything the caller added to the
+// and no output schema, and icons come with 2025-11-25; a hint is
+// published only as written, and annotations.title with the title. Anything the caller added to the
 // server through the SDK itself is listed as the SDK writes it. Middleware
 // added after the adapter's sees list results of the adapter's types,
 // which embed the SDK's (*mcp.ListToolsResult and the others) rather than
 // being them.
+//
+// go-sdk has no tasks, so a tool annotated task=optional or task=required
+// runs as an ordinary call, with or without the client's task param and
+// whatever the identity enables; no task support (execution), tasks
+// capability or tasks/* method is published (TestTaskToolsRunAsCalls).
 //
 // What differs from the built-in server (each is checked by
 // TestDifferences, so that a change in the SDK shows):
@@ -140,6 +144,7 @@ func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
 func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 	for i := range tools {
 		t := tools[i]
+		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
 		d := descriptor(&t)
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool))
 		s.AddTool(d, handler(&t, reg.sw))

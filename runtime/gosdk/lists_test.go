@@ -71,10 +71,10 @@ func withoutServerInfo(t *testing.T, got string) string {
 // TestListsPerRevision lists tools, prompts, resources and templates on
 // every revision and compares the bytes with what the built-in server's
 // writers produce for that revision: a 2024-11-05 client sees no
-// annotations, a 2025-03-26 client no title or output schema, icons and
-// execution come with 2025-11-25 (execution with it alone), and nothing
-// the SDK's own types would add (false hints) or drop (annotations.title,
-// execution) shows.
+// annotations, a 2025-03-26 client no title or output schema, icons come
+// with 2025-11-25, no revision sees task support (execution), since go-sdk
+// has no tasks, and nothing the SDK's own types would add (false hints) or
+// drop (annotations.title) shows.
 func TestListsPerRevision(t *testing.T) {
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
 	AddPrompts(s, kinds)
@@ -82,6 +82,9 @@ func TestListsPerRevision(t *testing.T) {
 	AddResources(s, rs[0], dataTemplate)
 	tools := sampleTools()
 	sorted := []mcprt.Tool{tools[1], tools[0]} // go-sdk lists by name
+	for i := range sorted {
+		sorted[i].TaskSupport = "" // go-sdk has no tasks
+	}
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
 			c := dial(t, s, string(rev))

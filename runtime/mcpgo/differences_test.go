@@ -3,10 +3,14 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -168,4 +172,281 @@ func listenIsNotTold(t *testing.T, s *server.MCPServer) {
 	}
 	cancel()
 	<-done
+}
+
+// TestTaskDifferences checks each difference from the built-in server that
+// the package documentation lists for tasks, asserting what mcp-go does,
+// so that a change in mcp-go shows here.
+func TestTaskDifferences(t *testing.T) {
+	t.Run("a tool error completes the task", func(t *testing.T) {
+		tc := connectTasks(t, NewServer(tasksOn, instant("fail", "no such order", true, mcprt.TaskOptional)))
+		task := tc.wait(t, tc.start(t, "fail", &mcp.TaskParams{}, nil).TaskId)
+		if task.Status != mcp.TaskStatusCompleted {
+			t.Errorf("status %s, want mcp-go's completed (2025-11-25: failed)", task.Status)
+		}
+		if got := tc.result(task.TaskId); !strings.Contains(got, `"isError":true`) || !strings.Contains(got, "no such order") {
+			t.Errorf("tasks/result: %s, want the tool's error result", got)
+		}
+	})
+	t.Run("progress sets no status message", progressSetsNoStatusMessage)
+	t.Run("a question leaves the task working", aQuestionLeavesTheTaskWorking)
+	t.Run("a question waits without a standalone stream", aQuestionWaitsWithoutAStream)
+	t.Run("the ttl is the client's", func(t *testing.T) {
+		tc := connectTasks(t, NewServer(tasksOn, instant("quick", "done", false, mcprt.TaskOptional)))
+		huge := int64(1e12)
+		if task := tc.start(t, "quick", &mcp.TaskParams{TTL: &huge}, nil); task.TTL == nil || *task.TTL != huge {
+			t.Errorf("ttl %v, want the client's %d unbounded", task.TTL, huge)
+		}
+		raw, err := tc.call(t, "quick", &mcp.TaskParams{}, nil)
+		if err != nil || !strings.Contains(string(raw), `"ttl":null`) || strings.Contains(string(raw), "pollInterval") {
+			t.Errorf("a task without ttl: %s, %v; want ttl null and no pollInterval", raw, err)
+		}
+	})
+	t.Run("tasks are not bounded", func(t *testing.T) {
+		s := NewServer(tasksOn, instant("quick", "done", false, mcprt.TaskOptional))
+		sess := newTestSession("many", "2025-11-25")
+		for i := range 101 { // the built-in server keeps 100 a session
+			if _, err := rawTask(s, sess, "quick"); err != nil {
+				t.Fatalf("task %d: %v", i+1, err)
+			}
+		}
+	})
+	t.Run("tasks/list is ordered by task id", func(t *testing.T) {
+		s := NewServer(tasksOn, instant("quick", "done", false, mcprt.TaskOptional))
+		sess := newTestSession("listed", "2025-11-25")
+		for range 5 {
+			if _, err := rawTask(s, sess, "quick"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var list struct{ Result mcp.ListTasksResult }
+		json.Unmarshal([]byte(rawRequest(s, sess, "tasks/list", "")), &list)
+		ids := make([]string, len(list.Result.Tasks))
+		for i, task := range list.Result.Tasks {
+			ids[i] = task.TaskId
+		}
+		if len(ids) != 5 || !slices.IsSorted(ids) {
+			t.Errorf("tasks/list ids %v, want 5 sorted", ids)
+		}
+	})
+	t.Run("status notifications go to every session", func(t *testing.T) {
+		s := NewServer(tasksOn, instant("quick", "done", false, mcprt.TaskOptional))
+		owner, other := connectTasks(t, s), connectTasks(t, s)
+		task := owner.start(t, "quick", &mcp.TaskParams{}, nil)
+		other.status.wait(t, "another session's notifications/tasks/status")
+		if got := other.status.list()[0]; !strings.Contains(got, task.TaskId) {
+			t.Errorf("the other session was told %s", got)
+		}
+	})
+	t.Run("a cancelled task's result is empty", func(t *testing.T) {
+		g := newGate()
+		s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional))
+		sess := newTestSession("cancelled", "2025-11-25")
+		id, err := rawTask(s, sess, "slow")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rawRequest(s, sess, "tasks/cancel", id)
+		want := `{"jsonrpc":"2.0","id":2,"result":{"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"` + id + `"}}}}`
+		if got := rawRequest(s, sess, "tasks/result", id); got != want {
+			t.Errorf("tasks/result of a cancelled task\n got %s\nwant %s (built-in: -32603)", got, want)
+		}
+		g.waitEnded(t)
+	})
+	t.Run("a failed task's status message is its error", func(t *testing.T) {
+		quietLog(t)
+		boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
+			Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
+		s := NewServer(tasksOn, boom)
+		sess := newTestSession("failed", "2025-11-25")
+		id, _ := rawTask(s, sess, "boom")
+		rawRequest(s, sess, "tasks/result", id)
+		if got := rawRequest(s, sess, "tasks/get", id); !strings.Contains(got, `"statusMessage":"internal error: tool \"boom\" panicked: kaput"`) {
+			t.Errorf("tasks/get: %s", got)
+		}
+	})
+	t.Run("a tool without task support called with task runs as a call", func(t *testing.T) {
+		s := NewServer(tasksOn, instant("plain", "ran", false, mcprt.TaskForbidden))
+		if got, want := call(t, s, "2025-11-25", "tools/call", `{"name":"plain","arguments":{},"task":{}}`), `{"content":[{"type":"text","text":"ran"}]}`; got != want {
+			t.Errorf("\n got %s\nwant %s (built-in: -32601)", got, want)
+		}
+	})
+	t.Run("the tasks capability on every revision", func(t *testing.T) {
+		s := NewServer(tasksOn)
+		if got := call(t, s, "2025-06-18", "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`); !strings.Contains(got, `"tasks":{`) {
+			t.Errorf("2025-06-18 initialize: %s, want mcp-go's tasks capability", got)
+		}
+		if got := call(t, s, "2026-07-28", "server/discover", `{}`); !strings.Contains(got, `"tasks":{`) {
+			t.Errorf("2026-07-28 discover: %s, want mcp-go's tasks capability", got)
+		}
+	})
+	t.Run("no tasks extension on 2026-07-28", noTasksExtension)
+	t.Run("tasks/cancel does not reach the handler on a server the caller made", cancelOnCallersServer)
+	t.Run("no task support without EnableTasks", func(t *testing.T) {
+		s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, instant("may", "ran", false, mcprt.TaskOptional))
+		if got := call(t, s, "2025-11-25", "tools/list", `{}`); strings.Contains(got, "execution") {
+			t.Errorf("tools/list: %s, want no execution (built-in: published)", got)
+		}
+		if got, want := call(t, s, "2025-11-25", "tools/call", `{"name":"may","arguments":{},"task":{}}`), `{"content":[{"type":"text","text":"ran"}]}`; got != want {
+			t.Errorf("a call with task\n got %s\nwant %s", got, want)
+		}
+	})
+}
+
+// progressSetsNoStatusMessage: mcprt.Progress reaches the client as
+// notifications/progress, but mcp-go has no way to set a task's status
+// message.
+func progressSetsNoStatusMessage(t *testing.T) {
+	g := newGate()
+	answered := make(chan struct{})
+	slow := g.tool("slow", mcprt.TaskOptional)
+	gated := slow.Handler
+	slow.Handler = func(ctx context.Context, args []byte) mcprt.Result {
+		<-answered // what the call's closing stream takes is lost
+		_ = mcprt.Progress(ctx, 1, 2, "half way")
+		return gated(ctx, args)
+	}
+	tc := connectTasks(t, NewServer(tasksOn, slow))
+	task := tc.start(t, "slow", &mcp.TaskParams{}, &mcp.Meta{ProgressToken: "p"})
+	close(answered)
+	tc.progress.wait(t, "notifications/progress")
+	g.waitStarted(t)
+	if got := tc.get(t, task.TaskId); got.Status != mcp.TaskStatusWorking || got.StatusMessage != "" {
+		t.Errorf("tasks/get: %+v, want working without a status message", got)
+	}
+	close(g.open)
+}
+
+// elicitor answers every elicitation with accept, after checking what the
+// task looks like meanwhile.
+type elicitor struct {
+	during func(mcp.ElicitationRequest)
+}
+
+func (e elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	e.during(req)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"ok": true}}}, nil
+}
+
+// asker is a task=optional tool that asks the client once the test says
+// its call was answered (a question mcp-go sends on the call's own stream
+// as that stream closes may be lost), says how the question ended, and
+// answers with the answer.
+func asker(answered <-chan struct{}, ended chan<- string) mcprt.Tool {
+	return mcprt.Tool{Name: "ask", Description: "asks", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
+		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			<-answered
+			res, err := mcprt.Elicit(ctx, "sure?", []byte(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`))
+			ended <- fmt.Sprint(err)
+			if err != nil {
+				return mcprt.ErrorResult(err)
+			}
+			return mcprt.TextResult(res.Action + " " + string(res.Content))
+		}}
+}
+
+var asking = mcprt.Identity{Name: "t", Version: "1", EnableTasks: true, EnableElicitation: true}
+
+// aQuestionLeavesTheTaskWorking: a task's handler that asks the client
+// sends an ordinary elicitation/create on the standalone stream, not
+// tagged with the task, and the task stays working (2025-11-25 and the
+// built-in server: input_required).
+func aQuestionLeavesTheTaskWorking(t *testing.T) {
+	var tc *taskClient
+	taskID := make(chan string, 1)
+	seen := make(chan string, 1)
+	during := func(req mcp.ElicitationRequest) {
+		res, err := tc.GetTask(context.Background(), mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: <-taskID}})
+		if err != nil {
+			seen <- err.Error()
+			return
+		}
+		seen <- fmt.Sprintf("%s tagged=%v", res.Status, req.Params.Meta != nil && req.Params.Meta.AdditionalFields[mcp.RelatedTaskMetaKey] != nil)
+	}
+	answered := make(chan struct{})
+	tc = connectTasks(t, NewServer(asking, asker(answered, make(chan string, 1))), client.WithElicitationHandler(elicitor{during}))
+	task := tc.start(t, "ask", &mcp.TaskParams{}, nil)
+	close(answered)
+	taskID <- task.TaskId
+	if got := <-seen; got != "working tagged=false" {
+		t.Errorf("while the question is open: %s, want working, untagged", got)
+	}
+	if got := tc.result(task.TaskId); !strings.Contains(got, `accept {\"ok\":true}`) {
+		t.Errorf("tasks/result: %s", got)
+	}
+}
+
+// aQuestionWaitsWithoutAStream: over Streamable HTTP, a question a task
+// asks after its call was answered goes only to the session's standalone
+// stream; a client without one never sees it, not even in tasks/result,
+// and the handler waits until the task is cancelled or expires (the
+// built-in server sends it on tasks/result).
+func aQuestionWaitsWithoutAStream(t *testing.T) {
+	asked := make(chan struct{}, 1)
+	answered, ended := make(chan struct{}), make(chan string, 1)
+	tc := dialTasks(t, NewServer(asking, asker(answered, ended)), false, client.WithElicitationHandler(elicitor{func(mcp.ElicitationRequest) { asked <- struct{}{} }}))
+	task := tc.start(t, "ask", &mcp.TaskParams{}, nil)
+	close(answered)
+	result := make(chan string, 1)
+	go func() { result <- tc.result(task.TaskId) }()
+	select {
+	case <-asked:
+		t.Fatal("the client was asked")
+	case r := <-result:
+		t.Fatalf("tasks/result while the question waits: %s", r)
+	case why := <-ended:
+		t.Fatalf("the question ended: %s", why)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if got := tc.get(t, task.TaskId); got.Status != mcp.TaskStatusWorking {
+		t.Errorf("tasks/get: %s, want working", got.Status)
+	}
+	if _, err := tc.CancelTask(context.Background(), mcp.CancelTaskRequest{Params: mcp.CancelTaskParams{TaskId: task.TaskId}}); err != nil {
+		t.Fatal(err)
+	}
+	if why := <-ended; !strings.HasSuffix(why, "context canceled") {
+		t.Errorf("the question ended with %s, want the task's cancellation", why)
+	}
+	<-result
+}
+
+// noTasksExtension: mcp-go serves 2026-07-28 without the tasks extension,
+// and runs its 2025-11-25 tasks there instead.
+func noTasksExtension(t *testing.T) {
+	s := NewServer(tasksOn, instant("may", "ran", false, mcprt.TaskOptional), instant("must", "ran", false, mcprt.TaskRequired))
+	if got := call(t, s, "2026-07-28", "server/discover", `{}`); strings.Contains(got, "io.modelcontextprotocol/tasks") {
+		t.Errorf("discover: %s, want no tasks extension", got)
+	}
+	if got := call(t, s, "2026-07-28", "tools/call", `{"name":"may","arguments":{},"task":{}}`); !strings.Contains(got, `"task":{"taskId":`) {
+		t.Errorf("a 2026-07-28 call with task: %s, want mcp-go's 2025-11-25 task (built-in: task ignored)", got)
+	}
+	extended := strings.Replace(modernMeta, `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
+	out, _ := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+extended+`,"name":"must","arguments":{}}}`)))
+	if !strings.Contains(string(out), `"code":-32601`) {
+		t.Errorf("a task=required tool from a client with the extension: %s, want mcp-go's -32601 (built-in: a task)", out)
+	}
+}
+
+// cancelOnCallersServer: on a server the caller made, the adapter has no
+// hooks to learn of tasks/cancel: the task is cancelled, but its handler
+// runs on until the task's ttl.
+func cancelOnCallersServer(t *testing.T) {
+	g := newGate()
+	s := server.NewMCPServer("t", "1", server.WithTaskCapabilities(true, true, true))
+	AddTools(s, g.tool("slow", mcprt.TaskOptional))
+	sess := newTestSession("caller", "2025-11-25")
+	ctx := s.WithContext(context.Background(), sess)
+	out, _ := json.Marshal(s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":300}}}`)))
+	var resp struct{ Result mcp.CreateTaskResult }
+	if err := json.Unmarshal(out, &resp); err != nil || resp.Result.Task.TaskId == "" {
+		t.Fatalf("tools/call as a task: %s", out)
+	}
+	g.waitStarted(t)
+	if got := rawRequest(s, sess, "tasks/cancel", resp.Result.Task.TaskId); !strings.Contains(got, `"status":"cancelled"`) {
+		t.Fatalf("tasks/cancel: %s", got)
+	}
+	g.stillRunning(t)
+	if why := g.waitEnded(t); why != "context deadline exceeded" {
+		t.Errorf("the handler ended with %q, want the task's ttl", why)
+	}
 }

@@ -34,10 +34,11 @@ func sampleTools() []mcprt.Tool {
 // writers produce for that revision, but for the annotations member
 // mcp-go always writes (see TestDifferences): a 2024-11-05 client sees no
 // annotations, a 2025-03-26 client no title or output schema, icons come
-// with 2025-11-25 and execution with it alone. The structured result of a
+// with 2025-11-25 and execution with it alone (the server enables tasks,
+// without which no task support is published). The structured result of a
 // call is wrapped as the output schema listed to the same client.
 func TestListsPerRevision(t *testing.T) {
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, sampleTools()...)
 	AddPrompts(s, kinds)
 	rs := fixtures()
 	AddResources(s, rs[0], dataTemplate)

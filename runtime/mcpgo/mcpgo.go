@@ -9,8 +9,26 @@
 // wire (an in-process client that filled Arguments with Go values) has its
 // arguments marshalled, once. Argument problems, handler errors and panics
 // come back as results with isError set: a handler never returns a Go
-// error, which mcp-go would send as a JSON-RPC error the model never sees.
-// An unknown tool is answered by mcp-go as JSON-RPC error -32602.
+// error, which mcp-go would send as a JSON-RPC error the model never sees
+// (but for a task's panic, below). An unknown tool is answered by mcp-go
+// as JSON-RPC error -32602.
+//
+// Tools annotated task=optional or task=required run as mcp-go's own
+// tasks of 2025-11-25: [NewServer] with EnableTasks gives the server
+// mcp-go's task capabilities and the tools execution.taskSupport (on a
+// server the caller made, tools publish it whatever its capabilities), and
+// mcp-go answers a call that carries the task param with a working task at
+// once, runs the handler in the background, serves tasks/get, tasks/result
+// (which waits for the end), tasks/list and tasks/cancel, and sends
+// notifications/tasks/status when a task ends. The handler does not
+// change: its context ends at the task's ttl and, on a server NewServer
+// made, with tasks/cancel and with the end of the session, but not when
+// the call is answered, as mcp-go would have it; [mcprt.Progress] reaches
+// the client as notifications/progress; a panic fails the task with the
+// built-in server's -32603. A task=required tool called without the task
+// param is mcp-go's -32601 "tool 'name' requires task augmentation", the
+// built-in server's code. What differs from the built-in server's tasks
+// is listed below.
 //
 // Prompts, resources and resource templates go on mcp-go's own AddPrompts,
 // AddResources and AddResourceTemplates ([AddPrompts], [AddResources]).
@@ -93,6 +111,67 @@
 //     by NewServer, whose hooks record them;
 //   - adding resources and templates in one call to AddResources sends
 //     notifications/resources/list_changed twice, one for each.
+//
+// For tasks (each is checked by TestTaskDifferences, in the subtest named
+// in quotes):
+//   - a result with isError completes the task, and tasks/result answers
+//     it; 2025-11-25 and the built-in server fail the task and answer the
+//     same result. mcp-go fails a task only for a handler's Go error, and
+//     then drops the result, answering tasks/result with -32603 and the
+//     error's text: the adapter keeps the result whole ("a tool error
+//     completes the task");
+//   - [mcprt.Progress] sets no status message, which mcp-go has no way to
+//     set; it reaches the client only as notifications/progress, where the
+//     call carried a progress token ("progress sets no status message");
+//   - a question (Elicit, Sample, ListRoots) leaves the task working, not
+//     input_required, and goes to the client as an ordinary request not
+//     tagged with the task ("a question leaves the task working"); over
+//     Streamable HTTP it goes only to the session's standalone stream, so
+//     a client without one is never asked, not even through tasks/result,
+//     and the handler waits until the task is cancelled or expires ("a
+//     question waits without a standalone stream");
+//   - the ttl is the client's, unbounded; a task without one has a null
+//     ttl, no pollInterval, and is kept for ever (the built-in server
+//     bounds the ttl by its TaskTTL, an hour by default) ("the ttl is the
+//     client's");
+//   - tasks are not bounded in number (the built-in server keeps 100 a
+//     session and 10,000 in all) ("tasks are not bounded");
+//   - tasks/list is ordered by task id, not by creation ("tasks/list is
+//     ordered by task id");
+//   - notifications/tasks/status goes to every session, not only the
+//     task's, and only when a task ends ("status notifications go to every
+//     session");
+//   - tasks/result of a cancelled task answers a result with no content,
+//     only its related-task _meta; the built-in server answers -32603 ("a
+//     cancelled task's result is empty");
+//   - a failed task's statusMessage is its error's text ("a failed task's
+//     status message is its error");
+//   - a call with the task param of a tool without task support runs as
+//     an ordinary call; the built-in server answers -32601 ("a tool without
+//     task support called with task runs as a call");
+//   - the tasks capability is published on every revision, where the
+//     built-in server publishes it only on 2025-11-25 ("the tasks
+//     capability on every revision");
+//   - there is no io.modelcontextprotocol/tasks extension on 2026-07-28:
+//     mcp-go runs a 2026-07-28 call that carries the task param as a task
+//     of 2025-11-25, and answers a task=required tool called without it
+//     -32601 whatever the client declared, where the built-in server makes
+//     tasks itself for clients that declare the extension and answers
+//     others -32021 ("no tasks extension on 2026-07-28");
+//   - on a server the caller made, the adapter has no hooks (mcp-go takes
+//     them only when a server is made), so tasks/cancel marks a task
+//     cancelled but its handler's context ends only at the task's ttl, and
+//     never without one ("tasks/cancel does not reach the handler on a
+//     server the caller made");
+//   - without EnableTasks, NewServer publishes no execution.taskSupport,
+//     which the built-in server publishes on 2025-11-25 all the same: mcp-go
+//     would run calls as tasks that it could not then serve ("no task
+//     support without EnableTasks");
+//   - not asserted, being a race: over Streamable HTTP, mcp-go drops a
+//     notification or a request to the client that a request of the same
+//     session takes from the session's queue as that request ends, so what
+//     a task sends while another request of its session (its own call
+//     included) is being answered may be lost.
 package mcpgo
 
 import (
@@ -113,10 +192,11 @@ import (
 // that prompts and resources added later with [AddPrompts] and
 // [AddResources] complete and notify as id says: the capabilities, the
 // completion providers, the hooks that keep resource subscriptions for
-// [ResourceUpdated], and the caching hints of 2026-07-28 (lists public,
-// reads private, as on the built-in server).
+// [ResourceUpdated] and that let tasks/cancel and the end of a session
+// reach the handlers of tasks, and the caching hints of 2026-07-28 (lists
+// public, reads private, as on the built-in server).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
-	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, perRevision: true}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, taskTools: id.EnableTasks, perRevision: true}
 	opts := []server.ServerOption{
 		server.WithToolCapabilities(id.EnableToolNotifications),
 		server.WithPromptCompletionProvider(reg),
@@ -162,8 +242,12 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 	st := make([]server.ServerTool, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		reg.lists.tools.add(t.Name, func(rev wire.Revision) mcp.Tool { return descriptor(t, rev) })
-		st[i] = server.ServerTool{Tool: descriptor(t, registeredRevision), Handler: handler(s, reg, *t)}
+		reg.lists.tools.add(t.Name, func(rev wire.Revision) mcp.Tool { return descriptor(t, rev, reg.taskTools) })
+		d := descriptor(t, registeredRevision, reg.taskTools)
+		st[i] = server.ServerTool{Tool: d, Handler: handler(s, reg, *t, d.Execution != nil)}
+		if d.Execution != nil {
+			reg.tasks.added(t.Name)
+		}
 	}
 	s.AddTools(st...)
 }
@@ -172,8 +256,10 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 // mcp-go's type, with the schemas as the generator serialized them. All
 // revisions share the input schema's bytes, by which a listed tool is
 // known to be the adapter's. mcp-go writes the annotations member always,
-// as {} when there is nothing in it.
-func descriptor(t *mcprt.Tool, rev wire.Revision) mcp.Tool {
+// as {} when there is nothing in it. Task support is published only where
+// tasks says, since mcp-go runs a call as a task wherever the registered
+// descriptor has it.
+func descriptor(t *mcprt.Tool, rev wire.Revision, tasks bool) mcp.Tool {
 	v := wire.ToolIn(t, rev)
 	d := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(t.InputSchema))
 	d.Title = v.Title
@@ -190,7 +276,7 @@ func descriptor(t *mcprt.Tool, rev wire.Revision) mcp.Tool {
 		}
 	}
 	d.Icons = icons(v.Icons)
-	if v.TaskSupport != "" {
+	if tasks && v.TaskSupport != "" {
 		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(v.TaskSupport)}
 	}
 	return d
@@ -204,9 +290,11 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 	return out
 }
 
-// handler runs a tool for mcp-go with a [mcprt.Caller] in its context. It
-// never returns a Go error.
-func handler(s *server.MCPServer, reg *registry, t mcprt.Tool) server.ToolHandlerFunc {
+// handler runs a tool for mcp-go with a [mcprt.Caller] in its context; as
+// a task where mcp-go runs the call as one (taskSupport says the
+// descriptor publishes task support). It returns a Go error only for a
+// task whose handler panicked, which mcp-go then marks failed.
+func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(ctx)
 		args, err := rawArguments(&req)
@@ -217,8 +305,11 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool) server.ToolHandle
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
-		return result(res, rev, reg.listRevision(rev)), nil
+		ctx = mcprt.WithCaller(ctx, c)
+		if runsAsTask(taskSupport, &req) {
+			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
+		}
+		return result(wire.CallTool(ctx, &t, args), rev, reg.listRevision(rev)), nil
 	}
 }
 

@@ -15,12 +15,15 @@ import (
 // registry is what the adapter keeps beside one mcp-go server: the prompts
 // and resources added to it, which its completion providers dispatch over
 // and the template handlers read from in order; the identity's switches
-// for what handlers may ask of the client; and the sessions' resource
-// subscriptions, which mcp-go's own sessions do not keep.
+// for what handlers may ask of the client, and whether its tools run as
+// tasks; the sessions' resource subscriptions, which mcp-go's own sessions
+// do not keep; and the tool calls running as tasks.
 type registry struct {
 	wire.Catalog
-	sw   switches
-	subs subscriptions
+	sw        switches
+	taskTools bool
+	subs      subscriptions
+	tasks     taskRuns
 	// lists are the descriptors added, per revision; perRevision says
 	// that the server has the hooks that list them (NewServer made it).
 	lists       listings
@@ -28,9 +31,11 @@ type registry struct {
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the
-// subscriptions and those that list per revision.
+// subscriptions, those that reach the handlers of tasks and those that
+// list per revision.
 func (r *registry) hooks() *server.Hooks {
 	h := r.subs.hooks()
+	r.tasks.hook(h)
 	r.lists.hooks(h)
 	return h
 }
@@ -54,7 +59,9 @@ var registries sync.Map // weak.Pointer[server.MCPServer] -> *registry
 
 // unrestricted are the switches of a server NewServer did not make: with
 // no identity, handlers may log, elicit and sample wherever the client
-// declared the capability, as mcp-go's own API allows.
+// declared the capability, as mcp-go's own API allows. Its tools publish
+// their task support, as mcp.WithTaskSupport would, whether the caller
+// gave the server task capabilities or not.
 var unrestricted = switches{logging: true, elicitation: true, sampling: true}
 
 // registryOf returns s's registry, making one for a server NewServer did
@@ -63,7 +70,7 @@ func registryOf(s *server.MCPServer) *registry {
 	if r, ok := registries.Load(weak.Make(s)); ok {
 		return r.(*registry)
 	}
-	return keep(s, &registry{sw: unrestricted})
+	return keep(s, &registry{sw: unrestricted, taskTools: true})
 }
 
 // keep stores r as s's registry unless s has one already, and returns the
