@@ -73,7 +73,7 @@ var ErrBadState = errors.New("invalid request state")
 func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) {
 	enc := base64.RawURLEncoding.Strict() // one text for each state, no other
 	dot := bytes.IndexByte([]byte(token), '.')
-	if dot < 0 {
+	if dot < 0 || !tokenText(token) {
 		return State{}, ErrBadState
 	}
 	payload, err1 := enc.DecodeString(token[:dot])
@@ -90,4 +90,19 @@ func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) 
 		return State{}, ErrBadState
 	}
 	return st, nil
+}
+
+// tokenText reports whether token holds only the base64url alphabet and
+// dots. Go's base64 decoders skip '\r' and '\n' even when strict, so
+// without this check a state with line breaks inserted would open as the
+// state without them, and one state would have many texts.
+func tokenText(token string) bool {
+	for i := 0; i < len(token); i++ {
+		switch c := token[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }
