@@ -125,7 +125,7 @@ func describe(s jsonv.Object) string {
 // types compares the type keywords, integer being a kind of number, and
 // reports whether the types still overlap enough to compare the rest.
 func (d *differ) types(where string, dir direction, o, n jsonv.Object) bool {
-	ot, nt := typeSet(o), typeSet(n)
+	ot, nt := o.Types(), n.Types()
 	narrower, wider := !covers(nt, ot), !covers(ot, nt)
 	switch {
 	case narrower && wider:
@@ -137,23 +137,6 @@ func (d *differ) types(where string, dir direction, o, n jsonv.Object) bool {
 		d.change(where, dir, false, true, "type widened from %s to %s", describe(o), describe(n))
 	}
 	return true
-}
-
-// typeSet returns the types a schema names; nil for any type.
-func typeSet(s jsonv.Object) []string {
-	switch t := get(s, "type").(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, x := range t {
-			if name, ok := x.(string); ok {
-				out = append(out, name)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // covers reports whether a value of any type of b has a type of a.

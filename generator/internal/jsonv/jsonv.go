@@ -39,6 +39,24 @@ func (o Object) Has(key string) bool {
 	return ok
 }
 
+// Types returns the type names a schema's "type" keyword holds: one for a
+// string, the strings of a list, nil when it has none (any type).
+func (o Object) Types() []string {
+	switch t, _ := o.Get("type"); t := t.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if name, ok := x.(string); ok {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // Object returns the value of key when it is an object.
 func (o Object) Object(key string) (Object, bool) {
 	v, _ := o.Get(key)

@@ -153,22 +153,5 @@ func subschemas(s jsonv.Object) []sub {
 
 // isObject reports whether s describes objects.
 func isObject(s jsonv.Object) bool {
-	return slices.Contains(types(s), "object") || s.Has("properties")
-}
-
-// types returns the names s's type keyword holds.
-func types(s jsonv.Object) []string {
-	switch t, _ := s.Get("type"); t := t.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, x := range t {
-			if name, ok := x.(string); ok {
-				out = append(out, name)
-			}
-		}
-		return out
-	}
-	return nil
+	return slices.Contains(s.Types(), "object") || s.Has("properties")
 }

@@ -157,7 +157,7 @@ func portableSchema(s jsonv.Object) jsonv.Object {
 		s.Set("enum", []any{c})
 		s.Delete("const")
 	}
-	if slices.Equal(types(s), []string{"integer"}) {
+	if slices.Equal(s.Types(), []string{"integer"}) {
 		inclusive(&s, "exclusiveMinimum", "minimum", 1)
 		inclusive(&s, "exclusiveMaximum", "maximum", -1)
 	}

@@ -131,7 +131,7 @@ func (c *checker) node(path []string, s jsonv.Object, depth int) {
 
 // rootRules checks what every profile asks of the root.
 func (c *checker) rootRules(s jsonv.Object) {
-	if !slices.Equal(types(s), []string{"object"}) {
+	if !slices.Equal(s.Types(), []string{"object"}) {
 		for _, p := range Profiles() {
 			c.report(p, nil, "type", "the input schema's type must be object")
 		}
