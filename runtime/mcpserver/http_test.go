@@ -240,13 +240,36 @@ func TestHTTPCancellation(t *testing.T) {
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
 	c.initialize(wire.Rev20250326, `{}`)
-	go c.do("POST", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`, nil)
+	req, err := http.NewRequest("POST", c.url, strings.NewReader(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", c.sid)
+	ended := make(chan error, 1)
+	go func() { // the call's own request, which must end when it is cancelled
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		ended <- err
+	}()
 	<-started
 	c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, http.StatusAccepted, "", nil)
 	select {
 	case <-cancelled:
 	case <-time.After(timeout):
 		t.Fatal("the handler was not cancelled")
+	}
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the cancelled call's request: %v", err)
+		}
+	case <-time.After(timeout):
+		t.Fatal("the cancelled call's request did not end")
 	}
 }
 
