@@ -122,7 +122,7 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 		if t.Read == nil {
 			continue
 		}
-		contents, err := ReadResource(ctx, t, uri)
+		contents, err := ReadResource(ctx, nil, t, uri)
 		if !errors.Is(err, mcprt.ErrNotFound) {
 			return contents, t, err
 		}
@@ -130,14 +130,15 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 	return nil, nil, fmt.Errorf("%w: %s", mcprt.ErrNotFound, uri)
 }
 
-// RenderPrompt runs p.Get. A panic does not escape: it is logged and
-// becomes an internal error, so the server keeps serving. Errors are as
+// RenderPrompt runs p.Get. A panic does not escape: it is logged to log
+// (nil: slog's default) and becomes an internal error, so the server
+// keeps serving. Errors are as
 // Get returned them: [IsArgumentError] tells invalid params from internal
 // errors.
-func RenderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) (res mcprt.PromptResult, err error) {
+func RenderPrompt(ctx context.Context, log *slog.Logger, p *mcprt.Prompt, args map[string]string) (res mcprt.PromptResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = errors.New(HandlerPanicked("prompt", p.Name, v))
+			err = errors.New(HandlerPanicked(log, "prompt", p.Name, v))
 		}
 	}()
 	if p.Get == nil {
@@ -150,12 +151,12 @@ func RenderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) 
 }
 
 // ReadResource runs r.Read for uri. A panic does not escape: it is logged
-// and becomes an internal error. An error wrapping [mcprt.ErrNotFound] is
+// to log (nil: slog's default) and becomes an internal error. An error wrapping [mcprt.ErrNotFound] is
 // "resource not found"; any other is internal.
-func ReadResource(ctx context.Context, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, err error) {
+func ReadResource(ctx context.Context, log *slog.Logger, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			contents, err = nil, errors.New(HandlerPanicked("resource", r.URI, v))
+			contents, err = nil, errors.New(HandlerPanicked(log, "resource", r.URI, v))
 		}
 	}()
 	if r.Read == nil {
@@ -166,15 +167,16 @@ func ReadResource(ctx context.Context, r *mcprt.Resource, uri string) (contents 
 
 // Complete runs comp, if any, and returns the values a completion result
 // carries: at most [MaxCompletions], with how many there were and whether
-// some were left out. A panic does not escape: it is logged and becomes
-// an internal error; kind and key name the prompt or resource.
-func Complete(ctx context.Context, comp mcprt.Completer, kind, key, argument, value string, args map[string]string) (values []string, total int, hasMore bool, err error) {
+// some were left out. A panic does not escape: it is logged to log (nil:
+// slog's default) and becomes an internal error; kind and key name the
+// prompt or resource.
+func Complete(ctx context.Context, log *slog.Logger, comp mcprt.Completer, kind, key, argument, value string, args map[string]string) (values []string, total int, hasMore bool, err error) {
 	if comp == nil {
 		return []string{}, 0, false, nil
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			values, total, hasMore, err = nil, 0, false, errors.New(HandlerPanicked(kind+" completion", key, v))
+			values, total, hasMore, err = nil, 0, false, errors.New(HandlerPanicked(log, kind+" completion", key, v))
 		}
 	}()
 	if args == nil {
@@ -192,10 +194,13 @@ func Complete(ctx context.Context, comp mcprt.Completer, kind, key, argument, va
 }
 
 // HandlerPanicked logs the panic v of the handler of a prompt, resource or
-// completion (kind) named name, with its stack, and returns the message
-// of the internal error that answers the request, worded as the built-in
-// server words it.
-func HandlerPanicked(kind, name string, v any) string {
-	slog.Error("mcp "+kind+" handler panicked", kind, name, "panic", v, "stack", string(debug.Stack()))
+// completion (kind) named name to log (nil: slog's default), with its
+// stack, and returns the message of the internal error that answers the
+// request.
+func HandlerPanicked(log *slog.Logger, kind, name string, v any) string {
+	if log == nil {
+		log = slog.Default()
+	}
+	log.Error("mcp "+kind+" handler panicked", kind, name, "panic", v, "stack", string(debug.Stack()))
 	return fmt.Sprintf("internal error: %s %s panicked: %v", kind, strconv.Quote(name), v)
 }

@@ -114,7 +114,7 @@ func TestComplete(t *testing.T) {
 		{name: "panic", comp: func(context.Context, string, string, map[string]string) ([]string, error) { panic("kaputt") },
 			err: `internal error: prompt completion "p" panicked: kaputt`},
 	} {
-		values, total, more, err := Complete(context.Background(), tt.comp, "prompt", "p", "a", "v", nil)
+		values, total, more, err := Complete(context.Background(), nil, tt.comp, "prompt", "p", "a", "v", nil)
 		if tt.err != "" {
 			if err == nil || err.Error() != tt.err {
 				t.Errorf("%s: error %v, want %s", tt.name, err, tt.err)
@@ -133,7 +133,7 @@ func TestComplete(t *testing.T) {
 func TestRenderPromptAndReadResourceRecover(t *testing.T) {
 	logs := quietLog(t)
 	p := &mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) { panic("kaputt") }}
-	if _, err := RenderPrompt(context.Background(), p, nil); err == nil || err.Error() != `internal error: prompt "p" panicked: kaputt` {
+	if _, err := RenderPrompt(context.Background(), nil, p, nil); err == nil || err.Error() != `internal error: prompt "p" panicked: kaputt` {
 		t.Errorf("RenderPrompt panic: %v", err)
 	}
 	bad := &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{{Path: "n", Message: "missing"}}}
@@ -143,17 +143,17 @@ func TestRenderPromptAndReadResourceRecover(t *testing.T) {
 		}
 		return mcprt.PromptResult{}, bad
 	}
-	if _, err := RenderPrompt(context.Background(), p, nil); !IsArgumentError(err) {
+	if _, err := RenderPrompt(context.Background(), nil, p, nil); !IsArgumentError(err) {
 		t.Errorf("RenderPrompt argument error: %v", err)
 	}
-	if _, err := RenderPrompt(context.Background(), &mcprt.Prompt{Name: "q"}, nil); err == nil || err.Error() != `internal error: prompt "q" has no Get function` {
+	if _, err := RenderPrompt(context.Background(), nil, &mcprt.Prompt{Name: "q"}, nil); err == nil || err.Error() != `internal error: prompt "q" has no Get function` {
 		t.Errorf("RenderPrompt without Get: %v", err)
 	}
 	r := &mcprt.Resource{URI: "kb://r", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { panic("kaputt") }}
-	if _, err := ReadResource(context.Background(), r, "kb://r"); err == nil || errors.Is(err, mcprt.ErrNotFound) || err.Error() != `internal error: resource "kb://r" panicked: kaputt` {
+	if _, err := ReadResource(context.Background(), nil, r, "kb://r"); err == nil || errors.Is(err, mcprt.ErrNotFound) || err.Error() != `internal error: resource "kb://r" panicked: kaputt` {
 		t.Errorf("ReadResource panic: %v", err)
 	}
-	if _, err := ReadResource(context.Background(), &mcprt.Resource{URI: "kb://s"}, "kb://s"); err == nil || err.Error() != `internal error: resource "kb://s" has no Read function` {
+	if _, err := ReadResource(context.Background(), nil, &mcprt.Resource{URI: "kb://s"}, "kb://s"); err == nil || err.Error() != `internal error: resource "kb://s" has no Read function` {
 		t.Errorf("ReadResource without Read: %v", err)
 	}
 	if n := strings.Count(logs.String(), "handler panicked"); n != 2 {

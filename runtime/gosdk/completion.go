@@ -24,7 +24,7 @@ func (r *registry) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	if p.Context != nil {
 		args = p.Context.Arguments
 	}
-	values, total, more, err := wire.Complete(ctx, comp, kind, key, p.Argument.Name, p.Argument.Value, args)
+	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, p.Argument.Name, p.Argument.Value, args)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

@@ -69,7 +69,7 @@ func templateDescriptor(r *mcprt.Resource) *mcp.ResourceTemplate {
 func resourceHandler(r *mcprt.Resource, sw switches) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
-		contents, err := wire.ReadResource(withCaller(ctx, req, sw, rev), r, uri)
+		contents, err := wire.ReadResource(withCaller(ctx, req, sw, rev), nil, r, uri)
 		return readResult(contents, err, uri, r, rev)
 	}
 }

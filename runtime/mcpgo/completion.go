@@ -30,7 +30,7 @@ func (r *registry) completion(ctx context.Context, refType, name, uri string, ar
 	if err != nil {
 		return nil, err
 	}
-	values, total, more, err := wire.Complete(ctx, comp, kind, key, arg.Name, arg.Value, cc.Arguments)
+	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, arg.Name, arg.Value, cc.Arguments)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func promptHandler(s *server.MCPServer, p *mcprt.Prompt, sw switches) server.Pro
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
-		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), p, req.Params.Arguments)
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
 		if err != nil {
 			return nil, err
 		}

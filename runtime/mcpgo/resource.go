@@ -80,7 +80,7 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 func resourceHandler(s *server.MCPServer, r *mcprt.Resource, sw switches) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), r, uri)
+		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), nil, r, uri)
 		return readResult(contents, err, uri, r, revision(ctx))
 	}
 }

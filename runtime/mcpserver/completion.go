@@ -5,11 +5,9 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// maxCompletions is how many values one completion result may carry.
-const maxCompletions = 100
 
 // completeParams are the params of completion/complete. They are small
 // and rare enough to go through encoding/json.
@@ -54,11 +52,11 @@ func (s *Server) complete(ctx context.Context, x *exchange, params []byte) ([]by
 	if p.Context != nil && p.Context.Arguments != nil {
 		args = p.Context.Arguments
 	}
-	values, rerr := s.runCompleter(ctx, completer, kind, name, p.Argument.Name, p.Argument.Value, args)
-	if rerr != nil {
-		return nil, rerr
+	values, total, more, err := wire.Complete(ctx, s.logger(), completer, kind, name, p.Argument.Name, p.Argument.Value, args)
+	if err != nil {
+		return nil, errorf(codeInternalError, err.Error())
 	}
-	return x.withResultType(appendCompletion(make([]byte, 0, 64+16*min(len(values), maxCompletions)), values)), nil
+	return x.withResultType(appendCompletion(make([]byte, 0, 64+16*len(values)), values, total, more)), nil
 }
 
 // completerOf finds the completer of a ref: a prompt by name, or a
@@ -85,36 +83,18 @@ func (s *Server) completerOf(refType, name, uri string) (kind, key string, c mcp
 	return "", "", nil, errorf(codeInvalidParams, "invalid params: unknown ref type "+strconv.Quote(refType)+"; want ref/prompt or ref/resource")
 }
 
-// runCompleter runs c, if any. Its error is an internal error with its
-// text; a panic is logged and answered as an internal error, and the
-// server keeps serving.
-func (s *Server) runCompleter(ctx context.Context, c mcprt.Completer, kind, name, argument, value string, args map[string]string) (values []string, rerr *rpcError) {
-	if c == nil {
-		return nil, nil
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			values, rerr = nil, s.panicked(kind+" completion", name, v)
-		}
-	}()
-	values, err := c(ctx, argument, value, args)
-	if err != nil {
-		return nil, errorf(codeInternalError, err.Error())
-	}
-	return values, nil
-}
-
-// appendCompletion writes the completion result of values: at most 100 of
-// them, with the total count and whether there were more.
-func appendCompletion(dst []byte, values []string) []byte {
+// appendCompletion writes the completion result of values (at most
+// wire.MaxCompletions of them, as wire.Complete cut them), with the total
+// count and whether there were more.
+func appendCompletion(dst []byte, values []string, total int, hasMore bool) []byte {
 	dst = append(dst, `{"completion":{"values":[`...)
-	for i, v := range values[:min(len(values), maxCompletions)] {
+	for i, v := range values {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = jsonx.AppendString(dst, v)
 	}
-	dst = jsonx.AppendInt(append(dst, `],"total":`...), int64(len(values)))
-	dst = jsonx.AppendBool(append(dst, `,"hasMore":`...), len(values) > maxCompletions)
+	dst = jsonx.AppendInt(append(dst, `],"total":`...), int64(total))
+	dst = jsonx.AppendBool(append(dst, `,"hasMore":`...), hasMore)
 	return append(dst, `}}`...)
 }

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -78,20 +76,12 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 	return x.withResultType(wire.AppendPromptResult(make([]byte, 0, 512), &res, x.rev)), nil
 }
 
-// renderPrompt runs p.Get. An argument error of generated code is invalid
-// params, with its text, so the client can name the argument to fix; any
-// other error is an internal error. A panic is logged and answered as an
-// internal error; the server keeps serving.
-func (s *Server) renderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) (res mcprt.PromptResult, rerr *rpcError) {
-	defer func() {
-		if v := recover(); v != nil {
-			rerr = s.panicked("prompt", p.Name, v)
-		}
-	}()
-	if p.Get == nil {
-		return res, errorf(codeInternalError, "internal error: prompt "+strconv.Quote(p.Name)+" has no Get function")
-	}
-	res, err := p.Get(ctx, args)
+// renderPrompt runs p.Get (through wire.RenderPrompt, as the adapters
+// do). An argument error of generated code is invalid params, with its
+// text, so the client can name the argument to fix; any other error, a
+// panic included, is an internal error; the server keeps serving.
+func (s *Server) renderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) (mcprt.PromptResult, *rpcError) {
+	res, err := wire.RenderPrompt(ctx, s.logger(), p, args)
 	switch {
 	case err == nil:
 		return res, nil
@@ -149,12 +139,4 @@ func objectParams(params []byte) *rpcError {
 		return errorf(codeInvalidParams, "invalid params: params must be an object")
 	}
 	return nil
-}
-
-// panicked logs the panic v of the handler of a prompt, resource or
-// completion with its stack, and returns the internal error that answers
-// the request.
-func (s *Server) panicked(kind, name string, v any) *rpcError {
-	s.logger().Error("mcp "+kind+" handler panicked", kind, name, "panic", v, "stack", string(debug.Stack()))
-	return errorf(codeInternalError, fmt.Sprintf("internal error: %s %s panicked: %v", kind, strconv.Quote(name), v))
 }

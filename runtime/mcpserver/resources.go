@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -105,20 +104,12 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 	return nil, notFound(uri, x.rev)
 }
 
-// readFrom runs r.Read for uri. found is false when the handler's error
-// wraps mcprt.ErrNotFound; any other error is an internal error with its
-// text. A panic is logged and answered as an internal error; the server
-// keeps serving.
+// readFrom runs r.Read for uri (through wire.ReadResource, as the
+// adapters do). found is false when the handler's error wraps
+// mcprt.ErrNotFound; any other error, a panic included, is an internal
+// error with its text, and the server keeps serving.
 func (s *Server) readFrom(ctx context.Context, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, found bool, rerr *rpcError) {
-	defer func() {
-		if v := recover(); v != nil {
-			contents, found, rerr = nil, true, s.panicked("resource", r.URI, v)
-		}
-	}()
-	if r.Read == nil {
-		return nil, true, errorf(codeInternalError, "internal error: resource "+strconv.Quote(r.URI)+" has no Read function")
-	}
-	contents, err := r.Read(ctx, uri)
+	contents, err := wire.ReadResource(ctx, s.logger(), r, uri)
 	switch {
 	case err == nil:
 		return contents, true, nil
