@@ -18,3 +18,16 @@ func InputKey(ctx context.Context) string {
 	k, _ := ctx.Value(inputKey{}).(string)
 	return k
 }
+
+type tokenKey struct{}
+
+// WithToken returns a context carrying the verified token of a request
+// (an *mcprt.TokenInfo, kept as any so that this package imports nothing).
+func WithToken(ctx context.Context, t any) context.Context {
+	return context.WithValue(ctx, tokenKey{}, t)
+}
+
+// Token returns the value set by WithToken, or nil.
+func Token(ctx context.Context) any {
+	return ctx.Value(tokenKey{})
+}
