@@ -157,6 +157,11 @@ type Server struct {
 	// "private" (a read may depend on who asks). Set them before serving.
 	ListCache, ReadCache CacheHint
 
+	// Auth, when set, makes the Streamable HTTP endpoint an OAuth 2.1
+	// protected resource: every request needs a bearer token its Verifier
+	// accepts. stdio never has authorization. Set it before serving.
+	Auth *Auth
+
 	hintsOnce sync.Once
 	hints     struct{ list, read []byte }
 	sealOnce  sync.Once
