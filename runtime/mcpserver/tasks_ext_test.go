@@ -149,7 +149,7 @@ func TestThousandTasks(t *testing.T) {
 	srv := taskServer(g.tool("work", mcprt.TaskOptional))
 	store := &MemoryTaskStore{MaxPerOwner: 2000}
 	srv.Tasks, srv.TaskTTL = store, 3*time.Second
-	before, heapBefore := runtime.NumGoroutine(), heap()
+	before, heapBefore := runtime.NumGoroutine(), liveHeap()
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{}`)
 	const n = 1000
@@ -212,7 +212,7 @@ func TestThousandTasks(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	after := heap()
+	after := liveHeap()
 	t.Logf("goroutines %d before, %d after; heap %d KiB before, %d KiB after", before, runtime.NumGoroutine(), heapBefore>>10, after>>10)
 	if after > heapBefore+8<<20 {
 		t.Errorf("heap grew from %d KiB to %d KiB", heapBefore>>10, after>>10)
@@ -220,7 +220,7 @@ func TestThousandTasks(t *testing.T) {
 }
 
 // heap is the live heap after a collection.
-func heap() uint64 {
+func liveHeap() uint64 {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

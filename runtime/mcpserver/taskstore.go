@@ -1,9 +1,10 @@
 package mcpserver
 
 import (
+	"container/heap"
+	"container/list"
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 )
@@ -87,7 +88,9 @@ var (
 )
 
 // MemoryTaskStore is the default [TaskStore]: tasks in memory, bounded per
-// owner and in total, removed once their TTL has passed.
+// owner and in total, removed once their TTL has passed. Every operation
+// but List costs the same however many tasks it holds: expiry is a heap
+// ordered by end of life, and each owner's tasks a list in creation order.
 type MemoryTaskStore struct {
 	// MaxPerOwner and MaxTotal bound how many tasks are kept; Create
 	// refuses more with ErrTooManyTasks. Zero means 100 per owner and
@@ -95,13 +98,19 @@ type MemoryTaskStore struct {
 	MaxPerOwner, MaxTotal int
 
 	mu      sync.Mutex
-	byID    map[string]*Task
-	order   []string // ids in creation order
-	perOwn  map[string]int
+	byID    map[string]*memTask
+	owners  map[string]*list.List // of *memTask, in creation order
+	ending  endHeap               // the tasks with a TTL, soonest end first
 	now     func() time.Time
-	swept   time.Time
-	minTTL  time.Duration // the shortest TTL seen, for the sweep interval
 	initial sync.Once
+}
+
+// memTask is a stored task with its places in the owner's list and in
+// the heap of ends.
+type memTask struct {
+	Task
+	elem *list.Element
+	heap int // index in the heap, or -1
 }
 
 // NewMemoryTaskStore returns an empty in-memory store.
@@ -109,8 +118,8 @@ func NewMemoryTaskStore() *MemoryTaskStore { return &MemoryTaskStore{} }
 
 func (m *MemoryTaskStore) init() {
 	m.initial.Do(func() {
-		m.byID = map[string]*Task{}
-		m.perOwn = map[string]int{}
+		m.byID = map[string]*memTask{}
+		m.owners = map[string]*list.List{}
 		if m.now == nil {
 			m.now = time.Now
 		}
@@ -122,17 +131,21 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	m.init()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweepLocked(true)
+	m.sweepLocked()
 	maxOwn, maxAll := orDefault(m.MaxPerOwner, 100), orDefault(m.MaxTotal, 10000)
-	if m.perOwn[t.Owner] >= maxOwn || len(m.byID) >= maxAll {
+	own := m.owners[t.Owner]
+	if own != nil && own.Len() >= maxOwn || len(m.byID) >= maxAll {
 		return ErrTooManyTasks
 	}
-	c := *t
-	m.byID[t.ID] = &c
-	m.order = append(m.order, t.ID)
-	m.perOwn[t.Owner]++
-	if t.TTL > 0 && (m.minTTL == 0 || t.TTL < m.minTTL) {
-		m.minTTL = t.TTL
+	if own == nil {
+		own = list.New()
+		m.owners[t.Owner] = own
+	}
+	mt := &memTask{Task: *t, heap: -1}
+	mt.elem = own.PushBack(mt)
+	m.byID[t.ID] = mt
+	if t.TTL > 0 {
+		heap.Push(&m.ending, mt)
 	}
 	return nil
 }
@@ -149,16 +162,17 @@ func (m *MemoryTaskStore) Get(ctx context.Context, owner, id string) (*Task, err
 	m.init()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweepLocked(false)
+	m.sweepLocked()
 	t := m.byID[id]
 	if t == nil || t.Owner != owner || t.expired(m.now()) {
 		return nil, ErrTaskNotFound
 	}
-	c := *t
+	c := t.Task
 	return &c, nil
 }
 
 // Update replaces the stored task of t's id, unless that one is terminal.
+// Its owner and creation time stay those it was created with.
 func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	m.init()
 	m.mu.Lock()
@@ -170,36 +184,41 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	case old.Status.Terminal():
 		return ErrTaskTerminal
 	}
-	c := *t
-	m.byID[t.ID] = &c
+	owner, created, ttl := old.Owner, old.CreatedAt, old.TTL
+	old.Task = *t
+	old.Owner, old.CreatedAt, old.TTL = owner, created, ttl
 	return nil
 }
 
-// List returns a page of owner's tasks.
+// List returns a page of owner's tasks. It walks only owner's tasks.
 func (m *MemoryTaskStore) List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error) {
 	m.init()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweepLocked(false)
-	start := 0
-	if after != "" {
-		i := slices.Index(m.order, after)
-		if i < 0 {
+	m.sweepLocked()
+	own := m.owners[owner]
+	var e *list.Element
+	switch {
+	case after != "":
+		t := m.byID[after]
+		if t == nil || t.Owner != owner {
 			return nil, "", ErrTaskNotFound
 		}
-		start = i + 1
+		e = t.elem.Next()
+	case own != nil:
+		e = own.Front()
 	}
 	var page []*Task
 	now := m.now()
-	for i := start; i < len(m.order); i++ {
-		t := m.byID[m.order[i]]
-		if t.Owner != owner || t.expired(now) {
+	for ; e != nil; e = e.Next() {
+		t := e.Value.(*memTask)
+		if t.expired(now) {
 			continue
 		}
 		if limit > 0 && len(page) == limit {
 			return page, page[len(page)-1].ID, nil
 		}
-		c := *t
+		c := t.Task
 		page = append(page, &c)
 	}
 	return page, "", nil
@@ -214,28 +233,43 @@ func (m *MemoryTaskStore) Len() int {
 	return len(m.byID)
 }
 
-// sweepLocked removes expired tasks: always when forced (a task is about
-// to be created), else at most once in an eighth of the shortest TTL, so
-// that reads cost nothing extra.
-func (m *MemoryTaskStore) sweepLocked(force bool) {
+// sweepLocked removes the tasks whose TTL has passed, soonest first: each
+// removal costs a heap pop, and a call with nothing to remove costs a look
+// at the heap's top.
+func (m *MemoryTaskStore) sweepLocked() {
 	now := m.now()
-	if !force && (m.minTTL == 0 || now.Sub(m.swept) < m.minTTL/8) {
-		return
-	}
-	m.swept = now
-	kept := m.order[:0]
-	for _, id := range m.order {
-		t := m.byID[id]
-		if t.expired(now) {
-			delete(m.byID, id)
-			m.perOwn[t.Owner]--
-			if m.perOwn[t.Owner] == 0 {
-				delete(m.perOwn, t.Owner)
-			}
-			continue
+	for len(m.ending) > 0 && m.ending[0].expired(now) {
+		t := heap.Pop(&m.ending).(*memTask)
+		delete(m.byID, t.ID)
+		own := m.owners[t.Owner]
+		own.Remove(t.elem)
+		if own.Len() == 0 {
+			delete(m.owners, t.Owner)
 		}
-		kept = append(kept, id)
 	}
-	clear(m.order[len(kept):])
-	m.order = kept
+}
+
+// endHeap orders tasks by the end of their TTL (container/heap).
+type endHeap []*memTask
+
+func (h endHeap) Len() int { return len(h) }
+func (h endHeap) Less(i, j int) bool {
+	return h[i].CreatedAt.Add(h[i].TTL).Before(h[j].CreatedAt.Add(h[j].TTL))
+}
+func (h endHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heap, h[j].heap = i, j
+}
+func (h *endHeap) Push(x any) {
+	t := x.(*memTask)
+	t.heap = len(*h)
+	*h = append(*h, t)
+}
+func (h *endHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	t.heap = -1
+	*h = old[:len(old)-1]
+	return t
 }

@@ -1,0 +1,158 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// clockStore returns a store whose clock the test moves.
+func clockStore() (*MemoryTaskStore, *time.Time) {
+	now := time.Unix(1_700_000_000, 0)
+	m := &MemoryTaskStore{}
+	m.now = func() time.Time { return now }
+	return m, &now
+}
+
+func mustCreate(t *testing.T, m *MemoryTaskStore, id, owner string, created time.Time, ttl time.Duration) {
+	t.Helper()
+	if err := m.Create(context.Background(), &Task{ID: id, Owner: owner, Status: TaskWorking, CreatedAt: created, TTL: ttl}); err != nil {
+		t.Fatalf("Create(%s): %v", id, err)
+	}
+}
+
+func listIDs(t *testing.T, m *MemoryTaskStore, owner, after string, limit int) ([]string, string) {
+	t.Helper()
+	page, next, err := m.List(context.Background(), owner, after, limit)
+	if err != nil {
+		t.Fatalf("List(%q, %q): %v", owner, after, err)
+	}
+	var ids []string
+	for _, p := range page {
+		ids = append(ids, p.ID)
+	}
+	return ids, next
+}
+
+func TestMemoryTaskStoreListsInCreationOrderPerOwner(t *testing.T) {
+	m, now := clockStore()
+	for i, owner := range []string{"a", "b", "a", "a", "b"} {
+		mustCreate(t, m, fmt.Sprint("t", i), owner, *now, 0)
+	}
+	ids, next := listIDs(t, m, "a", "", 2)
+	if fmt.Sprint(ids) != "[t0 t2]" || next != "t2" {
+		t.Fatalf("first page of a = %v, next %q; want [t0 t2], next t2", ids, next)
+	}
+	ids, next = listIDs(t, m, "a", next, 2)
+	if fmt.Sprint(ids) != "[t3]" || next != "" {
+		t.Fatalf("second page of a = %v, next %q; want [t3], no next", ids, next)
+	}
+	if _, _, err := m.List(context.Background(), "b", "t0", 2); !errors.Is(err, ErrTaskNotFound) {
+		t.Errorf("List of b after a's task: %v, want ErrTaskNotFound", err)
+	}
+	if _, err := m.Get(context.Background(), "b", "t0"); !errors.Is(err, ErrTaskNotFound) {
+		t.Errorf("Get of a's task by b: %v, want ErrTaskNotFound", err)
+	}
+}
+
+func TestMemoryTaskStoreExpiresSoonestFirst(t *testing.T) {
+	m, now := clockStore()
+	start := *now
+	mustCreate(t, m, "long", "o", start, time.Hour)
+	mustCreate(t, m, "short", "o", start, time.Minute)
+	mustCreate(t, m, "forever", "o", start, 0)
+	*now = start.Add(2 * time.Minute)
+	if _, err := m.Get(context.Background(), "o", "short"); !errors.Is(err, ErrTaskNotFound) {
+		t.Errorf("Get of an expired task: %v, want ErrTaskNotFound", err)
+	}
+	if n := m.Len(); n != 2 {
+		t.Errorf("Len after the short TTL = %d, want 2 (the expired task removed)", n)
+	}
+	ids, _ := listIDs(t, m, "o", "", 0)
+	if fmt.Sprint(ids) != "[long forever]" {
+		t.Errorf("List = %v, want [long forever]", ids)
+	}
+	*now = start.Add(2 * time.Hour)
+	ids, _ = listIDs(t, m, "o", "", 0)
+	if fmt.Sprint(ids) != "[forever]" || m.Len() != 1 {
+		t.Errorf("after the long TTL: List = %v, Len = %d; want [forever], 1", ids, m.Len())
+	}
+}
+
+func TestMemoryTaskStoreLimits(t *testing.T) {
+	m, now := clockStore()
+	m.MaxPerOwner, m.MaxTotal = 2, 3
+	mustCreate(t, m, "a1", "a", *now, time.Minute)
+	mustCreate(t, m, "a2", "a", *now, time.Minute)
+	if err := m.Create(context.Background(), &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("third task of a: %v, want ErrTooManyTasks", err)
+	}
+	mustCreate(t, m, "b1", "b", *now, 0)
+	if err := m.Create(context.Background(), &Task{ID: "c1", Owner: "c", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("fourth task in all: %v, want ErrTooManyTasks", err)
+	}
+	*now = now.Add(2 * time.Minute) // a's tasks expire and free their places
+	mustCreate(t, m, "a3", "a", *now, 0)
+	mustCreate(t, m, "c1", "c", *now, 0)
+}
+
+func TestMemoryTaskStoreTerminalIsFinal(t *testing.T) {
+	m, now := clockStore()
+	mustCreate(t, m, "t", "o", *now, time.Minute)
+	ctx := context.Background()
+	if err := m.Update(ctx, &Task{ID: "t", Owner: "o", Status: TaskCancelled, CreatedAt: *now, TTL: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Update(ctx, &Task{ID: "t", Owner: "o", Status: TaskCompleted}); !errors.Is(err, ErrTaskTerminal) {
+		t.Errorf("update of a cancelled task: %v, want ErrTaskTerminal", err)
+	}
+	got, err := m.Get(ctx, "o", "t")
+	if err != nil || got.Status != TaskCancelled {
+		t.Errorf("Get = %+v, %v; want cancelled", got, err)
+	}
+	if err := m.Update(ctx, &Task{ID: "missing"}); !errors.Is(err, ErrTaskNotFound) {
+		t.Errorf("update of a missing task: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// BenchmarkMemoryTaskStore measures one task's life (create, get, end)
+// beside a store already holding n tasks: the cost must not grow with n.
+func BenchmarkMemoryTaskStore(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprint("stored=", n), func(b *testing.B) {
+			m, now := clockStore()
+			m.MaxPerOwner, m.MaxTotal = n+10, n+10
+			for i := range n {
+				mustCreateB(b, m, fmt.Sprint("old", i), fmt.Sprint("owner", i%1000), *now)
+			}
+			ctx := context.Background()
+			ids := make([]string, b.N)
+			for i := range ids {
+				ids[i] = fmt.Sprint("new", i)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				*now = now.Add(time.Millisecond)
+				t := &Task{ID: ids[i], Owner: "bench", Status: TaskWorking, CreatedAt: *now, TTL: time.Millisecond}
+				if err := m.Create(ctx, t); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := m.Get(ctx, "bench", t.ID); err != nil {
+					b.Fatal(err)
+				}
+				t.Status = TaskCompleted
+				if err := m.Update(ctx, t); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func mustCreateB(b *testing.B, m *MemoryTaskStore, id, owner string, created time.Time) {
+	if err := m.Create(context.Background(), &Task{ID: id, Owner: owner, Status: TaskWorking, CreatedAt: created, TTL: time.Hour}); err != nil {
+		b.Fatal(err)
+	}
+}
