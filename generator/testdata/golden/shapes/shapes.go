@@ -138,3 +138,23 @@ func (c *Counter) Add(by int) int {
 	c.n += by
 	return c.n
 }
+
+// File is a file's name and contents.
+type File struct {
+	Name  string `json:"name"`  // The file's name
+	Text  string `json:"text"`  // The file's contents
+	Lines int    `json:"lines"` // How many lines it has
+}
+
+// ReadFile reads a file: its contents are the text block the model reads,
+// and the structured content has its name and length too.
+//
+//mcp:tool readonly
+//mcp:param name description="The file to read" minLength=1
+func ReadFile(name string) (mcprt.Structured[File], error) {
+	if name == "empty" {
+		return mcprt.Structured[File]{Value: File{Name: name}}, nil // no Text: the JSON is the text block
+	}
+	f := File{Name: name, Text: "line 1\n\"line\" 2\n", Lines: 2}
+	return mcprt.Structured[File]{Value: f, Text: f.Text}, nil
+}
