@@ -40,6 +40,20 @@ func Nearby(ctx context.Context, n int) ([]Point, error) {
 	return points, nil
 }
 
+// Region is an area of the plane, with the regions inside it.
+type Region struct {
+	Name  string   `json:"name"`            // The region's name
+	Inner []Region `json:"inner,omitempty"` // Regions inside it
+}
+
+// Regions lists the regions of the plane, each with those inside it: a
+// list of a recursive struct, whose schema refers to its $defs.
+//
+//mcp:tool readonly
+func Regions(ctx context.Context) ([]Region, error) {
+	return []Region{{Name: "north", Inner: []Region{{Name: "north-east"}}}, {Name: "south"}}, nil
+}
+
 // Repeat repeats a word.
 //
 //mcp:tool name=repeat.word
@@ -127,18 +141,6 @@ func Ask(ctx context.Context, question string) (string, error) {
 	return fmt.Sprintf("answer %q (sure: %v); %s says %q (%s)", ans.Answer, ans.Sure, res.Model, res.Content.Text, res.Role), nil
 }
 
-// Counter counts.
-type Counter struct{ n int }
-
-// Add adds to the counter and returns the new count.
-//
-//mcp:tool task=optional
-//mcp:param by description="Amount to add"
-func (c *Counter) Add(by int) int {
-	c.n += by
-	return c.n
-}
-
 // File is a file's name and contents.
 type File struct {
 	Name  string `json:"name"`  // The file's name
@@ -157,4 +159,16 @@ func ReadFile(name string) (mcprt.Structured[File], error) {
 	}
 	f := File{Name: name, Text: "line 1\n\"line\" 2\n", Lines: 2}
 	return mcprt.Structured[File]{Value: f, Text: f.Text}, nil
+}
+
+// Counter counts.
+type Counter struct{ n int }
+
+// Add adds to the counter and returns the new count.
+//
+//mcp:tool task=optional
+//mcp:param by description="Amount to add"
+func (c *Counter) Add(by int) int {
+	c.n += by
+	return c.n
 }
