@@ -45,7 +45,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Search articles",
 		Description:     "Finds articles by words in their title or body.",
 		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":"array","description":"Articles found, best first","items":{"type":"object","description":"Hit is one article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"Hit is one article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
