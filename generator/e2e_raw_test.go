@@ -39,15 +39,7 @@ func startRaw(t *testing.T, cmd *exec.Cmd, rev string) *rawClient {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &rawClient{t: t, rev: rev, in: in, lines: make(chan string, 64)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-	}()
+	c := newRawClient(t, rev, in, out)
 	t.Cleanup(func() {
 		in.Close()
 		done := make(chan error, 1)
@@ -59,11 +51,33 @@ func startRaw(t *testing.T, cmd *exec.Cmd, rev string) *rawClient {
 			<-done
 		}
 	})
-	if rev < "2026-07-28" {
-		c.call("initialize", `{"protocolVersion":"`+rev+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
+	c.initialize()
+	return c
+}
+
+// newRawClient is a client of revision rev that writes to in and reads
+// the server's answers from out, until out ends.
+func newRawClient(t *testing.T, rev string, in io.WriteCloser, out io.Reader) *rawClient {
+	c := &rawClient{t: t, rev: rev, in: in, lines: make(chan string, 64)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	return c
+}
+
+// initialize begins a session of the client's revision, before
+// 2026-07-28, which has none.
+func (c *rawClient) initialize() {
+	c.t.Helper()
+	if c.rev < "2026-07-28" {
+		c.call("initialize", `{"protocolVersion":"`+c.rev+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`)
 		c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	}
-	return c
 }
 
 // send writes one message, a line of JSON.

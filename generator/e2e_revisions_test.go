@@ -2,11 +2,13 @@ package generator
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // This file is the part of behaviour that runs on every protocol revision:
@@ -63,7 +65,7 @@ var seedguideRevisionCalls = []revisionCall{
 // a list result (wrapped as {"result": ...} where the output schema is),
 // content blocks a revision lacks (audio before 2025-03-26, resource
 // links before 2025-06-18) sent as text, and errors.
-var shapesSuite = suite{tasks: map[string]string{"add": "optional"}, revisions: []revisionCall{
+var shapesSuite = suite{tasks: map[string]string{"add": "optional"}, wrapped: map[string]bool{"nearby": true, "regions": true}, revisions: []revisionCall{
 	{"structured", "measure", `{"x":3,"y":4}`, func(rev string) string {
 		body := `{"content":[{"type":"text","text":"{\"value\":25,\"unit\":\"square units\"}"}]`
 		if rev >= "2025-06-18" {
@@ -78,6 +80,32 @@ var shapesSuite = suite{tasks: map[string]string{"add": "optional"}, revisions: 
 			body += `,"structuredContent":[{"x":0,"y":0}]`
 		case rev >= "2025-06-18":
 			body += `,"structuredContent":{"result":[{"x":0,"y":0}]}`
+		}
+		return answer(rev, body+"}")
+	}},
+	{"recursive list", "regions", `{}`, func(rev string) string {
+		value := `[{"name":"north","inner":[{"name":"north-east"}]},{"name":"south"}]`
+		js, _ := json.Marshal(value)
+		body := `{"content":[{"type":"text","text":` + string(js) + `}]`
+		switch {
+		case rev >= "2026-07-28":
+			body += `,"structuredContent":` + value
+		case rev >= "2025-06-18":
+			body += `,"structuredContent":{"result":` + value + `}`
+		}
+		return answer(rev, body+"}")
+	}},
+	{"text of a structured result", "read_file", `{"name":"a.txt"}`, func(rev string) string {
+		body := `{"content":[{"type":"text","text":"line 1\n\"line\" 2\n"}]`
+		if rev >= "2025-06-18" {
+			body += `,"structuredContent":{"name":"a.txt","text":"line 1\n\"line\" 2\n","lines":2,"tags":null}`
+		}
+		return answer(rev, body+"}")
+	}},
+	{"structured result without a text", "read_file", `{"name":"empty"}`, func(rev string) string {
+		body := `{"content":[{"type":"text","text":"{\"name\":\"empty\",\"text\":\"\",\"lines\":0,\"tags\":null}"}]`
+		if rev >= "2025-06-18" {
+			body += `,"structuredContent":{"name":"empty","text":"","lines":0,"tags":null}`
 		}
 		return answer(rev, body+"}")
 	}},
@@ -109,7 +137,7 @@ func revisionBehaviour(t *testing.T, c *rawClient, listJSON string, p serverPath
 	if p.noTaskSupport {
 		tasks = nil
 	}
-	want := map[string]any{"tools": descriptorsFor(listed.Tools, c.rev, tasks, p.sorted)}
+	want := map[string]any{"tools": descriptorsFor(listed.Tools, c.rev, tasks, s.wrapped, p.sorted)}
 	if c.rev >= "2026-07-28" {
 		want["resultType"], want["ttlMs"], want["cacheScope"] = "complete", 0.0, "public"
 	}
@@ -120,8 +148,10 @@ func revisionBehaviour(t *testing.T, c *rawClient, listJSON string, p serverPath
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tools/list on %s differs from the contract's (-want +got):\n%s", c.rev, diff)
 	}
+	outputs := outputSchemas(t, got, c.rev)
 	for _, call := range s.revisions {
 		got := received(t, c, p, "tools/call", `{"name":"`+call.tool+`","arguments":`+call.args+`}`)
+		checkStructuredContent(t, outputs, call.tool, got)
 		var want map[string]any
 		if err := json.Unmarshal([]byte(call.want(c.rev)), &want); err != nil {
 			t.Fatal(err)
@@ -129,6 +159,43 @@ func revisionBehaviour(t *testing.T, c *rawClient, listJSON string, p serverPath
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: %s %s on %s (-want +got):\n%s", call.name, call.tool, call.args, c.rev, diff)
 		}
+	}
+}
+
+// outputSchemas compiles the output schema of each tool of a tools/list
+// result, as the client was sent it.
+func outputSchemas(t *testing.T, list map[string]any, rev string) map[string]*jsonschema.Schema {
+	t.Helper()
+	out := map[string]*jsonschema.Schema{}
+	tools, _ := list["tools"].([]any)
+	for _, tool := range tools {
+		tool := tool.(map[string]any)
+		if schema, ok := tool["outputSchema"]; ok {
+			js, _ := json.Marshal(schema)
+			name := tool["name"].(string)
+			out[name] = compileSchema(t, rev+"/"+name+".output", js)
+		}
+	}
+	return out
+}
+
+// checkStructuredContent validates the structuredContent of a tools/call
+// result, if any, against the output schema the client was listed for
+// tool: a client that checks results as the specification asks would
+// accept it.
+func checkStructuredContent(t *testing.T, outputs map[string]*jsonschema.Schema, tool string, result map[string]any) {
+	t.Helper()
+	sc, ok := result["structuredContent"]
+	if !ok {
+		return
+	}
+	schema := outputs[tool]
+	if schema == nil {
+		t.Errorf("%s: structuredContent without an output schema listed", tool)
+		return
+	}
+	if err := schema.Validate(sc); err != nil {
+		t.Errorf("%s: structuredContent does not validate against the listed output schema: %v", tool, err)
 	}
 }
 
@@ -166,11 +233,11 @@ func received(t *testing.T, c *rawClient, p serverPath, method, params string) m
 // descriptorsFor returns tools, the latest revision's descriptors, as
 // revision rev publishes them, by the contract's table: no annotations
 // before 2025-03-26; no top-level title or output schema before
-// 2025-06-18, and an output schema that is not an object's wrapped as the
-// property "result" of one until 2026-07-28; no icons before 2025-11-25;
-// execution.taskSupport (from tasks) on 2025-11-25 alone. sorted sorts
-// them by name.
-func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string, sorted bool) []any {
+// 2025-06-18, and the output schema of a list or a map (the tools that
+// wrapped names) wrapped as the property "result" of an object until
+// 2026-07-28; no icons before 2025-11-25; execution.taskSupport (from
+// tasks) on 2025-11-25 alone. sorted sorts them by name.
+func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string, wrapped map[string]bool, sorted bool) []any {
 	var out []any
 	for _, tool := range tools {
 		d := map[string]any{}
@@ -183,8 +250,8 @@ func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string,
 		if rev < "2025-06-18" {
 			delete(d, "title")
 			delete(d, "outputSchema")
-		} else if out, ok := d["outputSchema"].(map[string]any); ok && rev < "2026-07-28" && out["type"] != "object" {
-			d["outputSchema"] = map[string]any{"type": "object", "properties": map[string]any{"result": out}, "required": []any{"result"}}
+		} else if out, ok := d["outputSchema"].(map[string]any); ok && rev < "2026-07-28" && wrapped[d["name"].(string)] {
+			d["outputSchema"] = wrapSchema(out)
 		}
 		if rev < "2025-11-25" {
 			delete(d, "icons")
@@ -200,6 +267,18 @@ func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string,
 		})
 	}
 	return out
+}
+
+// wrapSchema is out wrapped as the required property "result" of an object
+// schema, its $defs moved to the wrapper, where its references point.
+func wrapSchema(out map[string]any) map[string]any {
+	value := maps.Clone(out)
+	w := map[string]any{"type": "object", "properties": map[string]any{"result": value}, "required": []any{"result"}}
+	if defs, ok := value["$defs"]; ok {
+		w["$defs"] = defs
+		delete(value, "$defs")
+	}
+	return w
 }
 
 // allowEmptyAnnotations removes the empty annotations a path that always

@@ -175,10 +175,17 @@ func shapesBehaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath)
 	if res.IsError || resultText(res) != `[{"x":0,"y":0},{"x":1,"y":1}]` {
 		t.Errorf("nearby: isError=%v text %q", res.IsError, resultText(res))
 	}
-	for _, name := range []string{"measure", "nearby"} {
-		args := map[string]string{"measure": `{"x":3,"y":4}`, "nearby": `{"n":3}`}[name]
+	for _, name := range []string{"measure", "nearby", "regions"} {
+		args := map[string]string{"measure": `{"x":3,"y":4}`, "nearby": `{"n":3}`, "regions": `{}`}[name]
 		checkStructured(t, session, name, call(name, args))
 	}
+	// An mcprt.Structured result: the text block is its Text, the
+	// structured content its Value; without a Text, the JSON.
+	res = call("read_file", `{"name":"a.txt"}`)
+	if js, _ := json.Marshal(res.StructuredContent); res.IsError || resultText(res) != "line 1\n\"line\" 2\n" || string(js) != `{"lines":2,"name":"a.txt","tags":null,"text":"line 1\n\"line\" 2\n"}` {
+		t.Errorf("read_file: isError=%v text %q structuredContent %s", res.IsError, resultText(res), js)
+	}
+	checkStructured(t, session, "read_file", call("read_file", `{"name":"empty"}`))
 	if res := call("fail", `{}`); !res.IsError || resultText(res) != "it failed" {
 		t.Errorf("fail: isError=%v text %q, want the handler's error", res.IsError, resultText(res))
 	}

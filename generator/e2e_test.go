@@ -79,6 +79,9 @@ type suite struct {
 	// tasks are the task support of the tools that have one: -list shows
 	// the latest revision, which publishes none (2025-11-25 does).
 	tasks map[string]string
+	// wrapped are the tools whose result is a list or a map, whose output
+	// schema 2025-06-18 and 2025-11-25 publish wrapped.
+	wrapped map[string]bool
 }
 
 var seedguideSuite = suite{calls: callCases, revisions: seedguideRevisionCalls}

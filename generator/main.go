@@ -101,6 +101,8 @@ Handler shapes (ctx context.Context is an optional first parameter):
 	                                       each parameter is a property; describe it with //mcp:param
 	Out: a struct (structured result), string, number, bool, []byte,
 	mcprt.Result, any other JSON value, or absent (F returns only error, or nothing)
+	mcprt.Structured[Out]: Out a struct, pointer, slice or map; its Value is the
+	                                       structured result, its Text the text block
 
 Struct fields: the json tag names a property; the mcp tag constrains it with
 keys separated by commas (a value holding a comma is single-quoted:

@@ -59,7 +59,7 @@ function inspect(...args) {
 const names = (list) => (list ?? []).map((x) => x.name).join(",");
 
 const tools = inspect("--method", "tools/list");
-check("tools/list names the three tools", names(tools.tools) === "search_articles,add_note,add_article", tools.error ?? names(tools.tools));
+check("tools/list names the five tools", names(tools.tools) === "search_articles,add_note,add_article,read_article,outline_article", tools.error ?? names(tools.tools));
 const search = (tools.tools ?? []).find((t) => t.name === "search_articles");
 check("search_articles has its input and output schemas",
   search?.inputSchema?.properties?.limit?.maximum === 20 && search?.outputSchema?.properties?.hits?.type === "array",

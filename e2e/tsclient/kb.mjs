@@ -1,7 +1,9 @@
 // Drives the kb example (examples/kb) with the TypeScript MCP SDK client on
 // each of its three server paths (the built-in server, the official Go SDK
-// and mcp-go), over stdio and Streamable HTTP: resources, templates,
-// prompts, completions, subscriptions and list_changed. Usage:
+// and mcp-go), over stdio and Streamable HTTP: tools whose output schemas
+// refer to $defs, a text block of the author's beside structured content,
+// resources, templates, prompts, completions, subscriptions and
+// list_changed. Usage:
 // node kb.mjs PATH_TO_KB_SERVER. Prints one line per check and a closing
 // "N passed, M failed"; exits 1 on any failure.
 import { spawn } from "node:child_process";
@@ -62,6 +64,19 @@ async function waitFor(pred, ms) {
 
 async function exercise(label, path, client, notes) {
   const want = paths[path];
+  // listTools compiles every output schema (a $ref it cannot resolve
+  // throws), and callTool validates structured content against it.
+  const { tools } = await client.listTools();
+  check(`${label}: tools/list`, JSON.stringify(tools.map((t) => t.name).sort()) ===
+    `["add_article","add_note","outline_article","read_article","search_articles"]`, JSON.stringify(tools.map((t) => t.name)));
+  let o = await client.callTool({ name: "outline_article", arguments: { id: 2 } });
+  const tree = o.structuredContent?.result;
+  check(`${label}: outline_article, a list of a recursive struct`, !o.isError && tree?.[0]?.title === "Backups" &&
+    tree[0].sections?.[0]?.title === "Where" && tree[0].sections[0].sections?.[0]?.title === "Off site", JSON.stringify(o));
+  o = await client.callTool({ name: "read_article", arguments: { id: 2 } });
+  check(`${label}: read_article's text block is the article's Markdown`, !o.isError && o.content?.length === 1 &&
+    o.content[0].text.startsWith("# Backups\n\nRun") && o.structuredContent?.title === "Backups" &&
+    o.structuredContent?.body === o.content[0].text, JSON.stringify(o));
   const { prompts } = await client.listPrompts();
   check(`${label}: prompts/list`, JSON.stringify(prompts.map((p) => p.name).sort()) === `["compare","summarize"]` &&
     prompts.every((p) => p.description), JSON.stringify(prompts));

@@ -33,7 +33,7 @@ var base = struct {
 	added    func(a Article)  // told of each article added
 }{articles: []*Article{
 	{ID: 1, Title: "Getting started", Body: "# Getting started\n\nInstall the tool, then run `kb init`.", Tags: []string{"setup"}},
-	{ID: 2, Title: "Backups", Body: "# Backups\n\nRun `kb backup` every night; keep seven copies.", Tags: []string{"operations"}},
+	{ID: 2, Title: "Backups", Body: "# Backups\n\nRun `kb backup` every night; keep seven copies.\n\n## Where\n\nOn another disk.\n\n### Off site\n\nOne copy a week leaves the building.", Tags: []string{"operations"}},
 	{ID: 3, Title: "Restoring", Body: "# Restoring\n\nStop the server, then `kb restore FILE`.", Tags: []string{"operations", "setup"}},
 }}
 
@@ -142,6 +142,62 @@ func AddArticle(in NewArticle) (Hit, error) {
 		added(*a)
 	}
 	return Hit{ID: a.ID, Title: a.Title, URI: articleURI(a.ID)}, nil
+}
+
+// ReadArticle returns an article: its Markdown is the text block the model
+// reads as it is, and the structured content has its title, tags and notes
+// too.
+//
+//mcp:tool title="Read an article" readonly
+//mcp:param id description="Article number" min=1
+func ReadArticle(id int) (mcprt.Structured[Article], error) {
+	a, err := find(id)
+	if err != nil {
+		return mcprt.Structured[Article]{}, err
+	}
+	return mcprt.Structured[Article]{Value: a, Text: a.Body}, nil
+}
+
+// Section is a heading of an article, with the headings under it.
+type Section struct {
+	Title    string    `json:"title"`              // Text of the heading
+	Sections []Section `json:"sections,omitempty"` // Headings one level down
+}
+
+// OutlineArticle returns the headings of an article as a tree.
+//
+//mcp:tool title="Outline an article" readonly
+//mcp:param id description="Article number" min=1
+func OutlineArticle(id int) ([]Section, error) {
+	a, err := find(id)
+	if err != nil {
+		return nil, err
+	}
+	return outline(a.Body), nil
+}
+
+// outline builds the tree of the Markdown headings ("# ", "## ", ...) of
+// body. A heading goes under the nearest one before it of a lower level.
+func outline(body string) []Section {
+	root := []Section{}
+	type open struct {
+		level int
+		list  *[]Section
+	}
+	stack := []open{{0, &root}}
+	for line := range strings.SplitSeq(body, "\n") {
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		if level == 0 || !strings.HasPrefix(line[level:], " ") {
+			continue
+		}
+		for stack[len(stack)-1].level >= level {
+			stack = stack[:len(stack)-1]
+		}
+		list := stack[len(stack)-1].list
+		*list = append(*list, Section{Title: strings.TrimSpace(line[level:])})
+		stack = append(stack, open{level, &(*list)[len(*list)-1].Sections})
+	}
+	return root
 }
 
 // articleResource is the resource of one article, added while the server

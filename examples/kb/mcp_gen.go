@@ -19,6 +19,8 @@ type (
 	mcpgen_SearchArticles_changed_rerun_go_generate = func(context.Context, SearchInput) (SearchResult, error)
 	mcpgen_AddNote_changed_rerun_go_generate        = func(int, string) (string, error)
 	mcpgen_AddArticle_changed_rerun_go_generate     = func(NewArticle) (Hit, error)
+	mcpgen_ReadArticle_changed_rerun_go_generate    = func(int) (mcprt.Structured[Article], error)
+	mcpgen_OutlineArticle_changed_rerun_go_generate = func(int) ([]Section, error)
 	mcpgen_Summarize_changed_rerun_go_generate      = func(int, *Style) ([]mcprt.PromptMessage, error)
 	mcpgen_Compare_changed_rerun_go_generate        = func(context.Context, CompareArgs) (mcprt.PromptResult, error)
 	mcpgen_Index_changed_rerun_go_generate          = func() []Hit
@@ -30,6 +32,8 @@ var (
 	_ mcpgen_SearchArticles_changed_rerun_go_generate = SearchArticles
 	_ mcpgen_AddNote_changed_rerun_go_generate        = AddNote
 	_ mcpgen_AddArticle_changed_rerun_go_generate     = AddArticle
+	_ mcpgen_ReadArticle_changed_rerun_go_generate    = ReadArticle
+	_ mcpgen_OutlineArticle_changed_rerun_go_generate = OutlineArticle
 	_ mcpgen_Summarize_changed_rerun_go_generate      = Summarize
 	_ mcpgen_Compare_changed_rerun_go_generate        = Compare
 	_ mcpgen_Index_changed_rerun_go_generate          = Index
@@ -45,7 +49,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Search articles",
 		Description:     "Finds articles by words in their title or body.",
 		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":"array","description":"Articles found, best first","items":{"type":"object","description":"Hit is one article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"Hit is one article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
@@ -64,6 +68,25 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_AddArticle,
+		ChecksArguments: true,
+	}, {
+		Name:            "read_article",
+		Title:           "Read an article",
+		Description:     "Returns an article: its Markdown is the text block the model\nreads as it is, and the structured content has its title, tags and notes\ntoo.",
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":["array","null"],"description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":["array","null"],"description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Handler:         mcpgen_call_ReadArticle,
+		ChecksArguments: true,
+	}, {
+		Name:            "outline_article",
+		Title:           "Outline an article",
+		Description:     "Returns the headings of an article as a tree.",
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":["array","null"],"items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"Section is a heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
+		WrapOutput:      true,
+		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Handler:         mcpgen_call_OutlineArticle,
 		ChecksArguments: true,
 	}}
 }
@@ -168,6 +191,59 @@ func mcpgen_call_AddArticle(ctx context.Context, args []byte) mcprt.Result {
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Hit(enc, &out)
 	return enc.Structured()
+}
+
+type mcpgen_args_ReadArticle struct {
+	id int
+}
+
+func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_ReadArticle
+	mcpgen_decode_mcpgen_args_ReadArticle(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := ReadArticle(in.id)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	enc := new(mcpimpl.Encoder)
+	mcpgen_encode_Article(enc, &out.Value)
+	return mcpimpl.WithText(enc.Structured(), out.Text)
+}
+
+type mcpgen_args_OutlineArticle struct {
+	id int
+}
+
+func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_OutlineArticle
+	mcpgen_decode_mcpgen_args_OutlineArticle(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := OutlineArticle(in.id)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	enc := new(mcpimpl.Encoder)
+	if out == nil {
+		enc.B = append(enc.B, "null"...)
+	} else {
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range out {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			mcpgen_encode_Section(enc, &out[i1])
+		}
+		enc.B = append(enc.B, byte(0x5d))
+	}
+	return enc.StructuredValue()
 }
 
 type mcpgen_args_Summarize struct {
@@ -416,6 +492,46 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 
 var mcpgen_fields_2 = []string{"title", "body", "tags"}
 
+func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			default:
+				d.UnknownField(mcpgen_fields_3)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_3, 0)
+	}
+}
+
+var mcpgen_fields_3 = []string{"id"}
+
+func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			default:
+				d.UnknownField(mcpgen_fields_4)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_4, 0)
+	}
+}
+
+var mcpgen_fields_4 = []string{"id"}
+
 func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
 	if d.Object() {
 		var seen0 [2]bool
@@ -437,14 +553,14 @@ func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summ
 					(*v.style) = Style(d.Enum(mcpgen_enum_0))
 				}
 			default:
-				d.UnknownField(mcpgen_fields_3)
+				d.UnknownField(mcpgen_fields_5)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_3, 0)
+		d.Require(seen0[:], mcpgen_fields_5, 0)
 	}
 }
 
-var mcpgen_fields_3 = []string{"article", "style"}
+var mcpgen_fields_5 = []string{"article", "style"}
 
 func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 	if d.Object() {
@@ -462,14 +578,14 @@ func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 				}
 				v.Second = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_4)
+				d.UnknownField(mcpgen_fields_6)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
 	}
 }
 
-var mcpgen_fields_4 = []string{"first", "second"}
+var mcpgen_fields_6 = []string{"first", "second"}
 
 func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
 	if d.Object() {
@@ -482,14 +598,14 @@ func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_Ar
 				}
 				v.id = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_5)
+				d.UnknownField(mcpgen_fields_7)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_5, 0)
+		d.Require(seen0[:], mcpgen_fields_7, 0)
 	}
 }
 
-var mcpgen_fields_5 = []string{"id"}
+var mcpgen_fields_7 = []string{"id"}
 
 func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
 	if d.Object() {
@@ -507,14 +623,14 @@ func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_Arti
 				}
 				v.format = Format(d.Enum(mcpgen_enum_1))
 			default:
-				d.UnknownField(mcpgen_fields_6)
+				d.UnknownField(mcpgen_fields_8)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_8, 0, 1)
 	}
 }
 
-var mcpgen_fields_6 = []string{"id", "format"}
+var mcpgen_fields_8 = []string{"id", "format"}
 
 func mcpgen_encode_SearchResult(enc *mcpimpl.Encoder, v *SearchResult) {
 	sep0 := byte(0x7b)
@@ -553,6 +669,85 @@ func mcpgen_encode_Hit(enc *mcpimpl.Encoder, v *Hit) {
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"uri\":"...)
 	enc.B = mcpimpl.AppendString(enc.B, string(v.URI))
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
+
+func mcpgen_encode_Article(enc *mcpimpl.Encoder, v *Article) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"id\":"...)
+	enc.B = strconv.AppendInt(enc.B, int64(v.ID), 10)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"title\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Title))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"body\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Body))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"tags\":"...)
+	if v.Tags == nil {
+		enc.B = append(enc.B, "null"...)
+	} else {
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Tags {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
+		}
+		enc.B = append(enc.B, byte(0x5d))
+	}
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"notes\":"...)
+	if v.Notes == nil {
+		enc.B = append(enc.B, "null"...)
+	} else {
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Notes {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcpimpl.AppendString(enc.B, string(v.Notes[i1]))
+		}
+		enc.B = append(enc.B, byte(0x5d))
+	}
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
+
+func mcpgen_encode_Section(enc *mcpimpl.Encoder, v *Section) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"title\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Title))
+	if len(v.Sections) != 0 {
+		enc.B = append(enc.B, sep0)
+		sep0 = byte(0x2c)
+		enc.B = append(enc.B, "\"sections\":"...)
+		if v.Sections == nil {
+			enc.B = append(enc.B, "null"...)
+		} else {
+			enc.B = append(enc.B, byte(0x5b))
+			for i1 := range v.Sections {
+				if i1 > 0 {
+					enc.B = append(enc.B, byte(0x2c))
+				}
+				mcpgen_encode_Section(enc, &v.Sections[i1])
+			}
+			enc.B = append(enc.B, byte(0x5d))
+		}
+	}
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))
 	}

@@ -113,14 +113,14 @@ func AppendTool(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 }
 
 // AppendOutputSchema appends the output schema as revision rev publishes
-// it: wrapped in an object before 2026-07-28 when WrapOutput is set.
+// it: before 2026-07-28, when WrapOutput is set, as the property "result"
+// of an object schema, with its $defs at the root of the wrapper, where
+// its references point (see appendWrapped).
 func AppendOutputSchema(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 	if !t.WrapOutput || rev >= Rev20260728 {
 		return append(dst, t.OutputSchema...)
 	}
-	dst = append(dst, `{"type":"object","properties":{"result":`...)
-	dst = append(dst, t.OutputSchema...)
-	return append(dst, `},"required":["result"]}`...)
+	return appendWrapped(dst, t.OutputSchema)
 }
 
 // appendToolAnnotations appends a's title, if any, and the hints written.

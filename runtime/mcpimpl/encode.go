@@ -111,6 +111,17 @@ func (e *Encoder) StructuredValue() mcprt.Result {
 	return r
 }
 
+// WithText returns r with text as its text block, for a tool returning
+// mcprt.Structured: r as it is when text is empty or r failed, so that an
+// encoding error is still what the model reads.
+func WithText(r mcprt.Result, text string) mcprt.Result {
+	if text == "" || r.IsError {
+		return r
+	}
+	r.Content = []mcprt.Content{mcprt.Text(text)}
+	return r
+}
+
 // Text returns the JSON as a single text block, or a failed result.
 func (e *Encoder) Text() mcprt.Result {
 	if e.err != nil {

@@ -47,6 +47,18 @@ func StructuredResult(js []byte) Result {
 	return Result{Content: []Content{Text(string(js))}, StructuredContent: js}
 }
 
+// Structured is a tool result that chooses its own text block. A tool
+// returning (Structured[Out], error) publishes Out's output schema and
+// sends Value, encoded by the generated encoder, as structured content,
+// as a tool returning (Out, error) does; but the text block, which models
+// and clients without structured output read, is Text instead of the
+// JSON. An empty Text sends the JSON, as Out alone would. Out is what a
+// structured result may be: a struct, a pointer to one, a list or a map.
+type Structured[Out any] struct {
+	Value Out
+	Text  string
+}
+
 // JSONResult marshals v with encoding/json into a structured result. It is
 // the general path for results whose type has no generated encoder.
 func JSONResult(v any) Result {

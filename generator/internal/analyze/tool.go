@@ -241,6 +241,9 @@ func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
 		t.Out = model.OutResult
 		return true
 	}
+	if isNamed(typ, names.RuntimePath, "Structured") {
+		return a.structuredOut(fn, typ, t)
+	}
 	if p, ok := typ.(*types.Pointer); ok && isPlainStruct(p.Elem()) {
 		t.Out, t.OutPtr = model.OutStructured, true
 		typ = p.Elem()
@@ -261,6 +264,39 @@ func (a *analyzer) out(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
 	}
 	t.Out = outKind(mt)
 	return true
+}
+
+// structuredOut classifies mcprt.Structured[Out]: Out as a result of its
+// own, which must have an output schema, since the wrapper's only use is
+// to send a text block of the author's beside the structured content.
+func (a *analyzer) structuredOut(fn *ast.FuncDecl, typ types.Type, t *model.Tool) bool {
+	args := types.Unalias(typ).(*types.Named).TypeArgs()
+	if args.Len() != 1 {
+		return false // the type checker reported the instantiation
+	}
+	value := args.At(0)
+	wrapper := isNamed(value, names.RuntimePath, "Result") || isNamed(value, names.RuntimePath, "Structured")
+	if !wrapper && !a.out(fn, value, t) {
+		return false
+	}
+	t.OutText = true
+	if !wrapper && t.Out == model.OutStructured {
+		return true
+	}
+	if !wrapper && t.Out == model.OutJSON {
+		switch t.OutType.Kind {
+		case model.Slice, model.Array, model.Map:
+			return true
+		}
+	}
+	name := types.TypeString(value, func(p *types.Package) string {
+		if p == a.in.Pkg {
+			return ""
+		}
+		return p.Name()
+	})
+	a.errorf(fn.Type.Results.Pos(), "%s returns mcprt.Structured[%s], whose value has no output schema: mcprt.Structured holds a struct, a pointer to one, a slice or a map; return %s itself instead", fn.Name.Name, name, name)
+	return false
 }
 
 func outKind(mt *model.Type) model.OutKind {

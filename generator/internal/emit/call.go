@@ -103,23 +103,38 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 // encodeResult encodes out with the generated encoders: as structured
 // content and text for a struct result, as text for other JSON values. A
 // nil struct pointer has no structured form and is sent as the text null.
+//
+// The value of an mcprt.Structured result is its Value field, and its Text
+// field, when set, replaces the text block (mcpimpl.WithText).
 func (e *emitter) encodeResult(t *model.Tool) []jen.Code {
+	value := func() *jen.Statement {
+		if t.OutText {
+			return jen.Id(e.l.out).Dot("Value")
+		}
+		return jen.Id(e.l.out)
+	}
+	ret := func(r jen.Code) jen.Code {
+		if t.OutText {
+			r = rtWithText.qual().Call(r, jen.Id(e.l.out).Dot("Text"))
+		}
+		return jen.Return(r)
+	}
 	out := []jen.Code{jen.Id(e.l.enc).Op(":=").New(rtEncoder.qual())}
 	if t.Out == model.OutJSON {
-		out = append(out, e.encodeValue(t.OutType, jen.Id(e.l.out), 1)...)
+		out = append(out, e.encodeValue(t.OutType, value(), 1)...)
 		if e.schemas.Tool(t).Wrap {
-			return append(out, jen.Return(jen.Id(e.l.enc).Dot("StructuredValue").Call()))
+			return append(out, ret(jen.Id(e.l.enc).Dot("StructuredValue").Call()))
 		}
-		return append(out, jen.Return(jen.Id(e.l.enc).Dot("Text").Call()))
+		return append(out, ret(jen.Id(e.l.enc).Dot("Text").Call()))
 	}
-	arg := jen.Op("&").Id(e.l.out)
+	arg := jen.Op("&").Add(value())
 	if t.OutPtr {
-		arg = jen.Id(e.l.out)
-		out = append([]jen.Code{jen.If(jen.Id(e.l.out).Op("==").Nil()).Block(
-			jen.Return(rtTextResult.qual().Call(jen.Lit("null"))))}, out...)
+		arg = value()
+		out = append([]jen.Code{jen.If(value().Op("==").Nil()).Block(
+			ret(rtTextResult.qual().Call(jen.Lit("null"))))}, out...)
 	}
 	out = append(out, jen.Id(e.encodeFunc(t.OutType)).Call(jen.Id(e.l.enc), arg))
-	return append(out, jen.Return(jen.Id(e.l.enc).Dot("Structured").Call()))
+	return append(out, ret(jen.Id(e.l.enc).Dot("Structured").Call()))
 }
 
 // result converts out to an mcprt.Result.

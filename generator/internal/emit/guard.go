@@ -57,6 +57,9 @@ func (e *emitter) guarded() []guardedFunc {
 		default:
 			results = append(results, goType(t.OutType))
 		}
+		if t.OutText {
+			results[0] = rtStructured.qual().Types(results[0])
+		}
 		out = append(out, guardedFunc{&t.Func, results})
 	}
 	for _, p := range e.pkg.Prompts {

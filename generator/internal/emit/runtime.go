@@ -48,6 +48,8 @@ var (
 	rtTaskRequired = rtIdent{mcprtPkg, "TaskRequired"}
 	rtErrorResult  = rtIdent{mcprtPkg, "ErrorResult"}
 	rtTextResult   = rtIdent{mcprtPkg, "TextResult"}
+	rtStructured   = rtIdent{mcprtPkg, "Structured"}
+	rtWithText     = rtIdent{implPkg, "WithText"}
 )
 
 // What prompt and resource lists and their functions use.

@@ -107,6 +107,10 @@ type Tool struct {
 	Out     OutKind
 	OutType *Type // for OutStructured, the struct type; for other kinds, the Go type
 	OutPtr  bool  // OutStructured through a pointer
+	// OutText says the function returns mcprt.Structured[Out]: the value
+	// is its Value field, of OutType (OutPtr, Out as for Out alone), and
+	// its Text field, when set, is the text block.
+	OutText bool
 
 	// InputFile and OutputFile are the schemas read from input= and
 	// output= files, compacted; nil when the schema stage computes them.

@@ -177,7 +177,7 @@ func Package(m *model.Package, progress func(token.Position)) *Set {
 func tool(t *model.Tool) Tool {
 	out := Tool{Input: t.InputFile, Output: t.OutputFile, Wrap: wrapsOutput(t)}
 	if out.Input == nil {
-		out.Input = document(t.Input)
+		out.Input = document(t.Input, false)
 	}
 	if out.Output == nil {
 		out.Output = output(t)
@@ -190,7 +190,7 @@ func tool(t *model.Tool) Tool {
 // the schema of that value.
 func output(t *model.Tool) []byte {
 	if t.Out == model.OutStructured || wrapsOutput(t) {
-		return document(t.OutType)
+		return document(t.OutType, true)
 	}
 	return nil
 }
@@ -223,9 +223,10 @@ func form(t *model.Type) []byte {
 	return js
 }
 
-// document serializes the schema of a root object type.
-func document(root *model.Type) []byte {
-	b := &builder{root: root, recursive: recursiveTypes(root)}
+// document serializes the schema of a root object type: of what a tool
+// sends when output is set, else of what it takes.
+func document(root *model.Type, output bool) []byte {
+	b := &builder{root: root, recursive: recursiveTypes(root), output: output}
 	var s *Schema
 	if root.Kind == model.Struct {
 		s = b.object(root)
@@ -250,6 +251,10 @@ type builder struct {
 	defs      Properties
 	defined   map[*model.Type]string
 	noNull    bool // pointers are published as their values alone (forms)
+	// output says the document is of what a tool sends: a nil slice, map
+	// or []byte is encoded as null, as encoding/json writes it, so their
+	// schemas allow null unless the property is left out when empty.
+	output bool
 }
 
 // typeSchema returns the schema of a value of type t. A pointer's is its
@@ -269,15 +274,17 @@ func (b *builder) typeSchema(t *model.Type) *Schema {
 		}
 		return b.object(t)
 	case model.Slice:
-		return &Schema{Type: "array", Items: b.typeSchema(t.Elem)}
+		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), Null: b.output}
 	case model.Array:
 		n := t.Len
 		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), MinItems: &n, MaxItems: &n}
 	case model.Map:
 		items, _ := marshal(b.typeSchema(t.Elem))
-		return &Schema{Type: "object", AdditionalProperties: items}
+		return &Schema{Type: "object", AdditionalProperties: items, Null: b.output}
 	}
-	return scalar(t)
+	s := scalar(t)
+	s.Null = b.output && t.Kind == model.Bytes
+	return s
 }
 
 // define enters a recursive type in $defs once and returns its name.
@@ -332,6 +339,9 @@ func (b *builder) field(f *model.Field) *Schema {
 	s.Header = f.Header
 	if f.C.NoNull {
 		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
+	}
+	if b.output && (f.OmitEmpty || f.OmitZero) && f.Type.Kind != model.Pointer {
+		s.Null = false // nil is left out, never written
 	}
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {

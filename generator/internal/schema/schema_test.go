@@ -2,6 +2,7 @@ package schema
 
 import (
 	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -102,7 +103,30 @@ func TestToolSchemas(t *testing.T) {
 		name: "list output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutJSON, OutType: slice(str)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-			Output: []byte(`{"type":"array","items":{"type":"string"}}`), Wrap: true},
+			Output: []byte(`{"type":["array","null"],"items":{"type":"string"}}`), Wrap: true},
+	}, {
+		// encoding/json writes a nil slice, map or []byte as null: a result
+		// may hold null where they are not left out when empty.
+		name: "output of values that may be nil",
+		tool: &model.Tool{Func: model.Func{Input: object("In", "", field("in", slice(str), true, ""))}, Out: model.OutStructured, OutType: object("Out", "",
+			field("list", slice(slice(str)), true, ""),
+			&model.Field{Path: []model.Step{{Name: "opt"}}, WireName: "opt", Type: slice(str), OmitEmpty: true},
+			&model.Field{Path: []model.Step{{Name: "zero"}}, WireName: "zero", Type: &model.Type{Kind: model.Map, Elem: str}, OmitZero: true},
+			field("m", &model.Type{Kind: model.Map, Elem: i64}, true, ""),
+			field("blob", b64, true, ""),
+			&model.Field{Path: []model.Step{{Name: "p"}}, WireName: "p", Type: ptr(str), OmitEmpty: true},
+			field("pair", &model.Type{Kind: model.Array, Elem: str, Len: 2}, true, ""),
+		)},
+		want: Tool{Input: []byte(`{"type":"object","properties":{"in":{"type":"array","items":{"type":"string"}}},"required":["in"],"additionalProperties":false}`),
+			Output: []byte(`{"type":"object","properties":{` +
+				`"list":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"string"}}},` +
+				`"opt":{"type":"array","items":{"type":"string"}},` +
+				`"zero":{"type":"object","additionalProperties":{"type":"string"}},` +
+				`"m":{"type":["object","null"],"additionalProperties":{"type":"integer"}},` +
+				`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"` + strings.ReplaceAll(base64Pattern, `\`, `\\`) + `"},` +
+				`"p":{"type":["string","null"]},` +
+				`"pair":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2}},` +
+				`"required":["list","m","blob","pair"],"additionalProperties":false}`)},
 	}, {
 		name: "text output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutString, OutType: str},

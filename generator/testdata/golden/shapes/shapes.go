@@ -40,6 +40,20 @@ func Nearby(ctx context.Context, n int) ([]Point, error) {
 	return points, nil
 }
 
+// Region is an area of the plane, with the regions inside it.
+type Region struct {
+	Name  string   `json:"name"`            // The region's name
+	Inner []Region `json:"inner,omitempty"` // Regions inside it
+}
+
+// Regions lists the regions of the plane, each with those inside it: a
+// list of a recursive struct, whose schema refers to its $defs.
+//
+//mcp:tool readonly
+func Regions(ctx context.Context) ([]Region, error) {
+	return []Region{{Name: "north", Inner: []Region{{Name: "north-east"}}}, {Name: "south"}}, nil
+}
+
 // Repeat repeats a word.
 //
 //mcp:tool name=repeat.word
@@ -125,6 +139,29 @@ func Ask(ctx context.Context, question string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("answer %q (sure: %v); %s says %q (%s)", ans.Answer, ans.Sure, res.Model, res.Content.Text, res.Role), nil
+}
+
+// File is a file's name and contents.
+type File struct {
+	Name  string `json:"name"`  // The file's name
+	Text  string `json:"text"`  // The file's contents
+	Lines int    `json:"lines"` // How many lines it has
+	// Tags label the file; none are set, so the result holds null, as
+	// encoding/json writes a nil slice.
+	Tags []string `json:"tags"`
+}
+
+// ReadFile reads a file: its contents are the text block the model reads,
+// and the structured content has its name and length too.
+//
+//mcp:tool readonly
+//mcp:param name description="The file to read" minLength=1
+func ReadFile(name string) (mcprt.Structured[File], error) {
+	if name == "empty" {
+		return mcprt.Structured[File]{Value: File{Name: name}}, nil // no Text: the JSON is the text block
+	}
+	f := File{Name: name, Text: "line 1\n\"line\" 2\n", Lines: 2}
+	return mcprt.Structured[File]{Value: f, Text: f.Text}, nil
 }
 
 // Counter counts.
