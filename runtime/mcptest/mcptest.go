@@ -236,13 +236,17 @@ const maxRounds = 64
 // JSON; nil for none) and returns its result, or the *Error the server
 // answered. The client adds what the revision needs (the _meta of
 // 2026-07-28, a progress token) and answers input-required results, as
-// every method of the client does. Only a failure of the client itself
-// (params that do not encode) fails the test.
+// every method of the client does. Only params that do not encode, or a
+// session that does not start, fail the test.
 func (c *Client) Request(method string, params any) (json.RawMessage, error) {
 	c.t.Helper()
 	raw := c.encode("params", params)
 	c.start()
-	return c.request(method, raw)
+	res, err := c.request(method, raw)
+	if _, ok := err.(*Error); err != nil && !ok {
+		err = fmt.Errorf("mcptest: %s: %w", method, err)
+	}
+	return res, err
 }
 
 // call is Request for the client's own methods: an error fails the test,
@@ -264,18 +268,19 @@ func (c *Client) do(what, method string, params json.RawMessage) json.RawMessage
 }
 
 // request sends one request and, on 2026-07-28, the retries that answer
-// its questions.
+// its questions. Errors other than an *Error name no method: callers say
+// what was asked.
 func (c *Client) request(method string, params json.RawMessage) (json.RawMessage, error) {
 	fields, err := objectFields(params)
 	if err != nil {
-		return nil, fmt.Errorf("mcptest: %s params: %v", method, err)
+		return nil, fmt.Errorf("params: %v", err)
 	}
 	for round := 0; ; round++ {
 		id := c.nextID.next()
 		msg := c.message(id, method, fields)
 		var r response
 		if err := json.Unmarshal(c.conn.Handle(c.ctx, msg), &r); err != nil {
-			return nil, fmt.Errorf("mcptest: %s: the server's answer is not JSON-RPC: %v", method, err)
+			return nil, fmt.Errorf("the server's answer is not JSON-RPC: %v", err)
 		}
 		if r.Error != nil {
 			return nil, &Error{Code: r.Error.Code, Message: r.Error.Message, Data: r.Error.Data}
@@ -289,11 +294,11 @@ func (c *Client) request(method string, params json.RawMessage) (json.RawMessage
 			return r.Result, nil
 		}
 		if round == maxRounds {
-			return nil, fmt.Errorf("mcptest: %s: the server still asked for input after %d rounds", method, maxRounds)
+			return nil, fmt.Errorf("the server still asked for input after %d rounds", maxRounds)
 		}
 		answers, err := c.answerAll(kind.InputRequests)
 		if err != nil {
-			return nil, fmt.Errorf("mcptest: %s: %v", method, err)
+			return nil, err
 		}
 		fields["inputResponses"] = answers
 		if kind.RequestState != nil {

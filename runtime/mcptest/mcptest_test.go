@@ -254,7 +254,7 @@ func TestAskRefused(t *testing.T) {
 		})
 		c.CallTool("ask", nil)
 	})
-	if !strings.HasPrefix(msg, `mcptest: tools/call "ask": mcptest: tools/call: answering input request "elicitation_`) || !strings.HasSuffix(msg, `(elicitation/create): the user closed the dialog`) {
+	if !strings.HasPrefix(msg, `mcptest: tools/call "ask": answering input request "elicitation_`) || !strings.HasSuffix(msg, `(elicitation/create): the user closed the dialog`) {
 		t.Errorf("a refused 2026-07-28 ask failed with %q", msg)
 	}
 
@@ -416,5 +416,38 @@ func TestPromptsResourcesCompletions(t *testing.T) {
 				t.Errorf("an unknown prompt failed with %q", msg)
 			}
 		})
+	}
+}
+
+// TestContentBlocks reads back every kind of content block a tool returns,
+// annotations included, and the result's _meta.
+func TestContentBlocks(t *testing.T) {
+	half := 0.5
+	blocks := []mcprt.Content{
+		mcprt.Text("text").With(mcprt.Annotations{Audience: []string{"user"}, Priority: &half}),
+		mcprt.Image([]byte{0x89, 'P', 'N', 'G'}, "image/png"),
+		mcprt.Audio([]byte("RIFF"), "audio/wav"),
+		mcprt.ResourceLink("mem://a", "a"),
+		mcprt.TextResource("mem://b", "text/plain", "B"),
+		mcprt.BlobResource("mem://c", "application/octet-stream", []byte{0, 1}),
+	}
+	many := tool("many", func(ctx context.Context, args []byte) mcprt.Result {
+		return mcprt.Result{Content: blocks, Meta: []byte(`{"k":"v"}`)}
+	})
+	c := mcptest.New(t, mcptest.Tools(many))
+	r := c.CallTool("many", nil)
+	if diff := cmp.Diff(blocks, r.Content); diff != "" {
+		t.Errorf("content blocks (-want +got):\n%s", diff)
+	}
+	if r.Text() != "text" || string(r.Meta) != `{"k":"v"}` || r.IsError {
+		t.Errorf("text %q, meta %s, isError %v", r.Text(), r.Meta, r.IsError)
+	}
+	if msg := failure(t, func(tb testing.TB) {
+		mcptest.New(tb, mcptest.Tools(many)).CallTool("many", nil).Decode(new(any))
+	}); !strings.HasPrefix(msg, "mcptest: the result has no structured content: ") {
+		t.Errorf("decoding no structured content failed with %q", msg)
+	}
+	if _, err := c.Request("tools/list", []int{1}); err == nil || err.Error() != "mcptest: tools/list: params: not a JSON object: [1]" {
+		t.Errorf("params that are not an object: %v", err)
 	}
 }
