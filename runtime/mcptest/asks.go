@@ -259,7 +259,9 @@ func (c *Client) Notifications() []Notification {
 }
 
 // Await waits for a notification of method that no earlier Await
-// returned, and returns it. It fails the test when the test ends first.
+// returned, and returns it. Nothing but the notification ends the wait
+// while the test runs, so a notification that never comes is reported by
+// go test's -timeout, with the goroutine waiting here.
 func (c *Client) Await(method string) Notification {
 	c.t.Helper()
 	for {
