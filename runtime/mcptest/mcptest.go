@@ -145,7 +145,8 @@ func New(t testing.TB, opts ...Option) *Client {
 }
 
 // Server returns the server the client talks to, so that a test can
-// change what it serves (Add, RemoveTools, ResourceUpdated, ...).
+// change what it serves (Add, RemoveTools, ResourceUpdated, ...). A change
+// made before the first request is not notified: no session listens yet.
 func (c *Client) Server() *mcpserver.Server { return c.srv }
 
 // Revision returns the protocol revision the client speaks.
