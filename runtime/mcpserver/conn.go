@@ -37,7 +37,7 @@ func (f funcSender) send(msg []byte) error {
 func (s *Server) Connect(ctx context.Context, send func(msg []byte) error) *Conn {
 	out := funcSender{mu: new(sync.Mutex), fn: send}
 	c := &Conn{srv: s, out: out}
-	c.sess = newSession(ctx, s, "", out)
+	c.sess = newSession(ctx, s, "", TransportConn, out)
 	s.track(c.sess)
 	return c
 }
@@ -71,4 +71,5 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 func (c *Conn) Close() {
 	c.sess.close()
 	c.srv.untrack(c.sess)
+	c.srv.sessionEnded(c.sess, "closed")
 }

@@ -172,7 +172,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	st := &postStream{w: w}
 	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
-	resp, code := s.answer(r.Context(), &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.modern(ctx, &x, m) })
+	resp, code := s.answer(r.Context(), &x, m, true)
 	st.finish(resp, statusOf(code))
 }
 
@@ -194,7 +194,7 @@ func statusOf(code int) int {
 
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
 func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
-	sess := newSession(context.Background(), s, rand.Text(), nil)
+	sess := newSession(context.Background(), s, rand.Text(), TransportHTTP, nil)
 	resp := s.handle(r.Context(), sess, m, nil)
 	if sess.revision() == "" {
 		sess.stop()
@@ -272,6 +272,7 @@ func (s *Server) expireIdle() {
 	for _, sess := range idle {
 		sess.close()
 		sess.stop()
+		s.sessionEnded(sess, "idle")
 	}
 }
 
@@ -360,6 +361,7 @@ func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
 	sess.close()
 	sess.stop()
 	w.WriteHeader(http.StatusNoContent)
+	s.sessionEnded(sess, "deleted")
 }
 
 func (s *Server) maxBody() int64 {
