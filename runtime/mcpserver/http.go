@@ -37,9 +37,13 @@ func (s *Server) HTTPHandler() http.Handler {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.allowedHostOrigin(r) {
+	cors := s.corsAllowed(r)
+	if !s.allowedHostOrigin(r, cors) {
 		http.Error(w, "Forbidden: Host or Origin not allowed", http.StatusForbidden)
 		return
+	}
+	if cors && s.writeCORS(w, r) {
+		return // a preflight, answered
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -58,6 +62,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // which is answered with its graceful-end result. Register it with
 // http.Server.RegisterOnShutdown so that Shutdown does not wait for them.
 func (s *Server) CloseStreams() {
+	s.closing.Store(true)
 	s.listens.endAll()
 	var open []*sseStream
 	s.mu.Lock()
@@ -373,7 +378,7 @@ func (s *Server) maxBody() int64 {
 
 // allowedHostOrigin guards against DNS rebinding: the Host and, when
 // present, the Origin must name an allowed host.
-func (s *Server) allowedHostOrigin(r *http.Request) bool {
+func (s *Server) allowedHostOrigin(r *http.Request, corsOrigin bool) bool {
 	if len(s.AllowedHosts) == 1 && s.AllowedHosts[0] == "*" {
 		return true
 	}
@@ -381,7 +386,7 @@ func (s *Server) allowedHostOrigin(r *http.Request) bool {
 		return false
 	}
 	o := r.Header.Get("Origin")
-	if o == "" || slices.Contains(s.AllowedOrigins, o) {
+	if o == "" || corsOrigin || slices.Contains(s.AllowedOrigins, o) {
 		return true
 	}
 	u, err := url.Parse(o)

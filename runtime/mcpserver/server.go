@@ -174,6 +174,11 @@ type Server struct {
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
 
+	// CORS, when set, lets browser pages of the origins it allows call the
+	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
+	CORS *CORS
+
+	closing      atomic.Bool        // CloseStreams was called: not ready
 	interceptors []Interceptor      // see Use
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
