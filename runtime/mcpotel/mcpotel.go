@@ -100,13 +100,15 @@ var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 // error handler (otel.Handle), and the instrument concerned records
 // nothing.
 func Instrument(srv *mcpserver.Server, opts Options) {
-	in := newInstrumentation(opts)
-	srv.Use(in.intercept)
-	srv.OnSessionEnd(in.sessionEnd)
+	in := New(opts)
+	srv.Use(in.Intercept)
+	srv.OnSessionEnd(in.SessionEnd)
 }
 
-// instrumentation holds what Instrument made of its options.
-type instrumentation struct {
+// Instrumentation is the interceptor and the session-end function that
+// Instrument adds, for servers that take them otherwise: the go-sdk
+// adapter's gosdk.Use, for one.
+type Instrumentation struct {
 	tracer    trace.Tracer
 	prop      propagation.TextMapPropagator
 	capture   bool
@@ -114,7 +116,8 @@ type instrumentation struct {
 	session   metric.Float64Histogram
 }
 
-func newInstrumentation(opts Options) *instrumentation {
+// New makes the instruments of opts, as Instrument does.
+func New(opts Options) *Instrumentation {
 	tp, mp, prop := opts.TracerProvider, opts.MeterProvider, opts.Propagator
 	if tp == nil {
 		tp = otel.GetTracerProvider()
@@ -126,7 +129,7 @@ func newInstrumentation(opts Options) *instrumentation {
 		prop = otel.GetTextMapPropagator()
 	}
 	meter := mp.Meter(ScopeName)
-	in := &instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments}
 	var err error
 	in.operation, err = meter.Float64Histogram("mcp.server.operation.duration",
 		metric.WithUnit("s"), metric.WithDescription("How long the server took to handle an MCP request or notification."),
@@ -181,7 +184,9 @@ func requestID(raw []byte) string {
 	return string(raw)
 }
 
-func (in *instrumentation) intercept(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {
+// Intercept traces and measures one request or notification; it is an
+// [mcpserver.Interceptor].
+func (in *Instrumentation) Intercept(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {
 	start := time.Now()
 	// Attributes both the span and the metric have.
 	common := make([]attribute.KeyValue, 0, 8)
@@ -258,7 +263,9 @@ func (in *instrumentation) intercept(ctx context.Context, req *mcpserver.Request
 	return out
 }
 
-func (in *instrumentation) sessionEnd(e mcpserver.SessionEnd) {
+// SessionEnd measures a session that ended; it is a function for
+// [mcpserver.Server.OnSessionEnd].
+func (in *Instrumentation) SessionEnd(e mcpserver.SessionEnd) {
 	if in.session == nil {
 		return
 	}

@@ -56,8 +56,10 @@ const (
 type Request struct {
 	// Method is the JSON-RPC method ("tools/call", "notifications/cancelled").
 	Method string
+	// Notification is set for a notification, which has no answer.
+	Notification bool
 	// ID is the JSON-RPC id as sent (a number or a quoted string); nil for
-	// a notification.
+	// a notification, and where the server does not tell it (go-sdk's).
 	ID json.RawMessage
 	// Name is the tool of tools/call or the prompt of prompts/get; empty
 	// for other methods.
@@ -174,7 +176,7 @@ func (s *Server) OnSessionEnd(fns ...func(SessionEnd)) {
 
 // newRequest describes the message m of x to interceptors.
 func (s *Server) newRequest(x *exchange, m *message) *Request {
-	req := &Request{Method: m.method, ID: m.id, Params: m.params, Meta: m.rawMeta, Revision: string(x.rev)}
+	req := &Request{Method: m.method, ID: m.id, Notification: m.id == nil, Params: m.params, Meta: m.rawMeta, Revision: string(x.rev)}
 	switch {
 	case x.sess != nil:
 		req.Transport, req.SessionID = x.sess.transport, x.sess.id

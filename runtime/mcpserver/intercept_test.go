@@ -211,13 +211,13 @@ func TestInterceptorSees(t *testing.T) {
 	if s = rec.last(t, "tools/call"); !s.out.Cancelled || s.out.Error != nil || s.out.Result != nil {
 		t.Errorf("cancelled: outcome %+v", s.out)
 	}
-	if s = rec.last(t, "notifications/cancelled"); s.req.ID != nil || s.req.Revision != "2025-06-18" {
+	if s = rec.last(t, "notifications/cancelled"); s.req.ID != nil || !s.req.Notification || s.req.Revision != "2025-06-18" {
 		t.Errorf("notification %+v", s.req)
 	}
 	if s = rec.last(t, "notifications/initialized"); s.req.ID != nil {
 		t.Errorf("notification %+v", s.req)
 	}
-	if s = rec.last(t, "initialize"); s.req.Revision != "" || s.result == "" {
+	if s = rec.last(t, "initialize"); s.req.Revision != "" || s.req.Notification || s.result == "" {
 		t.Errorf("initialize: %+v", s)
 	}
 }

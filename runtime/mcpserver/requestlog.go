@@ -37,7 +37,7 @@ func RequestLog(logger *slog.Logger, opts *RequestLogOptions) Interceptor {
 	errLevel := max(o.Level, slog.LevelWarn)
 	return func(ctx context.Context, req *Request, next Next) Outcome {
 		out := next(ctx)
-		if req.ID == nil && !o.Notifications {
+		if req.Notification && !o.Notifications {
 			return out
 		}
 		level := o.Level
@@ -53,10 +53,13 @@ func RequestLog(logger *slog.Logger, opts *RequestLogOptions) Interceptor {
 			attrs = append(attrs, slog.String("target", t))
 		}
 		if req.ID != nil {
-			attrs = append(attrs, slog.String("id", string(req.ID)), slog.Duration("duration", out.Duration))
+			attrs = append(attrs, slog.String("id", string(req.ID)))
+		}
+		if !req.Notification {
+			attrs = append(attrs, slog.Duration("duration", out.Duration))
 		}
 		switch {
-		case req.ID == nil:
+		case req.Notification:
 		case out.Cancelled:
 			attrs = append(attrs, slog.String("outcome", "cancelled"))
 		case out.Error != nil:
