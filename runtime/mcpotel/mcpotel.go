@@ -86,6 +86,8 @@ type Options struct {
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
 	// Propagator reads the trace context and baggage of params._meta.
+	// OpenTelemetry's global one propagates nothing until the program sets
+	// one (otel.SetTextMapPropagator), so without either no parent is read.
 	Propagator propagation.TextMapPropagator
 	// CaptureArguments records tool arguments and results on spans.
 	CaptureArguments bool

@@ -53,9 +53,28 @@ func (s *Server) corsAllowed(r *http.Request) bool {
 	return s.CORS != nil && s.CORS.allows(r.Header.Get("Origin"))
 }
 
+// Handler returns h, the Streamable HTTP endpoint of another server (an
+// SDK's), answering preflights and adding CORS headers to answers as the
+// built-in server does with Server.CORS. The other server's own origin
+// checks, if any, still apply: let them accept the origins c allows.
+func (c *CORS) Handler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c.allows(r.Header.Get("Origin")) && c.write(w, r) {
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // writeCORS sets the headers of an answer to an allowed origin, and
 // answers a preflight, which it reports.
 func (s *Server) writeCORS(w http.ResponseWriter, r *http.Request) (preflight bool) {
+	return s.CORS.write(w, r)
+}
+
+// write sets the headers of an answer to an allowed origin, and answers
+// a preflight, which it reports.
+func (c *CORS) write(w http.ResponseWriter, r *http.Request) (preflight bool) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
 	h.Add("Vary", "Origin")
@@ -75,7 +94,7 @@ func (s *Server) writeCORS(w http.ResponseWriter, r *http.Request) (preflight bo
 		}
 	}
 	h.Set("Access-Control-Allow-Headers", strings.Join(allowed, ", "))
-	switch age := s.CORS.MaxAge; {
+	switch age := c.MaxAge; {
 	case age == 0:
 		h.Set("Access-Control-Max-Age", strconv.Itoa(int(DefaultCORSMaxAge/time.Second)))
 	case age > 0:

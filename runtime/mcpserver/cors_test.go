@@ -118,3 +118,33 @@ func TestReadyHandler(t *testing.T) {
 		t.Errorf("GET after CloseStreams: %d, want 503", code)
 	}
 }
+
+// TestCORSHandler checks CORS in front of another handler: a preflight
+// answered without reaching it, and an answer to an allowed origin with
+// the CORS headers; another origin passes through untouched.
+func TestCORSHandler(t *testing.T) {
+	reached := 0
+	h := (&CORS{AllowedOrigins: []string{"https://app.example.com"}}).Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached++
+		w.WriteHeader(http.StatusOK)
+	}))
+	serve := func(method, origin string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, "/mcp", nil)
+		r.Header.Set("Origin", origin)
+		if method == http.MethodOptions {
+			r.Header.Set("Access-Control-Request-Method", "POST")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	if w := serve(http.MethodOptions, "https://app.example.com"); w.Code != http.StatusNoContent || w.Header().Get("Access-Control-Max-Age") != "600" || reached != 0 {
+		t.Errorf("preflight: %d %v, reached %d", w.Code, w.Header(), reached)
+	}
+	if w := serve(http.MethodPost, "https://app.example.com"); w.Code != 200 || w.Header().Get("Access-Control-Allow-Origin") != "https://app.example.com" || reached != 1 {
+		t.Errorf("POST: %d %v, reached %d", w.Code, w.Header(), reached)
+	}
+	if w := serve(http.MethodPost, "https://evil.example.com"); w.Header().Get("Access-Control-Allow-Origin") != "" || reached != 2 {
+		t.Errorf("another origin: %v, reached %d", w.Header(), reached)
+	}
+}
