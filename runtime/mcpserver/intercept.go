@@ -14,9 +14,10 @@ import (
 // Interceptor wraps the handling of every request and notification the
 // server receives, as a gRPC UnaryServerInterceptor wraps a call. It runs
 // after the transport has read the message (and, over HTTP, after
-// authorization) and before the method is dispatched. It calls next to go
-// on, and returns the outcome next returned, or one of its own: an
-// interceptor refuses a request by returning [Refuse] without calling next.
+// authorization) and before the method is dispatched. It calls next, at
+// most once and before it returns, to go on, and returns the outcome next
+// returned, or one of its own: an interceptor refuses a request by
+// returning [Refuse] without calling next.
 //
 // ctx is the request's context: over HTTP it derives from the
 // *http.Request's, so it carries what HTTP middleware put there (a span
