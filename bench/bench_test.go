@@ -29,10 +29,11 @@ type path struct {
 	close func()
 }
 
-// mcpserverPath serves tools on mcpgen's server through an initialized
-// in-process connection.
-func mcpserverPath(name string, tools []mcprt.Tool) (path, error) {
+// mcpserverPath serves tools on mcpgen's server, with interceptors,
+// through an initialized in-process connection.
+func mcpserverPath(name string, tools []mcprt.Tool, interceptors ...mcpserver.Interceptor) (path, error) {
 	srv := mcpserver.New(identity, tools...)
+	srv.Use(interceptors...)
 	ctx := context.Background()
 	conn := srv.Connect(ctx, func([]byte) error { return nil })
 	if resp := conn.Handle(ctx, []byte(initializeRequest)); !bytes.Contains(resp, []byte(`"protocolVersion"`)) {
@@ -188,4 +189,21 @@ func BenchmarkStartup100(b *testing.B) {
 			hundred.MCPGoAdd(mcpgoserver.NewMCPServer("bench", "1.0.0", mcpgoserver.WithToolCapabilities(false)))
 		}
 	})
+}
+
+// BenchmarkInterceptors is the reference call on the built-in server
+// with no interceptor, which must cost what the server costs alone, and
+// with one that only calls next, the price of the hook itself.
+func BenchmarkInterceptors(b *testing.B) {
+	none, err := mcpserverPath("none", pricing.MCPTools())
+	if err != nil {
+		b.Fatal(err)
+	}
+	one, err := mcpserverPath("one", pricing.MCPTools(), func(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {
+		return next(ctx)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPaths(b, []path{none, one}, callRequest(7, 10))
 }

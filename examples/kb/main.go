@@ -6,6 +6,7 @@
 //	kb                          # stdio
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
 //	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
+//	kb -http 127.0.0.1:8080 -cors http://localhost:5173  # callable from that page's origin
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -38,13 +40,16 @@ var identity = mcprt.Identity{
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
 	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own), gosdk (the official Go SDK) or mcpgo (mark3labs/mcp-go)")
+	cors := flag.String("cors", "", "with -http, let browser pages of these comma-separated origins call the server (builtin only)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
-	switch *sdk {
-	case "builtin":
-		err = serveBuiltin(ctx, *addr)
+	switch {
+	case *sdk == "builtin":
+		err = serveBuiltin(ctx, *addr, *cors)
+	case *cors != "":
+		err = errors.New("-cors works with -sdk builtin only")
 	default:
 		err = serveSDK(ctx, *sdk, *addr)
 	}
@@ -53,8 +58,11 @@ func main() {
 	}
 }
 
-func serveBuiltin(ctx context.Context, addr string) error {
+func serveBuiltin(ctx context.Context, addr, cors string) error {
 	srv := mcpserver.New(identity, MCPTools()...)
+	if cors != "" {
+		srv.CORS = &mcpserver.CORS{AllowedOrigins: strings.Split(cors, ",")}
+	}
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
 	base.changed = srv.ResourceUpdated

@@ -78,6 +78,38 @@
 // Prompts and resources reach it the same way. On a server made by
 // NewServer, the identity says; on one made by the caller, everything the
 // client declared is allowed.
+//
+// # Interceptors, telemetry and CORS
+//
+// go-sdk's own mechanism is middleware (Server.AddReceivingMiddleware and
+// AddSendingMiddleware, a Middleware wrapping a MethodHandler). [Use] puts
+// the built-in server's interceptors ([mcpserver.Interceptor]:
+// mcpserver.RequestLog, mcpotel.New(...).Intercept) on it as one receiving
+// middleware, so that both servers are watched alike. What they are told,
+// compared with the built-in server:
+//   - Method, Name, URI, Arguments, Meta and Params come from go-sdk's
+//     typed params, marshalled again, which the built-in server does not
+//     need to do;
+//   - ID is nil: go-sdk's middleware does not tell the JSON-RPC id, so
+//     spans carry no jsonrpc.request.id;
+//   - Revision is the session's, or the MCP-Protocol-Version header of a
+//     2026-07-28 request; SessionID is the session's over HTTP;
+//     Transport is "http" over HTTP and empty otherwise, as go-sdk does not
+//     tell stdio from its other transports;
+//   - Outcome.Result is the result marshalled, IsError that of a
+//     CallToolResult, Error a *jsonrpc.Error (any other error as -32603
+//     with its text), Cancelled when the request's context ended;
+//   - an interceptor answering without calling next can refuse (an
+//     Outcome with Error); a result of its own is answered -32603, as
+//     go-sdk wants results of its own types;
+//   - a panic in an interceptor is logged on slog's default logger and
+//     answered -32603;
+//   - go-sdk tells no session's end, so there is no OnSessionEnd and no
+//     mcp.server.session.duration.
+//
+// go-sdk's StreamableHTTPHandler sends no CORS headers: wrap it with
+// [mcpserver.CORS.Handler], and, where its CrossOriginProtection is set,
+// trust the same origins there (AddTrustedOrigin).
 package gosdk
 
 import (

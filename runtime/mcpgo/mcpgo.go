@@ -172,6 +172,29 @@
 //     session takes from the session's queue as that request ends, so what
 //     a task sends while another request of its session (its own call
 //     included) is being answered may be lost.
+//
+// # Interceptors, telemetry and CORS
+//
+// mcp-go's mechanisms are its Hooks (before and after each method, on
+// error, on a session's registration and end) and its middleware (Use
+// and WithToolHandlerMiddleware for tool calls, and the like for
+// resources and prompts). The built-in server's interceptors
+// (mcpserver.Interceptor) are not put on them: hooks are given only when
+// a server is made, [NewServer] fills them with the adapter's own, and a
+// before and an after hook cannot carry a context from one to the other or
+// refuse a request; the middleware sees tool calls and nothing else. The
+// mapping, for code written against mcp-go: an interceptor's work before
+// next is a BeforeAny hook, its refusal a tool middleware's error result,
+// its outcome OnSuccess and OnError, and OnSessionEnd OnUnregisterSession.
+// For traces, mcp-go has WithTracer and its own otel module, which name
+// spans and attributes in their own way ("mcp.<method>", "mcp.method"),
+// not as the OpenTelemetry MCP conventions do, and measure nothing; the
+// conventions' spans and metrics are those of package mcpotel on the
+// built-in server and, through gosdk.Use, on go-sdk.
+//
+// For CORS, mcp-go's StreamableHTTPServer takes WithStreamableHTTPCORS
+// (WithCORSAllowedOrigins and the rest); mcpserver.CORS.Handler in front
+// of it does the same with the built-in server's rules.
 package mcpgo
 
 import (

@@ -18,7 +18,9 @@ type Conn struct {
 }
 
 // funcSender adapts a caller's send function; a mutex keeps calls to it
-// one at a time.
+// one at a time. It is used by pointer, since senders are compared (a
+// task's run compares the stream it waits on) and a func is not
+// comparable.
 type funcSender struct {
 	mu *sync.Mutex
 	fn func([]byte) error
@@ -35,9 +37,9 @@ func (f funcSender) send(msg []byte) error {
 // connection when the transport ends. ctx bounds the connection: its end
 // cancels the handlers still running.
 func (s *Server) Connect(ctx context.Context, send func(msg []byte) error) *Conn {
-	out := funcSender{mu: new(sync.Mutex), fn: send}
+	out := &funcSender{mu: new(sync.Mutex), fn: send}
 	c := &Conn{srv: s, out: out}
-	c.sess = newSession(ctx, s, "", out)
+	c.sess = newSession(ctx, s, "", TransportConn, out)
 	s.track(c.sess)
 	return c
 }
@@ -71,4 +73,5 @@ func (c *Conn) Handle(ctx context.Context, msg []byte) []byte {
 func (c *Conn) Close() {
 	c.sess.close()
 	c.srv.untrack(c.sess)
+	c.srv.sessionEnded(c.sess, "closed")
 }

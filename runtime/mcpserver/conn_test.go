@@ -82,3 +82,22 @@ func TestListCacheFollowsAdd(t *testing.T) {
 		t.Errorf("list before Add %s, after %s", before, after)
 	}
 }
+
+// TestConnTaskResult checks that tasks/result on a Conn waits for the
+// task and answers with its result.
+func TestConnTaskResult(t *testing.T) {
+	release := make(chan struct{})
+	srv := taskServer(mcprt.Tool{Name: "work", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
+		Handler: func(ctx context.Context, args []byte) mcprt.Result {
+			<-release
+			return mcprt.TextResult("done")
+		}})
+	ctx := context.Background()
+	c := srv.Connect(ctx, func([]byte) error { return nil })
+	defer c.Close()
+	c.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+	id, _, _ := taskOf(t, string(c.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`))))
+	close(release)
+	sameJSON(t, string(c.Handle(ctx, []byte(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"`+id+`"}}`))),
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}}}}`)
+}

@@ -59,39 +59,64 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		}
 		return nil
 	case m.isNotification():
+		if s.interceptors != nil {
+			s.interceptNotification(ctx, sess, m)
+			return nil
+		}
 		s.notification(sess, m)
 		return nil
 	}
 	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
-	resp, _ := s.answer(ctx, &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.route(ctx, &x, m) })
+	resp, _ := s.answer(ctx, &x, m, false)
 	return resp
 }
 
-// answer runs serve for the request m and returns its response, nil for a
+// answer serves the request m and returns its response, nil for a
 // request the client cancelled, and the code of the error answered (0 for
-// a result), from which HTTP picks a status.
-func (s *Server) answer(ctx context.Context, x *exchange, m *message, serve func(context.Context) ([]byte, *rpcError)) ([]byte, int) {
-	var running *inflight
-	if x.sess != nil && runsHandler(m.method) {
-		// Only handlers run long enough for a cancellation to matter; the
-		// other methods answer at once, and may ignore it.
-		ctx, running = x.sess.start(ctx, m.id)
-	}
-	result, rerr := serve(ctx)
+// a result), from which HTTP picks a status. A stateless request (HTTP,
+// 2026-07-28) is served by modern, any other by route.
+func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool) ([]byte, int) {
 	defer func() { putBuffer(x.scratch) }()
-	if running != nil && running.finish() {
-		return nil, 0
-	}
-	if rerr != nil && !x.meta.checkArgs() {
-		rerr = errParse // whatever else is wrong, the message is not JSON
+	var result []byte
+	var rerr *rpcError
+	var cancelled bool
+	if s.interceptors == nil {
+		result, rerr, cancelled = s.run(ctx, x, m, stateless)
+	} else {
+		result, rerr, cancelled = s.intercepted(ctx, x, m, stateless)
 	}
 	switch {
+	case cancelled:
+		return nil, 0
 	case rerr == errParse: // malformed arguments: the message has no id to answer
 		return appendError(nil, nil, rerr), rerr.code
 	case rerr != nil:
 		return appendError(nil, m.id, rerr), rerr.code
 	}
 	return appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), 0
+}
+
+// run serves the request m, as answer says: its result or error, or
+// cancelled when the client cancelled it.
+func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless bool) (result []byte, rerr *rpcError, cancelled bool) {
+	var running *inflight
+	if x.sess != nil && runsHandler(m.method) {
+		// Only handlers run long enough for a cancellation to matter; the
+		// other methods answer at once, and may ignore it.
+		ctx, running = x.sess.start(ctx, m.id)
+	}
+	if stateless {
+		result, rerr = s.modern(ctx, x, m)
+	} else {
+		result, rerr = s.route(ctx, x, m)
+	}
+	if running != nil && running.finish() {
+		return nil, nil, true
+	}
+	if rerr != nil && !x.meta.checkArgs() {
+		rerr = errParse // whatever else is wrong, the message is not JSON
+	}
+	return result, rerr, false
 }
 
 // runsHandler reports whether method runs a handler of the server's user

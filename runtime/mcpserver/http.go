@@ -37,9 +37,13 @@ func (s *Server) HTTPHandler() http.Handler {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.allowedHostOrigin(r) {
+	cors := s.corsAllowed(r)
+	if !s.allowedHostOrigin(r, cors) {
 		http.Error(w, "Forbidden: Host or Origin not allowed", http.StatusForbidden)
 		return
+	}
+	if cors && s.writeCORS(w, r) {
+		return // a preflight, answered
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -58,6 +62,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // which is answered with its graceful-end result. Register it with
 // http.Server.RegisterOnShutdown so that Shutdown does not wait for them.
 func (s *Server) CloseStreams() {
+	s.closing.Store(true)
 	s.listens.endAll()
 	var open []*sseStream
 	s.mu.Lock()
@@ -172,7 +177,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	st := &postStream{w: w}
 	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
-	resp, code := s.answer(r.Context(), &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.modern(ctx, &x, m) })
+	resp, code := s.answer(r.Context(), &x, m, true)
 	st.finish(resp, statusOf(code))
 }
 
@@ -194,7 +199,7 @@ func statusOf(code int) int {
 
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
 func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
-	sess := newSession(context.Background(), s, rand.Text(), nil)
+	sess := newSession(context.Background(), s, rand.Text(), TransportHTTP, nil)
 	resp := s.handle(r.Context(), sess, m, nil)
 	if sess.revision() == "" {
 		sess.stop()
@@ -272,6 +277,7 @@ func (s *Server) expireIdle() {
 	for _, sess := range idle {
 		sess.close()
 		sess.stop()
+		s.sessionEnded(sess, "idle")
 	}
 }
 
@@ -360,6 +366,7 @@ func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
 	sess.close()
 	sess.stop()
 	w.WriteHeader(http.StatusNoContent)
+	s.sessionEnded(sess, "deleted")
 }
 
 func (s *Server) maxBody() int64 {
@@ -371,7 +378,7 @@ func (s *Server) maxBody() int64 {
 
 // allowedHostOrigin guards against DNS rebinding: the Host and, when
 // present, the Origin must name an allowed host.
-func (s *Server) allowedHostOrigin(r *http.Request) bool {
+func (s *Server) allowedHostOrigin(r *http.Request, corsOrigin bool) bool {
 	if len(s.AllowedHosts) == 1 && s.AllowedHosts[0] == "*" {
 		return true
 	}
@@ -379,7 +386,7 @@ func (s *Server) allowedHostOrigin(r *http.Request) bool {
 		return false
 	}
 	o := r.Header.Get("Origin")
-	if o == "" || slices.Contains(s.AllowedOrigins, o) {
+	if o == "" || corsOrigin || slices.Contains(s.AllowedOrigins, o) {
 		return true
 	}
 	u, err := url.Parse(o)

@@ -46,6 +46,9 @@ type message struct {
 	result json.RawMessage
 	error  json.RawMessage
 	meta   requestMeta // read from params by parseInto
+	// rawMeta is the text of params._meta, for interceptors. It is kept
+	// here rather than in meta, which every tool call copies.
+	rawMeta []byte
 }
 
 func (m *message) isRequest() bool      { return m.id != nil && m.method != "" }
@@ -275,7 +278,7 @@ type requestMeta struct {
 func (m *message) readParams(s *rawScanner) bool {
 	s.space()
 	start := s.i
-	m.meta = requestMeta{}
+	m.meta, m.rawMeta = requestMeta{}, nil
 	if s.i >= len(s.b) || s.b[s.i] != '{' {
 		var ok bool
 		m.params, ok = s.value()
@@ -287,11 +290,14 @@ func (m *message) readParams(s *rawScanner) bool {
 		switch string(key) {
 		case "_meta":
 			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
-				return s.fields(func(key []byte) bool {
+				start := s.i
+				ok := s.fields(func(key []byte) bool {
 					val, ok := s.value()
 					meta.member(key, val)
 					return ok
 				})
+				m.rawMeta = s.b[start:s.i]
+				return ok
 			}
 			_, ok = s.value()
 		case "name":

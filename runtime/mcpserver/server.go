@@ -23,6 +23,18 @@
 // the io.modelcontextprotocol/tasks extension on 2026-07-28 when a call
 // outlives [Server.TaskGrace]. Tasks are kept by a [TaskStore].
 //
+// # Seeing what the server does
+//
+// [Server.Use] adds [Interceptor] functions around every request and
+// notification, after the transport and before dispatch, on every
+// transport and revision; [Server.OnSessionEnd] tells when a session
+// ends. They are shaped like gRPC's unary interceptors, which Go
+// developers know: one function that calls next, rather than a pair of
+// before and after hooks, so that timing, refusing, changing the context
+// and recovering are all plain Go around one call. A server with none
+// does no work for them. [RequestLog] is one, writing a line per request
+// to a log/slog logger; package mcpotel builds traces and metrics on them.
+//
 // # Choices the specification leaves open
 //
 //   - Log messages are sent only after the client set a level (legacy
@@ -161,6 +173,14 @@ type Server struct {
 	// protected resource: every request needs a bearer token its Verifier
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
+
+	// CORS, when set, lets browser pages of the origins it allows call the
+	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
+	CORS *CORS
+
+	closing      atomic.Bool        // CloseStreams was called: not ready
+	interceptors []Interceptor      // see Use
+	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
 	hintsOnce sync.Once
 	hints     struct{ list, read []byte }

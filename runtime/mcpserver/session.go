@@ -30,6 +30,9 @@ var errClosed = errors.New("mcpserver: the client connection is closed")
 type session struct {
 	srv *Server
 	id  string // Mcp-Session-Id; empty on stdio
+	// transport and started describe the session to interceptors.
+	transport Transport
+	started   time.Time
 	// taskOwner names the session as the owner of its tasks.
 	taskOwner string
 	done      chan struct{}
@@ -45,6 +48,7 @@ type session struct {
 	pending  map[int64]chan *message
 	nextID   int64
 	closed   bool
+	told     bool      // its end was told to the OnSessionEnd functions
 	stream   sender    // where messages outside a request go; nil: dropped
 	busy     int       // HTTP requests being served, GET streams included
 	lastUsed time.Time // when an HTTP request last ended or began
@@ -85,10 +89,11 @@ type inflight struct {
 	cancelled bool
 }
 
-func newSession(parent context.Context, srv *Server, id string, stream sender) *session {
+func newSession(parent context.Context, srv *Server, id string, transport Transport, stream sender) *session {
 	ctx, stop := context.WithCancel(parent)
 	return &session{
 		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream, taskOwner: rand.Text(),
+		transport: transport, started: srv.clock(),
 		done:     make(chan struct{}),
 		inflight: make(map[string]*inflight),
 		pending:  make(map[int64]chan *message),
@@ -117,6 +122,16 @@ func (ss *session) notify(msg []byte) {
 			ss.srv.logger().Debug("mcp notification dropped", "err", err)
 		}
 	}
+}
+
+// ending reports whether the session's end is yet to be told, and from
+// now on it is not.
+func (ss *session) ending() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	first := !ss.told
+	ss.told = true
+	return first
 }
 
 // close fails the round trips that await an answer and refuses new ones.

@@ -47,6 +47,7 @@ func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer) erro
 	case err = <-c.ended:
 	}
 	c.shut()
+	s.sessionEnded(c.sess, "closed")
 	if err == nil {
 		err = c.out.failed()
 	}
@@ -94,7 +95,7 @@ const (
 
 func newStream(ctx context.Context, s *Server, r io.Reader, w io.Writer) *stream {
 	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1), jobs: make(chan func())}
-	c.sess = newSession(ctx, s, "", c.out)
+	c.sess = newSession(ctx, s, "", TransportStdio, c.out)
 	c.sess.awaiting = c.takeOver
 	c.timer = time.AfterFunc(time.Hour, c.takeOver)
 	c.timer.Stop()
