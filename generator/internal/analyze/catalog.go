@@ -107,7 +107,7 @@ func (a *analyzer) oneResult(fn *ast.FuncDecl, sig *types.Signature, f *model.Fu
 	case 1:
 		return vars[0].Type(), true
 	}
-	a.errorf(resultsPos(fn), "%s returns too many values: a %s returns (Out, error) or Out", fn.Name.Name, what)
+	a.manyResults(fn, vars, f.HasError, what+" returns (Out, error) or Out")
 	return nil, false
 }
 

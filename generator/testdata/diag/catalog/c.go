@@ -114,3 +114,8 @@ func Headed(in HeaderIn) error { return nil }
 //mcp:prompt
 //mcp:param topic header=Topic
 func HeadedPrompt(topic string) string { return "" }
+
+// Lookup is a resource returning a comma-ok pair.
+//
+//mcp:resource uri=file:///lookup
+func Lookup(ctx context.Context) (string, bool) { return "", false }
