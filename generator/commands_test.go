@@ -124,9 +124,15 @@ func TestLint(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(stdout, "tool     anthropic-strict\napply    rejects (") {
 		t.Errorf("-lint=anthropic-strict: exit %d, stdout %q", code, stdout)
 	}
-	code, _, stderr = runMain(t, dir, "-lint=opneai")
-	if code != ExitUsage || !strings.Contains(stderr, `unknown profile "opneai"`) {
-		t.Errorf("-lint=opneai: exit %d, stderr %q", code, stderr)
+	for arg, want := range map[string]string{
+		"-lint=opneai":          `mcpgen: -lint=opneai: unknown profile "opneai" (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=openai":          `mcpgen: -lint=openai: unknown profile "openai"; did you mean "openai-strict"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=gemini,antropic": `mcpgen: -lint=gemini,antropic: unknown profile "antropic"; did you mean "anthropic"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=gemini-strict":   `mcpgen: -lint=gemini-strict: unknown profile "gemini-strict"; did you mean "gemini"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+	} {
+		if code, _, stderr := runMain(t, dir, arg); code != ExitUsage || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, stderr %q", arg, code, stderr, ExitUsage, want)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
 		t.Error("-lint wrote a file")

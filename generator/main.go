@@ -173,6 +173,9 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 		}
 		return opts, inv.usageError(""), false
 	}
+	if opts.lint.err != nil {
+		return opts, inv.usageError(opts.lint.err.Error()), false
+	}
 	opts.packages = fs.Args()
 	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
 		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
@@ -309,6 +312,9 @@ func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir st
 type lintFlag struct {
 	set      bool
 	profiles []lint.Profile
+	// err is a bad value, kept for parse to report: returned from Set,
+	// the flag package would call it an invalid boolean value.
+	err error
 }
 
 func (f *lintFlag) String() string {
@@ -330,9 +336,10 @@ func (f *lintFlag) Set(s string) error {
 	}
 	ps, err := lint.ParseProfiles(s)
 	if err != nil {
-		return err
+		f.err = fmt.Errorf("-lint=%s: %w", s, err)
+		return nil
 	}
-	f.set, f.profiles = true, ps
+	f.set, f.profiles, f.err = true, ps, nil
 	return nil
 }
 
