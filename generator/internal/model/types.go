@@ -85,7 +85,10 @@ type Field struct {
 	OmitEmpty, OmitZero bool
 	// Complete names the package function that completes the value of a
 	// prompt argument or template variable (complete=), or is "".
-	Complete string
+	// CompleteMethod says it names a method of the prompt's or resource's
+	// receiver instead, called on the value the catalog is bound to.
+	Complete       string
+	CompleteMethod bool
 	// Header is the name HTTP clients mirror a tool property's value
 	// under (header=, published as x-mcp-header), or "".
 	Header string
