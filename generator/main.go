@@ -292,11 +292,14 @@ func printList(files []File, stdout, stderr io.Writer) int {
 // lint prints the -lint report on stdout and its warnings, with the
 // run's, on stderr; under -strict they are errors and fail the run.
 func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir string) int {
-	reports, found := Lint(files, opts.lint.profiles)
+	reports, found, note := lintFiles(files, opts.lint.profiles)
 	if opts.strict {
 		for i := range found {
 			found[i].Warning = false
 		}
+	}
+	if note != nil {
+		found = append(found, *note)
 	}
 	all := append(diags, found...).Sorted()
 	all.Print(inv.stderr, dir)

@@ -94,6 +94,10 @@ type Finding struct {
 	Path    []string
 	Keyword string // the keyword rejected, or "name" for the tool's name
 	Msg     string // what is wrong and what to do, without the profile's name
+	// Closed marks Gemini's refusal of additionalProperties: false, which
+	// mcpgen writes on every object of every schema: nothing in the Go
+	// code changes it, so callers say it once rather than per object.
+	Closed bool
 }
 
 // Check returns what the profiles reject in the tool named name with the
