@@ -58,6 +58,33 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 	return nil, []Error{unknownDirective(pos, text)}
 }
 
+// SpacedDirective reports whether the comment line text (with its leading
+// "//") is a directive spoilt by spaces after the slashes, as in
+// "// mcp:tool" (or a tab, which gofmt makes of two spaces): Go takes it
+// for prose or a code block, so it would do nothing unnoticed.
+// It returns the directive as it was meant, "//mcp:tool". Only a known
+// directive name counts, followed by the end of the line or a space, so
+// that prose mentioning "mcp:" is left alone.
+func SpacedDirective(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "//")
+	trimmed := strings.TrimLeft(rest, " \t")
+	if !ok || trimmed == rest {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(trimmed, "mcp:")
+	if !ok {
+		return "", false
+	}
+	name := rest
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		name = rest[:i]
+	}
+	if _, known := lookupDirective(name); !known {
+		return "", false
+	}
+	return "//mcp:" + name, true
+}
+
 // unknownDirective reports the name after "//mcp:" in text as unknown.
 func unknownDirective(pos token.Pos, text string) Error {
 	name := text[len("//mcp:"):]

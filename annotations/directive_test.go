@@ -258,3 +258,24 @@ func TestParseDirectiveKeepsGoodKeys(t *testing.T) {
 		t.Errorf("got %d errors, want 3: %v", len(errs), offsets(errs))
 	}
 }
+
+func TestSpacedDirective(t *testing.T) {
+	for text, want := range map[string]string{
+		"// mcp:tool":                "//mcp:tool",
+		"//   mcp:prompt name=x":     "//mcp:prompt",
+		"//\tmcp:param n desc=\"x\"": "//mcp:param",
+		"// mcp:icon\tsrc=x":         "//mcp:icon",
+		"// mcp:form":                "//mcp:form",
+		"// mcp:resource uri=x":      "//mcp:resource",
+		"//mcp:tool":                 "",
+		"// mcp:toolbox":             "",
+		"// mcp: tool":               "",
+		"// see mcp:tool":            "",
+		"/* mcp:tool */":             "",
+	} {
+		got, ok := SpacedDirective(text)
+		if got != want || ok != (want != "") {
+			t.Errorf("SpacedDirective(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}

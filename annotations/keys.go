@@ -145,7 +145,7 @@ var tagKeys = []Key{
 	{"minItems", "INT", "minimum number of items of a list"},
 	{"maxItems", "INT", "maximum number of items of a list"},
 	{"uniqueItems", "", "the items of a list are all different JSON values (objects whatever their member order, numbers by value)"},
-	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable"},
+	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable; on a method, a method of its receiver may be named"},
 	{"header", "NAME", "mirror a tool's top-level string, integer or bool property in the HTTP header Mcp-Param-NAME (x-mcp-header)"},
 }
 

@@ -20,6 +20,15 @@ type arg struct {
 	hasValue bool      // an '=' followed the key
 	value    string    // unquoted when quoted
 	quoted   bool      // the value was quoted, so an empty value was meant
+	lead     string    // the spaces before the key, in an mcp tag
+}
+
+// text is the item as written, unquoted: key, or key=value.
+func (a arg) text() string {
+	if !a.hasValue {
+		return a.key
+	}
+	return a.key + "=" + a.value
 }
 
 // posFunc maps a byte offset in the text being lexed to a file position.
@@ -164,12 +173,13 @@ func lexTag(s string, at posFunc) ([]arg, []Error) {
 // tagItem lexes one item of an mcp tag, from l.i up to the next comma that
 // is not inside single quotes.
 func (l *lexer) tagItem() {
+	begin := l.i
 	l.skipTagSpace()
 	start := l.i
 	for l.i < len(l.s) && l.s[l.i] != '=' && l.s[l.i] != ',' {
 		l.i++
 	}
-	a := arg{key: strings.TrimRight(l.s[start:l.i], " \t"), pos: l.at(start)}
+	a := arg{key: strings.TrimRight(l.s[start:l.i], " \t"), pos: l.at(start), lead: l.s[begin:start]}
 	switch {
 	case a.key == "" && (l.i == len(l.s) || l.s[l.i] == ','):
 		l.errorf(start, "empty item in mcp tag")

@@ -3,6 +3,8 @@ package annotations
 import (
 	"go/token"
 	"regexp"
+	"slices"
+	"unicode"
 )
 
 // ParseTag reads the mcp key of a struct tag. lit is the tag literal
@@ -28,10 +30,63 @@ func ParseTag(pos token.Pos, lit string) (tag Tag, ok bool, errs []Error) {
 	}
 	at := func(off int) token.Pos { return pos + token.Pos(outer[start+inner[off]]) }
 	args, lexErrs := lexTag(value, at)
+	keys := keyNames(tagKeys)
+	args, lexErrs = cutValues(args, keys, lexErrs)
 	d := newDecoder(lexErrs)
-	d.apply(args, keyNames(tagKeys), func(a arg) bool { return tag.set(d, a) })
+	d.apply(args, keys, func(a arg) bool { return tag.set(d, a) })
 	tag.check(d)
 	return tag, true, d.result()
+}
+
+// cutValues finds items that are not keys but the rest of the value
+// before them, cut at an unquoted comma (pattern=^[a-z]{1,3}$ reads as
+// pattern=^[a-z]{1 and a key "3}$"). It reports each such run once, at
+// its first piece, showing the value quoted, and returns args without the
+// pieces. A piece counts when it is no valid key and either is no
+// identifier or is one without a value that resembles no key (a typo of
+// a key gets the usual "did you mean").
+func cutValues(args []arg, valid []string, errs []Error) ([]arg, []Error) {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		out = append(out, a)
+		if !a.hasValue || a.quoted {
+			continue
+		}
+		whole := a.value
+		j := i + 1
+		for ; j < len(args) && isValuePiece(args[j], valid); j++ {
+			whole += "," + args[j].lead + args[j].text()
+		}
+		if j == i+1 {
+			continue
+		}
+		errs = append(errs, errorf(args[i+1].pos, "%q is no key but the rest of the value of %s after a comma: write a value holding a comma in single quotes, as %s='%s'", args[i+1].text(), a.key, a.key, whole))
+		i = j - 1
+	}
+	return out, errs
+}
+
+// isValuePiece reports whether a looks like part of a value rather than a
+// key, by the rule of cutValues.
+func isValuePiece(a arg, valid []string) bool {
+	if slices.Contains(valid, a.key) {
+		return false
+	}
+	if !isKeyWord(a.key) {
+		return true
+	}
+	return !a.hasValue && didYouMean(a.key, valid) == ""
+}
+
+// isKeyWord reports whether s is spelt as keys are: letters and digits.
+func isKeyWord(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // set stores one key of the tag or of //mcp:param; it is a single switch

@@ -124,9 +124,15 @@ func TestLint(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(stdout, "tool     anthropic-strict\napply    rejects (") {
 		t.Errorf("-lint=anthropic-strict: exit %d, stdout %q", code, stdout)
 	}
-	code, _, stderr = runMain(t, dir, "-lint=opneai")
-	if code != ExitUsage || !strings.Contains(stderr, `unknown profile "opneai"`) {
-		t.Errorf("-lint=opneai: exit %d, stderr %q", code, stderr)
+	for arg, want := range map[string]string{
+		"-lint=opneai":          `mcpgen: -lint=opneai: unknown profile "opneai" (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=openai":          `mcpgen: -lint=openai: unknown profile "openai"; did you mean "openai-strict"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=gemini,antropic": `mcpgen: -lint=gemini,antropic: unknown profile "antropic"; did you mean "anthropic"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+		"-lint=gemini-strict":   `mcpgen: -lint=gemini-strict: unknown profile "gemini-strict"; did you mean "gemini"? (valid: openai-strict, gemini, anthropic, anthropic-strict)` + "\n",
+	} {
+		if code, _, stderr := runMain(t, dir, arg); code != ExitUsage || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d, stderr %q", arg, code, stderr, ExitUsage, want)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
 		t.Error("-lint wrote a file")
@@ -150,4 +156,50 @@ func TestPortableFlag(t *testing.T) {
 	if strings.Contains(stderr, "default") {
 		t.Errorf("-portable -lint still finds the default:\n%s", stderr)
 	}
+}
+
+// TestLintGeminiClosed checks that Gemini's refusal of the closed objects
+// mcpgen writes everywhere is one warning for the run, at the first tool,
+// counted in no tool's line and left a warning under -strict, while a
+// map, which the author can change, is still a finding at its field.
+func TestLintGeminiClosed(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": `package a
+
+import "context"
+
+// Item is one item.
+type Item struct {
+	Name string ` + "`json:\"name\"`" + ` // The name
+}
+
+// In has a nested object.
+type In struct {
+	Item Item ` + "`json:\"item\"`" + ` // The item
+}
+
+// First takes an item.
+//
+//mcp:tool
+func First(ctx context.Context, in In) error { return nil }
+
+// Second takes an item too.
+//
+//mcp:tool
+func Second(ctx context.Context, in In) error { return nil }
+
+// Labels takes a map.
+//
+//mcp:tool
+//mcp:param labels description="Labels"
+func Labels(ctx context.Context, labels map[string]string) error { return nil }
+`})
+	note := "a.go:17:1: warning: gemini: the input schemas of 3 tools close their objects with additionalProperties: false, " +
+		"which Gemini's parameters field refuses; mcpgen writes it on every object, since openai-strict and anthropic-strict need it, " +
+		"so a Gemini client must send the schema as parametersJsonSchema or drop the keyword (said once, in no tool's count, and no error under -strict)\n"
+	report := "tool    gemini\nfirst   accepts\nsecond  accepts\nlabels  rejects (1)\n"
+	mapFinding := "a.go:29:34: warning: tool labels, argument labels: gemini: additionalProperties is not a field of Gemini's Schema, which refuses unknown fields" +
+		"; a map cannot be expressed, use a list of key-value objects\n"
+	wantRun(t, dir, []string{"-lint=gemini"}, ExitOK, report, note+mapFinding)
+	wantRun(t, dir, []string{"-lint=gemini", "-strict"}, ExitFail, report, note+strings.Replace(mapFinding, "warning: ", "", 1))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -22,9 +23,25 @@ type LintReport struct {
 // returns a report a tool and a warning a finding, positioned at the Go
 // field the finding is about, or at the tool's directive when it is about
 // the whole schema or a schema from an input= file that names no field.
+//
+// Gemini's refusal of closed objects is one warning for the run, at the
+// first tool it concerns, and no tool's count: mcpgen closes every object,
+// so a warning per object would bury the findings the author can act on.
 func Lint(files []File, profiles []lint.Profile) ([]LintReport, Diagnostics) {
+	reports, diags, note := lintFiles(files, profiles)
+	if note != nil {
+		diags = append(diags, *note).Sorted()
+	}
+	return reports, diags
+}
+
+// lintFiles is Lint with the warning about closed objects apart, since
+// -strict leaves it a warning: no change to the Go code removes it.
+func lintFiles(files []File, profiles []lint.Profile) ([]LintReport, Diagnostics, *Diagnostic) {
 	var reports []LintReport
 	var diags Diagnostics
+	var closed []string // the tools with objects Gemini refuses as closed
+	var closedPos token.Position
 	for _, f := range files {
 		for i, t := range f.Tools {
 			findings, err := lint.Check(t.Name, t.InputSchema, profiles)
@@ -38,13 +55,39 @@ func Lint(files []File, profiles []lint.Profile) ([]LintReport, Diagnostics) {
 			}
 			r := LintReport{Tool: t.Name, Rejected: map[lint.Profile]int{}}
 			for _, fd := range findings {
+				if fd.Closed {
+					if len(closed) == 0 {
+						closedPos = toolPos(mt)
+					}
+					if !slices.Contains(closed, t.Name) {
+						closed = append(closed, t.Name)
+					}
+					continue
+				}
 				r.Rejected[fd.Profile]++
 				diags = append(diags, Diagnostic{Pos: fieldPos(mt, fd.Path), Msg: lintMessage(t.Name, fd), Warning: true})
 			}
 			reports = append(reports, r)
 		}
 	}
-	return reports, diags.Sorted()
+	var note *Diagnostic
+	if len(closed) > 0 {
+		note = &Diagnostic{Pos: closedPos, Msg: closedMessage(len(closed)), Warning: true}
+	}
+	return reports, diags.Sorted(), note
+}
+
+// closedMessage explains Gemini's refusal of closed objects, found in the
+// input schemas of n tools, and what the author can do about it.
+func closedMessage(n int) string {
+	tools := "1 tool"
+	if n > 1 {
+		tools = fmt.Sprintf("%d tools", n)
+	}
+	return fmt.Sprintf("%s: the input schemas of %s close their objects with additionalProperties: false, "+
+		"which Gemini's parameters field refuses; mcpgen writes it on every object, since openai-strict and "+
+		"anthropic-strict need it, so a Gemini client must send the schema as parametersJsonSchema or drop the keyword "+
+		"(said once, in no tool's count, and no error under -strict)", lint.Gemini, tools)
 }
 
 // lintMessage says what a profile rejects, where: "tool x, argument

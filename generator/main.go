@@ -175,6 +175,9 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 		}
 		return opts, inv.usageError(""), false
 	}
+	if opts.lint.err != nil {
+		return opts, inv.usageError(opts.lint.err.Error()), false
+	}
 	opts.packages = fs.Args()
 	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
 		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
@@ -291,11 +294,14 @@ func printList(files []File, stdout, stderr io.Writer) int {
 // lint prints the -lint report on stdout and its warnings, with the
 // run's, on stderr; under -strict they are errors and fail the run.
 func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir string) int {
-	reports, found := Lint(files, opts.lint.profiles)
+	reports, found, note := lintFiles(files, opts.lint.profiles)
 	if opts.strict {
 		for i := range found {
 			found[i].Warning = false
 		}
+	}
+	if note != nil {
+		found = append(found, *note)
 	}
 	all := append(diags, found...).Sorted()
 	all.Print(inv.stderr, dir)
@@ -311,6 +317,9 @@ func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir st
 type lintFlag struct {
 	set      bool
 	profiles []lint.Profile
+	// err is a bad value, kept for parse to report: returned from Set,
+	// the flag package would call it an invalid boolean value.
+	err error
 }
 
 func (f *lintFlag) String() string {
@@ -332,9 +341,10 @@ func (f *lintFlag) Set(s string) error {
 	}
 	ps, err := lint.ParseProfiles(s)
 	if err != nil {
-		return err
+		f.err = fmt.Errorf("-lint=%s: %w", s, err)
+		return nil
 	}
-	f.set, f.profiles = true, ps
+	f.set, f.profiles, f.err = true, ps, nil
 	return nil
 }
 

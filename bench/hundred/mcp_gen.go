@@ -6630,3 +6630,711 @@ func mcpgen_decode_Input099(d *mcpimpl.Decoder, v *Input099) {
 }
 
 var mcpgen_fields_99 = []string{"id", "count", "labels", "mode"}
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_Input000_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input001_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input002_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input003_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input004_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input005_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input006_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input007_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input008_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input009_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input010_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input011_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input012_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input013_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input014_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input015_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input016_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input017_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input018_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input019_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input020_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input021_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input022_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input023_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input024_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input025_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input026_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input027_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input028_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input029_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input030_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input031_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input032_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input033_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input034_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input035_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input036_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input037_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input038_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input039_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input040_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input041_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input042_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input043_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input044_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input045_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input046_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input047_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input048_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input049_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input050_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input051_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input052_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input053_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input054_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input055_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input056_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input057_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input058_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input059_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input060_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input061_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input062_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input063_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input064_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input065_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input066_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input067_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input068_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input069_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input070_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input071_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input072_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input073_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input074_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input075_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input076_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input077_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input078_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input079_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input080_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input081_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input082_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input083_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input084_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input085_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input086_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input087_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input088_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input089_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input090_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input091_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input092_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input093_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input094_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input095_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input096_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input097_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input098_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+	mcpgen_Input099_fields_changed_rerun_go_generate struct {
+		ID     string
+		Count  int
+		Labels []string
+		Mode   Mode
+	}
+)
+
+var (
+	_ = mcpgen_Input000_fields_changed_rerun_go_generate(Input000{})
+	_ = mcpgen_Input001_fields_changed_rerun_go_generate(Input001{})
+	_ = mcpgen_Input002_fields_changed_rerun_go_generate(Input002{})
+	_ = mcpgen_Input003_fields_changed_rerun_go_generate(Input003{})
+	_ = mcpgen_Input004_fields_changed_rerun_go_generate(Input004{})
+	_ = mcpgen_Input005_fields_changed_rerun_go_generate(Input005{})
+	_ = mcpgen_Input006_fields_changed_rerun_go_generate(Input006{})
+	_ = mcpgen_Input007_fields_changed_rerun_go_generate(Input007{})
+	_ = mcpgen_Input008_fields_changed_rerun_go_generate(Input008{})
+	_ = mcpgen_Input009_fields_changed_rerun_go_generate(Input009{})
+	_ = mcpgen_Input010_fields_changed_rerun_go_generate(Input010{})
+	_ = mcpgen_Input011_fields_changed_rerun_go_generate(Input011{})
+	_ = mcpgen_Input012_fields_changed_rerun_go_generate(Input012{})
+	_ = mcpgen_Input013_fields_changed_rerun_go_generate(Input013{})
+	_ = mcpgen_Input014_fields_changed_rerun_go_generate(Input014{})
+	_ = mcpgen_Input015_fields_changed_rerun_go_generate(Input015{})
+	_ = mcpgen_Input016_fields_changed_rerun_go_generate(Input016{})
+	_ = mcpgen_Input017_fields_changed_rerun_go_generate(Input017{})
+	_ = mcpgen_Input018_fields_changed_rerun_go_generate(Input018{})
+	_ = mcpgen_Input019_fields_changed_rerun_go_generate(Input019{})
+	_ = mcpgen_Input020_fields_changed_rerun_go_generate(Input020{})
+	_ = mcpgen_Input021_fields_changed_rerun_go_generate(Input021{})
+	_ = mcpgen_Input022_fields_changed_rerun_go_generate(Input022{})
+	_ = mcpgen_Input023_fields_changed_rerun_go_generate(Input023{})
+	_ = mcpgen_Input024_fields_changed_rerun_go_generate(Input024{})
+	_ = mcpgen_Input025_fields_changed_rerun_go_generate(Input025{})
+	_ = mcpgen_Input026_fields_changed_rerun_go_generate(Input026{})
+	_ = mcpgen_Input027_fields_changed_rerun_go_generate(Input027{})
+	_ = mcpgen_Input028_fields_changed_rerun_go_generate(Input028{})
+	_ = mcpgen_Input029_fields_changed_rerun_go_generate(Input029{})
+	_ = mcpgen_Input030_fields_changed_rerun_go_generate(Input030{})
+	_ = mcpgen_Input031_fields_changed_rerun_go_generate(Input031{})
+	_ = mcpgen_Input032_fields_changed_rerun_go_generate(Input032{})
+	_ = mcpgen_Input033_fields_changed_rerun_go_generate(Input033{})
+	_ = mcpgen_Input034_fields_changed_rerun_go_generate(Input034{})
+	_ = mcpgen_Input035_fields_changed_rerun_go_generate(Input035{})
+	_ = mcpgen_Input036_fields_changed_rerun_go_generate(Input036{})
+	_ = mcpgen_Input037_fields_changed_rerun_go_generate(Input037{})
+	_ = mcpgen_Input038_fields_changed_rerun_go_generate(Input038{})
+	_ = mcpgen_Input039_fields_changed_rerun_go_generate(Input039{})
+	_ = mcpgen_Input040_fields_changed_rerun_go_generate(Input040{})
+	_ = mcpgen_Input041_fields_changed_rerun_go_generate(Input041{})
+	_ = mcpgen_Input042_fields_changed_rerun_go_generate(Input042{})
+	_ = mcpgen_Input043_fields_changed_rerun_go_generate(Input043{})
+	_ = mcpgen_Input044_fields_changed_rerun_go_generate(Input044{})
+	_ = mcpgen_Input045_fields_changed_rerun_go_generate(Input045{})
+	_ = mcpgen_Input046_fields_changed_rerun_go_generate(Input046{})
+	_ = mcpgen_Input047_fields_changed_rerun_go_generate(Input047{})
+	_ = mcpgen_Input048_fields_changed_rerun_go_generate(Input048{})
+	_ = mcpgen_Input049_fields_changed_rerun_go_generate(Input049{})
+	_ = mcpgen_Input050_fields_changed_rerun_go_generate(Input050{})
+	_ = mcpgen_Input051_fields_changed_rerun_go_generate(Input051{})
+	_ = mcpgen_Input052_fields_changed_rerun_go_generate(Input052{})
+	_ = mcpgen_Input053_fields_changed_rerun_go_generate(Input053{})
+	_ = mcpgen_Input054_fields_changed_rerun_go_generate(Input054{})
+	_ = mcpgen_Input055_fields_changed_rerun_go_generate(Input055{})
+	_ = mcpgen_Input056_fields_changed_rerun_go_generate(Input056{})
+	_ = mcpgen_Input057_fields_changed_rerun_go_generate(Input057{})
+	_ = mcpgen_Input058_fields_changed_rerun_go_generate(Input058{})
+	_ = mcpgen_Input059_fields_changed_rerun_go_generate(Input059{})
+	_ = mcpgen_Input060_fields_changed_rerun_go_generate(Input060{})
+	_ = mcpgen_Input061_fields_changed_rerun_go_generate(Input061{})
+	_ = mcpgen_Input062_fields_changed_rerun_go_generate(Input062{})
+	_ = mcpgen_Input063_fields_changed_rerun_go_generate(Input063{})
+	_ = mcpgen_Input064_fields_changed_rerun_go_generate(Input064{})
+	_ = mcpgen_Input065_fields_changed_rerun_go_generate(Input065{})
+	_ = mcpgen_Input066_fields_changed_rerun_go_generate(Input066{})
+	_ = mcpgen_Input067_fields_changed_rerun_go_generate(Input067{})
+	_ = mcpgen_Input068_fields_changed_rerun_go_generate(Input068{})
+	_ = mcpgen_Input069_fields_changed_rerun_go_generate(Input069{})
+	_ = mcpgen_Input070_fields_changed_rerun_go_generate(Input070{})
+	_ = mcpgen_Input071_fields_changed_rerun_go_generate(Input071{})
+	_ = mcpgen_Input072_fields_changed_rerun_go_generate(Input072{})
+	_ = mcpgen_Input073_fields_changed_rerun_go_generate(Input073{})
+	_ = mcpgen_Input074_fields_changed_rerun_go_generate(Input074{})
+	_ = mcpgen_Input075_fields_changed_rerun_go_generate(Input075{})
+	_ = mcpgen_Input076_fields_changed_rerun_go_generate(Input076{})
+	_ = mcpgen_Input077_fields_changed_rerun_go_generate(Input077{})
+	_ = mcpgen_Input078_fields_changed_rerun_go_generate(Input078{})
+	_ = mcpgen_Input079_fields_changed_rerun_go_generate(Input079{})
+	_ = mcpgen_Input080_fields_changed_rerun_go_generate(Input080{})
+	_ = mcpgen_Input081_fields_changed_rerun_go_generate(Input081{})
+	_ = mcpgen_Input082_fields_changed_rerun_go_generate(Input082{})
+	_ = mcpgen_Input083_fields_changed_rerun_go_generate(Input083{})
+	_ = mcpgen_Input084_fields_changed_rerun_go_generate(Input084{})
+	_ = mcpgen_Input085_fields_changed_rerun_go_generate(Input085{})
+	_ = mcpgen_Input086_fields_changed_rerun_go_generate(Input086{})
+	_ = mcpgen_Input087_fields_changed_rerun_go_generate(Input087{})
+	_ = mcpgen_Input088_fields_changed_rerun_go_generate(Input088{})
+	_ = mcpgen_Input089_fields_changed_rerun_go_generate(Input089{})
+	_ = mcpgen_Input090_fields_changed_rerun_go_generate(Input090{})
+	_ = mcpgen_Input091_fields_changed_rerun_go_generate(Input091{})
+	_ = mcpgen_Input092_fields_changed_rerun_go_generate(Input092{})
+	_ = mcpgen_Input093_fields_changed_rerun_go_generate(Input093{})
+	_ = mcpgen_Input094_fields_changed_rerun_go_generate(Input094{})
+	_ = mcpgen_Input095_fields_changed_rerun_go_generate(Input095{})
+	_ = mcpgen_Input096_fields_changed_rerun_go_generate(Input096{})
+	_ = mcpgen_Input097_fields_changed_rerun_go_generate(Input097{})
+	_ = mcpgen_Input098_fields_changed_rerun_go_generate(Input098{})
+	_ = mcpgen_Input099_fields_changed_rerun_go_generate(Input099{})
+)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"time"
 )
 
 // A compile error on the next line means this file was generated for an older
@@ -127,3 +128,23 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 0, MinText: "0"}
 
 var mcpgen_fields_1 = []string{"product_id", "new_price", "effective_from"}
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate struct {
+		Region   Region
+		Rounding Rounding
+		Changes  []PriceChange
+	}
+	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
+		ProductID     string
+		NewPrice      float64
+		EffectiveFrom *time.Time
+	}
+)
+
+var (
+	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
+)

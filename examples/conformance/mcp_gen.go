@@ -1782,3 +1782,47 @@ func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
 	}
 	enc.B = append(enc.B, byte(0x7d))
 }
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_HeaderInput_fields_changed_rerun_go_generate struct {
+		Region string
+	}
+	mcpgen_GreetInput_fields_changed_rerun_go_generate struct {
+		Name string
+	}
+	mcpgen_ComputeInput_fields_changed_rerun_go_generate struct {
+		Seconds int
+		Label   string
+	}
+	mcpgen_DeleteInput_fields_changed_rerun_go_generate struct {
+		Filename string
+	}
+	mcpgen_SchemaInput_fields_changed_rerun_go_generate struct {
+		Name          string
+		Address       *Address
+		ContactMethod string
+		Phone         string
+		Email         string
+	}
+	mcpgen_Address_fields_changed_rerun_go_generate struct {
+		Street string
+		City   string
+	}
+	mcpgen_TemplateData_fields_changed_rerun_go_generate struct {
+		ID           string
+		TemplateTest bool
+		Data         string
+	}
+)
+
+var (
+	_ = mcpgen_HeaderInput_fields_changed_rerun_go_generate(HeaderInput{})
+	_ = mcpgen_GreetInput_fields_changed_rerun_go_generate(GreetInput{})
+	_ = mcpgen_ComputeInput_fields_changed_rerun_go_generate(ComputeInput{})
+	_ = mcpgen_DeleteInput_fields_changed_rerun_go_generate(DeleteInput{})
+	_ = mcpgen_SchemaInput_fields_changed_rerun_go_generate(SchemaInput{})
+	_ = mcpgen_Address_fields_changed_rerun_go_generate(Address{})
+	_ = mcpgen_TemplateData_fields_changed_rerun_go_generate(TemplateData{})
+)

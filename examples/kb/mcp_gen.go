@@ -753,3 +753,51 @@ func mcpgen_encode_Section(enc *mcpimpl.Encoder, v *Section) {
 	}
 	enc.B = append(enc.B, byte(0x7d))
 }
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_SearchInput_fields_changed_rerun_go_generate struct {
+		Query string
+		Tag   string
+		Limit int
+	}
+	mcpgen_NewArticle_fields_changed_rerun_go_generate struct {
+		Title string
+		Body  string
+		Tags  []string
+	}
+	mcpgen_CompareArgs_fields_changed_rerun_go_generate struct {
+		First  int
+		Second int
+	}
+	mcpgen_SearchResult_fields_changed_rerun_go_generate struct {
+		Hits []Hit
+	}
+	mcpgen_Hit_fields_changed_rerun_go_generate struct {
+		ID    int
+		Title string
+		URI   string
+	}
+	mcpgen_Article_fields_changed_rerun_go_generate struct {
+		ID    int
+		Title string
+		Body  string
+		Tags  []string
+		Notes []string
+	}
+	mcpgen_Section_fields_changed_rerun_go_generate struct {
+		Title    string
+		Sections []Section
+	}
+)
+
+var (
+	_ = mcpgen_SearchInput_fields_changed_rerun_go_generate(SearchInput{})
+	_ = mcpgen_NewArticle_fields_changed_rerun_go_generate(NewArticle{})
+	_ = mcpgen_CompareArgs_fields_changed_rerun_go_generate(CompareArgs{})
+	_ = mcpgen_SearchResult_fields_changed_rerun_go_generate(SearchResult{})
+	_ = mcpgen_Hit_fields_changed_rerun_go_generate(Hit{})
+	_ = mcpgen_Article_fields_changed_rerun_go_generate(Article{})
+	_ = mcpgen_Section_fields_changed_rerun_go_generate(Section{})
+)

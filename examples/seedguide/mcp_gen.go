@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"strconv"
+	"time"
 )
 
 // A compile error on the next line means this file was generated for an older
@@ -361,3 +362,39 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 }
 
 var mcpgen_fields_6 = []string{"product_id", "new_price", "effective_from"}
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_SetStatusInput_fields_changed_rerun_go_generate struct {
+		ItemID string
+		Status Status
+	}
+	mcpgen_ProcessOrderInput_fields_changed_rerun_go_generate struct {
+		OrderID string
+		Items   []OrderItem
+	}
+	mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate struct {
+		Region   Region
+		Rounding Rounding
+		Changes  []PriceChange
+	}
+	mcpgen_OrderItem_fields_changed_rerun_go_generate struct {
+		ProductID string
+		Quantity  int
+		UnitPrice float64
+	}
+	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
+		ProductID     string
+		NewPrice      float64
+		EffectiveFrom *time.Time
+	}
+)
+
+var (
+	_ = mcpgen_SetStatusInput_fields_changed_rerun_go_generate(SetStatusInput{})
+	_ = mcpgen_ProcessOrderInput_fields_changed_rerun_go_generate(ProcessOrderInput{})
+	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_OrderItem_fields_changed_rerun_go_generate(OrderItem{})
+	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
+)

@@ -4,10 +4,12 @@ package difftest
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"regexp"
 	"strconv"
+	"time"
 )
 
 // A compile error on the next line means this file was generated for an older
@@ -612,5 +614,86 @@ func mcpgen_encode_Item(enc *mcpimpl.Encoder, v *Item) {
 	}
 	enc.B = append(enc.B, byte(0x7d))
 }
+
+// The fields of each struct type when this file was generated.
+// A compile error below means a struct changed since: rerun go generate.
+type (
+	mcpgen_KindsInput_fields_changed_rerun_go_generate struct {
+		Common
+		Small  int8
+		Count  uint16
+		Ratio  float32
+		On     bool
+		Wait   time.Duration
+		Blob   []byte
+		Tags   []string
+		Pair   [2]int32
+		Labels map[string]string
+		Places map[string]Common
+		Level  Level
+		Code   string
+		Note   *string
+		Spots  []Common
+		Rows   [][]string
+		Maps   []map[string]bool
+	}
+	mcpgen_Common_fields_changed_rerun_go_generate struct {
+		ID string
+	}
+	mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate struct {
+		Region   Region
+		Rounding string
+		Changes  []PriceChange
+	}
+	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
+		ProductID     string
+		NewPrice      float64
+		EffectiveFrom *time.Time
+	}
+	mcpgen_Report_fields_changed_rerun_go_generate struct {
+		Common
+		*Extra
+		Name   string
+		Count  int64
+		Small  int8
+		U      uint32
+		F32    float32
+		F64    float64
+		OK     bool
+		When   time.Time
+		Maybe  *time.Time
+		Later  time.Time
+		Blob   []byte
+		Raw    json.RawMessage
+		Any    any
+		Tags   []string
+		Pair   [2]int
+		Labels map[string]int
+		Items  []Item
+		Next   *Report
+		Level  Level
+		Odd    string
+		Inline struct{ A int }
+		Sets   map[string][]string
+	}
+	mcpgen_Extra_fields_changed_rerun_go_generate struct {
+		Note string
+	}
+	mcpgen_Item_fields_changed_rerun_go_generate struct {
+		SKU string
+		Qty int
+		Tax float32
+	}
+)
+
+var (
+	_ = mcpgen_KindsInput_fields_changed_rerun_go_generate(KindsInput{})
+	_ = mcpgen_Common_fields_changed_rerun_go_generate(Common{})
+	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
+	_ = mcpgen_Report_fields_changed_rerun_go_generate(Report{})
+	_ = mcpgen_Extra_fields_changed_rerun_go_generate(Extra{})
+	_ = mcpgen_Item_fields_changed_rerun_go_generate(Item{})
+)
 
 var mcpgen_pattern_0 = regexp.MustCompile("^[A-Z]{2}[0-9]{2}$")

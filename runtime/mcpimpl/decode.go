@@ -317,35 +317,62 @@ func (d *Decoder) member(closing byte) bool {
 // NextField moves to the next property of the object being read: it
 // returns true with the property's key available from Key and the
 // property's value next, or false after consuming the closing '}'.
+//
+// A key that is not valid UTF-8, or holds an unpaired surrogate escape, is
+// a problem at its path; its value is skipped and NextField moves on, so
+// that callers only ever see keys encoding/json would keep unchanged.
 func (d *Decoder) NextField() bool {
-	if !d.member('}') {
-		return false
+	for d.member('}') {
+		ok, valid := d.fieldKey()
+		if !ok {
+			return false
+		}
+		if valid {
+			return true
+		}
+		d.Skip()
 	}
+	return false
+}
+
+// fieldKey reads a property's key and the colon after it and makes the
+// property current. valid is false when the key is not valid UTF-8 or
+// holds an unpaired surrogate escape, which fieldKey records.
+func (d *Decoder) fieldKey() (ok, valid bool) {
 	d.skipSpace()
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 		d.syntaxAt(d.pos)
-		return false
+		return false, false
 	}
 	end, escaped, ok := d.scanString(d.pos)
 	if !ok {
-		return false
+		return false, false
 	}
+	nonASCII, lone := d.nonASCII, false
 	keyStart, keyEnd := d.pos+1, end-1
 	d.key = d.data[keyStart:keyEnd]
 	if escaped {
 		keyStart = len(d.keyBuf)
-		d.keyBuf, _ = jsonx.Unescape(d.keyBuf, d.key)
+		d.keyBuf, lone = jsonx.Unescape(d.keyBuf, d.key)
 		keyEnd = len(d.keyBuf)
 		d.key = d.keyBuf[keyStart:keyEnd:keyEnd]
 	}
 	d.pos = end
 	if !d.expect(':') {
-		return false
+		return false, false
 	}
 	seg := d.top()
 	seg.keyStart, seg.keyEnd, seg.keyInBuf = keyStart, keyEnd, escaped
 	seg.count++
-	return true
+	switch {
+	case lone:
+		d.report("", "property name holds an unpaired surrogate escape")
+		return true, false
+	case nonASCII && !utf8.Valid(d.key):
+		d.report("", "property name is not valid UTF-8")
+		return true, false
+	}
+	return true, true
 }
 
 // Key returns the key of the current property, unescaped. The bytes may
@@ -696,12 +723,18 @@ func (d *Decoder) Bytes() []byte {
 	return out[:n]
 }
 
-// Raw reads any JSON value and returns a compact copy of its text.
+// Raw reads any JSON value and returns a compact copy of its text. Text
+// that is not valid UTF-8 is a problem, as it is in a string read alone.
 func (d *Decoder) Raw() []byte {
 	if _, ok := d.value(); !ok || !d.skipValue() {
 		return nil
 	}
 	raw := d.data[d.start:d.pos]
+	if !utf8.Valid(raw) {
+		d.failed = true
+		d.report("", "value is not valid UTF-8")
+		return nil
+	}
 	return appendCompact(make([]byte, 0, len(raw)), raw)
 }
 

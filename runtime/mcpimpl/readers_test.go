@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -192,6 +193,8 @@ func TestRawAndAny(t *testing.T) {
 		{` { "a" : [1, 2, {"b c":" x "}], "d": null } `, `{"a":[1,2,{"b c":" x "}],"d":null}`, nil},
 		{`"a\"b"`, `"a\"b"`, nil},
 		{`[1,]`, "", []string{"invalid JSON at offset 3: unexpected character ']'"}},
+		{"{\"a\":\"\xff\"}", "", []string{"value is not valid UTF-8"}},
+		{"{\"\x83\":0}", "", []string{"value is not valid UTF-8"}},
 	})
 	runReads(t, "Any", func(d *mcpimpl.Decoder) any { return d.Any() }, []readCase{
 		{`{"a":[1,"x",true,null,{}],"b":[]}`,
@@ -200,6 +203,56 @@ func TestRawAndAny(t *testing.T) {
 		{`{"a":[1e400]}`, map[string]any{"a": []any{0.0}}, []string{"a[0]: 1e400 is out of range for float64"}},
 		{`{"a":[x]}`, map[string]any{"a": []any{0.0}}, []string{"a[0]: invalid JSON at offset 6: unexpected character 'x'"}},
 	})
+}
+
+// TestKeysMustBeUTF8 checks that a key encoding/json would alter (invalid
+// UTF-8 becomes U+FFFD, as does an unpaired surrogate escape) is a problem
+// at its path, its value skipped, and that the keys after it are read.
+func TestKeysMustBeUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		prob []string
+	}{
+		{"{\"labels\":{\"\x83\":\"0\",\"k\":\"v\"}}",
+			[]string{`labels["\ufffd"]: property name is not valid UTF-8`}},
+		{"{\"labels\":{\"a\xffb\":[1,{}],\"k\":\"v\"}}",
+			[]string{`labels["a\ufffdb"]: property name is not valid UTF-8`}},
+		{`{"labels":{"\ud800":"0","k":"v"}}`,
+			[]string{"labels[\"\ufffd\"]: property name holds an unpaired surrogate escape"}},
+		{`{"labels":{"x\udc00y":"0","k":"v"}}`,
+			[]string{"labels[\"x\ufffdy\"]: property name holds an unpaired surrogate escape"}},
+		{`{"labels":{"\u00e9\ud83d\ude00":"0","k":"v"}}`, nil},
+		{`{"labels":{"é":"0","k":"v"}}`, nil},
+	} {
+		var d mcpimpl.Decoder
+		d.Reset([]byte(tc.in))
+		var keys []string
+		if d.Object() {
+			for d.NextField() {
+				if d.Object() {
+					for d.NextField() {
+						keys = append(keys, string(d.Key()))
+						d.Skip()
+					}
+				}
+			}
+		}
+		checkProblems(t, tc.in, d.Finish(), tc.prob)
+		if len(keys) == 0 || keys[len(keys)-1] != "k" {
+			t.Errorf("decoding %q read keys %q, want the last to be \"k\"", tc.in, keys)
+		}
+		for _, k := range keys {
+			if !utf8.ValidString(k) {
+				t.Errorf("decoding %q returned the key %q, not valid UTF-8", tc.in, k)
+			}
+		}
+	}
+	var d mcpimpl.Decoder
+	d.Reset([]byte("{\"\x83\":1}"))
+	if got := d.Any(); !reflect.DeepEqual(got, map[string]any{}) {
+		t.Errorf("Any kept a key that is not UTF-8: %#v", got)
+	}
+	checkProblems(t, "Any", d.Finish(), []string{`["\ufffd"]: property name is not valid UTF-8`})
 }
 
 func TestPathsAndExtras(t *testing.T) {

@@ -137,6 +137,7 @@ func (a *analyzer) file(f *ast.File) {
 	typeDocs := typeDocComments(f)
 	var places map[*ast.CommentGroup]string
 	for _, cg := range f.Comments {
+		a.spacedDirectives(cg)
 		if fn := docs[cg]; fn != nil {
 			a.funcDecl(fn)
 			continue
@@ -152,6 +153,16 @@ func (a *analyzer) file(f *ast.File) {
 				places = commentPlaces(f)
 			}
 			a.errorf(c.Slash, "%s %s: move it to the doc comment of a top-level func or method", directiveWord(c.Text), placeOf(f, cg, places))
+		}
+	}
+}
+
+// spacedDirectives warns of lines of cg written as "// mcp:tool", which Go
+// reads as prose, as go vet does for "// go:generate".
+func (a *analyzer) spacedDirectives(cg *ast.CommentGroup) {
+	for _, c := range cg.List {
+		if word, ok := annotations.SpacedDirective(c.Text); ok {
+			a.warnf(c.Slash, "// %s is not a directive and does nothing: remove the space after the slashes (%s)", word[2:], word)
 		}
 	}
 }

@@ -100,7 +100,13 @@ func TestPackage(t *testing.T) {
 			{Pos: at(7, 2), Path: []model.Step{{Name: "Times", Pointer: true}}, WireName: "times", OmitEmpty: true, Doc: "How often",
 				Type: &model.Type{Kind: model.Pointer, Elem: &model.Type{Kind: model.Int, Basic: "int", Bits: 64}}},
 			{Pos: at(8, 2), Path: []model.Step{{Name: "Mode"}}, WireName: "mode", Type: mode, Required: true},
-		}}
+		},
+		Layouts: []model.Layout{{Ident: "In", Type: model.TypeExpr{{Text: "In", Path: "example.com/x", Pkg: "x"}},
+			Fields: []model.LayoutField{
+				{Name: "Name", Type: model.TypeExpr{{Text: "string"}}},
+				{Name: "Times", Type: model.TypeExpr{{Text: "*"}, {Text: "int"}}},
+				{Name: "Mode", Type: model.TypeExpr{{Text: "Mode", Path: "example.com/x", Pkg: "x"}}},
+			}}}}
 	want := &model.Package{
 		Name: "x", Path: "example.com/x", Dir: "/src/x", GenFile: "/src/x/mcp_gen.go",
 		Scope: map[string]bool{"In": true, "Mode": true, "Fast": true, "Slow": true, "Greet": true, "Add": true},

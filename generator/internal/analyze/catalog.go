@@ -28,7 +28,7 @@ func (a *analyzer) prompt(fn *ast.FuncDecl, d *annotations.Prompt, params []*ann
 	if !a.signature(fn, sig, &p.Func, promptKind) {
 		return nil
 	}
-	ok := a.params(fn, sig, params, &p.Func, promptKind) && a.stringValues(p.Input, promptKind)
+	ok := a.params(fn, sig, params, &p.Func, promptKind) && a.stringValues(p.Input, promptKind) && a.methodCompleters(fn, sig, &p.Func)
 	ok = a.promptOut(fn, sig, p) && ok
 	p.Name = a.catalogName(fn, d.Name, "prompt")
 	p.Title = d.Title.Value
@@ -107,7 +107,7 @@ func (a *analyzer) oneResult(fn *ast.FuncDecl, sig *types.Signature, f *model.Fu
 	case 1:
 		return vars[0].Type(), true
 	}
-	a.errorf(resultsPos(fn), "%s returns too many values: a %s returns (Out, error) or Out", fn.Name.Name, what)
+	a.manyResults(fn, vars, f.HasError, what+" returns (Out, error) or Out")
 	return nil, false
 }
 
@@ -180,7 +180,8 @@ func (a *analyzer) resource(fn *ast.FuncDecl, d *annotations.Resource, params []
 	}
 	ok := true
 	if r.IsTemplate() {
-		ok = a.params(fn, sig, params, &r.Func, resourceKind) && a.stringValues(r.Input, resourceKind) && a.bindVars(fn, d, r)
+		ok = a.params(fn, sig, params, &r.Func, resourceKind) && a.stringValues(r.Input, resourceKind) && a.bindVars(fn, d, r) &&
+			a.methodCompleters(fn, sig, &r.Func)
 	} else {
 		ok = a.staticParams(fn, sig, params, r)
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -16,6 +17,13 @@ func (a *analyzer) completer(f *model.Field, c annotations.String) bool {
 		return true
 	}
 	fn, _ := a.in.Pkg.Scope().Lookup(c.Value).(*types.Func)
+	if fn == nil && a.methodOwner(c.Value) != "" {
+		// A method of the receiver, which methodCompleters checks once
+		// the function the field belongs to is known.
+		f.Complete, f.CompleteMethod = c.Value, true
+		a.recordComplete(f, c.Pos)
+		return true
+	}
 	if fn == nil {
 		a.errorf(c.Pos, "complete=%s names no function of package %s%s", c.Value, a.in.Pkg.Name(), annotations.DidYouMean(c.Value, a.packageFuncs()))
 		return false
@@ -26,11 +34,64 @@ func (a *analyzer) completer(f *model.Field, c annotations.String) bool {
 		return false
 	}
 	f.Complete = c.Value
+	a.recordComplete(f, c.Pos)
+	return true
+}
+
+// recordComplete records where complete= was written on f.
+func (a *analyzer) recordComplete(f *model.Field, pos token.Pos) {
 	if a.completePos == nil {
 		a.completePos = map[*model.Field]token.Pos{}
 	}
-	a.completePos[f] = c.Pos
-	return true
+	a.completePos[f] = pos
+}
+
+// methodCompleters checks the complete= of fn's arguments that name a
+// method: fn must be a method too, and its receiver's type must have that
+// method, of a completer's shape. The generated completer is a method of
+// the same receiver, as tools' handlers are, so it calls the method there.
+func (a *analyzer) methodCompleters(fn *ast.FuncDecl, sig *types.Signature, f *model.Func) bool {
+	if f.Input == nil {
+		return true
+	}
+	ok := true
+	for _, fl := range f.Input.Fields {
+		if !fl.CompleteMethod {
+			continue
+		}
+		pos := a.completePos[fl]
+		if sig.Recv() == nil {
+			a.errorf(pos, "complete=%s names a method of %s, but %s is no method: a completer of a function is a function of package %s",
+				fl.Complete, a.methodOwner(fl.Complete), fn.Name.Name, a.in.Pkg.Name())
+			ok = false
+			continue
+		}
+		recv := sig.Recv().Type()
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, a.in.Pkg, fl.Complete)
+		m, _ := obj.(*types.Func)
+		switch {
+		case m == nil:
+			a.errorf(pos, "complete=%s names no method of %s, the receiver of %s, and no function of package %s",
+				fl.Complete, recvTypeName(recv), fn.Name.Name, a.in.Pkg.Name())
+			ok = false
+		case !isCompleter(m.Signature()):
+			a.errorf(pos, "complete=%s: method %s of %s is %s; a completer is func(ctx context.Context, value string, args map[string]string) ([]string, error)",
+				fl.Complete, fl.Complete, recvTypeName(recv), types.TypeString(m.Signature(), func(p *types.Package) string { return p.Name() }))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// recvTypeName is the name of a receiver's type, without a pointer.
+func recvTypeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return types.TypeString(t, nil)
 }
 
 // isCompleter reports whether sig is func(context.Context, string,
@@ -44,6 +105,23 @@ func isCompleter(sig *types.Signature) bool {
 	return isContext(ps.At(0).Type()) && types.Identical(ps.At(1).Type(), str) &&
 		types.Identical(ps.At(2).Type(), types.NewMap(str, str)) &&
 		types.Identical(rs.At(0).Type(), types.NewSlice(str)) && isError(rs.At(1).Type())
+}
+
+// methodOwner returns the first type of the package, by name, with a
+// method called name, or "" when none has one.
+func (a *analyzer) methodOwner(name string) string {
+	scope := a.in.Pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), false, a.in.Pkg, name)
+		if _, isMethod := obj.(*types.Func); isMethod {
+			return tn.Name()
+		}
+	}
+	return ""
 }
 
 // packageFuncs lists the package-level functions, for suggestions.

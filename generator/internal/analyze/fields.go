@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -101,6 +103,7 @@ func (a *analyzer) candidate(e embedded, i, depth int) (*candidate, *embedded) {
 		}
 	}
 	if !v.Exported() {
+		a.warnIgnoredTag(v, tag)
 		return nil, nil
 	}
 	c := &candidate{v: v, tag: tag, name: name, tagged: name != "", opts: opts, index: index, path: path, depth: depth}
@@ -108,6 +111,28 @@ func (a *analyzer) candidate(e embedded, i, depth int) (*candidate, *embedded) {
 		c.name = v.Name()
 	}
 	return c, nil
+}
+
+// warnIgnoredTag warns of an unexported field of this package with a json
+// or mcp tag: encoding/json and mcpgen skip it, which the tag suggests the
+// author did not mean. Fields of other packages are their authors' affair.
+func (a *analyzer) warnIgnoredTag(v *types.Var, tag string) {
+	if v.Pkg() != a.in.Pkg {
+		return
+	}
+	st := reflect.StructTag(tag)
+	for _, key := range []string{"json", "mcp"} {
+		if _, ok := st.Lookup(key); ok {
+			a.warnf(v.Pos(), "field %s is unexported, so it is not a property and its %s tag does nothing: export it (%s) or remove the tag", v.Name(), key, exportedName(v.Name()))
+			return
+		}
+	}
+}
+
+// exportedName is name with its first letter in upper case.
+func exportedName(name string) string {
+	r, n := utf8.DecodeRuneInString(name)
+	return string(unicode.ToUpper(r)) + name[n:]
 }
 
 // dominant applies encoding/json's hiding rules and returns the surviving

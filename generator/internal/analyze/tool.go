@@ -221,11 +221,7 @@ func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool
 		vars = vars[:n-1]
 	}
 	if len(vars) > 1 {
-		what := "too many values"
-		if slices.ContainsFunc(vars, func(v *types.Var) bool { return isError(v.Type()) }) {
-			what = "an error before its last result"
-		}
-		a.errorf(fn.Type.Results.Pos(), "%s returns %s: a tool returns (Out, error), Out, error or nothing", fn.Name.Name, what)
+		a.manyResults(fn, vars, t.HasError, "tool returns (Out, error), Out, error or nothing")
 		return false
 	}
 	if len(vars) == 0 {
@@ -233,6 +229,37 @@ func (a *analyzer) results(fn *ast.FuncDecl, sig *types.Signature, t *model.Tool
 		return true
 	}
 	return a.out(fn, vars[0].Type(), t)
+}
+
+// manyResults reports a function with more results than Out and an error;
+// vars are its results without the last when that is an error (hadErr).
+// Two results of which the second is no error are most likely (Out, error)
+// misread, so that is what the message says. shape completes "a ..." with
+// the accepted forms.
+func (a *analyzer) manyResults(fn *ast.FuncDecl, vars []*types.Var, hadErr bool, shape string) {
+	switch {
+	case slices.ContainsFunc(vars, func(v *types.Var) bool { return isError(v.Type()) }):
+		a.errorf(fn.Type.Results.Pos(), "%s returns an error before its last result: a %s", fn.Name.Name, shape)
+	case len(vars) == 2 && !hadErr:
+		a.errorf(resultPos(fn, vars[1]), "the second result of %s is %s: it must be error (a %s)", fn.Name.Name, resultWords(vars[1].Type()), shape)
+	default:
+		a.errorf(fn.Type.Results.Pos(), "%s returns too many values: a %s", fn.Name.Name, shape)
+	}
+}
+
+// resultPos is where result v of fn is written, else where the results are.
+func resultPos(fn *ast.FuncDecl, v *types.Var) token.Pos {
+	for _, f := range fn.Type.Results.List {
+		for _, n := range f.Names {
+			if n.Pos() == v.Pos() {
+				return f.Type.Pos()
+			}
+		}
+		if len(f.Names) == 0 && f.Type.Pos() == v.Pos() {
+			return f.Type.Pos()
+		}
+	}
+	return fn.Type.Results.Pos()
 }
 
 // out classifies the one non-error result.

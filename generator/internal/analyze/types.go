@@ -54,6 +54,7 @@ func (a *analyzer) named(t *types.Named, path string, pos token.Pos) *model.Type
 			delete(a.types, t)
 			return nil
 		}
+		mt.Layouts = a.layouts(t)
 		return mt
 	}
 	under := a.unnamed(t.Underlying(), path, pos)

@@ -220,8 +220,12 @@ func (e *emitter) completer(f *model.Func) {
 	for _, fl := range f.Input.Fields {
 		switch {
 		case fl.Complete != "":
+			complete := jen.Id(fl.Complete)
+			if fl.CompleteMethod {
+				complete = jen.Id(e.l.recv).Dot(fl.Complete)
+			}
 			cases = append(cases, jen.Case(jen.Lit(fl.WireName)).Block(jen.Return(
-				jen.Id(fl.Complete).Call(jen.Id(e.l.ctx), jen.Id(e.l.value), jen.Id(e.l.args)))))
+				complete.Call(jen.Id(e.l.ctx), jen.Id(e.l.value), jen.Id(e.l.args)))))
 		case len(fieldEnum(fl)) > 0:
 			cases = append(cases, jen.Case(jen.Lit(fl.WireName)).Block(jen.Return(
 				rtCompleteFrom.qual().Call(jen.Id(e.completionVar(fieldEnum(fl))), jen.Id(e.l.value)), jen.Nil())))

@@ -87,6 +87,8 @@ func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
 		e.cut()
 		e.encoder(e.encodeOrder[i])
 	}
+	e.cut()
+	e.layoutGuards()
 	e.patternVars()
 	var buf bytes.Buffer
 	if err := e.f.Render(&buf); err != nil {

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
@@ -114,4 +116,83 @@ func signature(f *model.Func, results []jen.Code) jen.Code {
 		results = append(results, jen.Error())
 	}
 	return jen.Func().Params(params...).Params(results...)
+}
+
+// layoutGuards writes, for each named struct type the file decodes or
+// encodes (and the structs embedded in them), a struct type of the
+// fields it was generated from and a conversion of the type's zero value
+// to it. Struct conversion ignores tags but wants the same field names,
+// types and order, so a field added, removed or changed since breaks the
+// build there, at a type whose name says to rerun go generate.
+func (e *emitter) layoutGuards() {
+	var layouts []model.Layout
+	seen := map[string]bool{}
+	for _, t := range append(append([]*model.Type(nil), e.order...), e.encodeOrder...) {
+		if t.Named == nil || t.Local {
+			continue
+		}
+		for _, l := range t.Layouts {
+			if key := exprKey(l.Type); !seen[key] {
+				seen[key] = true
+				layouts = append(layouts, l)
+			}
+		}
+	}
+	if len(layouts) == 0 {
+		return
+	}
+	guardNames := make([]string, len(layouts))
+	for i, l := range layouts {
+		name := names.FieldsGuard(l.Ident)
+		for n := 2; e.funcNames[name]; n++ {
+			name = names.FieldsGuard(l.Ident + strconv.Itoa(n))
+		}
+		e.funcNames[name] = true
+		guardNames[i] = name
+	}
+	e.f.Comment("The fields of each struct type when this file was generated.")
+	e.f.Comment("A compile error below means a struct changed since: rerun go generate.")
+	e.f.Type().DefsFunc(func(g *jen.Group) {
+		for i, l := range layouts {
+			g.Id(guardNames[i]).StructFunc(func(g *jen.Group) {
+				for _, f := range l.Fields {
+					if f.Name == "" {
+						g.Add(e.typeExpr(f.Type))
+					} else {
+						g.Id(f.Name).Add(e.typeExpr(f.Type))
+					}
+				}
+			})
+		}
+	})
+	e.f.Line()
+	e.f.Var().DefsFunc(func(g *jen.Group) {
+		for i, l := range layouts {
+			g.Id("_").Op("=").Id(guardNames[i]).Call(e.typeExpr(l.Type).Values())
+		}
+	})
+	e.f.Line()
+}
+
+// typeExpr writes a type expression of the model: its text as it is, its
+// names qualified by their packages.
+func (e *emitter) typeExpr(x model.TypeExpr) *jen.Statement {
+	s := jen.Null()
+	for _, p := range x {
+		if p.Path == "" {
+			s.Id(p.Text)
+			continue
+		}
+		s.Qual(p.Path, p.Text)
+	}
+	return s
+}
+
+// exprKey is a type expression as one string, to tell types apart.
+func exprKey(x model.TypeExpr) string {
+	var s string
+	for _, p := range x {
+		s += p.Path + "." + p.Text + " "
+	}
+	return s
 }

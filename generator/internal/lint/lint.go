@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/generator/internal/jsonv"
 )
 
@@ -45,13 +46,34 @@ func ParseProfiles(list string) ([]Profile, error) {
 	for name := range strings.SplitSeq(list, ",") {
 		p := Profile(strings.TrimSpace(name))
 		if !slices.Contains(Profiles(), p) {
-			return nil, fmt.Errorf("unknown profile %q (valid: %s)", p, Names())
+			return nil, fmt.Errorf("unknown profile %q%s (valid: %s)", p, nearestProfile(string(p)), Names())
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out, nil
+}
+
+// nearestProfile returns `; did you mean "x"?` for the profile name
+// nearest to name, or "". A name that is a profile's first word, as
+// "openai" is of "openai-strict", counts as near, since edit distance
+// alone finds the words too far apart.
+func nearestProfile(name string) string {
+	var names []string
+	for _, p := range Profiles() {
+		names = append(names, string(p))
+	}
+	if s := annotations.DidYouMean(name, names); s != "" {
+		return s
+	}
+	lower := strings.ToLower(name)
+	for _, n := range names {
+		if strings.HasPrefix(n, lower+"-") || strings.HasPrefix(lower, n+"-") {
+			return fmt.Sprintf("; did you mean %q?", n)
+		}
+	}
+	return ""
 }
 
 // Names lists the profiles' names, comma-separated.
@@ -72,6 +94,10 @@ type Finding struct {
 	Path    []string
 	Keyword string // the keyword rejected, or "name" for the tool's name
 	Msg     string // what is wrong and what to do, without the profile's name
+	// Closed marks Gemini's refusal of additionalProperties: false, which
+	// mcpgen writes on every object of every schema: nothing in the Go
+	// code changes it, so callers say it once rather than per object.
+	Closed bool
 }
 
 // Check returns what the profiles reject in the tool named name with the

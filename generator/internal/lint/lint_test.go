@@ -137,6 +137,15 @@ func TestProfilesSelect(t *testing.T) {
 	if len(fs) != 1 || fs[0].Profile != Gemini || fs[0].Keyword != "additionalProperties" {
 		t.Errorf("gemini alone: %+v", fs)
 	}
+	if len(fs) == 1 && !fs[0].Closed {
+		t.Errorf("gemini's refusal of a closed object is not marked Closed: %+v", fs[0])
+	}
+	fs, _ = Check("m", []byte(closed(`"m":{"type":"object","additionalProperties":{"type":"string"}}`, "m")), []Profile{Gemini, OpenAIStrict})
+	for _, f := range fs {
+		if f.Closed != (f.Profile == Gemini && len(f.Path) == 0) {
+			t.Errorf("Closed is %v for %+v; only gemini's finding at the closed root is", f.Closed, f)
+		}
+	}
 	if _, err := ParseProfiles("gemini,opneai"); err == nil || !strings.Contains(err.Error(), "valid: openai-strict") {
 		t.Errorf("ParseProfiles of a misspelt name: %v", err)
 	}

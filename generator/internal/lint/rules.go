@@ -202,6 +202,9 @@ func (c *checker) gemini(path []string, s jsonv.Object) {
 	for _, m := range s {
 		if !slices.Contains(geminiFields, m.Key) {
 			c.report(Gemini, path, m.Key, "%s is not a field of Gemini's Schema, which refuses unknown fields%s", m.Key, geminiFix(m.Key))
+			if m.Key == "additionalProperties" && m.Value == false && c.on(Gemini) {
+				c.findings[len(c.findings)-1].Closed = true
+			}
 		}
 	}
 	if t, _ := s.Get("type"); t != nil {
@@ -230,7 +233,9 @@ func (c *checker) gemini(path []string, s jsonv.Object) {
 func geminiFix(key string) string {
 	switch key {
 	case "additionalProperties":
-		return " (mcpgen closes every object; the server still refuses unknown properties)"
+		// Only a map's reaches the author: the closed objects mcpgen
+		// writes are said once for the run (Finding.Closed).
+		return "; a map cannot be expressed, use a list of key-value objects"
 	case "exclusiveMinimum", "exclusiveMaximum":
 		return "; on an integer, -portable writes the inclusive bound"
 	case "$ref", "$defs":

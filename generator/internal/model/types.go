@@ -54,6 +54,41 @@ type Type struct {
 	// Open says that the decoder skips properties that are not the
 	// struct's rather than refuse them: an input= schema file allows them.
 	Open bool
+	// Layouts are the declared fields of a named struct type and of the
+	// structs embedded in it, as the generated file was made from them,
+	// so that a field added, removed or changed breaks the build. A
+	// struct whose fields cannot all be written in the generated file
+	// (unexported fields of another package) has none.
+	Layouts []Layout
+}
+
+// Layout is a named struct type with its fields in declaration order:
+// the generated file converts a value of the type to a struct type of
+// these fields, which compiles only while they are what they were.
+type Layout struct {
+	Ident  string   // a Go identifier fragment naming the type, as Type.Ident
+	Type   TypeExpr // the type itself, as written in a composite literal
+	Fields []LayoutField
+}
+
+// LayoutField is one declared field: its name, empty when embedded, and
+// its type. Tags are left out: struct conversion ignores them.
+type LayoutField struct {
+	Name string
+	Type TypeExpr
+}
+
+// TypeExpr is a Go type expression as pieces of source text, each either
+// plain text ("[]", "map[", "struct{") or a name qualified by the import
+// path of the package declaring it.
+type TypeExpr []TypePiece
+
+// TypePiece is a piece of a TypeExpr: Text alone, or the name Text of the
+// package at Path, whose package name is Pkg.
+type TypePiece struct {
+	Text string
+	Path string
+	Pkg  string
 }
 
 // EnumValue is one allowed value: a constant of a named type, or a value
@@ -85,7 +120,10 @@ type Field struct {
 	OmitEmpty, OmitZero bool
 	// Complete names the package function that completes the value of a
 	// prompt argument or template variable (complete=), or is "".
-	Complete string
+	// CompleteMethod says it names a method of the prompt's or resource's
+	// receiver instead, called on the value the catalog is bound to.
+	Complete       string
+	CompleteMethod bool
 	// Header is the name HTTP clients mirror a tool property's value
 	// under (header=, published as x-mcp-header), or "".
 	Header string

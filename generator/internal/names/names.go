@@ -79,6 +79,10 @@ func Args(ident string) string { return Prefix + "args_" + ident }
 // compiler's message when the function changed: it says what to do.
 func Guard(ident string) string { return Prefix + ident + "_changed_rerun_go_generate" }
 
+// FieldsGuard is the struct type a struct type's fields must still
+// convert to. Its name is the compiler's message when a field changed.
+func FieldsGuard(ident string) string { return Prefix + ident + "_fields_changed_rerun_go_generate" }
+
 // Decode is the decode function of the struct type typeIdent.
 func Decode(typeIdent string) string { return Prefix + "decode_" + typeIdent }
 

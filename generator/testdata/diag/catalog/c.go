@@ -114,3 +114,42 @@ func Headed(in HeaderIn) error { return nil }
 //mcp:prompt
 //mcp:param topic header=Topic
 func HeadedPrompt(topic string) string { return "" }
+
+// Lookup is a resource returning a comma-ok pair.
+//
+//mcp:resource uri=file:///lookup
+func Lookup(ctx context.Context) (string, bool) { return "", false }
+
+// Clerk is a type with completer methods.
+type Clerk struct{}
+
+// Names completes names.
+func (Clerk) Names(ctx context.Context, value string, args map[string]string) ([]string, error) {
+	return nil, nil
+}
+
+// Short has the wrong shape for a completer.
+func (*Clerk) Short(value string) []string { return nil }
+
+// Greet is a function completing with a method.
+//
+//mcp:prompt
+//mcp:param who complete=Names
+func Greet(who string) string { return who }
+
+// Counter is a type without the method.
+type Counter struct{}
+
+// Tally completes with a method of another type, and with one of the
+// wrong shape.
+//
+//mcp:prompt
+//mcp:param a complete=Names
+//mcp:param b complete=Short
+func (c *Counter) Tally(a, b string) string { return a + b }
+
+// Check completes with a method of the wrong shape.
+//
+//mcp:prompt
+//mcp:param a complete=Short
+func (c *Clerk) Check(a string) string { return a }

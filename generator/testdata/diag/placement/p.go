@@ -47,3 +47,30 @@ func Orphan(ctx context.Context, n int) error { return nil }
 //mcp:tool
 //mcp:tool name=twice_again
 func Twice(ctx context.Context, in In) error { return nil }
+
+// Spaced has a space after the slashes of its directives.
+//
+// mcp:tool name=spaced
+//
+//	mcp:param n description="A number"
+//
+// mcp:toolbox is prose about a toolbox, not a directive.
+// mcp: neither is this.
+func Spaced(ctx context.Context, n int) error { return nil }
+
+// mcp:form
+type SpacedForm struct{}
+
+// Hid has unexported fields, two of them tagged as if they were properties.
+type Hid struct {
+	N       int    `json:"n"` // A number
+	hidden  string `json:"hidden"`
+	limited int    `mcp:"max=3"`
+	skipped bool   `json:"-"`
+	plain   string
+}
+
+// Hidden takes a struct with unexported fields.
+//
+//mcp:tool
+func Hidden(ctx context.Context, in Hid) error { return nil }

@@ -66,3 +66,13 @@ type Box[T any] struct{ v T }
 //
 //mcp:tool
 func (b *Box[T]) Open(ctx context.Context) error { return nil }
+
+// Found returns a comma-ok pair, which is no tool's shape.
+//
+//mcp:tool
+func Found(ctx context.Context) (string, bool) { return "", false }
+
+// Named returns a named comma-ok pair.
+//
+//mcp:tool
+func Named(ctx context.Context) (s string, ok bool) { return "", false }

@@ -125,3 +125,15 @@ func (d *Desk) Welcome() (mcprt.PromptResult, error) {
 func (d *Desk) Hours() mcprt.ResourceContents {
 	return mcprt.ResourceContents{Text: d.Name + " opens at 9"}
 }
+
+// Ask asks the desk about a topic.
+//
+//mcp:prompt
+//mcp:param topic description="What to ask about" complete=Topics
+func (d *Desk) Ask(topic string) string { return "Ask " + d.Name + " about " + topic }
+
+// Topics completes the topics from the desk's own state: a method
+// completer, called on the desk the prompt is bound to.
+func (d *Desk) Topics(ctx context.Context, value string, args map[string]string) ([]string, error) {
+	return []string{d.Name + " hours", d.Name + " staff"}, nil
+}

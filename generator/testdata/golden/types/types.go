@@ -4,6 +4,7 @@ package types
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 )
 
@@ -62,6 +63,14 @@ type Input struct {
 	} `json:"inline"`
 	Skipped  string `json:"-"`
 	internal string
+	// Fields no property comes from, of types the generated guard must
+	// still write: funcs, channels, interfaces, a pointer to a lock.
+	Hook   func(context.Context, ...string) (int, error) `json:"-"`
+	Events <-chan struct{}                               `json:"-"`
+	Sink   chan<- <-chan int                             `json:"-"`
+	Pipe   chan (<-chan int)                             `json:"-"`
+	Closer interface{ Close() error }                    `json:"-"`
+	mu     *sync.Mutex
 }
 
 // Check checks an input of every kind.

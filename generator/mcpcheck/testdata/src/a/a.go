@@ -86,3 +86,20 @@ func (s *Server) Serve(ctx context.Context, in In) error { return nil }
 func (s *Server) MCPTools() int { return 0 } // want `method MCPTools of Server is declared by the generated file for the tool methods of Server: rename this method`
 
 var mcpgen_cache = 1 // want `mcpgen_cache uses the prefix mcpgen_, which is reserved for generated code: rename it`
+
+// Spaced has a space after the slashes of its directive.
+//
+// want +2 `warning: // mcp:tool is not a directive and does nothing: remove the space after the slashes \(//mcp:tool\)`
+//
+// mcp:tool
+func Spaced(ctx context.Context, in In) error { return nil }
+
+// Hid has an unexported field with a json tag.
+type Hid struct {
+	hidden string `json:"hidden"` // want `warning: field hidden is unexported, so it is not a property and its json tag does nothing: export it \(Hidden\) or remove the tag`
+}
+
+// UsesHid takes a Hid.
+//
+//mcp:tool
+func UsesHid(ctx context.Context, in Hid) error { return nil }
