@@ -135,7 +135,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	}
 	genPath := filepath.Join(p.Dir, cfg.Output)
 	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
-		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Progress: progress("analyze")})
+		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")})
 	diags = append(diags, ds...)
 	if m == nil {
 		if load.IsGenerated(genPath) {

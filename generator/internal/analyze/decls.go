@@ -21,6 +21,7 @@ type declIndex struct {
 	specs  map[lineKey]*ast.TypeSpec // type declarations, by file, line and name
 	groups map[*ast.TypeSpec]*ast.GenDecl
 	values map[lineKey]*ast.ValueSpec // constant declarations, by file, line and name
+	blocks map[*ast.ValueSpec]*ast.GenDecl
 }
 
 // lineKey identifies a declared name: export data keeps lines, not columns.
@@ -38,6 +39,7 @@ func (a *analyzer) declIndex() *declIndex {
 			specs:  map[lineKey]*ast.TypeSpec{},
 			groups: map[*ast.TypeSpec]*ast.GenDecl{},
 			values: map[lineKey]*ast.ValueSpec{},
+			blocks: map[*ast.ValueSpec]*ast.GenDecl{},
 		}
 		for _, f := range a.in.Files {
 			a.decls.add(a.in.Fset, a.in.Fset.Position(f.Pos()).Filename, f)
@@ -82,6 +84,7 @@ func (x *declIndex) add(fset *token.FileSet, name string, f *ast.File) {
 					for _, id := range s.Names {
 						x.values[key(id.Pos(), id.Name)] = s
 					}
+					x.blocks[s] = n
 				}
 			}
 		case *ast.StructType:
@@ -136,15 +139,30 @@ func (a *analyzer) fieldSyntax(v *types.Var) *ast.Field {
 
 // typeDoc returns the doc comment of a defined type: its spec's, or that of
 // a declaration with a single spec.
-// constDoc is the doc comment of a constant, else its line comment.
-func (a *analyzer) constDoc(c *types.Const) string {
+// constSpec returns the syntax of a constant's declaration, or nil when
+// its file cannot be read.
+func (a *analyzer) constSpec(c *types.Const) *ast.ValueSpec {
 	p := a.in.Fset.Position(c.Pos())
 	if !p.IsValid() {
-		return ""
+		return nil
 	}
 	x := a.declIndex()
 	x.file(a.in.Fset, a.in.ReadFile, p.Filename)
-	vs := x.values[lineKey{p.Filename, p.Line, c.Name()}]
+	return x.values[lineKey{p.Filename, p.Line, c.Name()}]
+}
+
+// constBlock returns the const declaration holding a constant, or nil.
+func (a *analyzer) constBlock(c *types.Const) *ast.GenDecl {
+	vs := a.constSpec(c)
+	if vs == nil {
+		return nil
+	}
+	return a.declIndex().blocks[vs]
+}
+
+// constDoc is the doc comment of a constant, else its line comment.
+func (a *analyzer) constDoc(c *types.Const) string {
+	vs := a.constSpec(c)
 	switch {
 	case vs == nil:
 		return ""

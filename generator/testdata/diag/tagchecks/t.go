@@ -55,3 +55,23 @@ type R struct {
 //
 //mcp:tool
 func Rate(ctx context.Context, in R) error { return nil }
+
+// Shade is a named string type with constants.
+type Shade string
+
+// The shades.
+const (
+	Light Shade = "light"
+	Dark  Shade = "dark"
+)
+
+// Off turns off an enum that is replaced, and one that does not exist.
+type Off struct {
+	Both  Shade `json:"both" mcp:"noenum,enum=light"`
+	Plain int   `json:"plain" mcp:"noenum"`
+}
+
+// Turn turns.
+//
+//mcp:tool
+func Turn(ctx context.Context, in Off) error { return nil }
