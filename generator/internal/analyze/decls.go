@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"strings"
 )
 
 // declIndex finds the syntax of struct fields and type declarations by
@@ -167,9 +166,9 @@ func (a *analyzer) constDoc(c *types.Const) string {
 	case vs == nil:
 		return ""
 	case vs.Doc != nil:
-		return strings.TrimSpace(vs.Doc.Text())
+		return withoutName(prose(vs.Doc.Text()), c.Name(), false)
 	case vs.Comment != nil:
-		return strings.TrimSpace(vs.Comment.Text())
+		return withoutName(prose(vs.Comment.Text()), c.Name(), false)
 	}
 	return ""
 }
@@ -192,5 +191,5 @@ func (a *analyzer) typeDoc(obj *types.TypeName) string {
 	if doc == nil {
 		return ""
 	}
-	return strings.TrimSpace(doc.Text())
+	return docDescription(doc.Text(), obj.Name())
 }
