@@ -123,6 +123,21 @@ func userPackage(p *packages.Package, gen string) string {
 	return p.Name
 }
 
+// Locals returns a Package.Local for a package that another tool loaded
+// (go vet): the module is that of the package in dir, looked up on the
+// first call, and packages are loaded into fset.
+func Locals(dir, output string, fset *token.FileSet) func(path string) *types.Package {
+	loc := &locals{cfg: Config{Dir: dir, Output: output}, fset: fset, pkgs: map[string]*types.Package{}}
+	module := sync.OnceValue(func() string {
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedModule, Dir: dir}, ".")
+		if err != nil || len(pkgs) != 1 || pkgs[0].Module == nil {
+			return ""
+		}
+		return pkgs[0].Module.Path
+	})
+	return func(path string) *types.Package { return loc.lookup(module(), path) }
+}
+
 // locals loads other packages of a module on demand, once each.
 type locals struct {
 	cfg  Config

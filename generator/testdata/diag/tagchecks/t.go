@@ -3,6 +3,8 @@ package t
 import (
 	"context"
 	"math/big"
+
+	"github.com/mcpgen/mcpgen/generator/testdata/golden/enums/kinds"
 )
 
 // In has tags that cannot hold.
@@ -69,6 +71,10 @@ const (
 type Off struct {
 	Both  Shade `json:"both" mcp:"noenum,enum=light"`
 	Plain int   `json:"plain" mcp:"noenum"`
+	// Fields of types of another package of the module: their enums are
+	// known there too.
+	Color  kinds.Color  `json:"color" mcp:"noenum"`
+	Finish kinds.Finish `json:"finish" mcp:"default=7"`
 }
 
 // Turn turns.
