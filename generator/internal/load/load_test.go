@@ -149,6 +149,23 @@ func TestLocal(t *testing.T) {
 	}
 }
 
+// TestLocals checks the Local of a package loaded by another tool: the
+// module is found from the directory.
+func TestLocals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "a.go"), "package x\n")
+	writeFile(t, filepath.Join(dir, "q", "q.go"), "package q\n\ntype Color string\n\nconst Red Color = \"red\"\n")
+	local := Locals(dir, names.DefaultFile, token.NewFileSet())
+	if q := local("example.com/x/q"); q == nil || q.Scope().Lookup("Red") == nil {
+		t.Errorf("Locals(...)(example.com/x/q) = %v, without its constant Red", q)
+	}
+	if p := local("os"); p != nil {
+		t.Errorf("Locals(...)(os) = %v, want nil", p)
+	}
+}
+
 // TestNothingLoaded checks that a pattern matching no package is an error
 // saying so.
 func TestNothingLoaded(t *testing.T) {
