@@ -91,3 +91,22 @@ type PaintInput struct {
 //
 //mcp:tool
 func Paint(ctx context.Context, in PaintInput) (string, error) { return "planned", nil }
+
+// Brief asks for the brief of a paint job. Its arguments say their values
+// in their descriptions: prompt arguments have no schema.
+//
+//mcp:prompt
+//mcp:param shade description="Shade of the room"
+//mcp:param stage description="Where the job is"
+//mcp:param size description="Size of the can"
+//mcp:param other description="Any shade" noenum
+func Brief(shade Shade, stage Stage, size Bytes, other *Shade) (string, error) {
+	return "paint the room " + string(shade), nil
+}
+
+// Swatch is a sample of a shade, for a file mode.
+//
+//mcp:resource uri=paint://swatch/{shade}/{mode}
+func Swatch(shade Shade, mode os.FileMode) (string, error) {
+	return string(shade) + " " + mode.String(), nil
+}
