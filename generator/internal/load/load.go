@@ -85,39 +85,64 @@ func Packages(cfg Config) (*token.FileSet, []*Package, error) {
 }
 
 // loadWithout loads the packages matching patterns with every generated
-// file among their files replaced by its bare package clause. The go
-// command lists the files first, so that the generated file's imports,
-// declarations and compile errors are absent from the load as a whole.
+// file among their files read as its bare package clause, so that its
+// declarations and imports are absent from the type-checked package. The
+// go command lists the files first, to learn the package name of the
+// other files. The files are replaced as they are parsed rather than by an
+// overlay, since with an overlay go/packages type-checks every dependency
+// from source, which takes seconds where export data takes milliseconds.
+// Only a stale file of another package name (the package was renamed
+// since) takes the overlay: the go command itself must not see two
+// package names.
 func loadWithout(cfg Config, fset *token.FileSet, mode packages.LoadMode, patterns []string) ([]*packages.Package, error) {
 	listed, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: cfg.Dir}, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
-	overlay := map[string][]byte{}
+	bare := map[string][]byte{} // generated file -> its package clause alone
+	renamed := false
 	for _, p := range listed {
 		for _, f := range p.GoFiles {
 			if filepath.Base(f) == cfg.Output && IsGenerated(f) {
-				overlay[f] = []byte("package " + userPackage(p, f) + "\n")
+				name := userPackage(p, f)
+				bare[f] = []byte("package " + name + "\n")
+				renamed = renamed || packageName(f) != name
 			}
 		}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: cfg.Dir, Fset: fset, Overlay: overlay}, patterns...)
+	lc := &packages.Config{Mode: mode, Dir: cfg.Dir, Fset: fset}
+	if renamed {
+		lc.Overlay = bare
+	} else {
+		lc.ParseFile = func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
+			if clause, ok := bare[name]; ok {
+				src = clause
+			}
+			return parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
+		}
+	}
+	pkgs, err := packages.Load(lc, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
 	return pkgs, nil
 }
 
+// packageName is the name in the package clause of a file, or "".
+func packageName(file string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.PackageClauseOnly)
+	if err != nil {
+		return ""
+	}
+	return f.Name.Name
+}
+
 // userPackage is the package name of the files of p other than the
-// generated file gen, which is stale when the package was renamed since;
-// p.Name when p has no other file.
+// generated file gen; p.Name when p has no other file.
 func userPackage(p *packages.Package, gen string) string {
 	for _, f := range p.GoFiles {
-		if f == gen {
-			continue
-		}
-		if syn, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly); err == nil {
-			return syn.Name.Name
+		if name := packageName(f); f != gen && name != "" {
+			return name
 		}
 	}
 	return p.Name

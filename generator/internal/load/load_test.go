@@ -122,6 +122,25 @@ func TestPackagesWithoutGenerated(t *testing.T) {
 	}
 }
 
+// TestPackagesRenamed loads a package renamed since its generated file was
+// written: the stale file, listed first, names the old package, which
+// neither the go command nor the type checker may see.
+func TestPackagesRenamed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "z.go"), "package x\n\nvar Z int\n")
+	writeFile(t, filepath.Join(dir, names.DefaultFile), names.Header+"\n\npackage old\n\nimport \"io/fs\"\n\nvar _ = fs.Gone\n")
+	_, pkgs, err := Packages(Config{Dir: dir, Output: names.DefaultFile})
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("Packages: %v, %d packages", err, len(pkgs))
+	}
+	p := pkgs[0]
+	if p.Name != "x" || p.Types == nil || p.Types.Name() != "x" || p.Types.Scope().Lookup("Z") == nil || len(p.Errors) != 0 {
+		t.Errorf("package %s, types %v, errors %v", p.Name, p.Types, p.Errors)
+	}
+}
+
 // TestLocal checks that another package of the module is loaded from
 // source with all its declarations, and that a package of another module
 // is not local.
