@@ -80,6 +80,9 @@ func Packages(cfg Config) (*token.FileSet, []*Package, error) {
 		out[i] = convert(p, cfg.Output)
 		module := out[i].Module
 		out[i].Local = func(path string) *types.Package { return loc.lookup(module, path) }
+		if module != "" && p.Types != nil {
+			loc.pkgs[module+" "+p.PkgPath] = p.Types // loaded already, the same way
+		}
 	}
 	return fset, out, nil
 }

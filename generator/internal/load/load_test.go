@@ -117,6 +117,9 @@ func TestPackagesWithoutGenerated(t *testing.T) {
 	if sub.Scope().Lookup("Mine") == nil {
 		t.Error("a hand-written file named like the output was not loaded")
 	}
+	if got := pkgs[0].Local("example.com/x/sub"); got != sub {
+		t.Error("Local loaded a package of the command line again")
+	}
 	if len(pkgs[0].Errors) != 0 || pkgs[0].Module != "example.com/x" {
 		t.Errorf("errors %v, module %q", pkgs[0].Errors, pkgs[0].Module)
 	}
