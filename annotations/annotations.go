@@ -128,7 +128,7 @@ type Form struct {
 type Tag struct {
 	Pos token.Pos // position of the mcp tag value, or of the directive
 
-	Required, Optional, UniqueItems                  Bool
+	Required, Optional, UniqueItems, NoEnum          Bool
 	Enum                                             List
 	Desc, Title, Default, Pattern, Format            String
 	Min, Max, ExclusiveMin, ExclusiveMax, MultipleOf Number

@@ -151,7 +151,7 @@ func TestParseDirectiveGood(t *testing.T) {
 
 const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)"
 
-const paramKeyList = "(valid keys: required, optional, enum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, description)"
+const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, description)"
 
 func TestParseDirectiveBad(t *testing.T) {
 	tests := []struct {

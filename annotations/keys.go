@@ -130,6 +130,7 @@ var tagKeys = []Key{
 	{"required", "", "the property is required, even if the field is a pointer or omitempty"},
 	{"optional", "", "the property is not required"},
 	{"enum", "a|b|c", "the values allowed"},
+	{"noenum", "", "no enum from the constants of the field's type: any value of the type is allowed"},
 	{"desc", "TEXT", "description, instead of the field's doc or line comment"},
 	{"title", "TEXT", "human-readable title"},
 	{"default", "VALUE", "the value used when the property is absent"},

@@ -99,6 +99,8 @@ func (t *Tag) set(d *decoder, a arg) bool {
 		d.boolean(a, &t.Optional)
 	case "uniqueItems":
 		d.boolean(a, &t.UniqueItems)
+	case "noenum":
+		d.boolean(a, &t.NoEnum)
 	case "enum":
 		d.list(a, &t.Enum, "|")
 	case "desc", "description":

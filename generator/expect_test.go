@@ -32,7 +32,7 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"tree":           `{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}`,
 		"inline":         `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}`,
 		"$required":      `["id","shade","shade_override","small","count","ratio","when","tags","level","inline"]`,
-		"$defs":          `{"Node":{"type":"object","description":"Node is recursive.","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}}},"required":["name"],"additionalProperties":false}}`,
+		"$defs":          `{"Node":{"type":"object","description":"Recursive.","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}}},"required":["name"],"additionalProperties":false}}`,
 	}},
 	"tags": {"greet": {
 		"name":      `{"type":"string","title":"Name","description":"Who to greet","pattern":"^[a-z]+$","minLength":2,"maxLength":5}`,
@@ -65,24 +65,24 @@ var schemaExpectations = map[string]map[string]map[string]string{
 		"$required": `["temp","on","level","addr"]`,
 	}},
 	"remote": {"order": {
-		"customer": `{"type":"object","description":"Customer is who an order is for.","properties":{` +
-			`"name":{"type":"string","description":"Name is the customer's full name.","minLength":1},` +
+		"customer": `{"type":"object","description":"Who an order is for.","properties":{` +
+			`"name":{"type":"string","description":"The customer's full name.","minLength":1},` +
 			`"email":{"type":"string","description":"Where receipts go","format":"email"},` +
 			`"notes":{"type":"string"}},"required":["name"],"additionalProperties":false}`,
-		"where": `{"type":"object","description":"Position describes an arbitrary source position\nincluding the file, line, and column location.\nA Position is valid if the line number is \u003e 0.","properties":{` +
+		"where": `{"type":"object","description":"Describes an arbitrary source position including the file, line, and column location. A Position is valid if the line number is \u003e 0.","properties":{` +
 			`"Filename":{"type":"string","description":"filename, if any"},` +
 			`"Offset":{"type":"integer","description":"offset, starting at 0"},` +
 			`"Line":{"type":"integer","description":"line number, starting at 1"},` +
 			`"Column":{"type":"integer","description":"column number, starting at 1 (byte count)"}},` +
 			`"required":["Filename","Offset","Line","Column"],"additionalProperties":false}`,
-		"counts": `{"type":"object","description":"Page is one page of a listing.","properties":{` +
+		"counts": `{"type":"object","description":"One page of a listing.","properties":{` +
 			`"items":{"type":"array","description":"The entries of this page","items":{"type":"integer"}},` +
 			`"next":{"type":["integer","null"],"description":"Offset of the next page, absent on the last"}},"required":["items"],"additionalProperties":false}`,
-		"labels": `{"type":"array","items":{"type":"object","description":"Pair holds two values of different types.","properties":{` +
+		"labels": `{"type":"array","items":{"type":"object","description":"Holds two values of different types.","properties":{` +
 			`"key":{"type":"string","description":"The key"},"value":{"type":"boolean","description":"The value"}},` +
 			`"required":["key","value"],"additionalProperties":false}}`,
 		"topics": `{"anyOf":[{"$ref":"#/$defs/Tree_string"},{"type":"null"}]}`,
-		"$defs": `{"Tree_string":{"type":"object","description":"Tree is a value with subtrees.","properties":{` +
+		"$defs": `{"Tree_string":{"type":"object","description":"A value with subtrees.","properties":{` +
 			`"value":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Tree_string"}}},"required":["value"],"additionalProperties":false}}`,
 		"$required": `["customer","buyer","where","lines"]`,
 	}},

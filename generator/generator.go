@@ -135,7 +135,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	}
 	genPath := filepath.Join(p.Dir, cfg.Output)
 	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
-		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Progress: progress("analyze")})
+		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")})
 	diags = append(diags, ds...)
 	if m == nil {
 		if load.IsGenerated(genPath) {
@@ -194,7 +194,7 @@ func runtimePrompts(m *model.Package) []mcprt.Prompt {
 	for _, p := range m.Prompts {
 		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
 		for _, f := range p.Input.Fields {
-			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.C.Title, Description: f.Doc, Required: f.Required})
+			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.C.Title, Description: f.ArgumentDescription(), Required: f.Required})
 		}
 		prompts = append(prompts, rp)
 	}

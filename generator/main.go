@@ -109,6 +109,16 @@ keys separated by commas (a value holding a comma is single-quoted:
 pattern='^[a-z]{1,3}$'). Keys that constrain a value apply to the items of
 a slice or array field.
 
+Enums from constants: a field of a named type declared in the module being
+generated takes the type's constants as its enum, in declaration order.
+A string type: every constant of the type in its package. An integer type:
+only when its constants are all in one const block that uses iota, with
+distinct, consecutive values; bit flags (1 << iota) and units (KB = 1024)
+are plain integers. Types of the standard library and of dependencies
+(os.FileMode, time.Month) have no enum. noenum turns the enum off for one
+field; enum=a|b replaces it. A run reads no earlier generated file, so
+its output depends only on the code written by hand.
+
 mcp tag keys:
 `
 

@@ -64,13 +64,13 @@ func mcpGoCall(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolR
 `)
 	b.WriteString("// GoSDKAdd adds the 100 tools to s with mcp.AddTool, schemas inferred.\nfunc GoSDKAdd(s *mcp.Server) {\n")
 	for i := range 100 {
-		fmt.Fprintf(&b, "\tmcp.AddTool(s, &mcp.Tool{Name: \"tool%03d\", Title: \"Tool %03d\", Description: \"Is synthetic tool number %03d: it counts the labels of an item.\", "+
+		fmt.Fprintf(&b, "\tmcp.AddTool(s, &mcp.Tool{Name: \"tool%03d\", Title: \"Tool %03d\", Description: \"Synthetic tool number %03d: it counts the labels of an item.\", "+
 			"Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input%03d])\n", i, i, i, i)
 	}
 	b.WriteString("}\n\n// MCPGoAdd adds the 100 tools to s, built with mcp-go NewTool options.\nfunc MCPGoAdd(s *mcpgoserver.MCPServer) {\n")
 	for i := range 100 {
 		fmt.Fprintf(&b, `	s.AddTool(mcpgo.NewTool("tool%03d",
-		mcpgo.WithDescription("Is synthetic tool number %03d: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number %03d: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool %03d"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),

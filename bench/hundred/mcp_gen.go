@@ -227,7 +227,7 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:            "tool000",
 		Title:           "Tool 000",
-		Description:     "Is synthetic tool number 000: it counts the labels of an item.",
+		Description:     "Synthetic tool number 000: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool000,
@@ -235,7 +235,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool001",
 		Title:           "Tool 001",
-		Description:     "Is synthetic tool number 001: it counts the labels of an item.",
+		Description:     "Synthetic tool number 001: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool001,
@@ -243,7 +243,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool002",
 		Title:           "Tool 002",
-		Description:     "Is synthetic tool number 002: it counts the labels of an item.",
+		Description:     "Synthetic tool number 002: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool002,
@@ -251,7 +251,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool003",
 		Title:           "Tool 003",
-		Description:     "Is synthetic tool number 003: it counts the labels of an item.",
+		Description:     "Synthetic tool number 003: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool003,
@@ -259,7 +259,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool004",
 		Title:           "Tool 004",
-		Description:     "Is synthetic tool number 004: it counts the labels of an item.",
+		Description:     "Synthetic tool number 004: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool004,
@@ -267,7 +267,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool005",
 		Title:           "Tool 005",
-		Description:     "Is synthetic tool number 005: it counts the labels of an item.",
+		Description:     "Synthetic tool number 005: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool005,
@@ -275,7 +275,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool006",
 		Title:           "Tool 006",
-		Description:     "Is synthetic tool number 006: it counts the labels of an item.",
+		Description:     "Synthetic tool number 006: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool006,
@@ -283,7 +283,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool007",
 		Title:           "Tool 007",
-		Description:     "Is synthetic tool number 007: it counts the labels of an item.",
+		Description:     "Synthetic tool number 007: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool007,
@@ -291,7 +291,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool008",
 		Title:           "Tool 008",
-		Description:     "Is synthetic tool number 008: it counts the labels of an item.",
+		Description:     "Synthetic tool number 008: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool008,
@@ -299,7 +299,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool009",
 		Title:           "Tool 009",
-		Description:     "Is synthetic tool number 009: it counts the labels of an item.",
+		Description:     "Synthetic tool number 009: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool009,
@@ -307,7 +307,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool010",
 		Title:           "Tool 010",
-		Description:     "Is synthetic tool number 010: it counts the labels of an item.",
+		Description:     "Synthetic tool number 010: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool010,
@@ -315,7 +315,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool011",
 		Title:           "Tool 011",
-		Description:     "Is synthetic tool number 011: it counts the labels of an item.",
+		Description:     "Synthetic tool number 011: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool011,
@@ -323,7 +323,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool012",
 		Title:           "Tool 012",
-		Description:     "Is synthetic tool number 012: it counts the labels of an item.",
+		Description:     "Synthetic tool number 012: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool012,
@@ -331,7 +331,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool013",
 		Title:           "Tool 013",
-		Description:     "Is synthetic tool number 013: it counts the labels of an item.",
+		Description:     "Synthetic tool number 013: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool013,
@@ -339,7 +339,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool014",
 		Title:           "Tool 014",
-		Description:     "Is synthetic tool number 014: it counts the labels of an item.",
+		Description:     "Synthetic tool number 014: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool014,
@@ -347,7 +347,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool015",
 		Title:           "Tool 015",
-		Description:     "Is synthetic tool number 015: it counts the labels of an item.",
+		Description:     "Synthetic tool number 015: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool015,
@@ -355,7 +355,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool016",
 		Title:           "Tool 016",
-		Description:     "Is synthetic tool number 016: it counts the labels of an item.",
+		Description:     "Synthetic tool number 016: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool016,
@@ -363,7 +363,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool017",
 		Title:           "Tool 017",
-		Description:     "Is synthetic tool number 017: it counts the labels of an item.",
+		Description:     "Synthetic tool number 017: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool017,
@@ -371,7 +371,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool018",
 		Title:           "Tool 018",
-		Description:     "Is synthetic tool number 018: it counts the labels of an item.",
+		Description:     "Synthetic tool number 018: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool018,
@@ -379,7 +379,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool019",
 		Title:           "Tool 019",
-		Description:     "Is synthetic tool number 019: it counts the labels of an item.",
+		Description:     "Synthetic tool number 019: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool019,
@@ -387,7 +387,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool020",
 		Title:           "Tool 020",
-		Description:     "Is synthetic tool number 020: it counts the labels of an item.",
+		Description:     "Synthetic tool number 020: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool020,
@@ -395,7 +395,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool021",
 		Title:           "Tool 021",
-		Description:     "Is synthetic tool number 021: it counts the labels of an item.",
+		Description:     "Synthetic tool number 021: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool021,
@@ -403,7 +403,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool022",
 		Title:           "Tool 022",
-		Description:     "Is synthetic tool number 022: it counts the labels of an item.",
+		Description:     "Synthetic tool number 022: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool022,
@@ -411,7 +411,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool023",
 		Title:           "Tool 023",
-		Description:     "Is synthetic tool number 023: it counts the labels of an item.",
+		Description:     "Synthetic tool number 023: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool023,
@@ -419,7 +419,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool024",
 		Title:           "Tool 024",
-		Description:     "Is synthetic tool number 024: it counts the labels of an item.",
+		Description:     "Synthetic tool number 024: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool024,
@@ -427,7 +427,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool025",
 		Title:           "Tool 025",
-		Description:     "Is synthetic tool number 025: it counts the labels of an item.",
+		Description:     "Synthetic tool number 025: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool025,
@@ -435,7 +435,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool026",
 		Title:           "Tool 026",
-		Description:     "Is synthetic tool number 026: it counts the labels of an item.",
+		Description:     "Synthetic tool number 026: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool026,
@@ -443,7 +443,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool027",
 		Title:           "Tool 027",
-		Description:     "Is synthetic tool number 027: it counts the labels of an item.",
+		Description:     "Synthetic tool number 027: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool027,
@@ -451,7 +451,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool028",
 		Title:           "Tool 028",
-		Description:     "Is synthetic tool number 028: it counts the labels of an item.",
+		Description:     "Synthetic tool number 028: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool028,
@@ -459,7 +459,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool029",
 		Title:           "Tool 029",
-		Description:     "Is synthetic tool number 029: it counts the labels of an item.",
+		Description:     "Synthetic tool number 029: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool029,
@@ -467,7 +467,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool030",
 		Title:           "Tool 030",
-		Description:     "Is synthetic tool number 030: it counts the labels of an item.",
+		Description:     "Synthetic tool number 030: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool030,
@@ -475,7 +475,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool031",
 		Title:           "Tool 031",
-		Description:     "Is synthetic tool number 031: it counts the labels of an item.",
+		Description:     "Synthetic tool number 031: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool031,
@@ -483,7 +483,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool032",
 		Title:           "Tool 032",
-		Description:     "Is synthetic tool number 032: it counts the labels of an item.",
+		Description:     "Synthetic tool number 032: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool032,
@@ -491,7 +491,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool033",
 		Title:           "Tool 033",
-		Description:     "Is synthetic tool number 033: it counts the labels of an item.",
+		Description:     "Synthetic tool number 033: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool033,
@@ -499,7 +499,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool034",
 		Title:           "Tool 034",
-		Description:     "Is synthetic tool number 034: it counts the labels of an item.",
+		Description:     "Synthetic tool number 034: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool034,
@@ -507,7 +507,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool035",
 		Title:           "Tool 035",
-		Description:     "Is synthetic tool number 035: it counts the labels of an item.",
+		Description:     "Synthetic tool number 035: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool035,
@@ -515,7 +515,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool036",
 		Title:           "Tool 036",
-		Description:     "Is synthetic tool number 036: it counts the labels of an item.",
+		Description:     "Synthetic tool number 036: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool036,
@@ -523,7 +523,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool037",
 		Title:           "Tool 037",
-		Description:     "Is synthetic tool number 037: it counts the labels of an item.",
+		Description:     "Synthetic tool number 037: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool037,
@@ -531,7 +531,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool038",
 		Title:           "Tool 038",
-		Description:     "Is synthetic tool number 038: it counts the labels of an item.",
+		Description:     "Synthetic tool number 038: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool038,
@@ -539,7 +539,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool039",
 		Title:           "Tool 039",
-		Description:     "Is synthetic tool number 039: it counts the labels of an item.",
+		Description:     "Synthetic tool number 039: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool039,
@@ -547,7 +547,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool040",
 		Title:           "Tool 040",
-		Description:     "Is synthetic tool number 040: it counts the labels of an item.",
+		Description:     "Synthetic tool number 040: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool040,
@@ -555,7 +555,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool041",
 		Title:           "Tool 041",
-		Description:     "Is synthetic tool number 041: it counts the labels of an item.",
+		Description:     "Synthetic tool number 041: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool041,
@@ -563,7 +563,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool042",
 		Title:           "Tool 042",
-		Description:     "Is synthetic tool number 042: it counts the labels of an item.",
+		Description:     "Synthetic tool number 042: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool042,
@@ -571,7 +571,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool043",
 		Title:           "Tool 043",
-		Description:     "Is synthetic tool number 043: it counts the labels of an item.",
+		Description:     "Synthetic tool number 043: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool043,
@@ -579,7 +579,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool044",
 		Title:           "Tool 044",
-		Description:     "Is synthetic tool number 044: it counts the labels of an item.",
+		Description:     "Synthetic tool number 044: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool044,
@@ -587,7 +587,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool045",
 		Title:           "Tool 045",
-		Description:     "Is synthetic tool number 045: it counts the labels of an item.",
+		Description:     "Synthetic tool number 045: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool045,
@@ -595,7 +595,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool046",
 		Title:           "Tool 046",
-		Description:     "Is synthetic tool number 046: it counts the labels of an item.",
+		Description:     "Synthetic tool number 046: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool046,
@@ -603,7 +603,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool047",
 		Title:           "Tool 047",
-		Description:     "Is synthetic tool number 047: it counts the labels of an item.",
+		Description:     "Synthetic tool number 047: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool047,
@@ -611,7 +611,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool048",
 		Title:           "Tool 048",
-		Description:     "Is synthetic tool number 048: it counts the labels of an item.",
+		Description:     "Synthetic tool number 048: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool048,
@@ -619,7 +619,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool049",
 		Title:           "Tool 049",
-		Description:     "Is synthetic tool number 049: it counts the labels of an item.",
+		Description:     "Synthetic tool number 049: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool049,
@@ -627,7 +627,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool050",
 		Title:           "Tool 050",
-		Description:     "Is synthetic tool number 050: it counts the labels of an item.",
+		Description:     "Synthetic tool number 050: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool050,
@@ -635,7 +635,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool051",
 		Title:           "Tool 051",
-		Description:     "Is synthetic tool number 051: it counts the labels of an item.",
+		Description:     "Synthetic tool number 051: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool051,
@@ -643,7 +643,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool052",
 		Title:           "Tool 052",
-		Description:     "Is synthetic tool number 052: it counts the labels of an item.",
+		Description:     "Synthetic tool number 052: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool052,
@@ -651,7 +651,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool053",
 		Title:           "Tool 053",
-		Description:     "Is synthetic tool number 053: it counts the labels of an item.",
+		Description:     "Synthetic tool number 053: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool053,
@@ -659,7 +659,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool054",
 		Title:           "Tool 054",
-		Description:     "Is synthetic tool number 054: it counts the labels of an item.",
+		Description:     "Synthetic tool number 054: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool054,
@@ -667,7 +667,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool055",
 		Title:           "Tool 055",
-		Description:     "Is synthetic tool number 055: it counts the labels of an item.",
+		Description:     "Synthetic tool number 055: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool055,
@@ -675,7 +675,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool056",
 		Title:           "Tool 056",
-		Description:     "Is synthetic tool number 056: it counts the labels of an item.",
+		Description:     "Synthetic tool number 056: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool056,
@@ -683,7 +683,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool057",
 		Title:           "Tool 057",
-		Description:     "Is synthetic tool number 057: it counts the labels of an item.",
+		Description:     "Synthetic tool number 057: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool057,
@@ -691,7 +691,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool058",
 		Title:           "Tool 058",
-		Description:     "Is synthetic tool number 058: it counts the labels of an item.",
+		Description:     "Synthetic tool number 058: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool058,
@@ -699,7 +699,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool059",
 		Title:           "Tool 059",
-		Description:     "Is synthetic tool number 059: it counts the labels of an item.",
+		Description:     "Synthetic tool number 059: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool059,
@@ -707,7 +707,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool060",
 		Title:           "Tool 060",
-		Description:     "Is synthetic tool number 060: it counts the labels of an item.",
+		Description:     "Synthetic tool number 060: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool060,
@@ -715,7 +715,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool061",
 		Title:           "Tool 061",
-		Description:     "Is synthetic tool number 061: it counts the labels of an item.",
+		Description:     "Synthetic tool number 061: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool061,
@@ -723,7 +723,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool062",
 		Title:           "Tool 062",
-		Description:     "Is synthetic tool number 062: it counts the labels of an item.",
+		Description:     "Synthetic tool number 062: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool062,
@@ -731,7 +731,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool063",
 		Title:           "Tool 063",
-		Description:     "Is synthetic tool number 063: it counts the labels of an item.",
+		Description:     "Synthetic tool number 063: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool063,
@@ -739,7 +739,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool064",
 		Title:           "Tool 064",
-		Description:     "Is synthetic tool number 064: it counts the labels of an item.",
+		Description:     "Synthetic tool number 064: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool064,
@@ -747,7 +747,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool065",
 		Title:           "Tool 065",
-		Description:     "Is synthetic tool number 065: it counts the labels of an item.",
+		Description:     "Synthetic tool number 065: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool065,
@@ -755,7 +755,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool066",
 		Title:           "Tool 066",
-		Description:     "Is synthetic tool number 066: it counts the labels of an item.",
+		Description:     "Synthetic tool number 066: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool066,
@@ -763,7 +763,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool067",
 		Title:           "Tool 067",
-		Description:     "Is synthetic tool number 067: it counts the labels of an item.",
+		Description:     "Synthetic tool number 067: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool067,
@@ -771,7 +771,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool068",
 		Title:           "Tool 068",
-		Description:     "Is synthetic tool number 068: it counts the labels of an item.",
+		Description:     "Synthetic tool number 068: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool068,
@@ -779,7 +779,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool069",
 		Title:           "Tool 069",
-		Description:     "Is synthetic tool number 069: it counts the labels of an item.",
+		Description:     "Synthetic tool number 069: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool069,
@@ -787,7 +787,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool070",
 		Title:           "Tool 070",
-		Description:     "Is synthetic tool number 070: it counts the labels of an item.",
+		Description:     "Synthetic tool number 070: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool070,
@@ -795,7 +795,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool071",
 		Title:           "Tool 071",
-		Description:     "Is synthetic tool number 071: it counts the labels of an item.",
+		Description:     "Synthetic tool number 071: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool071,
@@ -803,7 +803,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool072",
 		Title:           "Tool 072",
-		Description:     "Is synthetic tool number 072: it counts the labels of an item.",
+		Description:     "Synthetic tool number 072: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool072,
@@ -811,7 +811,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool073",
 		Title:           "Tool 073",
-		Description:     "Is synthetic tool number 073: it counts the labels of an item.",
+		Description:     "Synthetic tool number 073: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool073,
@@ -819,7 +819,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool074",
 		Title:           "Tool 074",
-		Description:     "Is synthetic tool number 074: it counts the labels of an item.",
+		Description:     "Synthetic tool number 074: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool074,
@@ -827,7 +827,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool075",
 		Title:           "Tool 075",
-		Description:     "Is synthetic tool number 075: it counts the labels of an item.",
+		Description:     "Synthetic tool number 075: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool075,
@@ -835,7 +835,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool076",
 		Title:           "Tool 076",
-		Description:     "Is synthetic tool number 076: it counts the labels of an item.",
+		Description:     "Synthetic tool number 076: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool076,
@@ -843,7 +843,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool077",
 		Title:           "Tool 077",
-		Description:     "Is synthetic tool number 077: it counts the labels of an item.",
+		Description:     "Synthetic tool number 077: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool077,
@@ -851,7 +851,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool078",
 		Title:           "Tool 078",
-		Description:     "Is synthetic tool number 078: it counts the labels of an item.",
+		Description:     "Synthetic tool number 078: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool078,
@@ -859,7 +859,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool079",
 		Title:           "Tool 079",
-		Description:     "Is synthetic tool number 079: it counts the labels of an item.",
+		Description:     "Synthetic tool number 079: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool079,
@@ -867,7 +867,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool080",
 		Title:           "Tool 080",
-		Description:     "Is synthetic tool number 080: it counts the labels of an item.",
+		Description:     "Synthetic tool number 080: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool080,
@@ -875,7 +875,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool081",
 		Title:           "Tool 081",
-		Description:     "Is synthetic tool number 081: it counts the labels of an item.",
+		Description:     "Synthetic tool number 081: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool081,
@@ -883,7 +883,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool082",
 		Title:           "Tool 082",
-		Description:     "Is synthetic tool number 082: it counts the labels of an item.",
+		Description:     "Synthetic tool number 082: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool082,
@@ -891,7 +891,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool083",
 		Title:           "Tool 083",
-		Description:     "Is synthetic tool number 083: it counts the labels of an item.",
+		Description:     "Synthetic tool number 083: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool083,
@@ -899,7 +899,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool084",
 		Title:           "Tool 084",
-		Description:     "Is synthetic tool number 084: it counts the labels of an item.",
+		Description:     "Synthetic tool number 084: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool084,
@@ -907,7 +907,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool085",
 		Title:           "Tool 085",
-		Description:     "Is synthetic tool number 085: it counts the labels of an item.",
+		Description:     "Synthetic tool number 085: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool085,
@@ -915,7 +915,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool086",
 		Title:           "Tool 086",
-		Description:     "Is synthetic tool number 086: it counts the labels of an item.",
+		Description:     "Synthetic tool number 086: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool086,
@@ -923,7 +923,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool087",
 		Title:           "Tool 087",
-		Description:     "Is synthetic tool number 087: it counts the labels of an item.",
+		Description:     "Synthetic tool number 087: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool087,
@@ -931,7 +931,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool088",
 		Title:           "Tool 088",
-		Description:     "Is synthetic tool number 088: it counts the labels of an item.",
+		Description:     "Synthetic tool number 088: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool088,
@@ -939,7 +939,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool089",
 		Title:           "Tool 089",
-		Description:     "Is synthetic tool number 089: it counts the labels of an item.",
+		Description:     "Synthetic tool number 089: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool089,
@@ -947,7 +947,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool090",
 		Title:           "Tool 090",
-		Description:     "Is synthetic tool number 090: it counts the labels of an item.",
+		Description:     "Synthetic tool number 090: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool090,
@@ -955,7 +955,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool091",
 		Title:           "Tool 091",
-		Description:     "Is synthetic tool number 091: it counts the labels of an item.",
+		Description:     "Synthetic tool number 091: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool091,
@@ -963,7 +963,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool092",
 		Title:           "Tool 092",
-		Description:     "Is synthetic tool number 092: it counts the labels of an item.",
+		Description:     "Synthetic tool number 092: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool092,
@@ -971,7 +971,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool093",
 		Title:           "Tool 093",
-		Description:     "Is synthetic tool number 093: it counts the labels of an item.",
+		Description:     "Synthetic tool number 093: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool093,
@@ -979,7 +979,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool094",
 		Title:           "Tool 094",
-		Description:     "Is synthetic tool number 094: it counts the labels of an item.",
+		Description:     "Synthetic tool number 094: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool094,
@@ -987,7 +987,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool095",
 		Title:           "Tool 095",
-		Description:     "Is synthetic tool number 095: it counts the labels of an item.",
+		Description:     "Synthetic tool number 095: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool095,
@@ -995,7 +995,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool096",
 		Title:           "Tool 096",
-		Description:     "Is synthetic tool number 096: it counts the labels of an item.",
+		Description:     "Synthetic tool number 096: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool096,
@@ -1003,7 +1003,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool097",
 		Title:           "Tool 097",
-		Description:     "Is synthetic tool number 097: it counts the labels of an item.",
+		Description:     "Synthetic tool number 097: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool097,
@@ -1011,7 +1011,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool098",
 		Title:           "Tool 098",
-		Description:     "Is synthetic tool number 098: it counts the labels of an item.",
+		Description:     "Synthetic tool number 098: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool098,
@@ -1019,7 +1019,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "tool099",
 		Title:           "Tool 099",
-		Description:     "Is synthetic tool number 099: it counts the labels of an item.",
+		Description:     "Synthetic tool number 099: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
 		Handler:         mcpgen_call_Tool099,

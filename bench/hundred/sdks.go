@@ -20,112 +20,112 @@ func mcpGoCall(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolR
 
 // GoSDKAdd adds the 100 tools to s with mcp.AddTool, schemas inferred.
 func GoSDKAdd(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{Name: "tool000", Title: "Tool 000", Description: "Is synthetic tool number 000: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input000])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool001", Title: "Tool 001", Description: "Is synthetic tool number 001: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input001])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool002", Title: "Tool 002", Description: "Is synthetic tool number 002: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input002])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool003", Title: "Tool 003", Description: "Is synthetic tool number 003: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input003])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool004", Title: "Tool 004", Description: "Is synthetic tool number 004: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input004])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool005", Title: "Tool 005", Description: "Is synthetic tool number 005: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input005])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool006", Title: "Tool 006", Description: "Is synthetic tool number 006: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input006])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool007", Title: "Tool 007", Description: "Is synthetic tool number 007: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input007])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool008", Title: "Tool 008", Description: "Is synthetic tool number 008: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input008])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool009", Title: "Tool 009", Description: "Is synthetic tool number 009: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input009])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool010", Title: "Tool 010", Description: "Is synthetic tool number 010: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input010])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool011", Title: "Tool 011", Description: "Is synthetic tool number 011: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input011])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool012", Title: "Tool 012", Description: "Is synthetic tool number 012: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input012])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool013", Title: "Tool 013", Description: "Is synthetic tool number 013: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input013])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool014", Title: "Tool 014", Description: "Is synthetic tool number 014: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input014])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool015", Title: "Tool 015", Description: "Is synthetic tool number 015: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input015])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool016", Title: "Tool 016", Description: "Is synthetic tool number 016: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input016])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool017", Title: "Tool 017", Description: "Is synthetic tool number 017: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input017])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool018", Title: "Tool 018", Description: "Is synthetic tool number 018: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input018])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool019", Title: "Tool 019", Description: "Is synthetic tool number 019: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input019])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool020", Title: "Tool 020", Description: "Is synthetic tool number 020: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input020])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool021", Title: "Tool 021", Description: "Is synthetic tool number 021: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input021])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool022", Title: "Tool 022", Description: "Is synthetic tool number 022: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input022])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool023", Title: "Tool 023", Description: "Is synthetic tool number 023: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input023])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool024", Title: "Tool 024", Description: "Is synthetic tool number 024: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input024])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool025", Title: "Tool 025", Description: "Is synthetic tool number 025: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input025])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool026", Title: "Tool 026", Description: "Is synthetic tool number 026: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input026])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool027", Title: "Tool 027", Description: "Is synthetic tool number 027: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input027])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool028", Title: "Tool 028", Description: "Is synthetic tool number 028: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input028])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool029", Title: "Tool 029", Description: "Is synthetic tool number 029: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input029])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool030", Title: "Tool 030", Description: "Is synthetic tool number 030: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input030])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool031", Title: "Tool 031", Description: "Is synthetic tool number 031: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input031])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool032", Title: "Tool 032", Description: "Is synthetic tool number 032: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input032])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool033", Title: "Tool 033", Description: "Is synthetic tool number 033: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input033])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool034", Title: "Tool 034", Description: "Is synthetic tool number 034: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input034])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool035", Title: "Tool 035", Description: "Is synthetic tool number 035: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input035])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool036", Title: "Tool 036", Description: "Is synthetic tool number 036: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input036])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool037", Title: "Tool 037", Description: "Is synthetic tool number 037: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input037])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool038", Title: "Tool 038", Description: "Is synthetic tool number 038: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input038])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool039", Title: "Tool 039", Description: "Is synthetic tool number 039: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input039])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool040", Title: "Tool 040", Description: "Is synthetic tool number 040: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input040])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool041", Title: "Tool 041", Description: "Is synthetic tool number 041: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input041])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool042", Title: "Tool 042", Description: "Is synthetic tool number 042: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input042])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool043", Title: "Tool 043", Description: "Is synthetic tool number 043: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input043])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool044", Title: "Tool 044", Description: "Is synthetic tool number 044: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input044])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool045", Title: "Tool 045", Description: "Is synthetic tool number 045: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input045])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool046", Title: "Tool 046", Description: "Is synthetic tool number 046: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input046])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool047", Title: "Tool 047", Description: "Is synthetic tool number 047: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input047])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool048", Title: "Tool 048", Description: "Is synthetic tool number 048: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input048])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool049", Title: "Tool 049", Description: "Is synthetic tool number 049: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input049])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool050", Title: "Tool 050", Description: "Is synthetic tool number 050: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input050])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool051", Title: "Tool 051", Description: "Is synthetic tool number 051: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input051])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool052", Title: "Tool 052", Description: "Is synthetic tool number 052: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input052])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool053", Title: "Tool 053", Description: "Is synthetic tool number 053: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input053])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool054", Title: "Tool 054", Description: "Is synthetic tool number 054: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input054])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool055", Title: "Tool 055", Description: "Is synthetic tool number 055: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input055])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool056", Title: "Tool 056", Description: "Is synthetic tool number 056: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input056])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool057", Title: "Tool 057", Description: "Is synthetic tool number 057: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input057])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool058", Title: "Tool 058", Description: "Is synthetic tool number 058: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input058])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool059", Title: "Tool 059", Description: "Is synthetic tool number 059: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input059])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool060", Title: "Tool 060", Description: "Is synthetic tool number 060: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input060])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool061", Title: "Tool 061", Description: "Is synthetic tool number 061: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input061])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool062", Title: "Tool 062", Description: "Is synthetic tool number 062: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input062])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool063", Title: "Tool 063", Description: "Is synthetic tool number 063: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input063])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool064", Title: "Tool 064", Description: "Is synthetic tool number 064: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input064])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool065", Title: "Tool 065", Description: "Is synthetic tool number 065: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input065])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool066", Title: "Tool 066", Description: "Is synthetic tool number 066: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input066])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool067", Title: "Tool 067", Description: "Is synthetic tool number 067: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input067])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool068", Title: "Tool 068", Description: "Is synthetic tool number 068: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input068])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool069", Title: "Tool 069", Description: "Is synthetic tool number 069: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input069])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool070", Title: "Tool 070", Description: "Is synthetic tool number 070: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input070])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool071", Title: "Tool 071", Description: "Is synthetic tool number 071: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input071])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool072", Title: "Tool 072", Description: "Is synthetic tool number 072: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input072])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool073", Title: "Tool 073", Description: "Is synthetic tool number 073: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input073])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool074", Title: "Tool 074", Description: "Is synthetic tool number 074: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input074])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool075", Title: "Tool 075", Description: "Is synthetic tool number 075: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input075])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool076", Title: "Tool 076", Description: "Is synthetic tool number 076: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input076])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool077", Title: "Tool 077", Description: "Is synthetic tool number 077: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input077])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool078", Title: "Tool 078", Description: "Is synthetic tool number 078: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input078])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool079", Title: "Tool 079", Description: "Is synthetic tool number 079: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input079])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool080", Title: "Tool 080", Description: "Is synthetic tool number 080: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input080])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool081", Title: "Tool 081", Description: "Is synthetic tool number 081: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input081])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool082", Title: "Tool 082", Description: "Is synthetic tool number 082: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input082])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool083", Title: "Tool 083", Description: "Is synthetic tool number 083: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input083])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool084", Title: "Tool 084", Description: "Is synthetic tool number 084: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input084])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool085", Title: "Tool 085", Description: "Is synthetic tool number 085: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input085])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool086", Title: "Tool 086", Description: "Is synthetic tool number 086: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input086])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool087", Title: "Tool 087", Description: "Is synthetic tool number 087: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input087])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool088", Title: "Tool 088", Description: "Is synthetic tool number 088: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input088])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool089", Title: "Tool 089", Description: "Is synthetic tool number 089: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input089])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool090", Title: "Tool 090", Description: "Is synthetic tool number 090: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input090])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool091", Title: "Tool 091", Description: "Is synthetic tool number 091: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input091])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool092", Title: "Tool 092", Description: "Is synthetic tool number 092: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input092])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool093", Title: "Tool 093", Description: "Is synthetic tool number 093: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input093])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool094", Title: "Tool 094", Description: "Is synthetic tool number 094: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input094])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool095", Title: "Tool 095", Description: "Is synthetic tool number 095: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input095])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool096", Title: "Tool 096", Description: "Is synthetic tool number 096: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input096])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool097", Title: "Tool 097", Description: "Is synthetic tool number 097: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input097])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool098", Title: "Tool 098", Description: "Is synthetic tool number 098: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input098])
-	mcp.AddTool(s, &mcp.Tool{Name: "tool099", Title: "Tool 099", Description: "Is synthetic tool number 099: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input099])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool000", Title: "Tool 000", Description: "Synthetic tool number 000: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input000])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool001", Title: "Tool 001", Description: "Synthetic tool number 001: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input001])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool002", Title: "Tool 002", Description: "Synthetic tool number 002: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input002])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool003", Title: "Tool 003", Description: "Synthetic tool number 003: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input003])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool004", Title: "Tool 004", Description: "Synthetic tool number 004: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input004])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool005", Title: "Tool 005", Description: "Synthetic tool number 005: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input005])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool006", Title: "Tool 006", Description: "Synthetic tool number 006: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input006])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool007", Title: "Tool 007", Description: "Synthetic tool number 007: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input007])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool008", Title: "Tool 008", Description: "Synthetic tool number 008: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input008])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool009", Title: "Tool 009", Description: "Synthetic tool number 009: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input009])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool010", Title: "Tool 010", Description: "Synthetic tool number 010: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input010])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool011", Title: "Tool 011", Description: "Synthetic tool number 011: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input011])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool012", Title: "Tool 012", Description: "Synthetic tool number 012: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input012])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool013", Title: "Tool 013", Description: "Synthetic tool number 013: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input013])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool014", Title: "Tool 014", Description: "Synthetic tool number 014: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input014])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool015", Title: "Tool 015", Description: "Synthetic tool number 015: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input015])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool016", Title: "Tool 016", Description: "Synthetic tool number 016: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input016])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool017", Title: "Tool 017", Description: "Synthetic tool number 017: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input017])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool018", Title: "Tool 018", Description: "Synthetic tool number 018: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input018])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool019", Title: "Tool 019", Description: "Synthetic tool number 019: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input019])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool020", Title: "Tool 020", Description: "Synthetic tool number 020: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input020])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool021", Title: "Tool 021", Description: "Synthetic tool number 021: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input021])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool022", Title: "Tool 022", Description: "Synthetic tool number 022: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input022])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool023", Title: "Tool 023", Description: "Synthetic tool number 023: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input023])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool024", Title: "Tool 024", Description: "Synthetic tool number 024: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input024])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool025", Title: "Tool 025", Description: "Synthetic tool number 025: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input025])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool026", Title: "Tool 026", Description: "Synthetic tool number 026: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input026])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool027", Title: "Tool 027", Description: "Synthetic tool number 027: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input027])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool028", Title: "Tool 028", Description: "Synthetic tool number 028: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input028])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool029", Title: "Tool 029", Description: "Synthetic tool number 029: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input029])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool030", Title: "Tool 030", Description: "Synthetic tool number 030: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input030])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool031", Title: "Tool 031", Description: "Synthetic tool number 031: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input031])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool032", Title: "Tool 032", Description: "Synthetic tool number 032: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input032])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool033", Title: "Tool 033", Description: "Synthetic tool number 033: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input033])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool034", Title: "Tool 034", Description: "Synthetic tool number 034: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input034])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool035", Title: "Tool 035", Description: "Synthetic tool number 035: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input035])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool036", Title: "Tool 036", Description: "Synthetic tool number 036: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input036])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool037", Title: "Tool 037", Description: "Synthetic tool number 037: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input037])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool038", Title: "Tool 038", Description: "Synthetic tool number 038: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input038])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool039", Title: "Tool 039", Description: "Synthetic tool number 039: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input039])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool040", Title: "Tool 040", Description: "Synthetic tool number 040: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input040])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool041", Title: "Tool 041", Description: "Synthetic tool number 041: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input041])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool042", Title: "Tool 042", Description: "Synthetic tool number 042: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input042])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool043", Title: "Tool 043", Description: "Synthetic tool number 043: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input043])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool044", Title: "Tool 044", Description: "Synthetic tool number 044: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input044])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool045", Title: "Tool 045", Description: "Synthetic tool number 045: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input045])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool046", Title: "Tool 046", Description: "Synthetic tool number 046: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input046])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool047", Title: "Tool 047", Description: "Synthetic tool number 047: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input047])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool048", Title: "Tool 048", Description: "Synthetic tool number 048: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input048])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool049", Title: "Tool 049", Description: "Synthetic tool number 049: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input049])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool050", Title: "Tool 050", Description: "Synthetic tool number 050: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input050])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool051", Title: "Tool 051", Description: "Synthetic tool number 051: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input051])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool052", Title: "Tool 052", Description: "Synthetic tool number 052: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input052])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool053", Title: "Tool 053", Description: "Synthetic tool number 053: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input053])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool054", Title: "Tool 054", Description: "Synthetic tool number 054: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input054])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool055", Title: "Tool 055", Description: "Synthetic tool number 055: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input055])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool056", Title: "Tool 056", Description: "Synthetic tool number 056: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input056])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool057", Title: "Tool 057", Description: "Synthetic tool number 057: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input057])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool058", Title: "Tool 058", Description: "Synthetic tool number 058: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input058])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool059", Title: "Tool 059", Description: "Synthetic tool number 059: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input059])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool060", Title: "Tool 060", Description: "Synthetic tool number 060: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input060])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool061", Title: "Tool 061", Description: "Synthetic tool number 061: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input061])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool062", Title: "Tool 062", Description: "Synthetic tool number 062: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input062])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool063", Title: "Tool 063", Description: "Synthetic tool number 063: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input063])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool064", Title: "Tool 064", Description: "Synthetic tool number 064: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input064])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool065", Title: "Tool 065", Description: "Synthetic tool number 065: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input065])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool066", Title: "Tool 066", Description: "Synthetic tool number 066: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input066])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool067", Title: "Tool 067", Description: "Synthetic tool number 067: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input067])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool068", Title: "Tool 068", Description: "Synthetic tool number 068: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input068])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool069", Title: "Tool 069", Description: "Synthetic tool number 069: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input069])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool070", Title: "Tool 070", Description: "Synthetic tool number 070: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input070])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool071", Title: "Tool 071", Description: "Synthetic tool number 071: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input071])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool072", Title: "Tool 072", Description: "Synthetic tool number 072: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input072])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool073", Title: "Tool 073", Description: "Synthetic tool number 073: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input073])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool074", Title: "Tool 074", Description: "Synthetic tool number 074: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input074])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool075", Title: "Tool 075", Description: "Synthetic tool number 075: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input075])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool076", Title: "Tool 076", Description: "Synthetic tool number 076: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input076])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool077", Title: "Tool 077", Description: "Synthetic tool number 077: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input077])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool078", Title: "Tool 078", Description: "Synthetic tool number 078: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input078])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool079", Title: "Tool 079", Description: "Synthetic tool number 079: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input079])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool080", Title: "Tool 080", Description: "Synthetic tool number 080: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input080])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool081", Title: "Tool 081", Description: "Synthetic tool number 081: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input081])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool082", Title: "Tool 082", Description: "Synthetic tool number 082: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input082])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool083", Title: "Tool 083", Description: "Synthetic tool number 083: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input083])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool084", Title: "Tool 084", Description: "Synthetic tool number 084: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input084])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool085", Title: "Tool 085", Description: "Synthetic tool number 085: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input085])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool086", Title: "Tool 086", Description: "Synthetic tool number 086: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input086])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool087", Title: "Tool 087", Description: "Synthetic tool number 087: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input087])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool088", Title: "Tool 088", Description: "Synthetic tool number 088: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input088])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool089", Title: "Tool 089", Description: "Synthetic tool number 089: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input089])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool090", Title: "Tool 090", Description: "Synthetic tool number 090: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input090])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool091", Title: "Tool 091", Description: "Synthetic tool number 091: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input091])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool092", Title: "Tool 092", Description: "Synthetic tool number 092: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input092])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool093", Title: "Tool 093", Description: "Synthetic tool number 093: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input093])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool094", Title: "Tool 094", Description: "Synthetic tool number 094: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input094])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool095", Title: "Tool 095", Description: "Synthetic tool number 095: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input095])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool096", Title: "Tool 096", Description: "Synthetic tool number 096: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input096])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool097", Title: "Tool 097", Description: "Synthetic tool number 097: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input097])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool098", Title: "Tool 098", Description: "Synthetic tool number 098: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input098])
+	mcp.AddTool(s, &mcp.Tool{Name: "tool099", Title: "Tool 099", Description: "Synthetic tool number 099: it counts the labels of an item.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}}, goSDKCall[Input099])
 }
 
 // MCPGoAdd adds the 100 tools to s, built with mcp-go NewTool options.
 func MCPGoAdd(s *mcpgoserver.MCPServer) {
 	s.AddTool(mcpgo.NewTool("tool000",
-		mcpgo.WithDescription("Is synthetic tool number 000: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 000: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 000"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -133,7 +133,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool001",
-		mcpgo.WithDescription("Is synthetic tool number 001: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 001: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 001"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -141,7 +141,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool002",
-		mcpgo.WithDescription("Is synthetic tool number 002: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 002: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 002"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -149,7 +149,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool003",
-		mcpgo.WithDescription("Is synthetic tool number 003: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 003: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 003"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -157,7 +157,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool004",
-		mcpgo.WithDescription("Is synthetic tool number 004: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 004: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 004"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -165,7 +165,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool005",
-		mcpgo.WithDescription("Is synthetic tool number 005: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 005: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 005"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -173,7 +173,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool006",
-		mcpgo.WithDescription("Is synthetic tool number 006: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 006: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 006"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -181,7 +181,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool007",
-		mcpgo.WithDescription("Is synthetic tool number 007: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 007: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 007"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -189,7 +189,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool008",
-		mcpgo.WithDescription("Is synthetic tool number 008: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 008: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 008"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -197,7 +197,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool009",
-		mcpgo.WithDescription("Is synthetic tool number 009: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 009: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 009"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -205,7 +205,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool010",
-		mcpgo.WithDescription("Is synthetic tool number 010: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 010: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 010"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -213,7 +213,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool011",
-		mcpgo.WithDescription("Is synthetic tool number 011: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 011: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 011"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -221,7 +221,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool012",
-		mcpgo.WithDescription("Is synthetic tool number 012: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 012: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 012"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -229,7 +229,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool013",
-		mcpgo.WithDescription("Is synthetic tool number 013: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 013: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 013"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -237,7 +237,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool014",
-		mcpgo.WithDescription("Is synthetic tool number 014: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 014: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 014"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -245,7 +245,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool015",
-		mcpgo.WithDescription("Is synthetic tool number 015: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 015: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 015"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -253,7 +253,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool016",
-		mcpgo.WithDescription("Is synthetic tool number 016: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 016: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 016"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -261,7 +261,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool017",
-		mcpgo.WithDescription("Is synthetic tool number 017: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 017: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 017"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -269,7 +269,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool018",
-		mcpgo.WithDescription("Is synthetic tool number 018: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 018: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 018"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -277,7 +277,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool019",
-		mcpgo.WithDescription("Is synthetic tool number 019: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 019: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 019"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -285,7 +285,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool020",
-		mcpgo.WithDescription("Is synthetic tool number 020: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 020: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 020"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -293,7 +293,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool021",
-		mcpgo.WithDescription("Is synthetic tool number 021: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 021: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 021"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -301,7 +301,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool022",
-		mcpgo.WithDescription("Is synthetic tool number 022: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 022: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 022"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -309,7 +309,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool023",
-		mcpgo.WithDescription("Is synthetic tool number 023: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 023: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 023"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -317,7 +317,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool024",
-		mcpgo.WithDescription("Is synthetic tool number 024: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 024: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 024"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -325,7 +325,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool025",
-		mcpgo.WithDescription("Is synthetic tool number 025: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 025: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 025"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -333,7 +333,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool026",
-		mcpgo.WithDescription("Is synthetic tool number 026: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 026: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 026"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -341,7 +341,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool027",
-		mcpgo.WithDescription("Is synthetic tool number 027: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 027: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 027"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -349,7 +349,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool028",
-		mcpgo.WithDescription("Is synthetic tool number 028: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 028: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 028"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -357,7 +357,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool029",
-		mcpgo.WithDescription("Is synthetic tool number 029: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 029: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 029"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -365,7 +365,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool030",
-		mcpgo.WithDescription("Is synthetic tool number 030: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 030: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 030"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -373,7 +373,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool031",
-		mcpgo.WithDescription("Is synthetic tool number 031: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 031: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 031"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -381,7 +381,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool032",
-		mcpgo.WithDescription("Is synthetic tool number 032: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 032: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 032"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -389,7 +389,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool033",
-		mcpgo.WithDescription("Is synthetic tool number 033: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 033: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 033"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -397,7 +397,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool034",
-		mcpgo.WithDescription("Is synthetic tool number 034: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 034: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 034"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -405,7 +405,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool035",
-		mcpgo.WithDescription("Is synthetic tool number 035: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 035: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 035"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -413,7 +413,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool036",
-		mcpgo.WithDescription("Is synthetic tool number 036: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 036: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 036"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -421,7 +421,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool037",
-		mcpgo.WithDescription("Is synthetic tool number 037: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 037: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 037"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -429,7 +429,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool038",
-		mcpgo.WithDescription("Is synthetic tool number 038: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 038: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 038"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -437,7 +437,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool039",
-		mcpgo.WithDescription("Is synthetic tool number 039: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 039: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 039"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -445,7 +445,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool040",
-		mcpgo.WithDescription("Is synthetic tool number 040: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 040: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 040"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -453,7 +453,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool041",
-		mcpgo.WithDescription("Is synthetic tool number 041: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 041: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 041"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -461,7 +461,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool042",
-		mcpgo.WithDescription("Is synthetic tool number 042: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 042: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 042"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -469,7 +469,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool043",
-		mcpgo.WithDescription("Is synthetic tool number 043: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 043: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 043"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -477,7 +477,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool044",
-		mcpgo.WithDescription("Is synthetic tool number 044: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 044: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 044"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -485,7 +485,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool045",
-		mcpgo.WithDescription("Is synthetic tool number 045: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 045: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 045"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -493,7 +493,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool046",
-		mcpgo.WithDescription("Is synthetic tool number 046: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 046: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 046"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -501,7 +501,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool047",
-		mcpgo.WithDescription("Is synthetic tool number 047: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 047: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 047"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -509,7 +509,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool048",
-		mcpgo.WithDescription("Is synthetic tool number 048: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 048: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 048"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -517,7 +517,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool049",
-		mcpgo.WithDescription("Is synthetic tool number 049: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 049: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 049"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -525,7 +525,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool050",
-		mcpgo.WithDescription("Is synthetic tool number 050: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 050: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 050"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -533,7 +533,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool051",
-		mcpgo.WithDescription("Is synthetic tool number 051: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 051: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 051"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -541,7 +541,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool052",
-		mcpgo.WithDescription("Is synthetic tool number 052: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 052: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 052"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -549,7 +549,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool053",
-		mcpgo.WithDescription("Is synthetic tool number 053: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 053: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 053"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -557,7 +557,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool054",
-		mcpgo.WithDescription("Is synthetic tool number 054: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 054: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 054"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -565,7 +565,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool055",
-		mcpgo.WithDescription("Is synthetic tool number 055: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 055: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 055"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -573,7 +573,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool056",
-		mcpgo.WithDescription("Is synthetic tool number 056: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 056: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 056"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -581,7 +581,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool057",
-		mcpgo.WithDescription("Is synthetic tool number 057: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 057: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 057"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -589,7 +589,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool058",
-		mcpgo.WithDescription("Is synthetic tool number 058: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 058: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 058"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -597,7 +597,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool059",
-		mcpgo.WithDescription("Is synthetic tool number 059: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 059: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 059"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -605,7 +605,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool060",
-		mcpgo.WithDescription("Is synthetic tool number 060: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 060: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 060"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -613,7 +613,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool061",
-		mcpgo.WithDescription("Is synthetic tool number 061: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 061: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 061"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -621,7 +621,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool062",
-		mcpgo.WithDescription("Is synthetic tool number 062: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 062: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 062"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -629,7 +629,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool063",
-		mcpgo.WithDescription("Is synthetic tool number 063: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 063: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 063"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -637,7 +637,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool064",
-		mcpgo.WithDescription("Is synthetic tool number 064: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 064: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 064"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -645,7 +645,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool065",
-		mcpgo.WithDescription("Is synthetic tool number 065: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 065: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 065"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -653,7 +653,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool066",
-		mcpgo.WithDescription("Is synthetic tool number 066: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 066: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 066"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -661,7 +661,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool067",
-		mcpgo.WithDescription("Is synthetic tool number 067: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 067: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 067"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -669,7 +669,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool068",
-		mcpgo.WithDescription("Is synthetic tool number 068: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 068: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 068"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -677,7 +677,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool069",
-		mcpgo.WithDescription("Is synthetic tool number 069: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 069: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 069"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -685,7 +685,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool070",
-		mcpgo.WithDescription("Is synthetic tool number 070: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 070: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 070"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -693,7 +693,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool071",
-		mcpgo.WithDescription("Is synthetic tool number 071: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 071: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 071"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -701,7 +701,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool072",
-		mcpgo.WithDescription("Is synthetic tool number 072: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 072: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 072"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -709,7 +709,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool073",
-		mcpgo.WithDescription("Is synthetic tool number 073: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 073: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 073"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -717,7 +717,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool074",
-		mcpgo.WithDescription("Is synthetic tool number 074: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 074: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 074"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -725,7 +725,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool075",
-		mcpgo.WithDescription("Is synthetic tool number 075: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 075: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 075"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -733,7 +733,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool076",
-		mcpgo.WithDescription("Is synthetic tool number 076: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 076: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 076"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -741,7 +741,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool077",
-		mcpgo.WithDescription("Is synthetic tool number 077: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 077: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 077"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -749,7 +749,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool078",
-		mcpgo.WithDescription("Is synthetic tool number 078: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 078: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 078"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -757,7 +757,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool079",
-		mcpgo.WithDescription("Is synthetic tool number 079: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 079: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 079"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -765,7 +765,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool080",
-		mcpgo.WithDescription("Is synthetic tool number 080: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 080: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 080"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -773,7 +773,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool081",
-		mcpgo.WithDescription("Is synthetic tool number 081: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 081: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 081"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -781,7 +781,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool082",
-		mcpgo.WithDescription("Is synthetic tool number 082: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 082: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 082"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -789,7 +789,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool083",
-		mcpgo.WithDescription("Is synthetic tool number 083: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 083: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 083"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -797,7 +797,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool084",
-		mcpgo.WithDescription("Is synthetic tool number 084: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 084: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 084"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -805,7 +805,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool085",
-		mcpgo.WithDescription("Is synthetic tool number 085: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 085: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 085"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -813,7 +813,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool086",
-		mcpgo.WithDescription("Is synthetic tool number 086: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 086: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 086"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -821,7 +821,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool087",
-		mcpgo.WithDescription("Is synthetic tool number 087: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 087: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 087"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -829,7 +829,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool088",
-		mcpgo.WithDescription("Is synthetic tool number 088: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 088: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 088"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -837,7 +837,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool089",
-		mcpgo.WithDescription("Is synthetic tool number 089: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 089: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 089"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -845,7 +845,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool090",
-		mcpgo.WithDescription("Is synthetic tool number 090: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 090: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 090"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -853,7 +853,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool091",
-		mcpgo.WithDescription("Is synthetic tool number 091: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 091: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 091"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -861,7 +861,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool092",
-		mcpgo.WithDescription("Is synthetic tool number 092: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 092: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 092"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -869,7 +869,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool093",
-		mcpgo.WithDescription("Is synthetic tool number 093: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 093: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 093"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -877,7 +877,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool094",
-		mcpgo.WithDescription("Is synthetic tool number 094: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 094: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 094"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -885,7 +885,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool095",
-		mcpgo.WithDescription("Is synthetic tool number 095: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 095: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 095"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -893,7 +893,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool096",
-		mcpgo.WithDescription("Is synthetic tool number 096: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 096: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 096"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -901,7 +901,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool097",
-		mcpgo.WithDescription("Is synthetic tool number 097: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 097: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 097"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -909,7 +909,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool098",
-		mcpgo.WithDescription("Is synthetic tool number 098: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 098: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 098"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),
@@ -917,7 +917,7 @@ func MCPGoAdd(s *mcpgoserver.MCPServer) {
 		mcpgo.WithString("mode", mcpgo.Description("How to apply the change"), mcpgo.Enum("merge", "replace")),
 	), mcpGoCall)
 	s.AddTool(mcpgo.NewTool("tool099",
-		mcpgo.WithDescription("Is synthetic tool number 099: it counts the labels of an item."),
+		mcpgo.WithDescription("Synthetic tool number 099: it counts the labels of an item."),
 		mcpgo.WithTitleAnnotation("Tool 099"), mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
 		mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Identifier of the item")),
 		mcpgo.WithInteger("count", mcpgo.Required(), mcpgo.Description("How many to take"), mcpgo.Min(1), mcpgo.Max(1000)),

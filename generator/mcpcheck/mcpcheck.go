@@ -8,7 +8,8 @@
 // It runs the generator's own analysis stage on the package the pass
 // type-checked, and reports the same messages at the same positions as
 // mcpgen; warnings keep their "warning: " prefix. Like mcpgen, it reads the
-// package's non-test files and skips the generated file.
+// package's non-test files and skips the generated file, and it loads from
+// source another package of the module whose constants make an enum.
 package mcpcheck
 
 import (
@@ -52,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	dir := filepath.Dir(pass.Fset.File(files[0].FileStart).Name())
 	_, diags := analyze.Package(analyze.Input{Fset: pass.Fset, Files: files, Pkg: pass.Pkg, Info: pass.TypesInfo,
-		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile})
+		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile, Local: load.Locals(dir, output, pass.Fset)})
 	reported := map[reportKey]bool{}
 	for _, d := range diags {
 		pos := position(pass, files, d.Pos)

@@ -46,8 +46,8 @@ type Level int
 
 // The levels.
 const (
-	Low  Level = 1
-	High Level = 2
+	Low Level = iota + 1
+	High
 )
 
 // Common is embedded and flattened.

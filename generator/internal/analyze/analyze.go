@@ -28,6 +28,10 @@ type Input struct {
 	// Go file of another package whose declarations a tool uses, named as
 	// the type information names it. The analysis reads nothing itself.
 	ReadFile func(name string) ([]byte, error)
+	// Local returns another package of the module, type-checked from
+	// source, or nil when the path is not of the module. The constants of
+	// a type are looked up in its own package through it.
+	Local func(path string) *types.Package
 	// Progress, when set, is called with the position of each tool
 	// directive before the tool is analyzed, so that a caller can say
 	// where an internal error happened.

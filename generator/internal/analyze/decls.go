@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"strings"
 )
 
 // declIndex finds the syntax of struct fields and type declarations by
@@ -21,6 +20,7 @@ type declIndex struct {
 	specs  map[lineKey]*ast.TypeSpec // type declarations, by file, line and name
 	groups map[*ast.TypeSpec]*ast.GenDecl
 	values map[lineKey]*ast.ValueSpec // constant declarations, by file, line and name
+	blocks map[*ast.ValueSpec]*ast.GenDecl
 }
 
 // lineKey identifies a declared name: export data keeps lines, not columns.
@@ -38,6 +38,7 @@ func (a *analyzer) declIndex() *declIndex {
 			specs:  map[lineKey]*ast.TypeSpec{},
 			groups: map[*ast.TypeSpec]*ast.GenDecl{},
 			values: map[lineKey]*ast.ValueSpec{},
+			blocks: map[*ast.ValueSpec]*ast.GenDecl{},
 		}
 		for _, f := range a.in.Files {
 			a.decls.add(a.in.Fset, a.in.Fset.Position(f.Pos()).Filename, f)
@@ -82,6 +83,7 @@ func (x *declIndex) add(fset *token.FileSet, name string, f *ast.File) {
 					for _, id := range s.Names {
 						x.values[key(id.Pos(), id.Name)] = s
 					}
+					x.blocks[s] = n
 				}
 			}
 		case *ast.StructType:
@@ -136,22 +138,37 @@ func (a *analyzer) fieldSyntax(v *types.Var) *ast.Field {
 
 // typeDoc returns the doc comment of a defined type: its spec's, or that of
 // a declaration with a single spec.
-// constDoc is the doc comment of a constant, else its line comment.
-func (a *analyzer) constDoc(c *types.Const) string {
+// constSpec returns the syntax of a constant's declaration, or nil when
+// its file cannot be read.
+func (a *analyzer) constSpec(c *types.Const) *ast.ValueSpec {
 	p := a.in.Fset.Position(c.Pos())
 	if !p.IsValid() {
-		return ""
+		return nil
 	}
 	x := a.declIndex()
 	x.file(a.in.Fset, a.in.ReadFile, p.Filename)
-	vs := x.values[lineKey{p.Filename, p.Line, c.Name()}]
+	return x.values[lineKey{p.Filename, p.Line, c.Name()}]
+}
+
+// constBlock returns the const declaration holding a constant, or nil.
+func (a *analyzer) constBlock(c *types.Const) *ast.GenDecl {
+	vs := a.constSpec(c)
+	if vs == nil {
+		return nil
+	}
+	return a.declIndex().blocks[vs]
+}
+
+// constDoc is the doc comment of a constant, else its line comment.
+func (a *analyzer) constDoc(c *types.Const) string {
+	vs := a.constSpec(c)
 	switch {
 	case vs == nil:
 		return ""
 	case vs.Doc != nil:
-		return strings.TrimSpace(vs.Doc.Text())
+		return withoutName(prose(vs.Doc.Text()), c.Name(), false)
 	case vs.Comment != nil:
-		return strings.TrimSpace(vs.Comment.Text())
+		return withoutName(prose(vs.Comment.Text()), c.Name(), false)
 	}
 	return ""
 }
@@ -174,5 +191,5 @@ func (a *analyzer) typeDoc(obj *types.TypeName) string {
 	if doc == nil {
 		return ""
 	}
-	return strings.TrimSpace(doc.Text())
+	return docDescription(doc.Text(), obj.Name())
 }

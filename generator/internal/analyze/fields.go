@@ -195,7 +195,7 @@ func (a *analyzer) field(c candidate, path string) *model.Field {
 		OmitZero:  hasOpt(c.opts, "omitzero"),
 	}
 	syntax := a.fieldSyntax(c.v)
-	f.Doc = fieldDoc(syntax)
+	f.Doc = withoutName(fieldDoc(syntax), c.v.Name(), false)
 	tag, ok, errs := annotations.ParseTag(tagPos(syntax, c.v.Pos()), tagLit(syntax, c.tag))
 	a.annotationErrors(errs)
 	if len(errs) > 0 {
@@ -223,10 +223,10 @@ func fieldDoc(f *ast.Field) string {
 		return ""
 	}
 	if f.Doc != nil {
-		return strings.TrimSpace(f.Doc.Text())
+		return prose(f.Doc.Text())
 	}
 	if f.Comment != nil {
-		return strings.TrimSpace(f.Comment.Text())
+		return prose(f.Comment.Text())
 	}
 	return ""
 }

@@ -37,6 +37,13 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.checkItems(t, items) && ok
 	ok = a.checkNumbers(t, value, &f.C) && ok
 	ok = a.checkStrings(t, value, &f.C) && ok
+	if t.NoEnum.Value {
+		ok = a.noEnum(t, value, f) && ok
+		value = valueType(f.Type)
+		if value.Kind == model.Slice || value.Kind == model.Array {
+			value = valueType(value.Elem)
+		}
+	}
 	ok = a.enumAndDefault(t, value, f) && ok
 	ok = a.completer(f, t.Complete) && ok
 	if t.Header.Set {
@@ -172,6 +179,35 @@ func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Con
 	c.MinItems, c.MaxItems = intPtr(t.MinItems), intPtr(t.MaxItems)
 	c.UniqueItems = t.UniqueItems.Value
 	return true
+}
+
+// noEnum applies the noenum key: f's type loses the enum of its
+// constants, for this field only.
+func (a *analyzer) noEnum(t annotations.Tag, value *model.Type, f *model.Field) bool {
+	switch {
+	case t.Enum.Set:
+		a.errorf(t.NoEnum.Pos, "keys \"noenum\" and \"enum\" contradict each other: enum= alone replaces the constants of the type")
+		return false
+	case len(value.Enum) == 0:
+		a.errorf(t.NoEnum.Pos, "key \"noenum\" does not apply to %s, which has no enum of constants", typeText(value))
+		return false
+	}
+	f.Type = withoutEnum(f.Type)
+	return true
+}
+
+// withoutEnum copies t, and the pointers, slices and arrays on the way to
+// the value, with no enum on the value. The cached type itself is shared
+// by every field of that type and is left as it is.
+func withoutEnum(t *model.Type) *model.Type {
+	c := *t
+	switch t.Kind {
+	case model.Pointer, model.Slice, model.Array:
+		c.Elem = withoutEnum(t.Elem)
+	default:
+		c.Enum = nil
+	}
+	return &c
 }
 
 // enumAndDefault converts enum= and default= to literals of the value type.

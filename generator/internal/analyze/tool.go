@@ -384,18 +384,10 @@ func boolPtr(b annotations.Bool) *bool {
 	return &v
 }
 
-// docDescription is the doc comment without directives. Go doc comments
-// start with the name they document ("BulkPriceUpdate applies ..."); a model
-// reads the description without knowing the Go name, so a leading function
-// name is dropped and the next word capitalized ("Applies ...").
+// docDescription is the doc comment of a function or type, without
+// directives, as prose and without the Go name it starts with.
 func docDescription(doc, name string) string {
-	doc = strings.TrimSpace(doc)
-	rest, ok := strings.CutPrefix(doc, name+" ")
-	if !ok {
-		return doc
-	}
-	r, size := utf8.DecodeRuneInString(rest)
-	return string(unicode.ToUpper(r)) + rest[size:]
+	return withoutName(prose(doc), name, true)
 }
 
 // overrides reads the input= and output= schema files.

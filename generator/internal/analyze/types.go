@@ -185,15 +185,36 @@ func intBits(k types.BasicKind) int {
 	return 64
 }
 
-// constEnum returns the constants of type t declared in t's package, in
-// declaration order, as enum values; nil when there are none.
+// constEnum returns the implicit enum of a named string or integer type,
+// as enum values in declaration order; nil when the type has none. Only a
+// type of the module being generated has one: a standard library or
+// dependency type (os.FileMode, time.Month) is not the author's list of
+// choices. A string type's enum is every constant of the type in its
+// package. An integer type's constants are an enum only when they
+// enumerate: see enumerates. The constants are looked up in the declaring
+// package loaded from source, never in what export data happens to hold.
 func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
-	if mt.Kind != model.String && mt.Kind != model.Int && mt.Kind != model.Uint {
+	if mt.Kind != model.String && mt.Kind != model.Int && mt.Kind != model.Uint || t.TypeArgs().Len() > 0 {
 		return nil
 	}
 	pkg := t.Obj().Pkg()
 	if pkg == nil {
 		return nil
+	}
+	if pkg.Path() != a.in.Pkg.Path() {
+		if a.in.Local == nil {
+			return nil
+		}
+		if pkg = a.in.Local(pkg.Path()); pkg == nil {
+			return nil
+		}
+		tn, ok := pkg.Scope().Lookup(t.Obj().Name()).(*types.TypeName)
+		if !ok {
+			return nil
+		}
+		if t, ok = tn.Type().(*types.Named); !ok {
+			return nil
+		}
 	}
 	var consts []*types.Const
 	scope := pkg.Scope()
@@ -203,6 +224,9 @@ func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
 		}
 	}
 	sort.Slice(consts, func(i, j int) bool { return consts[i].Pos() < consts[j].Pos() })
+	if len(consts) == 0 || mt.Kind != model.String && !a.enumerates(consts) {
+		return nil
+	}
 	var vals []model.EnumValue
 	for _, c := range consts {
 		v := constValue(c.Val(), mt.Kind)
@@ -210,6 +234,48 @@ func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
 		vals = append(vals, v)
 	}
 	return vals
+}
+
+// enumerates reports whether integer constants are an enumeration: all
+// declared in one const block that uses iota, with distinct values that
+// follow one another. Bit flags (1 << iota) and units (KB = 1024) are
+// constants of a type, not the only values it takes.
+func (a *analyzer) enumerates(consts []*types.Const) bool {
+	var block *ast.GenDecl
+	for _, c := range consts {
+		g := a.constBlock(c)
+		if g == nil || block != nil && g != block {
+			return false
+		}
+		block = g
+	}
+	if !usesIota(block) {
+		return false
+	}
+	vals := make([]constant.Value, len(consts))
+	for i, c := range consts {
+		vals[i] = c.Val()
+	}
+	sort.Slice(vals, func(i, j int) bool { return constant.Compare(vals[i], token.LSS, vals[j]) })
+	one := constant.MakeInt64(1)
+	for i := 1; i < len(vals); i++ {
+		if !constant.Compare(constant.BinaryOp(vals[i-1], token.ADD, one), token.EQL, vals[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// usesIota reports whether a const block's values mention iota.
+func usesIota(g *ast.GenDecl) bool {
+	found := false
+	ast.Inspect(g, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "iota" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func constValue(v constant.Value, k model.Kind) model.EnumValue {

@@ -141,8 +141,8 @@ func (e *emitter) promptArguments(p *model.Prompt) jen.Code {
 			if f.C.Title != "" {
 				fs = append(fs, field{"Title", jen.Lit(f.C.Title)})
 			}
-			if f.Doc != "" {
-				fs = append(fs, field{"Description", jen.Lit(f.Doc)})
+			if desc := f.ArgumentDescription(); desc != "" {
+				fs = append(fs, field{"Description", jen.Lit(desc)})
 			}
 			if f.Required {
 				fs = append(fs, field{"Required", jen.True()})

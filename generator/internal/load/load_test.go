@@ -90,6 +90,104 @@ func TestPackagesFiltersErrors(t *testing.T) {
 	}
 }
 
+// TestPackagesWithoutGenerated loads a package whose generated file
+// imports io/fs and declares MCPTools: the load sees neither, as if the
+// file did not exist, while a hand-written file of the same name is kept.
+func TestPackagesWithoutGenerated(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "a.go"), "package x\n\nimport \"os\"\n\nvar Mode os.FileMode\n")
+	writeFile(t, filepath.Join(dir, names.DefaultFile), names.Header+"\n\npackage x\n\nimport \"io/fs\"\n\nfunc MCPTools() fs.FileMode { return fs.ModeDir }\n")
+	writeFile(t, filepath.Join(dir, "sub", "a.go"), "package sub\n")
+	writeFile(t, filepath.Join(dir, "sub", names.DefaultFile), "package sub\n\nconst Mine = 1\n")
+	_, pkgs, err := Packages(Config{Dir: dir, Patterns: []string{"./..."}, Output: names.DefaultFile})
+	if err != nil || len(pkgs) != 2 {
+		t.Fatalf("Packages: %v, %d packages", err, len(pkgs))
+	}
+	x, sub := pkgs[0].Types, pkgs[1].Types
+	if x.Scope().Lookup("MCPTools") != nil {
+		t.Error("the generated file's MCPTools was loaded")
+	}
+	for _, imp := range x.Imports() {
+		if imp.Path() == "io/fs" {
+			t.Error("the generated file's import of io/fs was loaded")
+		}
+	}
+	if sub.Scope().Lookup("Mine") == nil {
+		t.Error("a hand-written file named like the output was not loaded")
+	}
+	if got := pkgs[0].Local("example.com/x/sub"); got != sub {
+		t.Error("Local loaded a package of the command line again")
+	}
+	if len(pkgs[0].Errors) != 0 || pkgs[0].Module != "example.com/x" {
+		t.Errorf("errors %v, module %q", pkgs[0].Errors, pkgs[0].Module)
+	}
+}
+
+// TestPackagesRenamed loads a package renamed since its generated file was
+// written: the stale file, listed first, names the old package, which
+// neither the go command nor the type checker may see.
+func TestPackagesRenamed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "z.go"), "package x\n\nvar Z int\n")
+	writeFile(t, filepath.Join(dir, names.DefaultFile), names.Header+"\n\npackage old\n\nimport \"io/fs\"\n\nvar _ = fs.Gone\n")
+	_, pkgs, err := Packages(Config{Dir: dir, Output: names.DefaultFile})
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("Packages: %v, %d packages", err, len(pkgs))
+	}
+	p := pkgs[0]
+	if p.Name != "x" || p.Types == nil || p.Types.Name() != "x" || p.Types.Scope().Lookup("Z") == nil || len(p.Errors) != 0 {
+		t.Errorf("package %s, types %v, errors %v", p.Name, p.Types, p.Errors)
+	}
+}
+
+// TestLocal checks that another package of the module is loaded from
+// source with all its declarations, and that a package of another module
+// is not local.
+func TestLocal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "a.go"), "package x\n\nimport \"example.com/x/q\"\n\nvar C q.Color\n")
+	writeFile(t, filepath.Join(dir, "q", "q.go"), "package q\n\ntype Color string\n\nconst Red Color = \"red\"\n")
+	_, pkgs, err := Packages(Config{Dir: dir, Output: names.DefaultFile})
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("Packages: %v, %d packages", err, len(pkgs))
+	}
+	q := pkgs[0].Local("example.com/x/q")
+	if q == nil || q.Scope().Lookup("Red") == nil {
+		t.Fatalf("Local(example.com/x/q) = %v, without its constant Red", q)
+	}
+	if again := pkgs[0].Local("example.com/x/q"); again != q {
+		t.Error("Local loaded the package twice")
+	}
+	for _, path := range []string{"os", "example.com/xy", "example.com/x/none"} {
+		if p := pkgs[0].Local(path); p != nil {
+			t.Errorf("Local(%s) = %v, want nil", path, p)
+		}
+	}
+}
+
+// TestLocals checks the Local of a package loaded by another tool: the
+// module is found from the directory.
+func TestLocals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/x\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(dir, "a.go"), "package x\n")
+	writeFile(t, filepath.Join(dir, "q", "q.go"), "package q\n\ntype Color string\n\nconst Red Color = \"red\"\n")
+	local := Locals(dir, names.DefaultFile, token.NewFileSet())
+	if q := local("example.com/x/q"); q == nil || q.Scope().Lookup("Red") == nil {
+		t.Errorf("Locals(...)(example.com/x/q) = %v, without its constant Red", q)
+	}
+	if p := local("os"); p != nil {
+		t.Errorf("Locals(...)(os) = %v, want nil", p)
+	}
+}
+
 // TestNothingLoaded checks that a pattern matching no package is an error
 // saying so.
 func TestNothingLoaded(t *testing.T) {

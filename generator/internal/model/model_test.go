@@ -30,3 +30,27 @@ func TestIdent(t *testing.T) {
 		t.Errorf("GoIdent of a method = %q, want T_F", got)
 	}
 }
+
+// TestArgumentDescription checks that a prompt argument's description says
+// the values of its enum: the tag's, else its type's constants, with their
+// doc comments when they have some.
+func TestArgumentDescription(t *testing.T) {
+	t.Parallel()
+	plain := &Type{Kind: String, Enum: []EnumValue{{JSON: `"brief"`}, {JSON: `"long"`}}}
+	documented := &Type{Kind: String, Enum: []EnumValue{{JSON: `"brief"`, Doc: "one sentence"}, {JSON: `"long"`}}}
+	for _, tc := range []struct {
+		f    Field
+		want string
+	}{
+		{Field{Doc: "Style", Type: &Type{Kind: String}}, "Style"},
+		{Field{Doc: "Style", Type: &Type{Kind: Pointer, Elem: plain}}, "Style\n\nOne of: \"brief\", \"long\"."},
+		{Field{Type: plain}, "One of: \"brief\", \"long\"."},
+		{Field{Doc: "Style", Type: documented}, "Style\n\nValues:\n- \"brief\": one sentence\n- \"long\""},
+		{Field{Doc: "Level", Type: &Type{Kind: Int}, C: Constraints{Enum: []EnumValue{{JSON: "1"}, {JSON: "2"}}}}, "Level\n\nOne of: 1, 2."},
+		{Field{Doc: "Style", Type: documented, C: Constraints{Enum: []EnumValue{{JSON: `"brief"`}}}}, "Style\n\nOne of: \"brief\"."},
+	} {
+		if got := tc.f.ArgumentDescription(); got != tc.want {
+			t.Errorf("ArgumentDescription of %q = %q, want %q", tc.f.Doc, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package model
 
-import "go/token"
+import (
+	"go/token"
+	"slices"
+	"strings"
+)
 
 // Kind is the JSON shape of a Go type.
 type Kind int
@@ -97,6 +101,55 @@ type EnumValue struct {
 	JSON string // the JSON literal: "emea" or 3
 	Go   string // the Go literal: "emea" or 3
 	Doc  string
+}
+
+// WithValueDocs appends to a description the enum values with their doc
+// comments, one line a value: JSON Schema has no keyword for them that
+// clients read, and a model reads the description.
+func WithValueDocs(desc string, vals []EnumValue) string {
+	var b strings.Builder
+	b.WriteString(desc)
+	if desc != "" {
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Values:")
+	for _, v := range vals {
+		b.WriteString("\n- " + v.JSON)
+		if v.Doc != "" {
+			b.WriteString(": " + strings.ReplaceAll(v.Doc, "\n", " "))
+		}
+	}
+	return b.String()
+}
+
+// ArgumentDescription is the description of f as a prompt argument. A
+// prompt argument has no schema, so the values of its enum are said after
+// its doc comment: with their doc comments as in a schema's description
+// when the type's constants have some, else as "One of: ...".
+func (f *Field) ArgumentDescription() string {
+	t := f.Type
+	for t.Kind == Pointer {
+		t = t.Elem
+	}
+	enum := f.C.Enum
+	if len(enum) == 0 {
+		enum = t.Enum
+		if slices.ContainsFunc(enum, func(v EnumValue) bool { return v.Doc != "" }) {
+			return WithValueDocs(f.Doc, enum)
+		}
+	}
+	if len(enum) == 0 {
+		return f.Doc
+	}
+	vals := make([]string, len(enum))
+	for i, v := range enum {
+		vals[i] = v.JSON
+	}
+	desc := f.Doc
+	if desc != "" {
+		desc += "\n\n"
+	}
+	return desc + "One of: " + strings.Join(vals, ", ") + "."
 }
 
 // Step is one selector on the way from a struct to a promoted field.

@@ -10,7 +10,6 @@ import (
 	"go/token"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/internal/model"
 )
@@ -520,17 +519,5 @@ func withValueDocs(desc string, f *model.Field) string {
 	if len(f.C.Enum) > 0 || !slices.ContainsFunc(t.Enum, func(v model.EnumValue) bool { return v.Doc != "" }) {
 		return desc
 	}
-	var b strings.Builder
-	b.WriteString(desc)
-	if desc != "" {
-		b.WriteString("\n\n")
-	}
-	b.WriteString("Values:")
-	for _, v := range t.Enum {
-		b.WriteString("\n- " + v.JSON)
-		if v.Doc != "" {
-			b.WriteString(": " + strings.ReplaceAll(v.Doc, "\n", " "))
-		}
-	}
-	return b.String()
+	return model.WithValueDocs(desc, t.Enum)
 }

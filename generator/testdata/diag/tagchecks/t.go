@@ -3,6 +3,8 @@ package t
 import (
 	"context"
 	"math/big"
+
+	"github.com/mcpgen/mcpgen/generator/testdata/golden/enums/kinds"
 )
 
 // In has tags that cannot hold.
@@ -55,3 +57,27 @@ type R struct {
 //
 //mcp:tool
 func Rate(ctx context.Context, in R) error { return nil }
+
+// Shade is a named string type with constants.
+type Shade string
+
+// The shades.
+const (
+	Light Shade = "light"
+	Dark  Shade = "dark"
+)
+
+// Off turns off an enum that is replaced, and one that does not exist.
+type Off struct {
+	Both  Shade `json:"both" mcp:"noenum,enum=light"`
+	Plain int   `json:"plain" mcp:"noenum"`
+	// Fields of types of another package of the module: their enums are
+	// known there too.
+	Color  kinds.Color  `json:"color" mcp:"noenum"`
+	Finish kinds.Finish `json:"finish" mcp:"default=7"`
+}
+
+// Turn turns.
+//
+//mcp:tool
+func Turn(ctx context.Context, in Off) error { return nil }

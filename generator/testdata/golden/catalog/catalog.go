@@ -25,8 +25,8 @@ type Level int
 
 // The levels.
 const (
-	Top Level = 1
-	Sub Level = 2
+	Top Level = iota + 1
+	Sub
 )
 
 // Greeting returns a static text.

@@ -28,8 +28,8 @@ type v int
 
 // The levels.
 const (
-	low  v = 1
-	high v = 2
+	low v = iota + 1
+	high
 )
 
 // x1 is a small signed number.

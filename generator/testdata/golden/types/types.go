@@ -13,10 +13,10 @@ type Level int
 
 // The levels.
 const (
-	Debug Level = 0 // everything, for tracing a problem
+	Debug Level = iota // everything, for tracing a problem
 	// Info reports progress.
-	Info Level = 1
-	Warn Level = 2
+	Info
+	Warn
 )
 
 // Base is embedded and flattened.
