@@ -77,6 +77,30 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	return out, nil
 }
 
+// ElicitURL implements [mcprt.Caller] with the session's Elicit in URL
+// mode, on 2025-11-25 to a client that declared elicitation.url. The id
+// is recorded for [ElicitationComplete].
+func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if err := c.canAsk("elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
+		return mcprt.ElicitResult{}, "", err
+	}
+	if c.rev < wire.Rev20251125 {
+		return mcprt.ElicitResult{}, "", fmt.Errorf("gosdk: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
+	}
+	id := mcprt.NewElicitationID()
+	elicitations.Add(id, c.ss)
+	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: message, URL: url, ElicitationID: id})
+	if err != nil {
+		return mcprt.ElicitResult{}, id, fmt.Errorf("gosdk: elicitation: %w", err)
+	}
+	return mcprt.ElicitResult{Action: res.Action}, id, nil
+}
+
+// urlDeclared reports whether the client declared URL elicitation.
+func urlDeclared(cc *mcp.ClientCapabilities) bool {
+	return cc.Elicitation != nil && cc.Elicitation.URL != nil
+}
+
 // Sample implements [mcprt.Caller] with the session's CreateMessage.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
 	if err := c.canAsk("sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {

@@ -73,8 +73,10 @@
 //
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
-// set), elicitation (Elicit) and sampling (CreateMessage), the last two only
-// where the identity enables them and the client declared the capability.
+// set), elicitation (Elicit, in URL mode too) and sampling (CreateMessage),
+// the last two only where the identity enables them and the client declared
+// the capability. [ElicitationComplete] sends the completion of a URL
+// elicitation with the session's NotifyElicitationComplete.
 // Prompts and resources reach it the same way. On a server made by
 // NewServer, the identity says; on one made by the caller, everything the
 // client declared is allowed.
@@ -216,12 +218,17 @@ func revision(v string) wire.Revision {
 // handler runs a tool for the SDK with a [mcprt.Caller] on the request's
 // session in its context. Argument problems, returned errors and panics all
 // come back as results with IsError set, never as Go errors, which the SDK
-// would turn into JSON-RPC errors the model does not see.
+// would turn into JSON-RPC errors the model does not see; the one exception
+// is [mcprt.URLElicitationRequired], a protocol error (-32042) on
+// 2025-11-25 to a client that declared elicitation.url.
 func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
+			return nil, err
+		}
 		return result(&res, rev), nil
 	}
 }

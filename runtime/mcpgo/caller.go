@@ -88,6 +88,33 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	return out, nil
 }
 
+// ElicitURL implements [mcprt.Caller] with mcp-go's RequestURLElicitation,
+// on 2025-11-25 to a client that declared elicitation.url. The id is
+// recorded for [ElicitationComplete].
+func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if err := canAsk(ctx, "elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
+		return mcprt.ElicitResult{}, "", err
+	}
+	if rev := revision(ctx); rev < wire.Rev20251125 {
+		return mcprt.ElicitResult{}, "", fmt.Errorf("mcpgo: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
+	}
+	session := server.ClientSessionFromContext(ctx)
+	id := mcprt.NewElicitationID()
+	if session != nil {
+		elicitations.Add(id, session)
+	}
+	res, err := c.srv.RequestURLElicitation(ctx, session, id, url, message)
+	if err != nil {
+		return mcprt.ElicitResult{}, id, fmt.Errorf("mcpgo: elicitation: %w", err)
+	}
+	return mcprt.ElicitResult{Action: string(res.Action)}, id, nil
+}
+
+// urlDeclared reports whether the client declared URL elicitation.
+func urlDeclared(cc *mcp.ClientCapabilities) bool {
+	return cc.Elicitation != nil && cc.Elicitation.URL != nil
+}
+
 // Sample implements [mcprt.Caller] with mcp-go's RequestSampling.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
 	if err := canAsk(ctx, "sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {

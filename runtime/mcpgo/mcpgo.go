@@ -293,7 +293,9 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 // handler runs a tool for mcp-go with a [mcprt.Caller] in its context; as
 // a task where mcp-go runs the call as one (taskSupport says the
 // descriptor publishes task support). It returns a Go error only for a
-// task whose handler panicked, which mcp-go then marks failed.
+// task whose handler panicked, which mcp-go then marks failed, and for
+// [mcprt.URLElicitationRequired] on 2025-11-25 to a client that declared
+// elicitation.url, which mcp-go answers as -32042.
 func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(ctx)
@@ -309,7 +311,11 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		if runsAsTask(taskSupport, &req) {
 			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
 		}
-		return result(wire.CallTool(ctx, &t, args), rev, reg.listRevision(rev)), nil
+		res := wire.CallTool(ctx, &t, args)
+		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
+			return nil, err
+		}
+		return result(res, rev, reg.listRevision(rev)), nil
 	}
 }
 

@@ -60,7 +60,7 @@ type SampleResult struct {
 // Caller is the client end of a call, as a server offers it to the handler
 // running the call. The built-in server and the SDK adapters install one in
 // every call's context with [WithCaller]; handlers use the package functions
-// [Progress], [Log], [Elicit], [Sample] and [ListRoots], which find it
+// [Progress], [Log], [Elicit], [ElicitURL], [Sample] and [ListRoots], which find it
 // there. A test of a handler may install its own.
 type Caller interface {
 	// Progress reports progress of the call, when the client asked for it.
@@ -69,6 +69,9 @@ type Caller interface {
 	Log(ctx context.Context, level LogLevel, logger string, data any) error
 	// Elicit asks the client's user for input matching requestedSchema.
 	Elicit(ctx context.Context, message string, requestedSchema []byte) (ElicitResult, error)
+	// ElicitURL asks the client to send its user to url; it returns the
+	// answer and the elicitation's id (empty on 2026-07-28).
+	ElicitURL(ctx context.Context, message, url string) (ElicitResult, string, error)
 	// Sample asks the client to sample its model.
 	Sample(ctx context.Context, req SampleRequest) (SampleResult, error)
 	// ListRoots asks the client for its roots.

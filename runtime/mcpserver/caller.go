@@ -92,6 +92,31 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
 }
 
+// ElicitURL implements [mcprt.Caller] with an elicitation/create request in
+// URL mode. On a session the elicitation gets an id, which
+// [Server.ElicitationComplete] takes; 2026-07-28 has none.
+func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	id := ""
+	if !x.rev.Stateless() {
+		id = mcprt.NewElicitationID()
+	}
+	q := question{"elicitation.url", x.srv.id.EnableElicitation, x.caps.elicitationURL, wire.Rev20251125, "elicitation/create", wire.AppendURLElicitation(nil, id, message, url)}
+	if !x.rev.Stateless() && x.canAsk(q.kind, q.enabled, q.declared, q.since) == nil {
+		x.sess.expectCompletion(id)
+	}
+	raw, err := x.ask(ctx, q)
+	if err != nil {
+		return mcprt.ElicitResult{}, id, err
+	}
+	var r struct {
+		Action string `json:"action"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+		return mcprt.ElicitResult{}, id, x.malformed(ctx, q, raw)
+	}
+	return mcprt.ElicitResult{Action: r.Action}, id, nil
+}
+
 // Sample implements [mcprt.Caller] with a sampling/createMessage request.
 func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
 	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
