@@ -21,6 +21,11 @@
 // is the SDK's "resource not found". Messages, contents and tool results
 // are trimmed per revision here as the built-in server trims them.
 //
+// The capabilities of initialize and server/discover are rewritten by the
+// same middleware: 2024-11-05, which has no completions, is not offered
+// them, and a server with a ui:// resource declares MCP Apps
+// (io.modelcontextprotocol/ui) in its extensions.
+//
 // Lists are published per protocol revision, as on the built-in server: a
 // receiving middleware, which the adapter adds to every server it serves
 // on, lets the SDK find the page asked for (its cursors and page size
@@ -61,7 +66,7 @@
 //     it is false;
 //   - the prompts and resources capabilities are published from the start,
 //     whether there are any or not (go-sdk could otherwise publish them only
-//     with listChanged), and completions on 2024-11-05 too;
+//     with listChanged);
 //   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
 //     subscriptions/listen, which the built-in server does not, and adds to
 //     every result a _meta naming the server

@@ -279,7 +279,21 @@ func descriptor(t *mcprt.Tool, rev wire.Revision, tasks bool) mcp.Tool {
 	if tasks && v.TaskSupport != "" {
 		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(v.TaskSupport)}
 	}
+	d.Meta = metaOf(wire.ToolMeta(t), rev)
 	return d
+}
+
+// metaOf maps a descriptor's _meta onto mcp-go's type, where revision rev
+// publishes it (2025-06-18 on); nil for none.
+func metaOf(js []byte, rev wire.Revision) *mcp.Meta {
+	if len(js) == 0 || !rev.HasStructuredOutput() {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(js, &m) != nil {
+		return nil
+	}
+	return mcp.NewMetaFromMap(m)
 }
 
 func icons(ics []mcprt.Icon) []mcp.Icon {
