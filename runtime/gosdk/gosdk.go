@@ -43,6 +43,8 @@
 // runs as an ordinary call, with or without the client's task param and
 // whatever the identity enables; no task support (execution), tasks
 // capability or tasks/* method is published (TestTaskToolsRunAsCalls).
+// For the same reason a handler's question goes to the client as an
+// ordinary request, never as a task, whatever the client declares.
 //
 // What differs from the built-in server (each is checked by
 // TestDifferences, so that a change in the SDK shows):

@@ -158,6 +158,11 @@
 //     -32601 whatever the client declared, where the built-in server makes
 //     tasks itself for clients that declare the extension and answers
 //     others -32021 ("no tasks extension on 2026-07-28");
+//   - a handler's question (Elicit, Sample) goes to the client as an
+//     ordinary request even where the client declares task-augmented
+//     sampling or elicitation, since the adapter asks through mcp-go's
+//     RequestSampling and RequestElicitation, which send no task param;
+//     the built-in server sends it as a task and polls it (not asserted);
 //   - on a server the caller made, the adapter has no hooks (mcp-go takes
 //     them only when a server is made), so tasks/cancel marks a task
 //     cancelled but its handler's context ends only at the task's ttl, and

@@ -197,6 +197,9 @@ func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error)
 			run.publish(context.WithoutCancel(ctx), nil)
 		}()
 	}
+	if x.asTask(q.method) {
+		return x.askAsTask(ctx, q.method, q.params)
+	}
 	return x.roundTrip(ctx, q.method, q.params)
 }
 

@@ -368,6 +368,9 @@ type clientCaps struct {
 	samplingTools  bool // sampling.tools: tools in sampling requests
 	roots          bool
 	tasks          bool // the 2026-07-28 tasks extension
+	// taskSampling and taskElicitation: the client runs sampling and
+	// elicitation requests as tasks (2025-11-25).
+	taskSampling, taskElicitation bool
 }
 
 // parseClientCaps reads a ClientCapabilities object.
@@ -376,6 +379,7 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		Elicitation json.RawMessage            `json:"elicitation"`
 		Sampling    json.RawMessage            `json:"sampling"`
 		Roots       json.RawMessage            `json:"roots"`
+		Tasks       json.RawMessage            `json:"tasks"`
 		Extensions  map[string]json.RawMessage `json:"extensions"`
 	}
 	if len(raw) > 0 {
@@ -386,6 +390,19 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 	}
 	var sample struct {
 		Tools json.RawMessage `json:"tools"`
+	}
+	var tasks struct {
+		Requests struct {
+			Sampling struct {
+				CreateMessage json.RawMessage `json:"createMessage"`
+			} `json:"sampling"`
+			Elicitation struct {
+				Create json.RawMessage `json:"create"`
+			} `json:"elicitation"`
+		} `json:"requests"`
+	}
+	if len(c.Tasks) > 0 {
+		_ = json.Unmarshal(c.Tasks, &tasks)
 	}
 	if len(c.Elicitation) > 0 {
 		_ = json.Unmarshal(c.Elicitation, &elicit)
@@ -401,5 +418,8 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		samplingTools:  present(c.Sampling) && present(sample.Tools),
 		roots:          c.Roots != nil && !isNull(c.Roots),
 		tasks:          c.Extensions[TasksExtension] != nil && !isNull(c.Extensions[TasksExtension]),
+
+		taskSampling:    present(tasks.Requests.Sampling.CreateMessage),
+		taskElicitation: present(tasks.Requests.Elicitation.Create),
 	}
 }
