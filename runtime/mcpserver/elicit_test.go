@@ -184,3 +184,28 @@ func TestURLElicitationRequiredRound(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"gate"}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32021,"message":"Missing required client capability: elicitation.url","data":{"requiredCapabilities":{"elicitation":{"url":{}}}}}}`)
 }
+
+// TestURLElicitationRequiredPromptAndRead: a prompt or a resource read that
+// needs a page answers as a tool call does: -32042 on 2025-11-25, an
+// input-required result on 2026-07-28.
+func TestURLElicitationRequiredPromptAndRead(t *testing.T) {
+	gate := func() error { return mcprt.URLElicitationRequired("Sign in", "https://example.com/login") }
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true})
+	srv.AddPrompts(mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) { return mcprt.PromptResult{}, gate() }})
+	srv.AddResources(mcprt.Resource{URI: "x://r", Name: "r", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { return nil, gate() }})
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20251125, `{"elicitation":{"url":{}}}`)
+	for _, call := range []string{`"method":"prompts/get","params":{"name":"p"}`, `"method":"resources/read","params":{"uri":"x://r"}`} {
+		c.send(`{"jsonrpc":"2.0","id":1,` + call + `}`)
+		if line := c.recv(); !strings.Contains(line, `"code":-32042`) || !strings.Contains(line, `"url":"https://example.com/login"`) {
+			t.Errorf("%s: %s, want -32042", call, line)
+		}
+	}
+	caps := `{"elicitation":{"url":{}}}`
+	for _, call := range []string{`"method":"prompts/get","params":{` + meta2026(caps) + `,"name":"p"}`, `"method":"resources/read","params":{` + meta2026(caps) + `,"uri":"x://r"}`} {
+		c.send(`{"jsonrpc":"2.0","id":2,` + call + `}`)
+		if reqs, _ := inputRequired(t, c.recv()); len(reqs) != 1 {
+			t.Errorf("%s: input requests %v, want the page", call, reqs)
+		}
+	}
+}
