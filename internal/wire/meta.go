@@ -25,6 +25,10 @@ func ToolMeta(t *mcprt.Tool) []byte {
 	return withMember(t.Meta, "ui", append(ui, '}'), true)
 }
 
+// PromptMeta returns the _meta object of p, its Meta, or nil when it has
+// none or one that is no object.
+func PromptMeta(p *mcprt.Prompt) []byte { return objectOrNil(p.Meta) }
+
 // ResourceMeta returns the _meta object of r's descriptor: its Meta with
 // _meta.ui from UI, or nil when there is neither.
 func ResourceMeta(r *mcprt.Resource) []byte {

@@ -30,6 +30,9 @@ func TestApps(t *testing.T) {
 	tool, page := viewerApp()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, tool)
 	AddResources(s, page)
+	AddPrompts(s, mcprt.Prompt{Name: "p", Meta: []byte(`{"traceparent":"00-1"}`), Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) {
+		return mcprt.PromptResult{}, nil
+	}})
 	cs := connect(t, s, "2025-11-25", nil)
 	if _, ok := cs.InitializeResult().Capabilities.Extensions[mcprt.AppsExtension]; !ok {
 		t.Errorf("capabilities %+v, want the MCP Apps extension", cs.InitializeResult().Capabilities)
@@ -40,6 +43,11 @@ func TestApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameJSONValue(t, marshal(t, tools.Tools[0].Meta), []byte(`{"trace":"t1","ui":{"resourceUri":"ui://kb/viewer","visibility":["app"]}}`))
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSONValue(t, marshal(t, prompts.Prompts[0].Meta), []byte(`{"traceparent":"00-1"}`))
 	const ui = `{"ui":{"csp":{"resourceDomains":["https://cdn.example.com"]},"prefersBorder":false}}`
 	resources, err := cs.ListResources(ctx, nil)
 	if err != nil {

@@ -69,3 +69,17 @@ func TestNoAppsNoExtension(t *testing.T) {
 		t.Errorf("initialize: %s, want no extensions", line)
 	}
 }
+
+// TestPromptMeta: a prompt's Meta is published from 2025-06-18, which has
+// _meta on descriptors.
+func TestPromptMeta(t *testing.T) {
+	srv := New(mcprt.Identity{Name: "n", Version: "v"})
+	srv.AddPrompts(mcprt.Prompt{Name: "p", Meta: []byte(`{"traceparent":"00-1"}`), Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) {
+		return mcprt.PromptResult{}, nil
+	}})
+	for rev, want := range map[wire.Revision]string{wire.Rev20250618: `{"name":"p","_meta":{"traceparent":"00-1"}}`, wire.Rev20250326: `{"name":"p"}`} {
+		c := startStdio(t, srv)
+		c.initialize(rev, `{}`)
+		c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`, `{"jsonrpc":"2.0","id":1,"result":{"prompts":[`+want+`]}}`)
+	}
+}
