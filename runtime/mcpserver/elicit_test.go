@@ -191,7 +191,9 @@ func TestURLElicitationRequiredRound(t *testing.T) {
 func TestURLElicitationRequiredPromptAndRead(t *testing.T) {
 	gate := func() error { return mcprt.URLElicitationRequired("Sign in", "https://example.com/login") }
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true})
-	srv.AddPrompts(mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) { return mcprt.PromptResult{}, gate() }})
+	srv.AddPrompts(mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) {
+		return mcprt.PromptResult{}, gate()
+	}})
 	srv.AddResources(mcprt.Resource{URI: "x://r", Name: "r", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { return nil, gate() }})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{"elicitation":{"url":{}}}`)
