@@ -83,7 +83,12 @@
 // set), elicitation (Elicit, in URL mode too) and sampling (CreateMessage),
 // the last two only where the identity enables them and the client declared
 // the capability. [ElicitationComplete] sends the completion of a URL
-// elicitation with the session's NotifyElicitationComplete.
+// elicitation with the session's NotifyElicitationComplete. A handler's
+// [mcprt.URLElicitationRequired] is the SDK's -32042 on 2025-11-25 to a
+// client that declared elicitation.url. On 2026-07-28 the adapter asks
+// nothing, in URL mode as in form mode: the SDK refuses the request, and
+// URLElicitationRequired is a failed result, where the built-in server
+// answers with input-required results (TestURLElicitationOn2026).
 // Prompts and resources reach it the same way. On a server made by
 // NewServer, the identity says; on one made by the caller, everything the
 // client declared is allowed.

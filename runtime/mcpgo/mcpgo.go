@@ -158,6 +158,11 @@
 //     -32601 whatever the client declared, where the built-in server makes
 //     tasks itself for clients that declare the extension and answers
 //     others -32021 ("no tasks extension on 2026-07-28");
+//   - on 2026-07-28 the adapter asks the client nothing, in URL mode as in
+//     form mode: mcp-go refuses the request, and a handler's
+//     [mcprt.URLElicitationRequired] is a failed result, where the
+//     built-in server answers with input-required results
+//     (TestURLElicitationOn2026, not a subtest);
 //   - a handler's question (Elicit, Sample) goes to the client as an
 //     ordinary request even where the client declares task-augmented
 //     sampling or elicitation, since the adapter asks through mcp-go's
