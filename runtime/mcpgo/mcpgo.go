@@ -42,8 +42,15 @@
 // keeps serving.
 //
 // Each call's context carries an [mcprt.Caller] built on mcp-go's session
-// API: progress notifications, log messages, elicitation and sampling.
-// Prompts and resources reach it the same way.
+// API: progress notifications, log messages, elicitation (URL mode with
+// RequestURLElicitation) and sampling, with tools too. Prompts and
+// resources reach it the same way. [ElicitationComplete] sends the
+// completion of a URL elicitation with mcp-go's SendElicitationComplete.
+//
+// A server made by [NewServer] with a ui:// resource declares MCP Apps
+// (io.modelcontextprotocol/ui) in the capabilities of initialize and
+// server/discover, from its hooks; on a server the caller made, which has
+// none, pass the extension to server.WithExtensions.
 //
 // A server made by [NewServer] lists tools, prompts, resources and
 // templates per protocol revision, as the built-in server does: hooks that
