@@ -183,6 +183,7 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 			Hints:       mcprt.Hints(t.Hints),
 			Icons:       icons(t.Icons),
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),
+			UI:          toolUI(t.UI),
 		})
 	}
 	return tools
@@ -206,7 +207,7 @@ func runtimePrompts(m *model.Package) []mcprt.Prompt {
 func runtimeResources(m *model.Package) []mcprt.Resource {
 	var resources []mcprt.Resource
 	for _, r := range m.Resources {
-		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons)}
+		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons), UI: resourceUI(r.UI)}
 		if len(r.Audience) > 0 || r.Priority != "" {
 			rr.Annotations = &mcprt.Annotations{Audience: r.Audience}
 			if r.Priority != "" {
@@ -217,6 +218,21 @@ func runtimeResources(m *model.Package) []mcprt.Resource {
 		resources = append(resources, rr)
 	}
 	return resources
+}
+
+func toolUI(ui *model.ToolUI) *mcprt.ToolUI {
+	if ui == nil {
+		return nil
+	}
+	return &mcprt.ToolUI{ResourceURI: ui.ResourceURI, Visibility: ui.Visibility}
+}
+
+func resourceUI(ui *model.ResourceUI) *mcprt.ResourceUI {
+	if ui == nil {
+		return nil
+	}
+	return &mcprt.ResourceUI{ConnectDomains: ui.ConnectDomains, ResourceDomains: ui.ResourceDomains, FrameDomains: ui.FrameDomains,
+		BaseURIDomains: ui.BaseURIDomains, Permissions: ui.Permissions, Domain: ui.Domain, PrefersBorder: ui.PrefersBorder}
 }
 
 func icons(ics []model.Icon) []mcprt.Icon {

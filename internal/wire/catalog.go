@@ -152,7 +152,8 @@ func RenderPrompt(ctx context.Context, log *slog.Logger, p *mcprt.Prompt, args m
 
 // ReadResource runs r.Read for uri. A panic does not escape: it is logged
 // to log (nil: slog's default) and becomes an internal error. An error wrapping [mcprt.ErrNotFound] is
-// "resource not found"; any other is internal.
+// "resource not found"; any other is internal. The contents of an MCP
+// App's resource (r.UI set) carry its _meta.ui, unless they have their own.
 func ReadResource(ctx context.Context, log *slog.Logger, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -162,7 +163,14 @@ func ReadResource(ctx context.Context, log *slog.Logger, r *mcprt.Resource, uri 
 	if r.Read == nil {
 		return nil, errors.New("internal error: resource " + strconv.Quote(r.URI) + " has no Read function")
 	}
-	return r.Read(ctx, uri)
+	contents, err = r.Read(ctx, uri)
+	if r.UI != nil && len(contents) > 0 {
+		contents = slices.Clone(contents) // the handler's slice stays as it was
+		for i := range contents {
+			contents[i].Meta = ContentsMeta(contents[i].Meta, r)
+		}
+	}
+	return contents, err
 }
 
 // Complete runs comp, if any, and returns the values a completion result

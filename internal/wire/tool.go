@@ -109,6 +109,15 @@ func AppendTool(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 		dst = append(dst, v.TaskSupport...)
 		dst = append(dst, `"}`...)
 	}
+	return appendMeta(dst, ToolMeta(t), rev)
+}
+
+// appendMeta appends the member _meta, when there is one and revision rev
+// publishes it on descriptors (2025-06-18 on), and closes the object.
+func appendMeta(dst, meta []byte, rev Revision) []byte {
+	if len(meta) > 0 && rev.HasStructuredOutput() {
+		dst = append(append(dst, `,"_meta":`...), meta...)
+	}
 	return append(dst, '}')
 }
 

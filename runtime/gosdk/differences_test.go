@@ -86,9 +86,6 @@ func TestDifferences(t *testing.T) {
 		if caps.Prompts == nil || caps.Resources == nil || caps.Prompts.ListChanged || caps.Resources.ListChanged {
 			t.Errorf("no prompts or resources yet: prompts %+v, resources %+v; want both, without listChanged", caps.Prompts, caps.Resources)
 		}
-		if caps.Completions == nil {
-			t.Error("2024-11-05 without the completions capability")
-		}
 	})
 	t.Run("listChanged and subscribe on 2026-07-28", func(t *testing.T) {
 		modern := dial(t, s, "2026-07-28")

@@ -21,6 +21,11 @@
 // is the SDK's "resource not found". Messages, contents and tool results
 // are trimmed per revision here as the built-in server trims them.
 //
+// The capabilities of initialize and server/discover are rewritten by the
+// same middleware: 2024-11-05, which has no completions, is not offered
+// them, and a server with a ui:// resource declares MCP Apps
+// (io.modelcontextprotocol/ui) in its extensions.
+//
 // Lists are published per protocol revision, as on the built-in server: a
 // receiving middleware, which the adapter adds to every server it serves
 // on, lets the SDK find the page asked for (its cursors and page size
@@ -38,6 +43,8 @@
 // runs as an ordinary call, with or without the client's task param and
 // whatever the identity enables; no task support (execution), tasks
 // capability or tasks/* method is published (TestTaskToolsRunAsCalls).
+// For the same reason a handler's question goes to the client as an
+// ordinary request, never as a task, whatever the client declares.
 //
 // What differs from the built-in server (each is checked by
 // TestDifferences, so that a change in the SDK shows):
@@ -61,7 +68,7 @@
 //     it is false;
 //   - the prompts and resources capabilities are published from the start,
 //     whether there are any or not (go-sdk could otherwise publish them only
-//     with listChanged), and completions on 2024-11-05 too;
+//     with listChanged);
 //   - on 2026-07-28 the SDK publishes listChanged and subscribe and serves
 //     subscriptions/listen, which the built-in server does not, and adds to
 //     every result a _meta naming the server
@@ -73,8 +80,15 @@
 //
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
-// set), elicitation (Elicit) and sampling (CreateMessage), the last two only
-// where the identity enables them and the client declared the capability.
+// set), elicitation (Elicit, in URL mode too) and sampling (CreateMessage),
+// the last two only where the identity enables them and the client declared
+// the capability. [ElicitationComplete] sends the completion of a URL
+// elicitation with the session's NotifyElicitationComplete. A handler's
+// [mcprt.URLElicitationRequired] is the SDK's -32042 on 2025-11-25 to a
+// client that declared elicitation.url. On 2026-07-28 the adapter asks
+// nothing, in URL mode as in form mode: the SDK refuses the request, and
+// URLElicitationRequired is a failed result, where the built-in server
+// answers with input-required results (TestURLElicitationOn2026).
 // Prompts and resources reach it the same way. On a server made by
 // NewServer, the identity says; on one made by the caller, everything the
 // client declared is allowed.
@@ -248,12 +262,17 @@ func revision(v string) wire.Revision {
 // handler runs a tool for the SDK with a [mcprt.Caller] on the request's
 // session in its context. Argument problems, returned errors and panics all
 // come back as results with IsError set, never as Go errors, which the SDK
-// would turn into JSON-RPC errors the model does not see.
+// would turn into JSON-RPC errors the model does not see; the one exception
+// is [mcprt.URLElicitationRequired], a protocol error (-32042) on
+// 2025-11-25 to a client that declared elicitation.url.
 func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
+			return nil, err
+		}
 		return result(&res, rev), nil
 	}
 }

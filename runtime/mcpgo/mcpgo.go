@@ -42,8 +42,15 @@
 // keeps serving.
 //
 // Each call's context carries an [mcprt.Caller] built on mcp-go's session
-// API: progress notifications, log messages, elicitation and sampling.
-// Prompts and resources reach it the same way.
+// API: progress notifications, log messages, elicitation (URL mode with
+// RequestURLElicitation) and sampling, with tools too. Prompts and
+// resources reach it the same way. [ElicitationComplete] sends the
+// completion of a URL elicitation with mcp-go's SendElicitationComplete.
+//
+// A server made by [NewServer] with a ui:// resource declares MCP Apps
+// (io.modelcontextprotocol/ui) in the capabilities of initialize and
+// server/discover, from its hooks; on a server the caller made, which has
+// none, pass the extension to server.WithExtensions.
 //
 // A server made by [NewServer] lists tools, prompts, resources and
 // templates per protocol revision, as the built-in server does: hooks that
@@ -158,6 +165,16 @@
 //     -32601 whatever the client declared, where the built-in server makes
 //     tasks itself for clients that declare the extension and answers
 //     others -32021 ("no tasks extension on 2026-07-28");
+//   - on 2026-07-28 the adapter asks the client nothing, in URL mode as in
+//     form mode: mcp-go refuses the request, and a handler's
+//     [mcprt.URLElicitationRequired] is a failed result, where the
+//     built-in server answers with input-required results
+//     (TestURLElicitationOn2026, not a subtest);
+//   - a handler's question (Elicit, Sample) goes to the client as an
+//     ordinary request even where the client declares task-augmented
+//     sampling or elicitation, since the adapter asks through mcp-go's
+//     RequestSampling and RequestElicitation, which send no task param;
+//     the built-in server sends it as a task and polls it (not asserted);
 //   - on a server the caller made, the adapter has no hooks (mcp-go takes
 //     them only when a server is made), so tasks/cancel marks a task
 //     cancelled but its handler's context ends only at the task's ttl, and
@@ -302,7 +319,21 @@ func descriptor(t *mcprt.Tool, rev wire.Revision, tasks bool) mcp.Tool {
 	if tasks && v.TaskSupport != "" {
 		d.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupport(v.TaskSupport)}
 	}
+	d.Meta = metaOf(wire.ToolMeta(t), rev)
 	return d
+}
+
+// metaOf maps a descriptor's _meta onto mcp-go's type, where revision rev
+// publishes it (2025-06-18 on); nil for none.
+func metaOf(js []byte, rev wire.Revision) *mcp.Meta {
+	if len(js) == 0 || !rev.HasStructuredOutput() {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(js, &m) != nil {
+		return nil
+	}
+	return mcp.NewMetaFromMap(m)
 }
 
 func icons(ics []mcprt.Icon) []mcp.Icon {
@@ -316,7 +347,9 @@ func icons(ics []mcprt.Icon) []mcp.Icon {
 // handler runs a tool for mcp-go with a [mcprt.Caller] in its context; as
 // a task where mcp-go runs the call as one (taskSupport says the
 // descriptor publishes task support). It returns a Go error only for a
-// task whose handler panicked, which mcp-go then marks failed.
+// task whose handler panicked, which mcp-go then marks failed, and for
+// [mcprt.URLElicitationRequired] on 2025-11-25 to a client that declared
+// elicitation.url, which mcp-go answers as -32042.
 func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(ctx)
@@ -332,7 +365,11 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		if runsAsTask(taskSupport, &req) {
 			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
 		}
-		return result(wire.CallTool(ctx, &t, args), rev, reg.listRevision(rev)), nil
+		res := wire.CallTool(ctx, &t, args)
+		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
+			return nil, err
+		}
+		return result(res, rev, reg.listRevision(rev)), nil
 	}
 }
 

@@ -20,6 +20,9 @@ type Prompt struct {
 	// user has typed as value; args are the other arguments already filled
 	// in. Nil means no argument completes.
 	Complete Completer
+	// Meta is the prompt's _meta object as JSON, for anything a client
+	// reads there; nil for none.
+	Meta []byte
 }
 
 // PromptArgument describes one argument of a [Prompt].

@@ -71,4 +71,10 @@ type Tool struct {
 	// the handler unchecked, and check them only when the call fails, to
 	// answer malformed JSON with a protocol error all the same.
 	ChecksArguments bool
+	// UI links the tool to an MCP App, published as _meta.ui; nil for
+	// none.
+	UI *ToolUI
+	// Meta is the tool's _meta object as JSON, for anything else a client
+	// reads there; nil for none. A "ui" member gives way to UI.
+	Meta []byte
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -86,6 +87,7 @@ type capabilities struct {
 	json      [numRevisions][]byte
 	prompts   bool
 	resources bool
+	apps      bool // a ui:// resource is served: MCP Apps are declared
 }
 
 // refreshCapabilities rebuilds the published capabilities from the
@@ -99,8 +101,9 @@ func (s *Server) refreshCapabilities() {
 	c := &capabilities{
 		prompts:   len(s.prompts.all()) > 0 || s.id.EnablePromptNotifications,
 		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
+		apps:      hasApp(s.resources.all()) || hasApp(s.templates.all()),
 	}
-	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources {
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps {
 		return
 	}
 	for _, rev := range wire.Revisions {
@@ -145,8 +148,20 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)
 	}
-	if rev.Stateless() && s.id.EnableTasks {
-		dst = append(dst, `"extensions":{"`+TasksExtension+`":{}},`...)
+	if ext := rev.Stateless() && s.id.EnableTasks; ext || c.apps {
+		// Extensions go in every revision's capabilities, whose objects
+		// are open; the tasks extension is 2026-07-28's alone.
+		dst = append(dst, `"extensions":{`...)
+		if ext {
+			dst = append(dst, `"`+TasksExtension+`":{}`...)
+		}
+		if ext && c.apps {
+			dst = append(dst, ',')
+		}
+		if c.apps {
+			dst = append(dst, `"`+mcprt.AppsExtension+`":{}`...)
+		}
+		dst = append(dst, `},`...)
 	}
 	if n.tools {
 		dst = append(dst, `"tools":{"listChanged":true}`...)
@@ -197,4 +212,15 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 	x.sess.level = p.Level
 	x.sess.mu.Unlock()
 	return []byte(`{}`), nil
+}
+
+// hasApp reports whether one of resources is an MCP App's page, a ui://
+// resource.
+func hasApp(resources []*entry[mcprt.Resource]) bool {
+	for _, r := range resources {
+		if strings.HasPrefix(r.val.URI, "ui://") {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
@@ -125,12 +126,18 @@ func (s *Server) inputRequired(method, name string, used map[string]json.RawMess
 }
 
 // missingCapability is the error of a request that needs a client
-// capability the client did not declare on it.
+// capability the client did not declare on it. A dotted kind names a
+// member of a capability (elicitation.url), written as nested objects.
 func missingCapability(kind string) *rpcError {
+	caps := "{}"
+	parts := strings.Split(kind, ".")
+	for i := len(parts) - 1; i >= 0; i-- {
+		caps = "{" + strconv.Quote(parts[i]) + ":" + caps + "}"
+	}
 	return &rpcError{
 		code:    codeMissingCapability,
 		message: "Missing required client capability: " + kind,
-		data:    []byte(`{"requiredCapabilities":{` + strconv.Quote(kind) + `:{}}}`),
+		data:    []byte(`{"requiredCapabilities":` + caps + `}`),
 	}
 }
 

@@ -44,6 +44,7 @@ type session struct {
 	caps     clientCaps
 	level    mcprt.LogLevel      // empty: no log messages
 	subs     map[string]struct{} // URIs of resources/subscribe
+	elicits  map[string]struct{} // ids of URL elicitations not yet complete
 	inflight map[string]*inflight
 	pending  map[int64]chan *message
 	nextID   int64

@@ -273,6 +273,11 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.tool, args)
+	if res.IsError && res.Err != nil {
+		if rerr, handled := x.urlElicitation(res.Err); handled {
+			return nil, rerr
+		}
+	}
 	if x.q != nil {
 		x.q.mu.Lock()
 		x.q.failed = res.IsError

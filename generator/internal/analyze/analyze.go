@@ -71,6 +71,7 @@ func Package(in Input) (*model.Package, diag.List) {
 	}
 	a.checkNames()
 	a.checkCatalogNames()
+	a.checkApps()
 	a.checkCollisions(files)
 	a.checkDescriptions(files)
 	if len(a.pkg.Tools) == 0 && len(a.pkg.Prompts) == 0 && len(a.pkg.Resources) == 0 && len(a.pkg.Forms) == 0 {

@@ -296,6 +296,62 @@ func (a *analyzer) describeResource(fn *ast.FuncDecl, d *annotations.Resource, r
 	r.Size = int64(d.Size.Value)
 	r.Audience = d.Audience.Values
 	r.Priority = d.Priority.Text
+	if strings.HasPrefix(r.URI, "ui://") {
+		a.describeApp(d, r)
+	}
+}
+
+// describeApp fills in what the page of an MCP App, a ui:// resource,
+// publishes: its media type, HTML for hosts, and its _meta.ui from the
+// keys written.
+func (a *analyzer) describeApp(d *annotations.Resource, r *model.Resource) {
+	switch {
+	case !d.MIME.Set:
+		r.MIMEType = model.AppMIMEType
+	case !isAppMIME(d.MIME.Value):
+		a.errorf(d.MIME.Pos, "resource %s is the page of an MCP App (its uri starts with ui://), which hosts render only as %s: remove mime=%s", r.URI, model.AppMIMEType, d.MIME.Value)
+	}
+	if len(d.AppKeys()) == 0 {
+		return
+	}
+	r.UI = &model.ResourceUI{
+		ConnectDomains: d.CSPConnect.Values, ResourceDomains: d.CSPResource.Values,
+		FrameDomains: d.CSPFrame.Values, BaseURIDomains: d.CSPBaseURI.Values,
+		Permissions: d.Permissions.Values, Domain: d.Domain.Value,
+	}
+	if d.Border.Set {
+		b := d.Border.Value
+		r.UI.PrefersBorder = &b
+	}
+}
+
+// isAppMIME reports whether mime is the media type of an MCP App's page.
+// The mime key takes no parameters, so only text/html;profile=mcp-app
+// written out would be; text/html alone is not rendered as an app.
+func isAppMIME(mime string) bool {
+	return strings.EqualFold(strings.ReplaceAll(mime, " ", ""), model.AppMIMEType)
+}
+
+// checkApps reports a tool whose ui= names no ui:// resource of the
+// package, at its ui= key.
+func (a *analyzer) checkApps() {
+	var pages []string
+	for _, r := range a.pkg.Resources {
+		if strings.HasPrefix(r.URI, "ui://") {
+			pages = append(pages, r.URI)
+		}
+	}
+	for _, t := range a.pkg.Tools {
+		if t.UI == nil || slices.Contains(pages, t.UI.ResourceURI) {
+			continue
+		}
+		if len(pages) == 0 {
+			a.diags = append(a.diags, diag.Errorf(t.UI.Pos, "ui=%s names no resource of the package: serve the page with a func annotated //mcp:resource uri=%[1]s", t.UI.ResourceURI))
+			continue
+		}
+		a.diags = append(a.diags, diag.Errorf(t.UI.Pos, "ui=%s names no ui:// resource of the package (it serves %s)%s",
+			t.UI.ResourceURI, strings.Join(pages, ", "), annotations.DidYouMean(t.UI.ResourceURI, pages)))
+	}
 }
 
 func iconList(ds []*annotations.Icon) []model.Icon {

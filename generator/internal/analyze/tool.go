@@ -373,6 +373,9 @@ func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool
 	if d.Task.Value != "forbidden" {
 		t.TaskSupport = d.Task.Value
 	}
+	if d.UI.Set {
+		t.UI = &model.ToolUI{Pos: a.in.Fset.Position(d.UI.Pos), ResourceURI: d.UI.Value, Visibility: d.Visibility.Values}
+	}
 	return true
 }
 

@@ -280,6 +280,9 @@ func (e *emitter) resourceValue(r *model.Resource, bound bool) jen.Code {
 	if len(r.Icons) > 0 {
 		fs = append(fs, field{"Icons", icons(r.Icons)})
 	}
+	if ui := resourceUI(r.UI); ui != nil {
+		fs = append(fs, field{"UI", ui})
+	}
 	params, pnames := e.readParams()
 	fs = append(fs, field{"Read", e.ref(names.Read(r.GoIdent()), bound, params, pnames, jen.Index().Add(rtResourceContents.qual()), jen.Error())})
 	if completes(&r.Func) {
@@ -287,6 +290,29 @@ func (e *emitter) resourceValue(r *model.Resource, bound bool) jen.Code {
 		fs = append(fs, field{"Complete", e.ref(names.Complete(r.GoIdent()), bound, params, pnames, jen.Index().String(), jen.Error())})
 	}
 	return jen.Values(fields(fs, true)...)
+}
+
+// resourceUI is the &mcprt.ResourceUI{...} of an MCP App's page, or nil.
+func resourceUI(ui *model.ResourceUI) jen.Code {
+	if ui == nil {
+		return nil
+	}
+	var fs []field
+	for _, l := range []struct {
+		name   string
+		values []string
+	}{{"ConnectDomains", ui.ConnectDomains}, {"ResourceDomains", ui.ResourceDomains}, {"FrameDomains", ui.FrameDomains}, {"BaseURIDomains", ui.BaseURIDomains}, {"Permissions", ui.Permissions}} {
+		if len(l.values) > 0 {
+			fs = append(fs, field{l.name, stringList(l.values)})
+		}
+	}
+	if ui.Domain != "" {
+		fs = append(fs, field{"Domain", jen.Lit(ui.Domain)})
+	}
+	if ui.PrefersBorder != nil {
+		fs = append(fs, field{"PrefersBorder", rtBool.qual().Call(jen.Lit(*ui.PrefersBorder))})
+	}
+	return jen.Op("&").Add(rtResourceUI.qual()).Values(fields(fs, false)...)
 }
 
 // resourceAnnotations is the &mcprt.Annotations{...} of a resource's

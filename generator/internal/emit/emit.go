@@ -236,7 +236,23 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 		fs = append(fs, field{"TaskSupport", rtTaskRequired.qual()})
 	}
 	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
+	if t.UI != nil {
+		ui := []field{{"ResourceURI", jen.Lit(t.UI.ResourceURI)}}
+		if len(t.UI.Visibility) > 0 {
+			ui = append(ui, field{"Visibility", stringList(t.UI.Visibility)})
+		}
+		fs = append(fs, field{"UI", jen.Op("&").Add(rtToolUI.qual()).Values(fields(ui, false)...)})
+	}
 	return jen.Values(fields(fs, true)...)
+}
+
+// stringList is the []string literal of ss.
+func stringList(ss []string) jen.Code {
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, s := range ss {
+			g.Lit(s)
+		}
+	})
 }
 
 // jsonBytes writes pre-serialized JSON as a []byte conversion of a raw

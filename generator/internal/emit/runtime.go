@@ -61,6 +61,8 @@ var (
 	rtResource         = rtIdent{mcprtPkg, "Resource"}
 	rtResourceContents = rtIdent{mcprtPkg, "ResourceContents"}
 	rtAnnotations      = rtIdent{mcprtPkg, "Annotations"}
+	rtToolUI           = rtIdent{mcprtPkg, "ToolUI"}
+	rtResourceUI       = rtIdent{mcprtPkg, "ResourceUI"}
 	rtTemplate         = rtIdent{implPkg, "Template"}
 	rtTemplatePart     = rtIdent{implPkg, "TemplatePart"}
 	rtStringArgs       = rtIdent{implPkg, "StringArgs"}

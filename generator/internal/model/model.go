@@ -101,7 +101,8 @@ type Tool struct {
 	Description string
 	Hints       Hints
 	Icons       []Icon
-	TaskSupport string // "", "optional" or "required"
+	TaskSupport string  // "", "optional" or "required"
+	UI          *ToolUI // the MCP App whose page shows the results; nil for none
 
 	Func
 	Out     OutKind
@@ -116,6 +117,28 @@ type Tool struct {
 	// output= files, compacted; nil when the schema stage computes them.
 	InputFile, OutputFile []byte
 }
+
+// ToolUI links a tool to an MCP App: the ui:// resource of the package
+// whose page shows its results, where ui= names it, and who may call it.
+type ToolUI struct {
+	Pos         token.Position // of the ui= key
+	ResourceURI string
+	Visibility  []string // "model", "app"; nil: not published
+}
+
+// ResourceUI is what the page of an MCP App (a ui:// resource) asks of
+// the host: origins of its content security policy, browser features,
+// a dedicated domain and a border.
+type ResourceUI struct {
+	ConnectDomains, ResourceDomains, FrameDomains, BaseURIDomains []string
+	Permissions                                                   []string
+	Domain                                                        string
+	PrefersBorder                                                 *bool
+}
+
+// AppMIMEType is the media type of an MCP App's page, the default of a
+// ui:// resource.
+const AppMIMEType = "text/html;profile=mcp-app"
 
 // PromptOut classifies what a prompt function returns beside its error.
 type PromptOut int
@@ -175,6 +198,7 @@ type Resource struct {
 	Audience    []string // "user", "assistant"
 	Priority    string   // a number from 0 to 1 as written, or ""
 	Icons       []Icon
+	UI          *ResourceUI // of an MCP App's page, with a key of one written; else nil
 	Func
 	Out     ResourceOut
 	OutType *Type // for ResourceText and ResourceJSON, the Go type
