@@ -35,8 +35,8 @@ func tempModule(t testing.TB, src string) string {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		source := strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), ".json") // Go files and schema files
-		if e.IsDir() || !source || e.Name() == DefaultOutput {
+		// Go files, schema files and files a package embeds (an app's page).
+		if e.IsDir() || e.Name() == DefaultOutput {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))

@@ -70,7 +70,7 @@ async function exercise(label, path, client, notes) {
   // throws), and callTool validates structured content against it.
   const { tools } = await client.listTools();
   check(`${label}: tools/list`, JSON.stringify(tools.map((t) => t.name).sort()) ===
-    `["add_article","add_note","outline_article","read_article","search_articles"]`, JSON.stringify(tools.map((t) => t.name)));
+    `["add_article","add_note","link_account","outline_article","read_article","search_articles","show_article","suggest_tags"]`, JSON.stringify(tools.map((t) => t.name)));
   let o = await client.callTool({ name: "outline_article", arguments: { id: 2 } });
   const tree = o.structuredContent?.result;
   check(`${label}: outline_article, a list of a recursive struct`, !o.isError && tree?.[0]?.title === "Backups" &&
@@ -132,7 +132,6 @@ async function exercise(label, path, client, notes) {
   // is an MCP App's HTML.
   check(`${label}: MCP Apps declared`, client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"] !== undefined,
     JSON.stringify(client.getServerCapabilities()));
-  const { tools } = await client.listTools();
   const show = tools.find((x) => x.name === "show_article");
   const page = show?._meta?.ui?.resourceUri;
   check(`${label}: show_article names its page`, page === "ui://kb/viewer", JSON.stringify(show));
