@@ -37,8 +37,6 @@ type Config struct {
 	Scopes               []string
 	// ScopesSupported is published; nil means Scopes plus Declared.
 	ScopesSupported []string
-	// Declared are the scopes of the tools, prompts and resources served.
-	Declared []string
 }
 
 // Gate checks requests for one protected resource. Its challenges are
@@ -47,9 +45,11 @@ type Gate struct {
 	verifier    Verifier
 	scopes      []string
 	metadataURL string
-	metadata    []byte
-	noToken     string // the 401 challenge of a request without a token
-	badToken    string // the 401 challenge of a refused token
+	resource    string
+	servers     []string
+	supported   []string // nil: Scopes and the declared scopes
+	noToken     string   // the 401 challenge of a request without a token
+	badToken    string   // the 401 challenge of a refused token
 }
 
 // MetadataPath is the well-known path of RFC 9728 protected resource
@@ -92,27 +92,15 @@ func New(c Config) (*Gate, error) {
 	if c.Verifier == nil {
 		return nil, errors.New("a token verifier is required")
 	}
-	for _, list := range [][]string{c.Scopes, c.ScopesSupported, c.Declared} {
+	for _, list := range [][]string{c.Scopes, c.ScopesSupported} {
 		for _, s := range list {
 			if err := CheckScope(s); err != nil {
 				return nil, err
 			}
 		}
 	}
-	supported := c.ScopesSupported
-	if supported == nil {
-		supported = Union(c.Scopes, c.Declared)
-	}
-	doc, err := json.Marshal(struct {
-		Resource        string   `json:"resource"`
-		Servers         []string `json:"authorization_servers"`
-		ScopesSupported []string `json:"scopes_supported,omitempty"`
-		Methods         []string `json:"bearer_methods_supported"`
-	}{c.Resource, c.AuthorizationServers, withoutOffline(supported), []string{"header"}})
-	if err != nil {
-		return nil, err
-	}
-	g := &Gate{verifier: c.Verifier, scopes: slices.Clone(c.Scopes), metadataURL: murl, metadata: doc}
+	g := &Gate{verifier: c.Verifier, scopes: slices.Clone(c.Scopes), metadataURL: murl,
+		resource: c.Resource, servers: slices.Clone(c.AuthorizationServers), supported: slices.Clone(c.ScopesSupported)}
 	g.noToken = Challenge("", g.scopes, murl)
 	g.badToken = Challenge("invalid_token", g.scopes, murl)
 	return g, nil
@@ -330,9 +318,27 @@ func ScopeMessage(need []string) string {
 	return "insufficient scope: this request needs the scopes " + strings.Join(withoutOffline(need), " ")
 }
 
+// Metadata returns the RFC 9728 document. Without ScopesSupported it
+// publishes Scopes and declared, the scopes of the operations served now,
+// which may change as they come and go; offline_access is never listed.
+func (g *Gate) Metadata(declared []string) []byte {
+	supported := g.supported
+	if supported == nil {
+		supported = Union(g.scopes, declared)
+	}
+	doc, _ := json.Marshal(struct { // strings and lists of strings only
+		Resource        string   `json:"resource"`
+		Servers         []string `json:"authorization_servers"`
+		ScopesSupported []string `json:"scopes_supported,omitempty"`
+		Methods         []string `json:"bearer_methods_supported"`
+	}{g.resource, g.servers, withoutOffline(supported), []string{"header"}})
+	return doc
+}
+
 // MetadataHandler serves the gate's RFC 9728 document to GET and HEAD,
-// to any origin, as browsers' clients need.
-func (g *Gate) MetadataHandler() http.Handler {
+// to any origin, as browsers' clients need. declared returns the scopes
+// of the operations served, read at each request.
+func (g *Gate) MetadataHandler(declared func() []string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
@@ -350,7 +356,11 @@ func (g *Gate) MetadataHandler() http.Handler {
 		}
 		h.Set("Content-Type", "application/json")
 		h.Set("Cache-Control", "max-age=3600")
-		w.Write(g.metadata)
+		var d []string
+		if declared != nil {
+			d = declared()
+		}
+		w.Write(g.Metadata(d))
 	})
 }
 

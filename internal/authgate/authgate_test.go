@@ -125,11 +125,11 @@ func newGate(t *testing.T, c Config) *Gate {
 func TestNewRefuses(t *testing.T) {
 	v := fakeVerifier{}
 	for name, c := range map[string]Config{
-		"no resource":  {AuthorizationServers: []string{"https://as"}, Verifier: v},
-		"no servers":   {Resource: "https://h/mcp", Verifier: v},
-		"no verifier":  {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}},
-		"bad scope":    {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, Scopes: []string{"a b"}},
-		"bad declared": {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, Declared: []string{`x"`}},
+		"no resource":   {AuthorizationServers: []string{"https://as"}, Verifier: v},
+		"no servers":    {Resource: "https://h/mcp", Verifier: v},
+		"no verifier":   {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}},
+		"bad scope":     {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, Scopes: []string{"a b"}},
+		"bad supported": {Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, ScopesSupported: []string{`x"`}},
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%s: New succeeded", name)
@@ -139,9 +139,10 @@ func TestNewRefuses(t *testing.T) {
 
 func TestMetadataHandler(t *testing.T) {
 	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: fakeVerifier{},
-		Scopes: []string{"kb"}, Declared: []string{"kb:write", "offline_access", "kb"}})
+		Scopes: []string{"kb"}})
+	declared := func() []string { return []string{"kb:write", "offline_access", "kb"} }
 	rec := httptest.NewRecorder()
-	g.MetadataHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/.well-known/oauth-protected-resource/mcp", nil))
+	g.MetadataHandler(declared).ServeHTTP(rec, httptest.NewRequest("GET", "/.well-known/oauth-protected-resource/mcp", nil))
 	want := `{"resource":"https://h/mcp","authorization_servers":["https://as"],"scopes_supported":["kb","kb:write"],"bearer_methods_supported":["header"]}`
 	if rec.Code != 200 || rec.Body.String() != want || rec.Header().Get("Access-Control-Allow-Origin") != "*" || rec.Header().Get("Content-Type") != "application/json" {
 		t.Errorf("metadata: %d %v\n%s\nwant\n%s", rec.Code, rec.Header(), rec.Body, want)
@@ -150,7 +151,7 @@ func TestMetadataHandler(t *testing.T) {
 		t.Errorf("MetadataPathOf = %q", g.MetadataPathOf())
 	}
 	rec = httptest.NewRecorder()
-	g.MetadataHandler().ServeHTTP(rec, httptest.NewRequest("POST", "/", nil))
+	g.MetadataHandler(declared).ServeHTTP(rec, httptest.NewRequest("POST", "/", nil))
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST to the metadata: %d", rec.Code)
 	}
