@@ -26,6 +26,10 @@ type exchange struct {
 	q *questions
 	// task, for a tool call run as a task, is its run.
 	task *taskRun
+	// principal is whom the request's bearer token names (issuer and
+	// subject), "" without authorization: what the request creates is
+	// theirs.
+	principal string
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
@@ -62,7 +66,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
+	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, principal: principal(ctx)}
 	resp, _ := s.answer(ctx, &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.route(ctx, &x, m) })
 	return resp
 }
