@@ -6,6 +6,15 @@
 //	kb                          # stdio
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
 //	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
+//
+// With -auth-issuer and -auth-resource the HTTP endpoint is an OAuth 2.1
+// protected resource: every request needs an access token (a JWT) of that
+// issuer for that resource, and the tools that change the knowledge base
+// need the scope kb.write. The metadata document that tells clients where
+// to get a token is served beside the endpoint:
+//
+//	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
+//		-auth-resource http://127.0.0.1:8080/mcp -auth-scopes kb.read
 package main
 
 import (
@@ -16,10 +25,13 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpauth"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -35,16 +47,28 @@ var identity = mcprt.Identity{
 	EnableResourceNotifications: true,
 }
 
+// authFlags are the flags that put the HTTP endpoint behind an
+// authorization server.
+type authFlags struct {
+	issuer, resource, jwks, scopes string
+}
+
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
 	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own), gosdk (the official Go SDK) or mcpgo (mark3labs/mcp-go)")
+	var auth authFlags
+	flag.StringVar(&auth.issuer, "auth-issuer", "", "with -http: accept only access tokens (JWTs) that the authorization server `URL` issues; its metadata names its keys")
+	flag.StringVar(&auth.resource, "auth-resource", "", "with -auth-issuer: this server's `URL` as clients dial it (ending in /mcp), the audience tokens must carry")
+	flag.StringVar(&auth.jwks, "auth-jwks", "", "with -auth-issuer: the `URL` of the issuer's key set, instead of the one its metadata names")
+	flag.StringVar(&auth.scopes, "auth-scopes", "", "with -auth-issuer: `scopes` every request needs, space-separated")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var err error
-	switch *sdk {
-	case "builtin":
-		err = serveBuiltin(ctx, *addr)
+	err := auth.check(*addr, *sdk)
+	switch {
+	case err != nil:
+	case *sdk == "builtin":
+		err = serveBuiltin(ctx, *addr, auth)
 	default:
 		err = serveSDK(ctx, *sdk, *addr)
 	}
@@ -53,7 +77,22 @@ func main() {
 	}
 }
 
-func serveBuiltin(ctx context.Context, addr string) error {
+// check reports flags that do not go together.
+func (a authFlags) check(addr, sdk string) error {
+	switch {
+	case a == authFlags{}:
+		return nil
+	case a.issuer == "" || a.resource == "":
+		return errors.New("-auth-issuer and -auth-resource go together")
+	case addr == "":
+		return errors.New("-auth-issuer needs -http: stdio has no authorization")
+	case sdk != "builtin":
+		return errors.New("-auth-issuer needs -sdk builtin")
+	}
+	return nil
+}
+
+func serveBuiltin(ctx context.Context, addr string, auth authFlags) error {
 	srv := mcpserver.New(identity, MCPTools()...)
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
@@ -62,18 +101,65 @@ func serveBuiltin(ctx context.Context, addr string) error {
 	if addr == "" {
 		return srv.ServeStdio(ctx)
 	}
-	return serveHTTP(ctx, addr, srv.HTTPHandler(), srv.CloseStreams)
+	routes, err := builtinRoutes(ctx, srv, auth)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, addr, routes, srv.CloseStreams)
 }
 
-// serveHTTP serves h at /mcp on addr until ctx is cancelled, then shuts
-// down.
-func serveHTTP(ctx context.Context, addr string, h http.Handler, onShutdown func()) error {
+// builtinRoutes returns the HTTP handlers of srv by path: the endpoint
+// at /mcp and, with -auth-issuer, the metadata document where the
+// resource's metadata URL names it.
+func builtinRoutes(ctx context.Context, srv *mcpserver.Server, auth authFlags) (map[string]http.Handler, error) {
+	routes := map[string]http.Handler{"/mcp": srv.HTTPHandler()}
+	if auth.issuer == "" {
+		return routes, nil
+	}
+	if err := protect(ctx, srv, auth); err != nil {
+		return nil, err
+	}
+	path, err := srv.Auth.MetadataPath()
+	if err != nil {
+		return nil, err
+	}
+	routes[path] = srv.MetadataHandler()
+	return routes, nil
+}
+
+// protect makes srv a protected resource of the issuer: tokens are JWTs
+// checked against the issuer's key set, and the resource's host is
+// accepted in the Host header beside the loopback names.
+func protect(ctx context.Context, srv *mcpserver.Server, auth authFlags) error {
+	u, err := url.Parse(auth.resource)
+	if err != nil || u.Hostname() == "" {
+		return fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", auth.resource)
+	}
+	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: auth.issuer, Audience: auth.resource, JWKSURL: auth.jwks})
+	if err != nil {
+		return err
+	}
+	srv.Auth = &mcpserver.Auth{
+		Resource:             auth.resource,
+		AuthorizationServers: []string{auth.issuer},
+		Verifier:             v,
+		Scopes:               strings.Fields(auth.scopes),
+	}
+	srv.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", u.Hostname()}
+	return nil
+}
+
+// serveHTTP serves each handler of routes at its path on addr until ctx
+// is cancelled, then shuts down.
+func serveHTTP(ctx context.Context, addr string, routes map[string]http.Handler, onShutdown func()) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	for path, h := range routes {
+		mux.Handle(path, h)
+	}
 	hs := &http.Server{Handler: mux}
 	if onShutdown != nil {
 		hs.RegisterOnShutdown(onShutdown)

@@ -27,7 +27,7 @@ func serveSDK(ctx context.Context, sdk, addr string) error {
 		if addr == "" {
 			return srv.Run(ctx, &mcp.StdioTransport{})
 		}
-		return serveHTTP(ctx, addr, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil), nil)
+		return serveHTTP(ctx, addr, map[string]http.Handler{"/mcp": mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}, nil)
 	case "mcpgo":
 		srv := mcpgo.NewServer(identity, MCPTools()...)
 		mcpgo.AddPrompts(srv, MCPPrompts()...)
@@ -37,7 +37,7 @@ func serveSDK(ctx context.Context, sdk, addr string) error {
 		if addr == "" {
 			return mcpgoserver.NewStdioServer(srv).Listen(ctx, os.Stdin, os.Stdout)
 		}
-		return serveHTTP(ctx, addr, mcpgoserver.NewStreamableHTTPServer(srv), nil)
+		return serveHTTP(ctx, addr, map[string]http.Handler{"/mcp": mcpgoserver.NewStreamableHTTPServer(srv)}, nil)
 	}
 	return fmt.Errorf("-sdk %q: want builtin, gosdk or mcpgo", sdk)
 }
