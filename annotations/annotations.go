@@ -79,6 +79,7 @@ type Tool struct {
 	Name, Title, Description, Input, Output      String
 	ReadOnly, Destructive, Idempotent, OpenWorld Bool
 	Task                                         String // "forbidden", "optional" or "required"
+	Scopes                                       List   // OAuth scopes, from scope=
 }
 
 // Resource is the //mcp:resource directive: the function serves a
@@ -92,6 +93,7 @@ type Resource struct {
 	Size                           Int    // bytes; static resources only
 	Audience                       List   // "user", "assistant", or both
 	Priority                       Number // from 0 to 1
+	Scopes                         List   // OAuth scopes, from scope=
 }
 
 // Prompt is the //mcp:prompt directive: the function is a prompt.
@@ -99,6 +101,7 @@ type Prompt struct {
 	Pos token.Pos // position of the "//" of the directive
 
 	Name, Title, Description String
+	Scopes                   List // OAuth scopes, from scope=
 }
 
 // Param is the //mcp:param NAME [keys] directive: it describes one

@@ -127,6 +127,8 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		d.str(a, &t.Input)
 	case "output":
 		d.str(a, &t.Output)
+	case "scope":
+		d.scopes(a, &t.Scopes)
 	default:
 		return false
 	}

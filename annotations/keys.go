@@ -92,6 +92,7 @@ var toolKeys = []Key{
 	{"task", strings.Join(taskChoices, "|"), "whether clients may run it as a task; forbidden, the default, publishes nothing"},
 	{"input", "FILE", "a JSON Schema file (relative to the Go file) replacing the generated input schema"},
 	{"output", "FILE", "the same for the output schema"},
+	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var resourceKeys = []Key{
@@ -103,12 +104,14 @@ var resourceKeys = []Key{
 	{"size", "INT", "its size in bytes, for a resource that is not a template"},
 	{"audience", "user|assistant", "who its contents are for: user, assistant, or user|assistant for both"},
 	{"priority", "NUMBER", "how much it matters, from 0 (least) to 1 (most)"},
+	{"scope", "SCOPES", "OAuth scopes a read needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var promptKeys = []Key{
 	{"name", "NAME", "prompt name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
 	{"title", "TEXT", "human-readable title"},
 	{"description", "TEXT", "replaces the doc comment as the description"},
+	{"scope", "SCOPES", "OAuth scopes prompts/get needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 // paramKeys are the keys //mcp:param takes besides those of the tag:

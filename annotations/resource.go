@@ -41,6 +41,8 @@ func (r *Resource) set(d *decoder, a arg) bool {
 		r.setAudience(d, a)
 	case "priority":
 		d.fraction(a, &r.Priority)
+	case "scope":
+		d.scopes(a, &r.Scopes)
 	default:
 		return false
 	}
@@ -90,6 +92,8 @@ func (pr *Prompt) set(d *decoder, a arg) bool {
 		d.str(a, &pr.Title)
 	case "description":
 		d.str(a, &pr.Description)
+	case "scope":
+		d.scopes(a, &pr.Scopes)
 	default:
 		return false
 	}

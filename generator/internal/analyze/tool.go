@@ -310,6 +310,7 @@ func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool
 	if d.Task.Value != "forbidden" {
 		t.TaskSupport = d.Task.Value
 	}
+	t.Scopes = a.scopes(d.Scopes, "tool "+string(t.Name))
 	return true
 }
 

@@ -233,8 +233,20 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	case "required":
 		fs = append(fs, field{"TaskSupport", rtTaskRequired.qual()})
 	}
+	if len(t.Scopes) > 0 {
+		fs = append(fs, field{"Scopes", stringList(t.Scopes)})
+	}
 	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
 	return jen.Values(fields(fs, true)...)
+}
+
+// stringList is the []string literal of list.
+func stringList(list []string) jen.Code {
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, s := range list {
+			g.Lit(s)
+		}
+	})
 }
 
 // jsonBytes writes pre-serialized JSON as a []byte conversion of a raw

@@ -101,7 +101,8 @@ type Tool struct {
 	Description string
 	Hints       Hints
 	Icons       []Icon
-	TaskSupport string // "", "optional" or "required"
+	TaskSupport string   // "", "optional" or "required"
+	Scopes      []string // OAuth scopes a call needs, from scope=
 
 	Func
 	Out     OutKind
@@ -131,6 +132,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Icons       []Icon
+	Scopes      []string // OAuth scopes prompts/get needs, from scope=
 	Func
 	Out     PromptOut
 	OutType *Type // for PromptText, the string type
@@ -171,6 +173,7 @@ type Resource struct {
 	Audience    []string // "user", "assistant"
 	Priority    string   // a number from 0 to 1 as written, or ""
 	Icons       []Icon
+	Scopes      []string // OAuth scopes a read needs, from scope=
 	Func
 	Out     ResourceOut
 	OutType *Type // for ResourceText and ResourceJSON, the Go type
