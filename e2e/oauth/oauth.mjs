@@ -51,6 +51,13 @@ async function freePort() {
   return port;
 }
 
+// The signing key of the authorization servers: the second one signs with
+// the same key, so that only its issuer tells its tokens apart.
+const signingKey = {
+  ...crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
+  kid: "as-key", use: "sig", alg: "RS256",
+};
+
 // startProvider starts an authorization server on a free loopback port:
 // dynamic client registration, PKCE (S256) required, resource indicators
 // issuing RFC 9068 JWT access tokens whose audience is the resource asked
@@ -62,9 +69,8 @@ async function startProvider() {
   const server = http.createServer();
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${server.address().port}`;
-  const { privateKey } = crypto.generateKeyPairSync("rsa", { modulusLength: 2048 });
   const provider = new Provider(issuer, {
-    jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "as-key", use: "sig", alg: "RS256" }] },
+    jwks: { keys: [signingKey] },
     cookies: { keys: [crypto.randomBytes(16).toString("hex")] },
     clients: ["robot", "stale-robot"].map((id) => ({
       client_id: id,
@@ -108,16 +114,32 @@ async function startProvider() {
   });
   const callback = provider.callback();
   server.on("request", (req, res) => {
-    if (!req.url.startsWith("/interaction/")) {
-      callback(req, res);
-      return;
-    }
-    interact(provider, req, res).catch((e) => {
+    const fail = (e) => {
       res.statusCode = 500;
       res.end(String(e));
-    });
+    };
+    if (req.url.startsWith("/interaction/")) {
+      interact(provider, req, res).catch(fail);
+    } else if (req.method === "POST" && req.url === "/reg") {
+      register(req, res, callback).catch(fail);
+    } else {
+      callback(req, res);
+    }
   });
   return { issuer, provider, server };
+}
+
+// register lets a client register without limiting the scopes it may
+// ask for later: the SDK registers with the scope of its first
+// authorization, and oidc-provider would refuse the wider scope of a
+// step-up. oidc-provider takes a body read before it as req.body.
+async function register(req, res, callback) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const metadata = JSON.parse(Buffer.concat(chunks).toString());
+  delete metadata.scope;
+  req.body = metadata;
+  callback(req, res);
 }
 
 // interact finishes a login or consent interaction at once.
@@ -226,6 +248,14 @@ function recorder() {
     return res;
   };
   return { fetch: f, seen };
+}
+
+// waitFor resolves when pred holds, or after ms.
+async function waitFor(pred, ms) {
+  for (let waited = 0; waited < ms && !pred(); waited += 20) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return pred();
 }
 
 // sameParams reports whether a Bearer challenge (RFC 6750 §3) has exactly
@@ -367,19 +397,22 @@ async function main(children) {
   check("a client_credentials token for this resource is accepted", ok.status === 200, `${ok.status} ${ok.challenge}`);
   const [h, p, s] = robot.split(".");
   const flippedSig = s.slice(0, 10) + (s[10] === "A" ? "B" : "A") + s.slice(11);
-  const refusals = {
-    "an expired token": await clientCredentials(as.issuer, "stale-robot", kb.resource, READ),
-    "a flipped signature": `${h}.${p}.${flippedSig}`,
-    "a token of another authorization server": await clientCredentials(other.issuer, "robot", kb.resource, READ),
-    "a token for another resource": await clientCredentials(as.issuer, "robot", kb.resource.replace("/mcp", "/other"), READ),
-  };
-  check("the expired token is expired", payloadOf(refusals["an expired token"]).exp < Date.now() / 1000 - 3600,
-    JSON.stringify(payloadOf(refusals["an expired token"])));
-  for (const [name, tok] of Object.entries(refusals)) {
+  // Each with the reason the server logs for it, so that each is refused
+  // for what it is meant to show.
+  const refusals = [
+    ["an expired token", await clientCredentials(as.issuer, "stale-robot", kb.resource, READ), "token is expired"],
+    ["a flipped signature", `${h}.${p}.${flippedSig}`, "signature is invalid"],
+    ["a token of another authorization server with the same key", await clientCredentials(other.issuer, "robot", kb.resource, READ), "invalid issuer"],
+    ["a token for another resource", await clientCredentials(as.issuer, "robot", kb.resource.replace("/mcp", "/other"), READ), "another audience"],
+  ];
+  check("the expired token is expired", payloadOf(refusals[0][1]).exp < Date.now() / 1000 - 3600, JSON.stringify(payloadOf(refusals[0][1])));
+  for (const [name, tok, reason] of refusals) {
+    const logged = kb.log().length;
     const r = await initialize(kb.resource, tok);
+    const why = await waitFor(() => kb.log().slice(logged).includes(reason), 2000);
     check(`${name}: 401 invalid_token`,
-      r.status === 401 && sameParams(r.challenge, { error: "invalid_token", scope: READ, resource_metadata: metadataURL }),
-      `${r.status} ${r.challenge}`);
+      r.status === 401 && sameParams(r.challenge, { error: "invalid_token", scope: READ, resource_metadata: metadataURL }) && why,
+      `${r.status} ${r.challenge}; logged ${JSON.stringify(kb.log().slice(logged))}, want "${reason}"`);
   }
   const query = await initialize(`${kb.resource}?access_token=${robot}`);
   check("a token in the query string is not taken",

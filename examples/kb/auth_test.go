@@ -102,9 +102,14 @@ func TestAuthRoutes(t *testing.T) {
 			var doc struct {
 				Resource             string   `json:"resource"`
 				AuthorizationServers []string `json:"authorization_servers"`
+				ScopesSupported      []string `json:"scopes_supported"`
 			}
 			if err := json.NewDecoder(mres.Body).Decode(&doc); err != nil || doc.Resource != resource || len(doc.AuthorizationServers) != 1 || doc.AuthorizationServers[0] != issuer {
 				t.Errorf("metadata %+v, %v; want the resource %s of issuer %s", doc, err, resource, issuer)
+			}
+			// kb.read from -auth-scopes, kb.write from the tools that write.
+			if got := strings.Join(doc.ScopesSupported, " "); got != "kb.read kb.write" {
+				t.Errorf("scopes_supported %q, want kb.read kb.write", got)
 			}
 
 			tok := jwt.NewWithClaims(jwt.SigningMethodRS256, jwt.MapClaims{

@@ -10,7 +10,7 @@
 // With -auth-issuer and -auth-resource the HTTP endpoint is an OAuth 2.1
 // protected resource: every request needs an access token (a JWT) of that
 // issuer for that resource, and the tools that change the knowledge base
-// need the scope kb.write. The metadata document that tells clients where
+// need the scope kb.write (their scope= annotation). The metadata document that tells clients where
 // to get a token is served beside the endpoint:
 //
 //	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
