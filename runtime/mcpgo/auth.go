@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"log/slog"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -19,7 +20,8 @@ import (
 // when they reach the handler; mount [MetadataHandler] on them otherwise.
 // A bad Auth is an error.
 //
-// The verified token reaches handlers as [mcprt.Token] through the
+// Tokens the verifier refuses are logged to slog's default logger, with
+// the token itself replaced. The verified token reaches handlers as [mcprt.Token] through the
 // request's context, which mcp-go's handlers derive theirs from; opts
 // may hold a WithHTTPContextFunc of the caller's own.
 func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.StreamableHTTPOption) (http.Handler, error) {
@@ -37,6 +39,7 @@ func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.Streamab
 			return reg.ScopesOf(op.Method, op.Name, op.URI, authgate.MatchTemplate)
 		},
 		Declared: reg.AllScopes,
+		Log:      slog.Default(),
 	}), nil
 }
 
