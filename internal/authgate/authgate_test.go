@@ -218,3 +218,44 @@ func TestNeedAndLacks(t *testing.T) {
 		t.Errorf("Forbid: %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"))
 	}
 }
+
+// TestMatchTemplate matches URIs against templates as generated reads do.
+func TestMatchTemplate(t *testing.T) {
+	for _, c := range []struct {
+		tmpl, uri string
+		want      bool
+	}{
+		{"kb://t/{id}", "kb://t/7", true},
+		{"kb://t/{id}", "kb://t/", false},
+		{"kb://t/{id}", "kb://t/7/8", false},
+		{"kb://t/{id}", "kb://t/7?x", false},
+		{"kb://t/{+path}", "kb://t/7/8?x", true},
+		{"kb://{a}/{b}.md", "kb://x/y.md", true},
+		{"kb://{a}/{b}.md", "kb://x/y.txt", false},
+		{"kb://{a}{+b}", "kb://xy/z", true},
+		{"kb://t/{id", "kb://t/7", false},
+		{"kb://r", "kb://r", true},
+		{"kb://r", "kb://rr", false},
+	} {
+		if got := MatchTemplate(c.tmpl, c.uri); got != c.want {
+			t.Errorf("MatchTemplate(%q, %q) = %v, want %v", c.tmpl, c.uri, got, c.want)
+		}
+	}
+}
+
+func TestOperations(t *testing.T) {
+	ops, id, ok := Operations([]byte(` {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{}}}`))
+	if !ok || string(id) != "7" || len(ops) != 1 || ops[0] != (Operation{Method: "tools/call", Name: "w"}) {
+		t.Errorf("one request: %v %s %v", ops, id, ok)
+	}
+	ops, id, ok = Operations([]byte(`[{"id":1,"method":"resources/read","params":{"uri":"kb://r"}},{"method":"notifications/x"}]`))
+	if !ok || id != nil || len(ops) != 2 || ops[0].URI != "kb://r" || ops[1].Method != "notifications/x" {
+		t.Errorf("a batch: %v %s %v", ops, id, ok)
+	}
+	if _, _, ok := Operations([]byte(`{"id":`)); ok {
+		t.Error("not JSON read as requests")
+	}
+	if got := string(ErrorResponse(nil, []string{"a", "b"})); got != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"insufficient scope: this request needs the scopes a b","data":{"scopes":["a","b"]}}}` {
+		t.Errorf("ErrorResponse = %s", got)
+	}
+}

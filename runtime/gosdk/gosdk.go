@@ -149,6 +149,7 @@ func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool))
 		s.AddTool(d, handler(&t, reg.sw))
 	}
+	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor onto the SDK's type, as the latest
@@ -221,7 +222,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		res := wire.CallTool(mcprt.WithCaller(withToken(ctx, req.Extra), c), t, req.Params.Arguments)
 		return result(&res, rev), nil
 	}
 }

@@ -250,6 +250,7 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 		}
 	}
 	s.AddTools(st...)
+	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor as revision rev publishes it onto

@@ -430,30 +430,6 @@ func TestAuthStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"w:nobody"}]}}`)
 }
 
-// TestMatchTemplate matches URIs against templates as generated reads do.
-func TestMatchTemplate(t *testing.T) {
-	for _, c := range []struct {
-		tmpl, uri string
-		want      bool
-	}{
-		{"kb://t/{id}", "kb://t/7", true},
-		{"kb://t/{id}", "kb://t/", false},
-		{"kb://t/{id}", "kb://t/7/8", false},
-		{"kb://t/{id}", "kb://t/7?x", false},
-		{"kb://t/{+path}", "kb://t/7/8?x", true},
-		{"kb://{a}/{b}.md", "kb://x/y.md", true},
-		{"kb://{a}/{b}.md", "kb://x/y.txt", false},
-		{"kb://{a}{+b}", "kb://xy/z", true},
-		{"kb://t/{id", "kb://t/7", false},
-		{"kb://r", "kb://r", true},
-		{"kb://r", "kb://rr", false},
-	} {
-		if got := matchTemplate(c.tmpl, c.uri); got != c.want {
-			t.Errorf("matchTemplate(%q, %q) = %v, want %v", c.tmpl, c.uri, got, c.want)
-		}
-	}
-}
-
 func startHandler(t *testing.T, h http.Handler) string {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
-	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -148,7 +147,7 @@ func (s *Server) opScopes(m *message) []string {
 		}
 		var need []string
 		for _, e := range s.templates.all() {
-			if len(e.val.Scopes) > 0 && matchTemplate(e.key, uri) {
+			if len(e.val.Scopes) > 0 && authgate.MatchTemplate(e.key, uri) {
 				need = authgate.Union(need, e.val.Scopes)
 			}
 		}
@@ -179,23 +178,8 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, id []byte, msgs 
 	if !lacks {
 		return false
 	}
-	g.Forbid(w, need, appendError(nil, id, scopeError(need)))
+	g.Forbid(w, need, authgate.ErrorResponse(id, need))
 	return true
-}
-
-// scopeError is the JSON-RPC error of a request refused for lack of
-// scope: -32600 (the request is not one this token may make) with the
-// scopes it needs in data.scopes.
-func scopeError(need []string) *rpcError {
-	data := []byte(`{"scopes":[`)
-	for i, sc := range need {
-		if i > 0 {
-			data = append(data, ',')
-		}
-		data = jsonx.AppendString(data, sc)
-	}
-	data = append(data, "]}"...)
-	return &rpcError{code: codeInvalidRequest, message: authgate.ScopeMessage(need), data: data}
 }
 
 // mayRead reports whether the token of ctx, if any, has the scopes
@@ -212,56 +196,4 @@ func (s *Server) mayRead(ctx context.Context, r *mcprt.Resource) bool {
 // principal is whom the request of ctx is made for ("" without a token).
 func principal(ctx context.Context) string {
 	return authgate.Principal(ctx)
-}
-
-// matchTemplate reports whether uri is one of the URIs of the RFC 6570
-// template tmpl as the generator writes them: literals, {name} for one
-// path segment (no '/', '?' or '#', at least one character) and {+name}
-// for any text of at least one character. It tells which templates'
-// scopes a read needs before any of them runs; the walk keeps the set of
-// positions each part can end at, so it costs the length of uri per part.
-func matchTemplate(tmpl, uri string) bool {
-	const maxURI = 64 << 10
-	if len(uri) > maxURI {
-		return false
-	}
-	at := make([]bool, len(uri)+1)
-	next := make([]bool, len(uri)+1)
-	at[0] = true
-	for rest := tmpl; rest != ""; {
-		clear(next)
-		open := strings.IndexByte(rest, '{')
-		if open != 0 {
-			lit := rest
-			if open > 0 {
-				lit = rest[:open]
-			}
-			rest = rest[len(lit):]
-			for i, ok := range at {
-				if ok && strings.HasPrefix(uri[i:], lit) {
-					next[i+len(lit)] = true
-				}
-			}
-		} else {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				return false
-			}
-			plus := strings.HasPrefix(rest, "{+")
-			rest = rest[end+1:]
-			// reach is whether some start position before i, from which
-			// the variable's text to i is allowed, is reachable.
-			reach := false
-			for i := range uri {
-				if !plus && (uri[i] == '/' || uri[i] == '?' || uri[i] == '#') {
-					reach = false
-				} else {
-					reach = reach || at[i]
-					next[i+1] = next[i+1] || reach
-				}
-			}
-		}
-		at, next = next, at
-	}
-	return at[len(uri)]
 }
