@@ -4,9 +4,10 @@
 // server discovery, dynamic client registration, PKCE, the token with its
 // resource indicator, then list and call; a step-up from the read scope to
 // the write scope on a 403; and 401 for tokens that are expired, badly
-// signed, of another issuer or for another resource. Usage:
-// node oauth.mjs PATH_TO_KB_SERVER. Prints one line per check and a
-// closing "N passed, M failed"; exits 1 on any failure.
+// signed, of another issuer or for another resource. All of it on each of
+// kb's three server paths: the built-in server, the official Go SDK and
+// mcp-go. Usage: node oauth.mjs PATH_TO_KB_SERVER. Prints one line per
+// check and a closing "N passed, M failed"; exits 1 on any failure.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
@@ -26,7 +27,7 @@ if (!kbPath) {
 let passed = 0;
 let failed = 0;
 
-function check(name, ok, detail) {
+function checkOne(name, ok, detail) {
   if (ok) {
     passed++;
     console.log(`ok   ${name}`);
@@ -163,11 +164,13 @@ async function interact(provider, req, res) {
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
 }
 
-// startKB starts the kb example on a free port, protected by issuer.
-async function startKB(issuer) {
+// startKB starts the kb example on a free port, on the server path sdk,
+// protected by issuer.
+async function startKB(issuer, sdk) {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const child = spawn(kbPath, ["-http", `127.0.0.1:${port}`, "-auth-issuer", issuer, "-auth-resource", resource, "-auth-scopes", READ], {
+  const args = ["-sdk", sdk, "-http", `127.0.0.1:${port}`, "-auth-issuer", issuer, "-auth-resource", resource, "-auth-scopes", READ];
+  const child = spawn(kbPath, args, {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -316,8 +319,22 @@ async function main(children) {
   const as = await startProvider();
   const other = await startProvider();
   children.push(as.server, other.server);
-  const kb = await startKB(as.issuer);
-  children.push(kb.child);
+  for (const sdk of ["builtin", "gosdk", "mcpgo"]) {
+    const kb = await startKB(as.issuer, sdk);
+    children.push(kb.child);
+    try {
+      await exercise(sdk, kb, as, other);
+    } catch (e) {
+      check(`${sdk}: the run`, false, e?.stack ?? String(e));
+    }
+    kb.child.kill("SIGTERM");
+  }
+}
+
+// exercise runs every check against one kb server, with label before
+// each check's name.
+async function exercise(label, kb, as, other) {
+  const check = (name, ok, detail) => checkOne(`${label}: ${name}`, ok, detail);
   const metadataURL = kb.resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
 
   // What a client finds before it has a token.
@@ -435,7 +452,7 @@ process.on("SIGTERM", () => {
 try {
   await main(children);
 } catch (e) {
-  check("the run", false, e?.stack ?? String(e));
+  checkOne("the run", false, e?.stack ?? String(e));
 } finally {
   stop();
 }

@@ -14,26 +14,29 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/mcpgen/mcpgen/runtime/gosdk"
+	"github.com/mcpgen/mcpgen/runtime/mcpgo"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
-func TestAuthFlagsCheck(t *testing.T) {
+func TestAuthFlags(t *testing.T) {
 	full := authFlags{issuer: "https://as.example.com", resource: "http://127.0.0.1:8080/mcp"}
+	if a, err := (authFlags{}).auth(t.Context(), ""); a != nil || err != nil {
+		t.Errorf("no -auth flags: %v, %v; want no Auth", a, err)
+	}
 	for _, tc := range []struct {
-		auth      authFlags
-		addr, sdk string
-		want      string
+		auth authFlags
+		addr string
+		want string
 	}{
-		{authFlags{}, "", "gosdk", ""},
-		{full, "127.0.0.1:8080", "builtin", ""},
-		{authFlags{issuer: full.issuer}, "127.0.0.1:8080", "builtin", "go together"},
-		{authFlags{resource: full.resource, scopes: "kb.read"}, "127.0.0.1:8080", "builtin", "go together"},
-		{full, "", "builtin", "needs -http"},
-		{full, "127.0.0.1:8080", "mcpgo", "needs -sdk builtin"},
+		{authFlags{issuer: full.issuer}, "127.0.0.1:8080", "go together"},
+		{authFlags{resource: full.resource, scopes: "kb.read"}, "127.0.0.1:8080", "go together"},
+		{full, "", "needs -http"},
+		{authFlags{issuer: full.issuer, resource: "/mcp"}, "127.0.0.1:8080", "want the absolute URL"},
 	} {
-		err := tc.auth.check(tc.addr, tc.sdk)
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("check(%+v, %q, %q) = %v, want %q", tc.auth, tc.addr, tc.sdk, err, tc.want)
+		_, err := tc.auth.auth(t.Context(), tc.addr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("auth(%+v, %q) = %v, want an error saying %q", tc.auth, tc.addr, err, tc.want)
 		}
 	}
 }
@@ -67,16 +70,29 @@ func TestAuthRoutes(t *testing.T) {
 	defer as.Close()
 
 	// The issuer at /tenant has no metadata: only -auth-jwks finds its keys.
-	for name, tc := range map[string]struct{ issuer, jwks string }{
-		"discovered": {issuer, ""},
-		"-auth-jwks": {issuer + "/tenant", issuer + "/jwks"},
+	for _, tc := range []struct{ sdk, issuer, jwks string }{
+		{"builtin", issuer, ""},
+		{"builtin", issuer + "/tenant", issuer + "/jwks"},
+		{"gosdk", issuer, ""},
+		{"mcpgo", issuer, ""},
 	} {
-		t.Run(name, func(t *testing.T) {
-			issuer, jwks := tc.issuer, tc.jwks
+		t.Run(tc.sdk+" "+tc.issuer+" "+tc.jwks, func(t *testing.T) {
+			issuer := tc.issuer
 			kb := httptest.NewUnstartedServer(nil)
 			resource := "http://" + kb.Listener.Addr().String() + "/mcp"
-			srv := mcpserver.New(identity, MCPTools()...)
-			routes, err := builtinRoutes(t.Context(), srv, authFlags{issuer: issuer, resource: resource, jwks: jwks, scopes: "kb.read"})
+			a, err := authFlags{issuer: issuer, resource: resource, jwks: tc.jwks, scopes: "kb.read"}.auth(t.Context(), "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var routes map[string]http.Handler
+			switch tc.sdk {
+			case "builtin":
+				routes, err = builtinRoutes(mcpserver.New(identity, MCPTools()...), a)
+			case "gosdk":
+				routes, err = gosdkRoutes(gosdk.NewServer(identity, MCPTools()...), a)
+			case "mcpgo":
+				routes, err = mcpgoRoutes(mcpgo.NewServer(identity, MCPTools()...), a)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,11 +7,12 @@
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
 //	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
 //
-// With -auth-issuer and -auth-resource the HTTP endpoint is an OAuth 2.1
-// protected resource: every request needs an access token (a JWT) of that
-// issuer for that resource, and the tools that change the knowledge base
-// need the scope kb.write (their scope= annotation). The metadata document that tells clients where
-// to get a token is served beside the endpoint:
+// With -auth-issuer and -auth-resource the HTTP endpoint (on any of the
+// three servers) is an OAuth 2.1 protected resource: every request needs
+// an access token (a JWT) of that issuer for that resource, and the tools
+// that change the knowledge base need the scope kb.write (their scope=
+// annotation). The metadata document that tells clients where to get a
+// token is served beside the endpoint:
 //
 //	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
 //		-auth-resource http://127.0.0.1:8080/mcp -auth-scopes kb.read
@@ -64,35 +65,47 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := auth.check(*addr, *sdk)
+	a, err := auth.auth(ctx, *addr)
 	switch {
 	case err != nil:
 	case *sdk == "builtin":
-		err = serveBuiltin(ctx, *addr, auth)
+		err = serveBuiltin(ctx, *addr, a)
 	default:
-		err = serveSDK(ctx, *sdk, *addr)
+		err = serveSDK(ctx, *sdk, *addr, a)
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-// check reports flags that do not go together.
-func (a authFlags) check(addr, sdk string) error {
+// auth returns the authorization the flags ask for, nil without them:
+// access tokens are JWTs of the issuer for the resource, checked against
+// the issuer's key set.
+func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, error) {
 	switch {
-	case a == authFlags{}:
-		return nil
-	case a.issuer == "" || a.resource == "":
-		return errors.New("-auth-issuer and -auth-resource go together")
+	case f == authFlags{}:
+		return nil, nil
+	case f.issuer == "" || f.resource == "":
+		return nil, errors.New("-auth-issuer and -auth-resource go together")
 	case addr == "":
-		return errors.New("-auth-issuer needs -http: stdio has no authorization")
-	case sdk != "builtin":
-		return errors.New("-auth-issuer needs -sdk builtin")
+		return nil, errors.New("-auth-issuer needs -http: stdio has no authorization")
 	}
-	return nil
+	if u, err := url.Parse(f.resource); err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", f.resource)
+	}
+	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: f.issuer, Audience: f.resource, JWKSURL: f.jwks})
+	if err != nil {
+		return nil, err
+	}
+	return &mcpserver.Auth{
+		Resource:             f.resource,
+		AuthorizationServers: []string{f.issuer},
+		Verifier:             v,
+		Scopes:               strings.Fields(f.scopes),
+	}, nil
 }
 
-func serveBuiltin(ctx context.Context, addr string, auth authFlags) error {
+func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth) error {
 	srv := mcpserver.New(identity, MCPTools()...)
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
@@ -101,7 +114,7 @@ func serveBuiltin(ctx context.Context, addr string, auth authFlags) error {
 	if addr == "" {
 		return srv.ServeStdio(ctx)
 	}
-	routes, err := builtinRoutes(ctx, srv, auth)
+	routes, err := builtinRoutes(srv, a)
 	if err != nil {
 		return err
 	}
@@ -109,44 +122,29 @@ func serveBuiltin(ctx context.Context, addr string, auth authFlags) error {
 }
 
 // builtinRoutes returns the HTTP handlers of srv by path: the endpoint
-// at /mcp and, with -auth-issuer, the metadata document where the
-// resource's metadata URL names it.
-func builtinRoutes(ctx context.Context, srv *mcpserver.Server, auth authFlags) (map[string]http.Handler, error) {
+// at /mcp and, with a, the metadata document. With a, the resource's host
+// is accepted in the Host header beside the loopback names.
+func builtinRoutes(srv *mcpserver.Server, a *mcpserver.Auth) (map[string]http.Handler, error) {
 	routes := map[string]http.Handler{"/mcp": srv.HTTPHandler()}
-	if auth.issuer == "" {
+	if a == nil {
 		return routes, nil
 	}
-	if err := protect(ctx, srv, auth); err != nil {
-		return nil, err
+	srv.Auth = a
+	if u, err := url.Parse(a.Resource); err == nil {
+		srv.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", u.Hostname()}
 	}
-	path, err := srv.Auth.MetadataPath()
-	if err != nil {
-		return nil, err
-	}
-	routes[path] = srv.MetadataHandler()
-	return routes, nil
+	return withMetadata(routes, a, srv.MetadataHandler())
 }
 
-// protect makes srv a protected resource of the issuer: tokens are JWTs
-// checked against the issuer's key set, and the resource's host is
-// accepted in the Host header beside the loopback names.
-func protect(ctx context.Context, srv *mcpserver.Server, auth authFlags) error {
-	u, err := url.Parse(auth.resource)
-	if err != nil || u.Hostname() == "" {
-		return fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", auth.resource)
-	}
-	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: auth.issuer, Audience: auth.resource, JWKSURL: auth.jwks})
+// withMetadata adds the metadata handler m of a to routes, at the path
+// a's metadata URL names.
+func withMetadata(routes map[string]http.Handler, a *mcpserver.Auth, m http.Handler) (map[string]http.Handler, error) {
+	path, err := a.MetadataPath()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	srv.Auth = &mcpserver.Auth{
-		Resource:             auth.resource,
-		AuthorizationServers: []string{auth.issuer},
-		Verifier:             v,
-		Scopes:               strings.Fields(auth.scopes),
-	}
-	srv.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", u.Hostname()}
-	return nil
+	routes[path] = m
+	return routes, nil
 }
 
 // serveHTTP serves each handler of routes at its path on addr until ctx
