@@ -84,7 +84,7 @@
 //   - 2026-07-28 lists keep go-sdk's cacheScope "public", where the
 //     built-in server with Auth says "private" (TestAuthListsPublic);
 //   - go-sdk serves 2026-07-28 over HTTP only with
-//     StreamableHTTPOptions.Stateless, and then no earlier revision;
+//     StreamableHTTPOptions.Stateless (TestAuthorization sets it there);
 //   - a tool added to the server through go-sdk itself declares no scope;
 //   - there is no 2026-07-28 request state to bind to the principal, as
 //     the adapter asks no questions on that revision.
