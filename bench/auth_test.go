@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/bench/pricing"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -115,4 +117,41 @@ func BenchmarkHTTPAuth(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkHTTPAuthRatio serves the reference call without and with
+// authorization in turns, in the same loop, and reports the median time
+// of each and their ratio: on a machine whose speed varies from second to
+// second, the two then see the same machine, which two benchmarks run
+// one after the other do not, and a median leaves out the calls a
+// collection or another process stopped.
+func BenchmarkHTTPAuthRatio(b *testing.B) {
+	req := callRequest(7, 10)
+	plain, authorized := newHTTPSession(b, false), newHTTPSession(b, true)
+	var none, bearer []time.Duration
+	for i := 0; b.Loop(); i++ {
+		first, second, d1, d2 := plain, authorized, &none, &bearer
+		if i%2 == 1 {
+			first, second, d1, d2 = authorized, plain, &bearer, &none
+		}
+		t0 := time.Now()
+		r1 := first.post(req)
+		t1 := time.Now()
+		r2 := second.post(req)
+		t2 := time.Now()
+		if r1.Code != 200 || r2.Code != 200 {
+			b.Fatalf("%d %d", r1.Code, r2.Code)
+		}
+		*d1 = append(*d1, t1.Sub(t0))
+		*d2 = append(*d2, t2.Sub(t1))
+	}
+	mn, mb := median(none), median(bearer)
+	b.ReportMetric(float64(mn.Nanoseconds()), "none-ns/call")
+	b.ReportMetric(float64(mb.Nanoseconds()), "bearer-ns/call")
+	b.ReportMetric(float64(mb)/float64(mn), "bearer/none")
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
 }
