@@ -371,11 +371,9 @@ func (g *Gate) MetadataPathOf() string {
 	return u.EscapedPath()
 }
 
-// Principal names whom the token of ctx speaks for: its issuer and
-// subject. It is "" without a token, so that an unauthorized server binds
-// nothing.
-func Principal(ctx context.Context) string {
-	t, _ := ctxkey.Token(ctx).(*mcprt.TokenInfo)
+// Principal names whom t speaks for: its issuer and subject, "" for no
+// token, so that a server without authorization binds nothing.
+func Principal(t *mcprt.TokenInfo) string {
 	if t == nil {
 		return ""
 	}

@@ -197,8 +197,8 @@ func TestAuthenticate(t *testing.T) {
 	if tok, ok := mcprt.Token(r2.Context()); !ok || tok.Subject != "alice" {
 		t.Errorf("mcprt.Token of the request = %v, %v", tok, ok)
 	}
-	if Principal(r2.Context()) != "https://as\x00alice" || Principal(context.Background()) != "" {
-		t.Errorf("Principal = %q", Principal(r2.Context()))
+	if Principal(info) != "https://as\x00alice" || Principal(nil) != "" {
+		t.Errorf("Principal = %q", Principal(info))
 	}
 }
 

@@ -118,7 +118,7 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if t == nil {
 		return
 	}
-	who := t.Issuer + "\x00" + t.Subject
+	who := Principal(t)
 	sid := r.Header.Get("Mcp-Session-Id")
 	if sid != "" && !p.owns(sid, who) {
 		http.Error(w, "Not Found: unknown session", http.StatusNotFound)

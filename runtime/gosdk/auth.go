@@ -79,7 +79,7 @@ func verified(ctx context.Context, _ string, req *http.Request) (*auth.TokenInfo
 	if !ok {
 		return nil, auth.ErrInvalidToken
 	}
-	return &auth.TokenInfo{Scopes: t.Scopes, Expiration: t.Expires, UserID: t.Issuer + "\x00" + t.Subject,
+	return &auth.TokenInfo{Scopes: t.Scopes, Expiration: t.Expires, UserID: authgate.Principal(&t),
 		Extra: map[string]any{extraKey: &t}}, nil
 }
 

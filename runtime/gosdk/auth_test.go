@@ -3,6 +3,7 @@ package gosdk
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,4 +26,30 @@ func TestAuthorization(t *testing.T) {
 		}
 		return h
 	})
+}
+
+// TestAuthListsPublic asserts a difference the SDK forces: behind
+// HTTPHandler with Auth, 2026-07-28 lists keep the SDK's cacheScope
+// "public", where the built-in server's Auth makes them "private".
+func TestAuthListsPublic(t *testing.T) {
+	f := authtest.NewFixture()
+	s := NewServer(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
+	h, err := HTTPHandler(s, f.Auth, &mcp.StreamableHTTPOptions{Stateless: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := authtest.Start(t, h, "2026-07-28")
+	if got := authtest.Body(t, c.Do(http.MethodPost, c.Request(1, "tools/list", ""), "alice-base", nil)); !strings.Contains(got, `"cacheScope":"public"`) {
+		t.Errorf("tools/list: %s", got)
+	}
+}
+
+// TestHTTPHandlerRefusesBadAuth returns the error of an Auth that cannot
+// work rather than serving.
+func TestHTTPHandlerRefusesBadAuth(t *testing.T) {
+	f := authtest.NewFixture()
+	f.Auth.AuthorizationServers = nil
+	if _, err := HTTPHandler(NewServer(mcprt.Identity{Name: "n", Version: "v"}), f.Auth, nil); err == nil {
+		t.Error("HTTPHandler took an Auth without authorization servers")
+	}
 }

@@ -71,6 +71,24 @@
 //     with EnableCompletions; on a server made by the caller they are the
 //     SDK's -32601 (TestCompletionsNeedTheSwitch).
 //
+// Authorization: [HTTPHandler] with a [mcpserver.Auth] puts mcpgen's gate
+// in front of go-sdk's Streamable HTTP handler, since go-sdk's own
+// auth.RequireBearerToken checks one set of scopes for every request and
+// sends no error="insufficient_scope". The token, the 401 and 403
+// challenges, the scopes of each tool, prompt and resource this package
+// added, and sessions bound to the token's principal are as on the
+// built-in server (TestAuthorization runs the same scenario on both).
+// Behind the gate, RequireBearerToken receives the verified token, so that
+// go-sdk binds its sessions too and req.Extra.TokenInfo is set; its Extra
+// holds the *mcprt.TokenInfo under "mcpgen". What differs:
+//   - 2026-07-28 lists keep go-sdk's cacheScope "public", where the
+//     built-in server with Auth says "private" (TestAuthListsPublic);
+//   - go-sdk serves 2026-07-28 over HTTP only with
+//     StreamableHTTPOptions.Stateless (TestAuthorization sets it there);
+//   - a tool added to the server through go-sdk itself declares no scope;
+//   - there is no 2026-07-28 request state to bind to the principal, as
+//     the adapter asks no questions on that revision.
+//
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
 // set), elicitation (Elicit) and sampling (CreateMessage), the last two only

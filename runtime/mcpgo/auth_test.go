@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/authtest"
@@ -21,4 +22,30 @@ func TestAuthorization(t *testing.T) {
 		}
 		return h
 	})
+}
+
+// TestAuthListsPublic asserts a difference mcp-go forces: behind
+// HTTPHandler with Auth, 2026-07-28 lists keep the cacheScope "public"
+// that NewServer gave mcp-go, which fixes it when the server is made,
+// where the built-in server's Auth makes them "private".
+func TestAuthListsPublic(t *testing.T) {
+	f := authtest.NewFixture()
+	h, err := HTTPHandler(NewServer(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...), f.Auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := authtest.Start(t, h, "2026-07-28")
+	if got := authtest.Body(t, c.Do(http.MethodPost, c.Request(1, "tools/list", ""), "alice-base", nil)); !strings.Contains(got, `"cacheScope":"public"`) {
+		t.Errorf("tools/list: %s", got)
+	}
+}
+
+// TestHTTPHandlerRefusesBadAuth returns the error of an Auth that cannot
+// work rather than serving.
+func TestHTTPHandlerRefusesBadAuth(t *testing.T) {
+	f := authtest.NewFixture()
+	f.Auth.Resource = "/mcp"
+	if _, err := HTTPHandler(NewServer(mcprt.Identity{Name: "n", Version: "v"}), f.Auth); err == nil {
+		t.Error("HTTPHandler took an Auth whose resource is not a URL")
+	}
 }

@@ -165,18 +165,21 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, id []byte, msgs 
 		return false
 	}
 	g, _ := s.authGate() // made by authenticate
-	lacks := false
-	var need []string
+	lacks := authgate.Lacks(t, g.Scopes())
 	for _, m := range msgs {
-		if m == nil || !m.isRequest() {
-			continue
+		if m != nil && m.isRequest() && !lacks {
+			lacks = authgate.Lacks(t, s.opScopes(m))
 		}
-		n := g.Need(s.opScopes(m))
-		need = authgate.Union(need, n)
-		lacks = lacks || authgate.Lacks(t, n)
 	}
 	if !lacks {
 		return false
+	}
+	// Refused: the challenge names every scope of every request.
+	need := g.Scopes()
+	for _, m := range msgs {
+		if m != nil && m.isRequest() {
+			need = authgate.Union(need, s.opScopes(m))
+		}
 	}
 	g.Forbid(w, need, authgate.ErrorResponse(id, need))
 	return true
@@ -193,7 +196,11 @@ func (s *Server) mayRead(ctx context.Context, r *mcprt.Resource) bool {
 	return err == nil && !authgate.Lacks(t, g.Need(r.Scopes))
 }
 
-// principal is whom the request of ctx is made for ("" without a token).
-func principal(ctx context.Context) string {
-	return authgate.Principal(ctx)
+// samePrincipal reports whether a and b name the same principal (both nil
+// without authorization), comparing without building the names.
+func samePrincipal(a, b *mcprt.TokenInfo) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Issuer == b.Issuer && a.Subject == b.Subject
 }

@@ -181,7 +181,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		}
 	}
 	st := &postStream{w: w}
-	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, principal: principal(r.Context())}
+	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
 	resp, code := s.answer(r.Context(), &x, m, func(ctx context.Context) ([]byte, *rpcError) { return s.modern(ctx, &x, m) })
 	st.finish(resp, statusOf(code))
 }
@@ -205,7 +205,7 @@ func statusOf(code int) int {
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
 func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
 	sess := newSession(context.Background(), s, rand.Text(), nil)
-	sess.principal = principal(r.Context())
+	sess.owner = tokenOf(r.Context())
 	resp := s.handle(r.Context(), sess, m, nil)
 	if sess.revision() == "" {
 		sess.stop()
@@ -233,7 +233,7 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 	s.mu.Lock()
 	sess := s.byID[id]
 	s.mu.Unlock()
-	if sess == nil || s.Auth != nil && sess.principal != principal(r.Context()) {
+	if sess == nil || s.Auth != nil && !samePrincipal(sess.owner, tokenOf(r.Context())) {
 		// Another principal's session is unknown to this one: a client
 		// whose token now names someone else starts a session of its
 		// own, as after any 404, and learns nothing of the other.

@@ -48,7 +48,7 @@ func asksClient(method string) bool {
 // questions that are still open, if any.
 func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	name := requestName(m)
-	answers, rerr := s.earlierAnswers(&x.meta, m.method, name, authgate.Digest(x.principal))
+	answers, rerr := s.earlierAnswers(&x.meta, m.method, name, authgate.Digest(authgate.Principal(x.token)))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -61,7 +61,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 	case q.bad != nil:
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
-		return s.inputRequired(m.method, name, authgate.Digest(x.principal), q.round.Used(), pending), nil
+		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
 	case q.missing != "" && (rerr != nil || q.failed):
 		return nil, missingCapability(q.missing)
 	}

@@ -32,12 +32,12 @@ type session struct {
 	id  string // Mcp-Session-Id; empty on stdio
 	// taskOwner names the session as the owner of its tasks.
 	taskOwner string
-	// principal is whom the token that initialized the session names;
-	// with authorization, only they may use it.
-	principal string
-	done      chan struct{}
-	ctx       context.Context
-	stop      context.CancelFunc
+	// owner is the token that initialized the session, nil without
+	// authorization; only its principal may use the session.
+	owner *mcprt.TokenInfo
+	done  chan struct{}
+	ctx   context.Context
+	stop  context.CancelFunc
 
 	mu       sync.Mutex
 	rev      wire.Revision // empty before initialize

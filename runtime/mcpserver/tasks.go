@@ -102,7 +102,7 @@ func durationOr(d, def time.Duration) time.Duration {
 // principal, or everyone who knows the id without authorization (no
 // session, and no identity of the client to bind them to).
 func taskOwner(x *exchange) string {
-	p := authgate.Digest(x.principal)
+	p := authgate.Digest(authgate.Principal(x.token))
 	if x.sess != nil && !x.rev.Stateless() {
 		if p == "" {
 			return x.sess.taskOwner
