@@ -58,7 +58,7 @@ func (c *tokenCache) get(token string, now time.Time) (mcprt.TokenInfo, bool) {
 	if c == nil {
 		return mcprt.TokenInfo{}, false
 	}
-	key := sha256.Sum256([]byte(token))
+	key := hashToken(token)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
@@ -88,7 +88,7 @@ func (c *tokenCache) put(token string, info mcprt.TokenInfo, now time.Time) {
 	if !now.Before(until) {
 		return
 	}
-	key := sha256.Sum256([]byte(token))
+	key := hashToken(token)
 	e := &cacheEntry{key: key, info: cloneInfo(info), until: until}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -103,6 +103,18 @@ func (c *tokenCache) put(token string, info mcprt.TokenInfo, now time.Time) {
 		c.order.Remove(last)
 		delete(c.entries, last.Value.(*cacheEntry).key)
 	}
+}
+
+// hashToken returns the SHA-256 of token. A token of usual size is
+// copied to the stack, since converting it to a byte slice for
+// sha256.Sum256 would cost a heap allocation per request.
+func hashToken(token string) [sha256.Size]byte {
+	var buf [4096]byte
+	if len(token) <= len(buf) {
+		n := copy(buf[:], token)
+		return sha256.Sum256(buf[:n])
+	}
+	return sha256.Sum256([]byte(token))
 }
 
 // len reports how many tokens the cache holds.

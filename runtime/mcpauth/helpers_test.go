@@ -53,7 +53,7 @@ var (
 
 // keys returns the tests' keys, generated once: two RSA keys (for
 // rotation), an ECDSA P-256 and an Ed25519 key.
-func keys(t *testing.T) (a, b, ec, ed testKey) {
+func keys(t testing.TB) (a, b, ec, ed testKey) {
 	t.Helper()
 	keysOnce.Do(func() {
 		var err error
@@ -101,7 +101,7 @@ func (k testKey) jwk() map[string]any {
 }
 
 // sign makes a token signed by k with the given header fields and claims.
-func (k testKey) sign(t *testing.T, header map[string]any, claims jwt.MapClaims) string {
+func (k testKey) sign(t testing.TB, header map[string]any, claims jwt.MapClaims) string {
 	t.Helper()
 	tok := jwt.NewWithClaims(k.method, claims)
 	tok.Header["kid"] = k.kid
@@ -128,7 +128,7 @@ type keyServer struct {
 	fetches atomic.Int32
 }
 
-func newKeyServer(t *testing.T, ks ...testKey) *keyServer {
+func newKeyServer(t testing.TB, ks ...testKey) *keyServer {
 	s := &keyServer{keys: ks}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fetches.Add(1)
