@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +308,46 @@ func TestNewJWTErrors(t *testing.T) {
 				t.Errorf("NewJWT: %v, want an error saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCloseStopsRefresh checks that Close ends the background refresh
+// and that the verifier still refreshes for an unknown key afterwards.
+func TestCloseStopsRefresh(t *testing.T) {
+	a, b, _, _ := keys(t)
+	s := newKeyServer(t, a)
+	v := newTestJWT(t, s, JWTOptions{RefreshInterval: 5 * time.Millisecond})
+	for s.fetches.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	v.Close()
+	time.Sleep(20 * time.Millisecond) // a refresh under way when Close came ends
+	closed := s.fetches.Load()
+	time.Sleep(100 * time.Millisecond)
+	if got := s.fetches.Load(); got != closed {
+		t.Errorf("%d fetches in 20 refresh intervals after Close, want none", got-closed)
+	}
+	s.set(a, b)
+	mustVerify(t, v, b.sign(t, nil, claims()))
+	if got := s.fetches.Load(); got != closed+1 {
+		t.Errorf("a token of a new key after Close: %d fetches, want 1", got-closed)
+	}
+}
+
+// TestServerWithoutAuth checks that the server package links none of the
+// JWT libraries: only a program that imports mcpauth does.
+func TestServerWithoutAuth(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", "github.com/mcpgen/mcpgen/runtime/mcpserver").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "golang-jwt") || strings.Contains(dep, "MicahParks") || strings.HasSuffix(dep, "/mcpauth") {
+			t.Errorf("runtime/mcpserver depends on %s", dep)
+		}
 	}
 }
