@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/runtime/gosdk"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -154,4 +158,67 @@ func BenchmarkHTTPAuthRatio(b *testing.B) {
 func median(d []time.Duration) time.Duration {
 	slices.Sort(d)
 	return d[len(d)/2]
+}
+
+// goSDKAuthSession is go-sdk's Streamable HTTP handler with the generated
+// tools, behind its own auth.RequireBearerToken, with an initialized
+// 2025-06-18 session: what a go-sdk server with authorization costs.
+func goSDKAuthSession(tb testing.TB) *httpSession {
+	s := gosdk.NewServer(identity, pricing.MCPTools()...)
+	verify := func(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		if token != benchToken {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{Scopes: []string{"prices"}, Expiration: time.Now().Add(time.Hour), UserID: "alice"}, nil
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	sess := &httpSession{h: auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{Scopes: []string{"prices"}})(h), token: benchToken}
+	rec := sess.post([]byte(initializeRequest))
+	if sess.sid = rec.Header().Get("Mcp-Session-Id"); rec.Code != 200 || sess.sid == "" {
+		tb.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+	}
+	if rec := sess.post([]byte(initializedNote)); rec.Code != http.StatusAccepted {
+		tb.Fatalf("notifications/initialized: %d", rec.Code)
+	}
+	return sess
+}
+
+// BenchmarkHTTPAuthGoSDK runs the reference call in turns on the built-in
+// server with authorization and on go-sdk behind its RequireBearerToken,
+// and reports each one's median, and how many times faster the built-in
+// server is by the medians and by the means (throughput).
+func BenchmarkHTTPAuthGoSDK(b *testing.B) {
+	req := callRequest(7, 10)
+	ours, theirs := newHTTPSession(b, true), goSDKAuthSession(b)
+	var o, g []time.Duration
+	for i := 0; b.Loop(); i++ {
+		first, second, d1, d2 := ours, theirs, &o, &g
+		if i%2 == 1 {
+			first, second, d1, d2 = theirs, ours, &g, &o
+		}
+		t0 := time.Now()
+		r1 := first.post(req)
+		t1 := time.Now()
+		r2 := second.post(req)
+		t2 := time.Now()
+		if r1.Code != 200 || r2.Code != 200 {
+			b.Fatalf("%d %s / %d %s", r1.Code, r1.Body, r2.Code, r2.Body)
+		}
+		*d1 = append(*d1, t1.Sub(t0))
+		*d2 = append(*d2, t2.Sub(t1))
+	}
+	mo, mg := median(o), median(g)
+	b.ReportMetric(float64(mo.Nanoseconds()), "mcpserver-ns/call")
+	b.ReportMetric(float64(mg.Nanoseconds()), "gosdk-ns/call")
+	b.ReportMetric(float64(mg)/float64(mo), "gosdk/mcpserver")
+	// Throughput goes by the mean, slow calls included.
+	b.ReportMetric(float64(sum(g))/float64(sum(o)), "gosdk/mcpserver-mean")
+}
+
+func sum(d []time.Duration) time.Duration {
+	var t time.Duration
+	for _, x := range d {
+		t += x
+	}
+	return t
 }
