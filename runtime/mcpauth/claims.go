@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,14 +45,15 @@ var mapped = []string{"iss", "sub", "exp", "client_id", "scope", "scp"}
 
 // tokenInfo makes the TokenInfo of a token's claims: the scopes from
 // "scope" (a space-separated string, RFC 9068 and RFC 7662) or else "scp"
-// (an array or a string, as some servers issue), the client from
-// "client_id" or else "azp", and every other claim in Claims.
-func tokenInfo(claims map[string]any) mcprt.TokenInfo {
+// (an array or a string, as some servers issue) with those they imply,
+// the client from "client_id" or else "azp", and every other claim in
+// Claims.
+func tokenInfo(claims map[string]any, implied map[string][]string) mcprt.TokenInfo {
 	info := mcprt.TokenInfo{
 		Issuer:   stringClaim(claims, "iss"),
 		Subject:  stringClaim(claims, "sub"),
 		ClientID: stringClaim(claims, "client_id"),
-		Scopes:   scopes(claims),
+		Scopes:   withImplied(scopes(claims), implied),
 	}
 	if info.ClientID == "" {
 		info.ClientID = stringClaim(claims, "azp")
@@ -90,6 +92,22 @@ func scopes(claims map[string]any) []string {
 		return out
 	}
 	return nil
+}
+
+// withImplied adds to granted the scopes they imply, and those the added
+// ones imply in turn, each once, after the granted ones.
+func withImplied(granted []string, implied map[string][]string) []string {
+	if len(implied) == 0 {
+		return granted
+	}
+	for i := 0; i < len(granted); i++ {
+		for _, s := range implied[granted[i]] {
+			if !slices.Contains(granted, s) {
+				granted = append(granted, s)
+			}
+		}
+	}
+	return granted
 }
 
 // audiences reads the "aud" claim, a string or an array of strings.

@@ -28,6 +28,8 @@ type IntrospectionOptions struct {
 	// Issuer, when set, must equal the iss of an answer that has one, and
 	// is the Issuer of the TokenInfo of an answer that has none.
 	Issuer string
+	// ImpliedScopes are the scopes each scope implies, as in JWTOptions.
+	ImpliedScopes map[string][]string
 	// HTTPClient sends the requests. Nil means a client whose requests
 	// time out after DefaultHTTPTimeout.
 	HTTPClient *http.Client
@@ -108,7 +110,7 @@ func (v *Introspection) VerifyToken(ctx context.Context, token string) (mcprt.To
 			return mcprt.TokenInfo{}, err
 		}
 	}
-	info := tokenInfo(answer)
+	info := tokenInfo(answer, v.o.ImpliedScopes)
 	delete(info.Claims, "active")
 	v.cache.put(token, info, now)
 	return info, nil

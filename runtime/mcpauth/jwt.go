@@ -58,6 +58,11 @@ type JWTOptions struct {
 	// JWT or not at all. Without it such tokens are refused, so that an ID
 	// token cannot pass for an access token.
 	SkipTypeCheck bool
+	// ImpliedScopes are the scopes each scope implies, for servers whose
+	// scopes form a hierarchy ("kb:admin": {"kb:write"}, "kb:write":
+	// {"kb:read"}): a token's Scopes include every scope its scopes imply,
+	// directly or through others.
+	ImpliedScopes map[string][]string
 	// Leeway is the clock skew allowed on exp and nbf. Zero means
 	// DefaultLeeway; a negative value allows none.
 	Leeway time.Duration
@@ -89,6 +94,7 @@ type JWT struct {
 	issuer   string
 	audience string // canonical
 	typed    bool
+	implied  map[string][]string
 	parser   *jwt.Parser
 	keys     func(context.Context) jwt.Keyfunc
 	cache    *tokenCache
@@ -133,6 +139,7 @@ func NewJWT(ctx context.Context, o JWTOptions) (_ *JWT, err error) {
 		issuer:   o.Issuer,
 		audience: canonicalResource(o.Audience),
 		typed:    !o.SkipTypeCheck,
+		implied:  o.ImpliedScopes,
 		keys:     keys.KeyfuncCtx,
 		cache:    newTokenCache(o.CacheSize, o.CacheTTL),
 		now:      time.Now,
@@ -241,7 +248,7 @@ func (v *JWT) VerifyToken(ctx context.Context, token string) (mcprt.TokenInfo, e
 	if err := checkAudience(claims, v.audience); err != nil {
 		return mcprt.TokenInfo{}, err
 	}
-	info := tokenInfo(claims)
+	info := tokenInfo(claims, v.implied)
 	v.cache.put(token, info, now)
 	return info, nil
 }

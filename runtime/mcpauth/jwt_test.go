@@ -76,6 +76,21 @@ func TestJWTClaimForms(t *testing.T) {
 	}
 }
 
+func TestImpliedScopes(t *testing.T) {
+	a, _, _, _ := keys(t)
+	implied := map[string][]string{"kb:admin": {"kb:write", "kb:audit"}, "kb:write": {"kb:read"}, "kb:read": {"kb:admin"}}
+	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{ImpliedScopes: implied})
+	info := mustVerify(t, v, a.sign(t, nil, claims("scope", "kb:admin other")))
+	if want := []string{"kb:admin", "other", "kb:write", "kb:audit", "kb:read"}; !slices.Equal(info.Scopes, want) {
+		t.Errorf("Scopes %q, want %q", info.Scopes, want)
+	}
+	s := newIntroServer(t, map[string]map[string]any{"opaque-write": activeAnswer("scope", "kb:write")})
+	iv := newTestIntrospection(s, IntrospectionOptions{ImpliedScopes: implied})
+	if info := mustVerify(t, iv, "opaque-write"); !slices.Equal(info.Scopes, []string{"kb:write", "kb:read", "kb:admin", "kb:audit"}) {
+		t.Errorf("introspected Scopes %q", info.Scopes)
+	}
+}
+
 func TestJWTAlgorithms(t *testing.T) {
 	a, _, ec, ed := keys(t)
 	ps := testKey{kid: "rsa-a", method: jwt.SigningMethodPS256, priv: a.priv}
