@@ -107,7 +107,7 @@ type JWT struct {
 // set once, failing if it cannot. ctx bounds that work and the
 // verifier's background refresh of the key set, which stops when ctx is
 // done or Close is called.
-func NewJWT(ctx context.Context, o JWTOptions) (_ *JWT, err error) {
+func NewJWT(ctx context.Context, o JWTOptions) (*JWT, error) {
 	if o.Issuer == "" {
 		return nil, errors.New("mcpauth: JWTOptions.Issuer is empty")
 	}
