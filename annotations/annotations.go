@@ -81,6 +81,7 @@ type Tool struct {
 	Task                                         String // "forbidden", "optional" or "required"
 	UI                                           String // a ui:// URI: the tool is an MCP App's
 	Visibility                                   List   // "model", "app", or both
+	Scopes                                       List   // OAuth scopes, from scope=
 }
 
 // Resource is the //mcp:resource directive: the function serves a
@@ -94,6 +95,7 @@ type Resource struct {
 	Size                           Int    // bytes; static resources only
 	Audience                       List   // "user", "assistant", or both
 	Priority                       Number // from 0 to 1
+	Scopes                         List   // OAuth scopes, from scope=
 
 	// The keys of an MCP App's page, a ui:// resource: the origins of its
 	// content security policy, the browser features it asks for, its
@@ -134,6 +136,7 @@ type Prompt struct {
 	Pos token.Pos // position of the "//" of the directive
 
 	Name, Title, Description String
+	Scopes                   List // OAuth scopes, from scope=
 }
 
 // Param is the //mcp:param NAME [keys] directive: it describes one

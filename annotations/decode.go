@@ -241,6 +241,34 @@ func (d *decoder) list(a arg, dst *List, sep string) bool {
 	return true
 }
 
+// scopes stores scope=, OAuth scopes separated by spaces: each an RFC
+// 6749 §3.3 scope token (printable ASCII but space, quote and backslash),
+// none
+// repeated, at least one.
+func (d *decoder) scopes(a arg, dst *List) {
+	if !d.needValue(a) {
+		return
+	}
+	vs := strings.Fields(a.value)
+	if len(vs) == 0 {
+		d.badValue(a, "want one or more OAuth scopes separated by spaces")
+		return
+	}
+	for i, v := range vs {
+		for _, c := range v {
+			if c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+				d.badValue(a, fmt.Sprintf("scope %q has character %q, which RFC 6749 does not allow in a scope (printable ASCII but space, '\"' and '\\')", v, c))
+				return
+			}
+		}
+		if slices.Contains(vs[:i], v) {
+			d.badValue(a, fmt.Sprintf("%q is repeated", v))
+			return
+		}
+	}
+	*dst = List{Values: vs, Pos: a.pos, Set: true}
+}
+
 // later returns the position of whichever of two keys was written last,
 // where a contradiction between them is reported.
 func later(a, b token.Pos) token.Pos {

@@ -161,6 +161,8 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		d.appURI(a, &t.UI)
 	case "visibility":
 		d.words(a, &t.Visibility, visibilityWords)
+	case "scope":
+		d.scopes(a, &t.Scopes)
 	default:
 		return false
 	}

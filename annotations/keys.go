@@ -98,6 +98,7 @@ var toolKeys = []Key{
 	{"output", "FILE", "the same for the output schema"},
 	{"ui", "ui://URI", "an MCP App: the ui:// resource of the package whose page shows the results, published as _meta.ui.resourceUri"},
 	{"visibility", "model|app", "who may call an MCP App's tool: model, app, or both (the default); with ui="},
+	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var resourceKeys = []Key{
@@ -116,12 +117,14 @@ var resourceKeys = []Key{
 	{"permissions", strings.Join(permissionWords, "|"), "browser features the page asks for, any of them: _meta.ui.permissions"},
 	{"domain", "DOMAIN", "a dedicated origin for the page, in the host's format: _meta.ui.domain"},
 	{"border", "", "the page wants the host's border and background (border=false: none): _meta.ui.prefersBorder"},
+	{"scope", "SCOPES", "OAuth scopes a read needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var promptKeys = []Key{
 	{"name", "NAME", "prompt name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
 	{"title", "TEXT", "human-readable title"},
 	{"description", "TEXT", "replaces the doc comment as the description"},
+	{"scope", "SCOPES", "OAuth scopes prompts/get needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 // paramKeys are the keys //mcp:param takes besides those of the tag:

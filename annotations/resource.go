@@ -60,6 +60,8 @@ func (r *Resource) set(d *decoder, a arg) bool {
 		d.str(a, &r.Domain)
 	case "border":
 		d.boolean(a, &r.Border)
+	case "scope":
+		d.scopes(a, &r.Scopes)
 	default:
 		return false
 	}
@@ -109,6 +111,8 @@ func (pr *Prompt) set(d *decoder, a arg) bool {
 		d.str(a, &pr.Title)
 	case "description":
 		d.str(a, &pr.Description)
+	case "scope":
+		d.scopes(a, &pr.Scopes)
 	default:
 		return false
 	}

@@ -91,6 +91,11 @@ func TestParseResourceAndPromptGood(t *testing.T) {
 			},
 		},
 		{`//mcp:prompt`, &Prompt{Pos: base}},
+		{`//mcp:prompt scope=kb:prompt`, &Prompt{Pos: base, Scopes: List{[]string{"kb:prompt"}, p(13), true}}},
+		{
+			`//mcp:resource uri=kb://r scope="kb:read kb"`,
+			&Resource{Pos: base, URI: String{"kb://r", p(15), true}, Template: URITemplate{[]URIPart{lit("kb://r")}}, Scopes: List{[]string{"kb:read", "kb"}, p(26), true}},
+		},
 		{
 			`//mcp:prompt name=code_review title="Code review" description="Asks for a review"`,
 			&Prompt{
@@ -113,9 +118,9 @@ func TestParseResourceAndPromptGood(t *testing.T) {
 	}
 }
 
-const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority, csp-connect, csp-resource, csp-frame, csp-base-uri, permissions, domain, border)"
+const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority, csp-connect, csp-resource, csp-frame, csp-base-uri, permissions, domain, border, scope)"
 
-const promptKeyList = "(valid keys: name, title, description)"
+const promptKeyList = "(valid keys: name, title, description, scope)"
 
 // badURI is the message for a uri= whose text is wrong for the reason
 // why.

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -184,6 +185,7 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 			Icons:       icons(t.Icons),
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),
 			UI:          toolUI(t.UI),
+			Scopes:      t.Scopes,
 		})
 	}
 	return tools
@@ -193,7 +195,7 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 func runtimePrompts(m *model.Package) []mcprt.Prompt {
 	var prompts []mcprt.Prompt
 	for _, p := range m.Prompts {
-		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
+		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons), Scopes: p.Scopes}
 		for _, f := range p.Input.Fields {
 			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.C.Title, Description: f.ArgumentDescription(), Required: f.Required})
 		}
@@ -207,7 +209,7 @@ func runtimePrompts(m *model.Package) []mcprt.Prompt {
 func runtimeResources(m *model.Package) []mcprt.Resource {
 	var resources []mcprt.Resource
 	for _, r := range m.Resources {
-		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons), UI: resourceUI(r.UI)}
+		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons), UI: resourceUI(r.UI), Scopes: r.Scopes}
 		if len(r.Audience) > 0 || r.Priority != "" {
 			rr.Annotations = &mcprt.Annotations{Audience: r.Audience}
 			if r.Priority != "" {
@@ -287,23 +289,48 @@ func comma(list []byte) []byte {
 	return append(list, ',')
 }
 
+// ScopesMeta is the _meta key under which -list shows the scope= of a
+// tool, prompt or resource. Servers never publish scopes in descriptors;
+// the listing shows them so that -doc and readers see what each needs.
+const ScopesMeta = "mcpgen/scopes"
+
+// withScopes adds "_meta":{"mcpgen/scopes":[...]} to the descriptor that
+// ends list, when there are scopes. Descriptors carry no _meta of their
+// own, so the member is new.
+func withScopes(list []byte, scopes []string) []byte {
+	if len(scopes) == 0 {
+		return list
+	}
+	list = append(list[:len(list)-1], `,"_meta":{"`+ScopesMeta+`":[`...)
+	for i, s := range scopes {
+		if i > 0 {
+			list = append(list, ',')
+		}
+		list = jsonx.AppendString(list, s)
+	}
+	return append(list, "]}}"...)
+}
+
 // List returns what the packages would serve, for the latest revision, as
 // indented JSON: the tools/list result, with the lists of prompts,
 // resources and resource templates beside "tools" when there are any.
+// Scopes show under _meta, as ScopesMeta says.
 func List(files []File) ([]byte, error) {
 	var tools, prompts, resources, templates []byte
 	for _, f := range files {
 		for i := range f.Tools {
-			tools = wire.AppendTool(comma(tools), &f.Tools[i], wire.LatestRevision)
+			t := &f.Tools[i]
+			tools = withScopes(wire.AppendTool(comma(tools), t, wire.LatestRevision), t.Scopes)
 		}
 		for i := range f.Prompts {
-			prompts = wire.AppendPrompt(comma(prompts), &f.Prompts[i], wire.LatestRevision)
+			p := &f.Prompts[i]
+			prompts = withScopes(wire.AppendPrompt(comma(prompts), p, wire.LatestRevision), p.Scopes)
 		}
 		for i := range f.Resources {
 			if r := &f.Resources[i]; wire.IsTemplate(r.URI) {
-				templates = wire.AppendResourceTemplate(comma(templates), r, wire.LatestRevision)
+				templates = withScopes(wire.AppendResourceTemplate(comma(templates), r, wire.LatestRevision), r.Scopes)
 			} else {
-				resources = wire.AppendResource(comma(resources), r, wire.LatestRevision)
+				resources = withScopes(wire.AppendResource(comma(resources), r, wire.LatestRevision), r.Scopes)
 			}
 		}
 	}

@@ -82,6 +82,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Appends a note to an article; clients subscribed to the article's resource are told it changed.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1},"note":{"type":"string","description":"Text of the note","minLength":1,"maxLength":500}},"required":["id","note"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Idempotent: mcprt.Bool(false)},
+		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddNote,
 		ChecksArguments: true,
 	}, {
@@ -90,6 +91,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Adds an article to the knowledge base; it is listed as a resource of its own from then on.",
 		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
+		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddArticle,
 		ChecksArguments: true,
 	}, {

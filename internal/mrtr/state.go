@@ -12,12 +12,16 @@ import (
 )
 
 // State is what a request state carries from one round to the next: the
-// request it belongs to, when it was issued and the answers so far.
+// request it belongs to, whom it was issued to, when, and the answers so
+// far.
 type State struct {
-	Method  string                     `json:"m"`
-	Name    string                     `json:"n"`
-	Issued  int64                      `json:"t"` // Unix seconds
-	Answers map[string]json.RawMessage `json:"a,omitempty"`
+	Method string `json:"m"`
+	Name   string `json:"n"`
+	// Principal is a digest of whom the request's bearer token named,
+	// empty without authorization: no one else may continue the request.
+	Principal string                     `json:"p,omitempty"`
+	Issued    int64                      `json:"t"` // Unix seconds
+	Answers   map[string]json.RawMessage `json:"a,omitempty"`
 }
 
 // Sealer seals request states with HMAC-SHA256 under one key and opens
@@ -65,12 +69,14 @@ func (s *Sealer) mac(payload []byte) []byte {
 }
 
 // ErrBadState is the error of a request state that this server did not
-// seal, that was altered, that belongs to another request or that expired.
+// seal, that was altered, that belongs to another request or principal,
+// or that expired.
 var ErrBadState = errors.New("invalid request state")
 
 // Open checks token and returns the state it seals, when it was sealed by
-// s for the request method and name and has not expired at now.
-func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) {
+// s for the request method and name of principal and has not expired at
+// now.
+func (s *Sealer) Open(token, method, name, principal string, now time.Time) (State, error) {
 	enc := base64.RawURLEncoding.Strict() // one text for each state, no other
 	dot := bytes.IndexByte([]byte(token), '.')
 	if dot < 0 || !tokenText(token) {
@@ -86,7 +92,7 @@ func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) 
 		return State{}, ErrBadState
 	}
 	age := now.Sub(time.Unix(st.Issued, 0))
-	if st.Method != method || st.Name != name || age < -time.Minute || age > s.maxAge {
+	if st.Method != method || st.Name != name || st.Principal != principal || age < -time.Minute || age > s.maxAge {
 		return State{}, ErrBadState
 	}
 	return st, nil

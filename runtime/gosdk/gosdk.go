@@ -78,6 +78,24 @@
 //     with EnableCompletions; on a server made by the caller they are the
 //     SDK's -32601 (TestCompletionsNeedTheSwitch).
 //
+// Authorization: [HTTPHandler] with a [mcpserver.Auth] puts mcpgen's gate
+// in front of go-sdk's Streamable HTTP handler, since go-sdk's own
+// auth.RequireBearerToken checks one set of scopes for every request and
+// sends no error="insufficient_scope". The token, the 401 and 403
+// challenges, the scopes of each tool, prompt and resource this package
+// added, and sessions bound to the token's principal are as on the
+// built-in server (TestAuthorization runs the same scenario on both).
+// Behind the gate, RequireBearerToken receives the verified token, so that
+// go-sdk binds its sessions too and req.Extra.TokenInfo is set; its Extra
+// holds the *mcprt.TokenInfo under "mcpgen". What differs:
+//   - 2026-07-28 lists keep go-sdk's cacheScope "public", where the
+//     built-in server with Auth says "private" (TestAuthListsPublic);
+//   - go-sdk serves 2026-07-28 over HTTP only with
+//     StreamableHTTPOptions.Stateless (TestAuthorization sets it there);
+//   - a tool added to the server through go-sdk itself declares no scope;
+//   - there is no 2026-07-28 request state to bind to the principal, as
+//     the adapter asks no questions on that revision.
+//
 // Each call's context carries an [mcprt.Caller] on the request's session:
 // progress (NotifyProgress), log messages (Log, at the level the client
 // set), elicitation (Elicit, in URL mode too) and sampling (CreateMessage),
@@ -195,6 +213,7 @@ func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool))
 		s.AddTool(d, handler(&t, reg.sw))
 	}
+	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor onto the SDK's type, as the latest
@@ -269,7 +288,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		res := wire.CallTool(mcprt.WithCaller(withToken(ctx, req.Extra), c), t, req.Params.Arguments)
 		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
 			return nil, err
 		}

@@ -212,6 +212,20 @@
 // For CORS, mcp-go's StreamableHTTPServer takes WithStreamableHTTPCORS
 // (WithCORSAllowedOrigins and the rest); mcpserver.CORS.Handler in front
 // of it does the same with the built-in server's rules.
+// Authorization: [HTTPHandler] with a [mcpserver.Auth] puts mcpgen's gate
+// in front of mcp-go, which has none of its own, so the token, the 401
+// and 403 challenges, the scopes of each tool, prompt and resource this
+// package added, and sessions bound to the token's principal are as on
+// the built-in server (TestAuthorization runs the same scenario on both).
+// The token reaches handlers through the request's context, which
+// mcp-go's handlers derive theirs from, so no WithHTTPContextFunc is
+// taken from the caller. What differs:
+//   - 2026-07-28 lists keep cacheScope "public", as NewServer set it when
+//     it made the server, where the built-in server with Auth says
+//     "private" (TestAuthListsPublic);
+//   - a tool added to the server through mcp-go itself declares no scope;
+//   - there is no 2026-07-28 request state to bind to the principal, as
+//     the adapter asks no questions on that revision.
 package mcpgo
 
 import (
@@ -290,6 +304,7 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 		}
 	}
 	s.AddTools(st...)
+	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor as revision rev publishes it onto

@@ -10,6 +10,9 @@ type Prompt struct {
 	Description string
 	Arguments   []PromptArgument
 	Icons       []Icon
+	// Scopes are the OAuth scopes prompts/get needs, all of them, on a
+	// server with authorization; they are not published.
+	Scopes []string
 	// Get renders the prompt with the client's arguments, every one a
 	// string on the wire. Generated code parses them with the coercion of
 	// tool arguments; a missing required argument, an unknown one or one

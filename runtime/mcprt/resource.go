@@ -22,6 +22,9 @@ type Resource struct {
 	Size        int64
 	Annotations *Annotations // audience and priority, published as they are
 	Icons       []Icon
+	// Scopes are the OAuth scopes a read needs, all of them, on a server
+	// with authorization; they are not published.
+	Scopes []string
 	// Read reads the resource at uri. For a template, generated code
 	// matches uri against the template and parses its variables first:
 	// a uri that does not match, or whose variables do not parse, is

@@ -63,7 +63,10 @@ type Tool struct {
 	Hints       Hints
 	Icons       []Icon
 	TaskSupport TaskSupport
-	Handler     Handler
+	// Scopes are the OAuth scopes a call needs, all of them, on a server
+	// with authorization; they are not published in the descriptor.
+	Scopes  []string
+	Handler Handler
 	// ChecksArguments says that Handler checks the syntax of all of args
 	// before it acts on them and fails the call (a result with IsError
 	// set) when they are not JSON, as generated handlers do by reading

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -26,6 +27,9 @@ type exchange struct {
 	q *questions
 	// task, for a tool call run as a task, is its run.
 	task *taskRun
+	// token is the request's verified bearer token, nil without
+	// authorization: what the request creates belongs to its principal.
+	token *mcprt.TokenInfo
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
@@ -66,7 +70,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
+	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, token: tokenOf(ctx)}
 	resp, _ := s.answer(ctx, &x, m, false)
 	return resp
 }

@@ -37,13 +37,23 @@ func (s *Server) HTTPHandler() http.Handler {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.Auth != nil && s.serveMetadata(w, r) {
+		return // public, and readable from any origin
+	}
 	cors := s.corsAllowed(r)
 	if !s.allowedHostOrigin(r, cors) {
 		http.Error(w, "Forbidden: Host or Origin not allowed", http.StatusForbidden)
 		return
 	}
 	if cors && s.writeCORS(w, r) {
-		return // a preflight, answered
+		return // a preflight, answered: browsers send no token with one
+	}
+	if s.Auth != nil {
+		// After CORS, so that a page of an allowed origin can read a
+		// challenge.
+		if r = s.authenticate(w, r); r == nil {
+			return
+		}
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -119,6 +129,9 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, id, rerr)
 		return
 	}
+	if s.Auth != nil && s.forbid(w, r, m.id, m) {
+		return
+	}
 	s.httpMessage(w, r, m)
 }
 
@@ -176,7 +189,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		}
 	}
 	st := &postStream{w: w}
-	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
+	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
 	resp, code := s.answer(r.Context(), &x, m, true)
 	st.finish(resp, statusOf(code))
 }
@@ -200,6 +213,7 @@ func statusOf(code int) int {
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
 func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
 	sess := newSession(context.Background(), s, rand.Text(), TransportHTTP, nil)
+	sess.owner = tokenOf(r.Context())
 	resp := s.handle(r.Context(), sess, m, nil)
 	if sess.revision() == "" {
 		sess.stop()
@@ -227,7 +241,10 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 	s.mu.Lock()
 	sess := s.byID[id]
 	s.mu.Unlock()
-	if sess == nil {
+	if sess == nil || s.Auth != nil && !samePrincipal(sess.owner, tokenOf(r.Context())) {
+		// Another principal's session is unknown to this one: a client
+		// whose token now names someone else starts a session of its
+		// own, as after any 404, and learns nothing of the other.
 		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
 		return nil
 	}
@@ -299,6 +316,17 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 	if sess.revision() != wire.Rev20250326 {
 		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
 		return
+	}
+	if s.Auth != nil {
+		// A batch lacking a scope for any of its requests is refused as
+		// a whole, before any of them runs.
+		msgs := make([]*message, len(items))
+		for i, raw := range items {
+			msgs[i], _, _ = parseMessage(raw)
+		}
+		if s.forbid(w, r, nil, msgs...) {
+			return
+		}
 	}
 	ctx, stop := sessionContext(r.Context(), sess)
 	defer stop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ func asksClient(method string) bool {
 // questions that are still open, if any.
 func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	name := requestName(m)
-	answers, rerr := s.earlierAnswers(&x.meta, m.method, name)
+	answers, rerr := s.earlierAnswers(&x.meta, m.method, name, authgate.Digest(authgate.Principal(x.token)))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -61,7 +62,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 	case q.bad != nil:
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
-		return s.inputRequired(m.method, name, q.round.Used(), pending), nil
+		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
 	case q.missing != "" && (rerr != nil || q.failed):
 		return nil, missingCapability(q.missing)
 	}
@@ -80,16 +81,17 @@ func requestName(m *message) string {
 }
 
 // earlierAnswers opens the request state of a retry and adds the answers
-// it sends now. A state this server did not seal for this request is
-// refused; inputResponses must be an object.
-func (s *Server) earlierAnswers(meta *requestMeta, method, name string) (map[string]json.RawMessage, *rpcError) {
+// it sends now. A state this server did not seal for this request of
+// principal (a digest, "" without authorization) is refused;
+// inputResponses must be an object.
+func (s *Server) earlierAnswers(meta *requestMeta, method, name, principal string) (map[string]json.RawMessage, *rpcError) {
 	answers := map[string]json.RawMessage{}
 	if st := meta.requestState; st != nil && !isNull(st) {
 		token, ok := stringValue(st)
 		if !ok {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState must be a string")
 		}
-		state, err := s.sealer().Open(token, method, name, s.clock())
+		state, err := s.sealer().Open(token, method, name, principal, s.clock())
 		if err != nil {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState is not one this server issued for this request, or it expired")
 		}
@@ -110,7 +112,7 @@ func (s *Server) earlierAnswers(meta *requestMeta, method, name string) (map[str
 
 // inputRequired is the result that asks the client the pending questions
 // and carries the answers used so far in a sealed request state.
-func (s *Server) inputRequired(method, name string, used map[string]json.RawMessage, pending []mrtr.Question) []byte {
+func (s *Server) inputRequired(method, name, principal string, used map[string]json.RawMessage, pending []mrtr.Question) []byte {
 	dst := append(make([]byte, 0, 256), `{"resultType":"input_required","inputRequests":{`...)
 	for i, q := range pending {
 		if i > 0 {
@@ -120,7 +122,7 @@ func (s *Server) inputRequired(method, name string, used map[string]json.RawMess
 		dst = jsonx.AppendString(append(dst, `:{"method":`...), q.Method)
 		dst = append(append(append(dst, `,"params":`...), q.Params...), '}')
 	}
-	state := s.sealer().Seal(mrtr.State{Method: method, Name: name, Issued: s.clock().Unix(), Answers: used})
+	state := s.sealer().Seal(mrtr.State{Method: method, Name: name, Principal: principal, Issued: s.clock().Unix(), Answers: used})
 	dst = jsonx.AppendString(append(dst, `},"requestState":`...), state)
 	return append(dst, '}')
 }

@@ -90,7 +90,7 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 		return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
 	}
 	for _, e := range s.templates.all() {
-		if e.val.Read == nil {
+		if e.val.Read == nil || !s.mayRead(ctx, &e.val) {
 			continue
 		}
 		contents, found, rerr := s.readFrom(ctx, x, &e.val, uri)

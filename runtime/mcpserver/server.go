@@ -93,6 +93,7 @@
 package mcpserver
 
 import (
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"log/slog"
 	"os"
 	"strconv"
@@ -165,7 +166,8 @@ type Server struct {
 	// ListCache and ReadCache are the caching hints of 2026-07-28 list
 	// results (tools, prompts, resources, templates) and of resource
 	// reads. The zero values mean a TTL of 0 (nothing is kept without
-	// asking again), lists "public" (the same for everyone) and reads
+	// asking again), lists "public" (the same for everyone; "private"
+	// with Auth, as only authorized clients may see them) and reads
 	// "private" (a read may depend on who asks). Set them before serving.
 	ListCache, ReadCache CacheHint
 
@@ -184,6 +186,9 @@ type Server struct {
 
 	hintsOnce sync.Once
 	hints     struct{ list, read []byte }
+	gateOnce  sync.Once
+	gate      *authgate.Gate
+	gateErr   error
 	sealOnce  sync.Once
 	seal      *mrtr.Sealer
 	tasksOnce sync.Once
@@ -225,11 +230,16 @@ type CacheHint struct {
 // results and of reads, written once.
 func (s *Server) cacheHints() *struct{ list, read []byte } {
 	s.hintsOnce.Do(func() {
-		read := s.ReadCache
+		list, read := s.ListCache, s.ReadCache
 		if read == (CacheHint{}) {
 			read.Private = true
 		}
-		s.hints.list, s.hints.read = appendCacheHint(nil, s.ListCache), appendCacheHint(nil, read)
+		if list == (CacheHint{}) && s.Auth != nil {
+			// Behind authorization a list is not for a shared cache to
+			// hand to whoever asks, token or not.
+			list.Private = true
+		}
+		s.hints.list, s.hints.read = appendCacheHint(nil, list), appendCacheHint(nil, read)
 	})
 	return &s.hints
 }

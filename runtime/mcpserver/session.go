@@ -35,9 +35,12 @@ type session struct {
 	started   time.Time
 	// taskOwner names the session as the owner of its tasks.
 	taskOwner string
-	done      chan struct{}
-	ctx       context.Context
-	stop      context.CancelFunc
+	// owner is the token that initialized the session, nil without
+	// authorization; only its principal may use the session.
+	owner *mcprt.TokenInfo
+	done  chan struct{}
+	ctx   context.Context
+	stop  context.CancelFunc
 
 	mu       sync.Mutex
 	rev      wire.Revision // empty before initialize

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -97,13 +98,18 @@ func durationOr(d, def time.Duration) time.Duration {
 }
 
 // taskOwner is whom a request's tasks belong to: its session on
-// 2025-11-25, everyone who knows the id on 2026-07-28 (no session, and no
-// identity of the client to bind them to).
+// 2025-11-25, and with authorization its principal too; on 2026-07-28 the
+// principal, or everyone who knows the id without authorization (no
+// session, and no identity of the client to bind them to).
 func taskOwner(x *exchange) string {
+	p := authgate.Digest(authgate.Principal(x.token))
 	if x.sess != nil && !x.rev.Stateless() {
-		return x.sess.taskOwner
+		if p == "" {
+			return x.sess.taskOwner
+		}
+		return x.sess.taskOwner + "." + p
 	}
-	return ""
+	return p
 }
 
 // newTask stores a new working task for a call of tool. ttl is the

@@ -41,6 +41,7 @@ func (a *analyzer) prompt(fn *ast.FuncDecl, d *annotations.Prompt, params []*ann
 		ok = false
 	}
 	p.Icons = iconList(icons)
+	p.Scopes = a.scopes(d.Scopes, "prompt "+p.Name)
 	if !ok {
 		return nil
 	}
@@ -296,6 +297,7 @@ func (a *analyzer) describeResource(fn *ast.FuncDecl, d *annotations.Resource, r
 	r.Size = int64(d.Size.Value)
 	r.Audience = d.Audience.Values
 	r.Priority = d.Priority.Text
+	r.Scopes = a.scopes(d.Scopes, "resource "+r.Name)
 	if strings.HasPrefix(r.URI, "ui://") {
 		a.describeApp(d, r)
 	}
@@ -352,6 +354,17 @@ func (a *analyzer) checkApps() {
 		a.diags = append(a.diags, diag.Errorf(t.UI.Pos, "ui=%s names no ui:// resource of the package (it serves %s)%s",
 			t.UI.ResourceURI, strings.Join(pages, ", "), annotations.DidYouMean(t.UI.ResourceURI, pages)))
 	}
+}
+
+// scopes returns the scopes of a scope= key, warning of offline_access:
+// it asks for a refresh token, which is the client's business with its
+// authorization server; a resource server asking for it would have every
+// client request one (and challenges never name it).
+func (a *analyzer) scopes(l annotations.List, what string) []string {
+	if slices.Contains(l.Values, "offline_access") {
+		a.warnf(l.Pos, "%s: scope offline_access asks for a refresh token, which is the client's choice; a server does not require it", what)
+	}
+	return l.Values
 }
 
 func iconList(ds []*annotations.Icon) []model.Icon {

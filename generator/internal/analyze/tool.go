@@ -376,6 +376,7 @@ func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool
 	if d.UI.Set {
 		t.UI = &model.ToolUI{Pos: a.in.Fset.Position(d.UI.Pos), ResourceURI: d.UI.Value, Visibility: d.Visibility.Values}
 	}
+	t.Scopes = a.scopes(d.Scopes, "tool "+string(t.Name))
 	return true
 }
 

@@ -80,6 +80,7 @@ func (w *writer) tool(t jsonv.Object) {
 	if exec, ok := t.Object("execution"); ok && exec.String("taskSupport") != "" {
 		w.paragraph("Task support: " + exec.String("taskSupport") + ".")
 	}
+	w.scopes(t)
 	in, _ := t.Object("inputSchema")
 	w.schemaTable("Arguments", "argument", in, true)
 	if out, ok := t.Object("outputSchema"); ok {
@@ -115,6 +116,7 @@ func hints(ann jsonv.Object) string {
 func (w *writer) prompt(p jsonv.Object) {
 	w.heading(p.String("name"), p.String("title"))
 	w.paragraph(p.String("description"))
+	w.scopes(p)
 	args := p.Array("arguments")
 	if len(args) == 0 {
 		w.paragraph("No arguments.")
@@ -156,6 +158,21 @@ func (w *writer) resource(r jsonv.Object) {
 		}
 	}
 	w.paragraph(strings.Join(facts, ", ") + ".")
+	w.scopes(r)
+}
+
+// scopes says which OAuth scopes an entry needs, from the _meta member
+// "mcpgen/scopes" that mcpgen -list adds; nothing when it needs none.
+func (w *writer) scopes(entry jsonv.Object) {
+	meta, _ := entry.Object("_meta")
+	list := meta.Strings("mcpgen/scopes")
+	if len(list) == 0 {
+		return
+	}
+	for i, s := range list {
+		list[i] = code(s)
+	}
+	w.paragraph("Scopes needed on an authorized server: " + strings.Join(list, ", ") + ".")
 }
 
 func yesNo(v any, ok bool) string {

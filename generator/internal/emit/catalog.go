@@ -121,6 +121,9 @@ func (e *emitter) promptValue(p *model.Prompt, bound bool) jen.Code {
 	if len(p.Icons) > 0 {
 		fs = append(fs, field{"Icons", icons(p.Icons)})
 	}
+	if len(p.Scopes) > 0 {
+		fs = append(fs, field{"Scopes", stringList(p.Scopes)})
+	}
 	params, pnames := e.getParams()
 	fs = append(fs, field{"Get", e.ref(names.Get(p.GoIdent()), bound, params, pnames, rtPromptResult.qual(), jen.Error())})
 	if completes(&p.Func) {
@@ -282,6 +285,9 @@ func (e *emitter) resourceValue(r *model.Resource, bound bool) jen.Code {
 	}
 	if ui := resourceUI(r.UI); ui != nil {
 		fs = append(fs, field{"UI", ui})
+	}
+	if len(r.Scopes) > 0 {
+		fs = append(fs, field{"Scopes", stringList(r.Scopes)})
 	}
 	params, pnames := e.readParams()
 	fs = append(fs, field{"Read", e.ref(names.Read(r.GoIdent()), bound, params, pnames, jen.Index().Add(rtResourceContents.qual()), jen.Error())})

@@ -235,6 +235,9 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	case "required":
 		fs = append(fs, field{"TaskSupport", rtTaskRequired.qual()})
 	}
+	if len(t.Scopes) > 0 {
+		fs = append(fs, field{"Scopes", stringList(t.Scopes)})
+	}
 	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
 	if t.UI != nil {
 		ui := []field{{"ResourceURI", jen.Lit(t.UI.ResourceURI)}}

@@ -101,8 +101,9 @@ type Tool struct {
 	Description string
 	Hints       Hints
 	Icons       []Icon
-	TaskSupport string  // "", "optional" or "required"
-	UI          *ToolUI // the MCP App whose page shows the results; nil for none
+	TaskSupport string   // "", "optional" or "required"
+	UI          *ToolUI  // the MCP App whose page shows the results; nil for none
+	Scopes      []string // OAuth scopes a call needs, from scope=
 
 	Func
 	Out     OutKind
@@ -158,6 +159,7 @@ type Prompt struct {
 	Title       string
 	Description string
 	Icons       []Icon
+	Scopes      []string // OAuth scopes prompts/get needs, from scope=
 	Func
 	Out     PromptOut
 	OutType *Type // for PromptText, the string type
@@ -199,6 +201,7 @@ type Resource struct {
 	Priority    string   // a number from 0 to 1 as written, or ""
 	Icons       []Icon
 	UI          *ResourceUI // of an MCP App's page, with a key of one written; else nil
+	Scopes      []string    // OAuth scopes a read needs, from scope=
 	Func
 	Out     ResourceOut
 	OutType *Type // for ResourceText and ResourceJSON, the Go type

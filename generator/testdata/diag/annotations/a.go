@@ -65,3 +65,13 @@ func Iconic(ctx context.Context, in In) error { return nil }
 //mcp:tool
 //mcp:param description="x"
 func Nameless(ctx context.Context, n int) error { return nil }
+
+// Scoped names a scope with a quote and asks for offline_access.
+//
+//mcp:tool scope="kb:read kb\"x"
+func Scoped(ctx context.Context, in In) error { return nil }
+
+// Refreshing asks for a refresh token.
+//
+//mcp:tool scope="kb:read offline_access"
+func Refreshing(ctx context.Context, in In) error { return nil }
