@@ -26,7 +26,8 @@ import (
 // Behind the gate, the SDK's auth.RequireBearerToken receives the token
 // the gate verified (with UserID the issuer and subject), so that the
 // SDK's own session binding and req.Extra.TokenInfo work as the SDK
-// documents; handlers added by this package see it as [mcprt.Token].
+// documents. Handlers added by this package see it as [mcprt.Token], as
+// go-sdk's handlers run in a context made from the HTTP request's.
 func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptions) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 	if a == nil {
@@ -85,15 +86,3 @@ func verified(ctx context.Context, _ string, req *http.Request) (*auth.TokenInfo
 
 // extraKey is where the mcpgen token is kept in the SDK's TokenInfo.Extra.
 const extraKey = "mcpgen"
-
-// withToken is ctx with the verified token of the SDK request extra, as
-// handlers read it with mcprt.Token.
-func withToken(ctx context.Context, extra *mcp.RequestExtra) context.Context {
-	if extra == nil || extra.TokenInfo == nil {
-		return ctx
-	}
-	if t, ok := extra.TokenInfo.Extra[extraKey].(*mcprt.TokenInfo); ok {
-		return mcprt.WithToken(ctx, *t)
-	}
-	return ctx
-}

@@ -240,7 +240,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(withToken(ctx, req.Extra), c), t, req.Params.Arguments)
+		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
 		return result(&res, rev), nil
 	}
 }
