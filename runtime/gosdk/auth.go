@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -59,9 +60,14 @@ func MetadataHandler(s *mcp.Server, a *mcpserver.Auth) (http.Handler, error) {
 	return g.MetadataHandler(registryOf(s).AllScopes), nil
 }
 
+// authGate checks a and returns its gate.
 func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	return authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
+	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
 		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	if err != nil {
+		return nil, fmt.Errorf("gosdk: Auth: %w", err)
+	}
+	return g, nil
 }
 
 // logger is where the gate logs refused tokens: the SDK's logger, as

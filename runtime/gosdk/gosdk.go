@@ -85,6 +85,8 @@
 //     built-in server with Auth says "private" (TestAuthListsPublic);
 //   - go-sdk serves 2026-07-28 over HTTP only with
 //     StreamableHTTPOptions.Stateless (TestAuthorization sets it there);
+//   - the metadata's default scopes_supported is sorted, not in the
+//     order added;
 //   - a tool added to the server through go-sdk itself declares no scope;
 //   - there is no 2026-07-28 request state to bind to the principal, as
 //     the adapter asks no questions on that revision.
