@@ -3,8 +3,9 @@
 // HTTP: it reads the bearer token, has it verified, checks scopes and
 // writes the RFC 6750 challenges and the RFC 9728 metadata document.
 //
-// It depends on package mcprt and the standard library only, so a server
-// without authorization links nothing more than these few functions.
+// It depends on package mcprt, the small internal packages ctxkey and
+// jsonx, and the standard library only: no JWT or OAuth library, which
+// the verifiers bring, and only a server that sets Auth uses it.
 package authgate
 
 import (

@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -26,7 +27,8 @@ import (
 // Behind the gate, the SDK's auth.RequireBearerToken receives the token
 // the gate verified (with UserID the issuer and subject), so that the
 // SDK's own session binding and req.Extra.TokenInfo work as the SDK
-// documents; handlers added by this package see it as [mcprt.Token].
+// documents. Handlers added by this package see it as [mcprt.Token], as
+// go-sdk's handlers run in a context made from the HTTP request's.
 func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptions) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 	if a == nil {
@@ -58,9 +60,14 @@ func MetadataHandler(s *mcp.Server, a *mcpserver.Auth) (http.Handler, error) {
 	return g.MetadataHandler(registryOf(s).AllScopes), nil
 }
 
+// authGate checks a and returns its gate.
 func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	return authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
+	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
 		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	if err != nil {
+		return nil, fmt.Errorf("gosdk: Auth: %w", err)
+	}
+	return g, nil
 }
 
 // logger is where the gate logs refused tokens: the SDK's logger, as
@@ -85,15 +92,3 @@ func verified(ctx context.Context, _ string, req *http.Request) (*auth.TokenInfo
 
 // extraKey is where the mcpgen token is kept in the SDK's TokenInfo.Extra.
 const extraKey = "mcpgen"
-
-// withToken is ctx with the verified token of the SDK request extra, as
-// handlers read it with mcprt.Token.
-func withToken(ctx context.Context, extra *mcp.RequestExtra) context.Context {
-	if extra == nil || extra.TokenInfo == nil {
-		return ctx
-	}
-	if t, ok := extra.TokenInfo.Extra[extraKey].(*mcprt.TokenInfo); ok {
-		return mcprt.WithToken(ctx, *t)
-	}
-	return ctx
-}

@@ -92,6 +92,8 @@
 //     built-in server with Auth says "private" (TestAuthListsPublic);
 //   - go-sdk serves 2026-07-28 over HTTP only with
 //     StreamableHTTPOptions.Stateless (TestAuthorization sets it there);
+//   - the metadata's default scopes_supported is sorted, not in the
+//     order added;
 //   - a tool added to the server through go-sdk itself declares no scope;
 //   - there is no 2026-07-28 request state to bind to the principal, as
 //     the adapter asks no questions on that revision.
@@ -288,7 +290,7 @@ func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(withToken(ctx, req.Extra), c), t, req.Params.Arguments)
+		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
 		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
 			return nil, err
 		}

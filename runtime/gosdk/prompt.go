@@ -39,7 +39,7 @@ func promptHandler(p *mcprt.Prompt, sw switches) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res, err := wire.RenderPrompt(mcprt.WithCaller(withToken(ctx, req.Extra), c), nil, p, req.Params.Arguments)
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
 		if err != nil {
 			code := int64(jsonrpc.CodeInternalError)
 			if wire.IsArgumentError(err) {

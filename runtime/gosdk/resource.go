@@ -88,7 +88,7 @@ func templateHandler(reg *registry) mcp.ResourceHandler {
 
 // withCaller is ctx with a [mcprt.Caller] on the request's session.
 func withCaller(ctx context.Context, req *mcp.ReadResourceRequest, sw switches, rev wire.Revision) context.Context {
-	return mcprt.WithCaller(withToken(ctx, req.Extra), &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev})
+	return mcprt.WithCaller(ctx, &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev})
 }
 
 // readResult answers a read of uri from resource r: an error wrapping

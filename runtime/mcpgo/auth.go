@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -54,7 +55,12 @@ func MetadataHandler(s *server.MCPServer, a *mcpserver.Auth) (http.Handler, erro
 	return g.MetadataHandler(registryOf(s).AllScopes), nil
 }
 
+// authGate checks a and returns its gate.
 func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	return authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
+	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
 		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	if err != nil {
+		return nil, fmt.Errorf("mcpgo: Auth: %w", err)
+	}
+	return g, nil
 }

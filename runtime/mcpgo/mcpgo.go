@@ -223,6 +223,8 @@
 //   - 2026-07-28 lists keep cacheScope "public", as NewServer set it when
 //     it made the server, where the built-in server with Auth says
 //     "private" (TestAuthListsPublic);
+//   - the metadata's default scopes_supported is sorted, not in the
+//     order added;
 //   - a tool added to the server through mcp-go itself declares no scope;
 //   - there is no 2026-07-28 request state to bind to the principal, as
 //     the adapter asks no questions on that revision.
