@@ -31,7 +31,7 @@ import (
 
 func main() {
 	srv := mcpserver.New(mcprt.Identity{Name: "shop", Version: "1.0.0"}, catalog.MCPTools()...)
-	srv.Add(orders.MCPTools()...)
+	srv.AddTools(orders.MCPTools()...)
 	srv.ServeStdio(context.Background())
 }
 `,

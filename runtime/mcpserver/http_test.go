@@ -339,7 +339,7 @@ func TestHTTPGetStream(t *testing.T) {
 	if again := c.do("GET", "", nil); again.StatusCode != http.StatusConflict {
 		t.Errorf("second GET: status %d, want 409", again.StatusCode)
 	}
-	srv.Add(textTool("b", "B"))
+	srv.AddTools(textTool("b", "B"))
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	srv.CloseStreams()
 	select {

@@ -141,7 +141,7 @@ func TestListenAck(t *testing.T) {
 	c.send(listenRequest(`"s-1"`, `{"toolsListChanged":true}`))
 	c.expect(ackOf(`"s-1"`, `{"toolsListChanged":true}`))
 	waitListens(t, srv, 2)
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	c.expectAll(onSub("7", "tools"), onSub(`"s-1"`, "tools"))
 	srv.CloseStreams()
 	c.expectAll(listenEnded("7"), listenEnded(`"s-1"`))
@@ -199,7 +199,7 @@ func TestListenFilter(t *testing.T) {
 	tools := c.listen(ctx, "2", `{"toolsListChanged":true}`)
 	nextEvent(t, prompts, ackOf("1", `{"promptsListChanged":true}`))
 	nextEvent(t, tools, ackOf("2", `{"toolsListChanged":true}`))
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	nextEvent(t, tools, onSub("2", "tools"))
 	srv.AddPrompts(textPrompt("p", "P"))
 	nextEvent(t, prompts, onSub("1", "prompts"))
@@ -241,7 +241,7 @@ func TestListenStdioCancelled(t *testing.T) {
 	c.call(listenRequest("3", `{"toolsListChanged":true}`), ackOf("3", `{"toolsListChanged":true}`))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
 	waitListens(t, srv, 0)
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	c.call(ping, pong)
 }
 
@@ -298,7 +298,7 @@ func TestListenSlowClient(t *testing.T) {
 	changed := make(chan struct{})
 	go func() {
 		for range 1000 {
-			srv.Add(textTool("a", "A"))
+			srv.AddTools(textTool("a", "A"))
 			srv.AddPrompts(textPrompt("p", "P"))
 		}
 		close(changed)

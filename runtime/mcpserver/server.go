@@ -257,10 +257,16 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 	return s
 }
 
-// Add adds tools, or replaces the tools of the same names in place. It is
-// safe while the server runs; when Identity.EnableToolNotifications is set,
-// every live initialized session is sent notifications/tools/list_changed.
-func (s *Server) Add(tools ...mcprt.Tool) {
+// Add adds tools, as AddTools does.
+//
+// Deprecated: Use AddTools, named as AddPrompts and AddResources are.
+func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
+
+// AddTools adds tools, or replaces the tools of the same names in place.
+// It is safe while the server runs. When Identity.EnableToolNotifications
+// is set, every live initialized session is sent
+// notifications/tools/list_changed.
+func (s *Server) AddTools(tools ...mcprt.Tool) {
 	s.tools.add(tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")

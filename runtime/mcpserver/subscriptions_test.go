@@ -114,7 +114,7 @@ func TestListChanged(t *testing.T) {
 		change func()
 		sent   string // "" for nothing
 	}{
-		{func() { srv.Add(textTool("a", "A")) }, listChanged("tools")},
+		{func() { srv.AddTools(textTool("a", "A")) }, listChanged("tools")},
 		{func() { srv.RemoveTools("a") }, listChanged("tools")},
 		{func() { srv.RemoveTools("a") }, ""},
 		{func() { srv.AddPrompts(textPrompt("p", "P")) }, listChanged("prompts")},

@@ -331,7 +331,7 @@ func TestNotifications(t *testing.T) {
 				t.Errorf("log message %s (%v)", notes[1].Params, err)
 			}
 
-			c.Server().Add(echo)
+			c.Server().AddTools(echo)
 			c.Await("notifications/tools/list_changed")
 			c.Subscribe("mem://a")
 			c.Server().ResourceUpdated("mem://b")
@@ -340,7 +340,7 @@ func TestNotifications(t *testing.T) {
 			if err := c.Await("notifications/resources/updated").Decode(&u); err != nil || u.URI != "mem://a" {
 				t.Errorf("update of %q (%v), want mem://a", u.URI, err)
 			}
-			c.Server().Add(point)
+			c.Server().AddTools(point)
 			c.Await("notifications/tools/list_changed")
 		})
 	}
