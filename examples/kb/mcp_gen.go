@@ -165,7 +165,7 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_AddNote
-	mcpgen_decode_mcpgen_args_AddNote(&d, &in)
+	mcpgen_decode_args_AddNote(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -201,7 +201,7 @@ func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ReadArticle
-	mcpgen_decode_mcpgen_args_ReadArticle(&d, &in)
+	mcpgen_decode_args_ReadArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -222,7 +222,7 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_OutlineArticle
-	mcpgen_decode_mcpgen_args_OutlineArticle(&d, &in)
+	mcpgen_decode_args_OutlineArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -255,7 +255,7 @@ func mcpgen_get_Summarize(ctx context.Context, args map[string]string) (mcprt.Pr
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_Summarize
-	mcpgen_decode_mcpgen_args_Summarize(&d, &in)
+	mcpgen_decode_args_Summarize(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -335,7 +335,7 @@ func mcpgen_read_ArticleText(ctx context.Context, uri string) ([]mcprt.ResourceC
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleText
-	mcpgen_decode_mcpgen_args_ArticleText(&d, &in)
+	mcpgen_decode_args_ArticleText(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -369,7 +369,7 @@ func mcpgen_read_ArticleIn(ctx context.Context, uri string) ([]mcprt.ResourceCon
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleIn
-	mcpgen_decode_mcpgen_args_ArticleIn(&d, &in)
+	mcpgen_decode_args_ArticleIn(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -429,7 +429,7 @@ var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 20, MaxText: "20
 
 var mcpgen_fields_0 = []string{"query", "tag", "limit"}
 
-func mcpgen_decode_mcpgen_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
+func mcpgen_decode_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -492,7 +492,7 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 
 var mcpgen_fields_2 = []string{"title", "body", "tags"}
 
-func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
+func mcpgen_decode_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -512,7 +512,7 @@ func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_Re
 
 var mcpgen_fields_3 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
+func mcpgen_decode_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -532,7 +532,7 @@ func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args
 
 var mcpgen_fields_4 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
+func mcpgen_decode_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -587,7 +587,7 @@ func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 
 var mcpgen_fields_6 = []string{"first", "second"}
 
-func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
+func mcpgen_decode_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -607,7 +607,7 @@ func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_Ar
 
 var mcpgen_fields_7 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
+func mcpgen_decode_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {

@@ -82,7 +82,7 @@ func mcpgen_call_GreetUser(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_GreetUser
-	mcpgen_decode_mcpgen_args_GreetUser(&d, &in)
+	mcpgen_decode_args_GreetUser(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -102,7 +102,7 @@ func mcpgen_call_CalculateSum(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_CalculateSum
-	mcpgen_decode_mcpgen_args_CalculateSum(&d, &in)
+	mcpgen_decode_args_CalculateSum(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -155,7 +155,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
 
-func mcpgen_decode_mcpgen_args_GreetUser(d *mcpimpl.Decoder, v *mcpgen_args_GreetUser) {
+func mcpgen_decode_args_GreetUser(d *mcpimpl.Decoder, v *mcpgen_args_GreetUser) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -175,7 +175,7 @@ func mcpgen_decode_mcpgen_args_GreetUser(d *mcpimpl.Decoder, v *mcpgen_args_Gree
 
 var mcpgen_fields_0 = []string{"name"}
 
-func mcpgen_decode_mcpgen_args_CalculateSum(d *mcpimpl.Decoder, v *mcpgen_args_CalculateSum) {
+func mcpgen_decode_args_CalculateSum(d *mcpimpl.Decoder, v *mcpgen_args_CalculateSum) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {

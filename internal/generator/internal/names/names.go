@@ -6,7 +6,10 @@
 // each is spelled here once.
 package names
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Header is the first line of every generated file; a file starting with it
 // is one mcpgen may overwrite or remove.
@@ -83,11 +86,17 @@ func Guard(ident string) string { return Prefix + ident + "_changed_rerun_go_gen
 // convert to. Its name is the compiler's message when a field changed.
 func FieldsGuard(ident string) string { return Prefix + ident + "_fields_changed_rerun_go_generate" }
 
-// Decode is the decode function of the struct type typeIdent.
-func Decode(typeIdent string) string { return Prefix + "decode_" + typeIdent }
+// Decode is the decode function of the struct type typeIdent:
+// mcpgen_decode_Order, or mcpgen_decode_args_F for the arguments of F.
+func Decode(typeIdent string) string { return Prefix + "decode_" + unprefixed(typeIdent) }
 
 // Encode is the encode function of the struct type typeIdent.
-func Encode(typeIdent string) string { return Prefix + "encode_" + typeIdent }
+func Encode(typeIdent string) string { return Prefix + "encode_" + unprefixed(typeIdent) }
+
+// unprefixed drops the prefix of a generated type's name, so that a name
+// derived from it carries the prefix once. The emitter makes the derived
+// names unique, so a user type named like the rest cannot collide.
+func unprefixed(ident string) string { return strings.TrimPrefix(ident, Prefix) }
 
 // FormSchemaVar is the variable holding the schema of the form typeIdent.
 func FormSchemaVar(typeIdent string) string { return Prefix + "form_" + typeIdent }

@@ -62,3 +62,14 @@ type Counter struct{ n int }
 func (c *Counter) Add(ctx stdcontext.Context, by uint8) uint64 { c.n += int(by); return uint64(c.n) }
 
 var _ = []any{context, json, mcprt, errors, fmt, strconv, utf8, regexp, time}
+
+// args_Ratio is named as the generated arguments of Ratio are, less the
+// prefix, so that the decoders of the two must take different names.
+type args_Ratio struct {
+	By int `json:"by"` // Factor
+}
+
+// Scale returns a factor.
+//
+//mcp:tool
+func Scale(ctx stdcontext.Context, in args_Ratio) (int, error) { return in.By, nil }
