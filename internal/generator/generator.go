@@ -197,7 +197,7 @@ func runtimePrompts(m *model.Package) []mcprt.Prompt {
 	for _, p := range m.Prompts {
 		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
 		for _, f := range p.Input.Fields {
-			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.C.Title, Description: f.ArgumentDescription(), Required: f.Required})
+			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.Constraints.Title, Description: f.ArgumentDescription(), Required: f.Required})
 		}
 		prompts = append(prompts, rp)
 	}

@@ -96,7 +96,7 @@ func TestPackage(t *testing.T) {
 	in := &model.Type{Kind: model.Struct, Doc: "The input.", Named: &model.GoName{Path: "example.com/x", Pkg: "x", Name: "In"},
 		Fields: []*model.Field{
 			{Pos: at(6, 2), Path: []model.Step{{Name: "Name"}}, WireName: "name", Type: str, Required: true,
-				Doc: "Who to greet.", C: model.Constraints{MinLength: intp(1)}},
+				Doc: "Who to greet.", Constraints: model.Constraints{MinLength: intp(1)}},
 			{Pos: at(7, 2), Path: []model.Step{{Name: "Times", Pointer: true}}, WireName: "times", OmitEmpty: true, Doc: "How often",
 				Type: &model.Type{Kind: model.Pointer, Elem: &model.Type{Kind: model.Int, Basic: "int", Bits: 64}}},
 			{Pos: at(8, 2), Path: []model.Step{{Name: "Mode"}}, WireName: "mode", Type: mode, Required: true},

@@ -104,7 +104,7 @@ func formFieldProblem(f *model.Field) string {
 	case model.String, model.Int, model.Uint, model.Float, model.Bool, model.Time:
 		return ""
 	case model.Slice:
-		if e := valueType(t.Elem); e.Kind == model.String && (len(e.Enum) > 0 || len(f.C.Enum) > 0) {
+		if e := valueType(t.Elem); e.Kind == model.String && (len(e.Enum) > 0 || len(f.Constraints.Enum) > 0) {
 			return ""
 		}
 		return "a list in a form must be a list of enum strings (a multiple choice)"

@@ -35,14 +35,14 @@ func (fs *fileSchema) object(nodes []*jnode, t *model.Type, what string) *model.
 	for _, f := range t.Fields {
 		nf := *f
 		nf.Required = required[f.WireName]
-		nf.C = model.Constraints{Title: f.C.Title, Default: f.C.Default}
+		nf.Constraints = model.Constraints{Title: f.Constraints.Title, Default: f.Constraints.Default}
 		m := props[f.WireName]
 		switch {
 		case m == nil:
 		case fs.opaque(m.val):
-			nf.C = f.C // the file's schema of it is not known: the tag's checks stay
+			nf.Constraints = f.Constraints // the file's schema of it is not known: the tag's checks stay
 		default:
-			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.C, whole: true}, "property "+f.WireName)
+			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.Constraints, whole: true}, "property "+f.WireName)
 			fs.droppedTagChecks(f, &nf)
 			fs.headerPublished(f, m.val)
 		}
@@ -418,7 +418,7 @@ func jsonText(n *jnode) string {
 // does not publish for it: the file says what is checked, so it is
 // dropped.
 func (fs *fileSchema) droppedTagChecks(f, nf *model.Field) {
-	c, k := f.C, nf.C
+	c, k := f.Constraints, nf.Constraints
 	for _, d := range []struct {
 		key     string
 		tag, in bool

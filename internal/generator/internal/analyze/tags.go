@@ -28,15 +28,15 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	if t.Desc.Set {
 		f.Doc = t.Desc.Value
 	}
-	f.C.Title = t.Title.Value
+	f.Constraints.Title = t.Title.Value
 	items := valueType(f.Type)
 	value := items
 	if items.Kind == model.Slice || items.Kind == model.Array {
 		value = valueType(items.Elem)
 	}
 	ok = a.checkItems(t, items) && ok
-	ok = a.checkNumbers(t, value, &f.C) && ok
-	ok = a.checkStrings(t, value, &f.C) && ok
+	ok = a.checkNumbers(t, value, &f.Constraints) && ok
+	ok = a.checkStrings(t, value, &f.Constraints) && ok
 	if t.NoEnum.Value {
 		ok = a.noEnum(t, value, f) && ok
 		value = valueType(f.Type)
@@ -48,7 +48,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 	ok = a.completer(f, t.Complete) && ok
 	if t.Header.Set {
 		f.Header = t.Header.Value
-		f.C.NoNull = true // x-mcp-header takes a property of one type
+		f.Constraints.NoNull = true // x-mcp-header takes a property of one type
 		a.headerPos(f, t.Header.Pos)
 	}
 	return ok
@@ -221,7 +221,7 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 				ok = false
 				continue
 			}
-			f.C.Enum = append(f.C.Enum, v)
+			f.Constraints.Enum = append(f.Constraints.Enum, v)
 		}
 	}
 	if !t.Default.Set {
@@ -240,11 +240,11 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 		a.errorf(t.Default.Pos, "default %q is not one of the enum values", t.Default.Value)
 		return false
 	}
-	if msg := outside(t.Default.Value, f.C); msg != "" {
+	if msg := outside(t.Default.Value, f.Constraints); msg != "" {
 		a.errorf(t.Default.Pos, "default %q %s", t.Default.Value, msg)
 		return false
 	}
-	f.C.Default = &v
+	f.Constraints.Default = &v
 	if !(t.Required.Set && t.Required.Value) {
 		f.Required = false
 	}
@@ -253,8 +253,8 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 
 // enumOf is the enum of a field: its tag's, else its type's constants.
 func enumOf(f *model.Field) []model.EnumValue {
-	if len(f.C.Enum) > 0 {
-		return f.C.Enum
+	if len(f.Constraints.Enum) > 0 {
+		return f.Constraints.Enum
 	}
 	return valueType(f.Type).Enum
 }
@@ -315,7 +315,7 @@ func (a *analyzer) warnUntyped(f *model.Field, path string) {
 	for v.Kind == model.Slice || v.Kind == model.Array || v.Kind == model.Map {
 		v = valueType(v.Elem)
 	}
-	if v.Kind == model.JSONMethod && f.C.Format == "" {
+	if v.Kind == model.JSONMethod && f.Constraints.Format == "" {
 		a.diags = append(a.diags, diag.Warningf(f.Pos,
 			"%s: type %s has JSON methods of its own, so its schema allows any JSON value; declare a string with format= in the mcp tag", path, v.Named.Name))
 	}

@@ -138,8 +138,8 @@ func (e *emitter) promptArguments(p *model.Prompt) jen.Code {
 	return jen.Index().Add(rtPromptArgument.qual()).ValuesFunc(func(g *jen.Group) {
 		for _, f := range p.Input.Fields {
 			fs := []field{{"Name", jen.Lit(f.WireName)}}
-			if f.C.Title != "" {
-				fs = append(fs, field{"Title", jen.Lit(f.C.Title)})
+			if f.Constraints.Title != "" {
+				fs = append(fs, field{"Title", jen.Lit(f.Constraints.Title)})
 			}
 			if desc := f.ArgumentDescription(); desc != "" {
 				fs = append(fs, field{"Description", jen.Lit(desc)})
@@ -207,7 +207,7 @@ func fieldEnum(f *model.Field) []model.EnumValue {
 	for t.Kind == model.Pointer {
 		t = t.Elem
 	}
-	return enumOf(t, &f.C)
+	return enumOf(t, &f.Constraints)
 }
 
 // completer writes the completer of f's arguments: a switch over their

@@ -89,7 +89,7 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 		body = append(body, jen.Id(e.l.dec).Dot("Require").Call(append([]jen.Code{jen.Id(seen).Index(jen.Op(":")), jen.Id(fields)}, required...)...))
 	}
 	for i, f := range t.Fields {
-		if !f.Required && f.C.Default != nil {
+		if !f.Required && f.Constraints.Default != nil {
 			body = append(body, jen.If(jen.Op("!").Id(seen).Index(jen.Lit(i))).Block(defaultValue(f, obj)...))
 		}
 	}
@@ -111,11 +111,11 @@ func requiredIndexes(t *model.Type) []jen.Code {
 func defaultValue(f *model.Field, obj jen.Code) []jen.Code {
 	target := fieldTarget(f, obj)
 	if f.Type.Kind != model.Pointer {
-		return []jen.Code{target.Op("=").Id(f.C.Default.Go)}
+		return []jen.Code{target.Op("=").Id(f.Constraints.Default.Go)}
 	}
 	return []jen.Code{
 		fieldTarget(f, obj).Op("=").Add(rtAlloc.qual()).Call(fieldTarget(f, obj)),
-		jen.Op("*").Add(target).Op("=").Id(f.C.Default.Go),
+		jen.Op("*").Add(target).Op("=").Id(f.Constraints.Default.Go),
 	}
 }
 
@@ -139,7 +139,7 @@ func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Cod
 			out = append(out, jen.If(jen.Add(sel).Op("==").Nil()).Block(jen.Add(sel).Op("=").Add(rtAlloc.qual()).Call(sel)))
 		}
 	}
-	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.C, depth+1)...)
+	return append(out, e.value(f.Type, fieldTarget(f, obj), &f.Constraints, depth+1)...)
 }
 
 // value decodes a value of type t into the addressable expression target,

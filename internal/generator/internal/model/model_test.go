@@ -46,8 +46,8 @@ func TestArgumentDescription(t *testing.T) {
 		{Field{Doc: "Style", Type: &Type{Kind: Pointer, Elem: plain}}, "Style\n\nOne of: \"brief\", \"long\"."},
 		{Field{Type: plain}, "One of: \"brief\", \"long\"."},
 		{Field{Doc: "Style", Type: documented}, "Style\n\nValues:\n- \"brief\": one sentence\n- \"long\""},
-		{Field{Doc: "Level", Type: &Type{Kind: Int}, C: Constraints{Enum: []EnumValue{{JSON: "1"}, {JSON: "2"}}}}, "Level\n\nOne of: 1, 2."},
-		{Field{Doc: "Style", Type: documented, C: Constraints{Enum: []EnumValue{{JSON: `"brief"`}}}}, "Style\n\nOne of: \"brief\"."},
+		{Field{Doc: "Level", Type: &Type{Kind: Int}, Constraints: Constraints{Enum: []EnumValue{{JSON: "1"}, {JSON: "2"}}}}, "Level\n\nOne of: 1, 2."},
+		{Field{Doc: "Style", Type: documented, Constraints: Constraints{Enum: []EnumValue{{JSON: `"brief"`}}}}, "Style\n\nOne of: \"brief\"."},
 	} {
 		if got := tc.f.ArgumentDescription(); got != tc.want {
 			t.Errorf("ArgumentDescription of %q = %q, want %q", tc.f.Doc, got, tc.want)

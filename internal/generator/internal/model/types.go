@@ -131,7 +131,7 @@ func (f *Field) ArgumentDescription() string {
 	for t.Kind == Pointer {
 		t = t.Elem
 	}
-	enum := f.C.Enum
+	enum := f.Constraints.Enum
 	if len(enum) == 0 {
 		enum = t.Enum
 		if slices.ContainsFunc(enum, func(v EnumValue) bool { return v.Doc != "" }) {
@@ -161,13 +161,13 @@ type Step struct {
 
 // Field is one property of an object.
 type Field struct {
-	Pos      token.Position
-	Path     []Step // selectors from the struct; the last one is the field itself
-	WireName string
-	Type     *Type
-	Required bool
-	Doc      string
-	C        Constraints
+	Pos         token.Position
+	Path        []Step // selectors from the struct; the last one is the field itself
+	WireName    string
+	Type        *Type
+	Required    bool
+	Doc         string
+	Constraints Constraints // the checks and schema keywords of its mcp tag
 	// OmitEmpty and OmitZero are the json tag options: the encoder leaves
 	// the property out when the value is empty or zero.
 	OmitEmpty, OmitZero bool

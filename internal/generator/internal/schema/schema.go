@@ -334,9 +334,9 @@ func (b *builder) field(f *model.Field) *Schema {
 		s.Description = f.Doc
 	}
 	s.Description = withValueDocs(s.Description, f)
-	s.Title = f.C.Title
+	s.Title = f.Constraints.Title
 	s.Header = f.Header
-	if f.C.NoNull {
+	if f.Constraints.NoNull {
 		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
 	}
 	if b.output && (f.OmitEmpty || f.OmitZero) && f.Type.Kind != model.Pointer {
@@ -345,10 +345,10 @@ func (b *builder) field(f *model.Field) *Schema {
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
 		value = s.Items
-		applyItems(s, f.C)
+		applyItems(s, f.Constraints)
 	}
-	applyValue(value, f.C)
-	if value.Type == "" && value.Ref == "" && f.C.Format != "" {
+	applyValue(value, f.Constraints)
+	if value.Type == "" && value.Ref == "" && f.Constraints.Format != "" {
 		value.Type = "string" // a type with JSON methods, declared a string by format=
 	}
 	return s
@@ -516,7 +516,7 @@ func withValueDocs(desc string, f *model.Field) string {
 	for t.Kind == model.Pointer || t.Kind == model.Slice || t.Kind == model.Array {
 		t = t.Elem
 	}
-	if len(f.C.Enum) > 0 || !slices.ContainsFunc(t.Enum, func(v model.EnumValue) bool { return v.Doc != "" }) {
+	if len(f.Constraints.Enum) > 0 || !slices.ContainsFunc(t.Enum, func(v model.EnumValue) bool { return v.Doc != "" }) {
 		return desc
 	}
 	return model.WithValueDocs(desc, t.Enum)

@@ -48,17 +48,17 @@ func TestToolSchemas(t *testing.T) {
 	level := &model.Type{Kind: model.Int, Basic: "int", Bits: 64, Named: &model.GoName{Name: "Level"},
 		Enum: []model.EnumValue{{JSON: "0", Go: "0", Doc: "quiet"}, {JSON: "1", Go: "1"}}}
 	mode := field("mode", str, false, "How")
-	mode.C = model.Constraints{Enum: []model.EnumValue{{JSON: `"fast"`, Go: `"fast"`}, {JSON: `"slow"`, Go: `"slow"`}},
+	mode.Constraints = model.Constraints{Enum: []model.EnumValue{{JSON: `"fast"`, Go: `"fast"`}, {JSON: `"slow"`, Go: `"slow"`}},
 		Default: &model.EnumValue{JSON: `"fast"`, Go: `"fast"`}, Title: "Mode"}
 	small := field("small", u8, true, "")
-	small.C.Min = &model.Bound{Text: "1", Value: 1}
-	small.C.Max = &model.Bound{Text: "300", Value: 300} // looser than uint8: the type's range stays
+	small.Constraints.Min = &model.Bound{Text: "1", Value: 1}
+	small.Constraints.Max = &model.Bound{Text: "300", Value: 300} // looser than uint8: the type's range stays
 	tiny := field("tiny", i8, true, "")
-	tiny.C.Min = &model.Bound{Text: "-10", Value: -10, Exclusive: true}
+	tiny.Constraints.Min = &model.Bound{Text: "-10", Value: -10, Exclusive: true}
 	region := field("region", ptr(str), false, "")
-	region.Header, region.C.NoNull = "Region", true // mirrored in a header: one type
+	region.Header, region.Constraints.NoNull = "Region", true // mirrored in a header: one type
 	tags := field("tags", slice(str), false, "")
-	tags.C = model.Constraints{MaxLength: intp(8), MinItems: intp(1), UniqueItems: true}
+	tags.Constraints = model.Constraints{MaxLength: intp(8), MinItems: intp(1), UniqueItems: true}
 	for _, c := range []struct {
 		name   string
 		tool   *model.Tool
