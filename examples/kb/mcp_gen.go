@@ -50,7 +50,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Finds articles by words in their title or body.",
 		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
 	}, {
@@ -58,7 +58,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Add a note",
 		Description:     "Appends a note to an article; clients subscribed to the article's resource are told it changed.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1},"note":{"type":"string","description":"Text of the note","minLength":1,"maxLength":500}},"required":["id","note"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Idempotent: mcprt.Bool(false)},
+		Hints:           mcprt.Hints{Idempotent: new(false)},
 		Handler:         mcpgen_call_AddNote,
 		ChecksArguments: true,
 	}, {
@@ -75,7 +75,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Returns an article: its Markdown is the text block the model reads as it is, and the structured content has its title, tags and notes too.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":["array","null"],"description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":["array","null"],"description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_ReadArticle,
 		ChecksArguments: true,
 	}, {
@@ -85,7 +85,7 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":["array","null"],"items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"A heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
 		WrapOutput:      true,
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_OutlineArticle,
 		ChecksArguments: true,
 	}}

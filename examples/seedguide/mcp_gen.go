@@ -46,7 +46,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Sum of two numbers",
 		Description:     "Calculates the sum of two numbers.",
 		InputSchema:     []byte(`{"type":"object","properties":{"first":{"type":"number","description":"First number"},"second":{"type":"number","description":"Second number"}},"required":["first","second"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_CalculateSum,
 		ChecksArguments: true,
 	}, {
@@ -60,7 +60,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Order processor",
 		Description:     "Processes an order and its line items.",
 		InputSchema:     []byte(`{"type":"object","properties":{"order_id":{"type":"string","description":"Order identifier"},"items":{"type":"array","description":"Order line items","items":{"type":"object","description":"One line of an order.","properties":{"product_id":{"type":"string","description":"Product identifier"},"quantity":{"type":"integer","description":"Quantity ordered"},"unit_price":{"type":"number","description":"Price per unit"}},"required":["product_id","quantity"],"additionalProperties":false}}},"required":["order_id","items"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Destructive: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{Destructive: new(true)},
 		Handler:         mcpgen_call_ProcessOrder,
 		ChecksArguments: true,
 	}, {
@@ -68,7 +68,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Bulk price update",
 		Description:     "Applies a price change to a list of products in one region.",
 		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"How to round the resulting price","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Destructive: mcprt.Bool(true), Idempotent: mcprt.Bool(false), OpenWorld: mcprt.Bool(false)},
+		Hints:           mcprt.Hints{Destructive: new(true), Idempotent: new(false), OpenWorld: new(false)},
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
 	}}

@@ -17,7 +17,7 @@ func sampleTool() mcprt.Tool {
 		Description:  "Applies a price change.",
 		InputSchema:  []byte(`{"type":"object"}`),
 		OutputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
-		Hints:        mcprt.Hints{Destructive: mcprt.Bool(true), OpenWorld: mcprt.Bool(false)},
+		Hints:        mcprt.Hints{Destructive: new(true), OpenWorld: new(false)},
 		Icons:        []mcprt.Icon{{Src: "https://example.com/i.png", MIMEType: "image/png", Sizes: []string{"48x48"}, Theme: "dark"}},
 		TaskSupport:  mcprt.TaskOptional,
 	}
@@ -51,7 +51,7 @@ func TestAnnotationsOnlyWhenTitleOrHint(t *testing.T) {
 	if got := string(AppendTool(nil, &tool, Rev20251125)); strings.Contains(got, "annotations") {
 		t.Errorf("descriptor without title or hints has annotations: %s", got)
 	}
-	tool.Hints.ReadOnly = mcprt.Bool(false)
+	tool.Hints.ReadOnly = new(false)
 	if got := string(AppendTool(nil, &tool, Rev20251125)); !strings.Contains(got, `"annotations":{"readOnlyHint":false}`) {
 		t.Errorf("an explicit false hint is not published: %s", got)
 	}

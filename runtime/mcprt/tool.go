@@ -21,6 +21,8 @@ type Hints struct {
 }
 
 // Bool returns a pointer to b, for writing [Hints] literals.
+//
+// Deprecated: Write new(true) or new(false), which Go 1.26 allows.
 func Bool(b bool) *bool { return &b }
 
 // Icon is an image a client may show for a tool or a server.

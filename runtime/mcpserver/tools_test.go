@@ -38,7 +38,7 @@ func TestToolsListPerRevision(t *testing.T) {
 		Name: "add", Title: "Add", Description: "Adds.",
 		InputSchema:  []byte(`{"type":"object"}`),
 		OutputSchema: []byte(`{"type":"object"}`),
-		Hints:        mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:        mcprt.Hints{ReadOnly: new(true)},
 		Icons:        []mcprt.Icon{{Src: "https://x/i.png"}},
 		TaskSupport:  mcprt.TaskOptional,
 	}

@@ -30,7 +30,7 @@ var echo = tool("echo", func(ctx context.Context, args []byte) mcprt.Result {
 var point = mcprt.Tool{
 	Name: "point", Description: "a point", InputSchema: []byte(`{"type":"object"}`),
 	OutputSchema: []byte(`{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}}`),
-	Hints:        mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+	Hints:        mcprt.Hints{ReadOnly: new(true)},
 	Handler: func(ctx context.Context, args []byte) mcprt.Result {
 		if strings.Contains(string(args), "fail") {
 			return mcprt.Errorf("no point here")

@@ -255,7 +255,7 @@ func hints(h model.Hints) jen.Code {
 		v    *bool
 	}{{"ReadOnly", h.ReadOnly}, {"Destructive", h.Destructive}, {"Idempotent", h.Idempotent}, {"OpenWorld", h.OpenWorld}} {
 		if x.v != nil {
-			fs = append(fs, field{x.name, rtBool.qual().Call(jen.Lit(*x.v))})
+			fs = append(fs, field{x.name, jen.New(jen.Lit(*x.v))})
 		}
 	}
 	if len(fs) == 0 {

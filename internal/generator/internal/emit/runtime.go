@@ -42,7 +42,6 @@ var (
 	rtTool         = rtIdent{mcprtPkg, "Tool"}
 	rtResult       = rtIdent{mcprtPkg, "Result"}
 	rtHints        = rtIdent{mcprtPkg, "Hints"}
-	rtBool         = rtIdent{mcprtPkg, "Bool"}
 	rtIcon         = rtIdent{mcprtPkg, "Icon"}
 	rtTaskOptional = rtIdent{mcprtPkg, "TaskOptional"}
 	rtTaskRequired = rtIdent{mcprtPkg, "TaskRequired"}
