@@ -53,7 +53,7 @@ func text(s string, isError bool) func(string) string {
 // revision.
 func invalidParams(string) string { return `{"error":{"code":-32602}}` }
 
-var seedguideRevisionCalls = []revisionCall{
+var basicsRevisionCalls = []revisionCall{
 	{"sum", "calculate_sum", `{"first":1.5,"second":"2"}`, text("3.5", false)},
 	{"missing required", "greet_user", `{}`, text("invalid arguments:\nname: required property is missing", true)},
 	{"null for a pointer", "bulk_price_update", `{"region":"emea","changes":[{"product_id":"a","new_price":1,"effective_from":null}]}`, text("1", false)},

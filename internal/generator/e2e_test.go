@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestEndToEnd generates the seedguide example in a module of its own,
+// TestEndToEnd generates the basics example in a module of its own,
 // builds it, and drives the server over stdio with the go-sdk client: the
 // listed descriptors, good calls, coercion and every kind of bad call.
 func TestEndToEnd(t *testing.T) {
@@ -23,7 +23,7 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a server")
 	}
-	mod := tempModule(t, filepath.Join(repoRoot(t), "examples", "seedguide"))
+	mod := tempModule(t, filepath.Join(repoRoot(t), "examples", "basics"))
 	if code, _, stderr := runMain(t, mod); code != 0 {
 		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
 	}
@@ -33,7 +33,7 @@ func TestEndToEnd(t *testing.T) {
 
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {
-			behaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }, listJSON, p, seedguideSuite)
+			behaviour(t, func() *exec.Cmd { return exec.Command(bin, "-sdk", p.name) }, listJSON, p, basicsSuite)
 		})
 	}
 }
@@ -84,7 +84,7 @@ type suite struct {
 	wrapped map[string]bool
 }
 
-var seedguideSuite = suite{calls: callCases, revisions: seedguideRevisionCalls}
+var basicsSuite = suite{calls: callCases, revisions: basicsRevisionCalls}
 
 // behaviour is the suite every server path passes: descriptors, good calls,
 // coercion, argument problems, handler errors and unknown tools, through

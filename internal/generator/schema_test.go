@@ -65,7 +65,7 @@ func compileSchema(t *testing.T, name string, js []byte) *jsonschema.Schema {
 // coercion cases aside.
 func TestSchemaValidatesArguments(t *testing.T) {
 	t.Parallel()
-	abs := filepath.Join(repoRoot(t), "examples", "seedguide")
+	abs := filepath.Join(repoRoot(t), "examples", "basics")
 	files, diags := Generate(Config{Dir: abs})
 	if diags.HasErrors() || len(files) != 1 {
 		t.Fatalf("Generate: %v", diags)

@@ -1,6 +1,7 @@
-// Package main serves the five tools of the tool-definition guide, written
-// as annotated Go: a greeting, a sum, a status change, an order with line
-// items and a bulk price update.
+// Package main is a first MCP server: five tools of the basic shapes, each
+// an annotated Go function. They are a greeting, a sum, a status change, an
+// order with line items and a bulk price update. It serves them on the
+// built-in server, the official Go SDK or mcp-go (-sdk).
 package main
 
 import (

@@ -20,9 +20,9 @@ import (
 )
 
 var identity = mcprt.Identity{
-	Name:         "seedguide",
+	Name:         "basics",
 	Version:      "1.0.0",
-	Title:        "Tool guide examples",
+	Title:        "Basic tools",
 	Instructions: "Greets people, adds numbers, sets work item status, processes orders and updates prices.",
 }
 
