@@ -88,8 +88,8 @@ func (c *rawClient) send(msg string) {
 	}
 }
 
-// modernMeta is the _meta member of a 2026-07-28 request.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+// statelessMeta is the _meta member of a 2026-07-28 request.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
 
 // call sends a request and returns its answer as the server wrote it: the
 // result, or {"error":...}. Notifications on the way are skipped.
@@ -97,9 +97,9 @@ func (c *rawClient) call(method, params string) string {
 	c.t.Helper()
 	if c.rev >= "2026-07-28" {
 		if params == "{}" {
-			params = "{" + modernMeta + "}"
+			params = "{" + statelessMeta + "}"
 		} else {
-			params = "{" + modernMeta + "," + params[1:]
+			params = "{" + statelessMeta + "," + params[1:]
 		}
 	}
 	c.id++

@@ -97,7 +97,7 @@ func TestListsPerRevision(t *testing.T) {
 				return got
 			}
 			if rev.Stateless() {
-				params = `{` + modernMeta + `}`
+				params = `{` + statelessMeta + `}`
 			}
 			for _, tc := range []struct{ method, want string }{
 				{"tools/list", listOf("tools", sorted, wire.AppendTool, rev)},

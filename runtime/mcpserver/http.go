@@ -125,12 +125,12 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	rev, modern, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
 	}
-	if modern {
+	if stateless {
 		s.httpStateless(w, r, m, rev)
 		return
 	}

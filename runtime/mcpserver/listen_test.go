@@ -26,7 +26,7 @@ const everything = `{"toolsListChanged":true,"promptsListChanged":true,"resource
 // listenRequest is a subscriptions/listen request with the JSON id and
 // filter given.
 func listenRequest(id, filter string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + modernMeta + `,"notifications":` + filter + `}}`
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":` + filter + `}}`
 }
 
 // subMeta is the params' start of every message of the subscription id.
@@ -179,7 +179,7 @@ func TestListenHonorsWhatIsPublished(t *testing.T) {
 				srv.AddResources(textResource("x://a", "A"))
 			}
 			c := startStdio(t, srv)
-			c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+modernMeta+`}}`,
+			c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+statelessMeta+`}}`,
 				`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],`+
 					`"capabilities":`+tt.caps+`,"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
 			c.call(listenRequest("2", everything), ackOf("2", tt.ack))
@@ -270,7 +270,7 @@ func TestListenNotForSessions(t *testing.T) {
 
 func TestListenInvalidParams(t *testing.T) {
 	c := startStdio(t, New(noticesIdentity))
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: notifications is missing"}}`)
 	c.call(listenRequest("2", `{"resourceSubscriptions":"x://a"}`),
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: notifications.resourceSubscriptions must not be a string"}}`)
