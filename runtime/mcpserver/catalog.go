@@ -12,7 +12,7 @@ import (
 type entry[T any] struct {
 	key  string // the name of a prompt, the URI (or template) of a resource
 	val  T
-	desc [numRevisions][]byte
+	desc [wire.NumRevisions][]byte
 }
 
 // newEntry serializes v's descriptor for every revision with appendDesc
@@ -24,13 +24,13 @@ func newEntry[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision)
 		start := len(buf)
 		buf = appendDesc(buf, &e.val, rev)
 		d := buf[start:len(buf):len(buf)]
-		for _, prev := range wire.Revisions[:i] {
-			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
+		for _, p := range e.desc[:i] {
+			if bytes.Equal(p, d) {
 				d, buf = p, buf[:start]
 				break
 			}
 		}
-		e.desc[revIndex(rev)] = d
+		e.desc[i] = d // i is rev.Index()
 	}
 	return e
 }
@@ -127,7 +127,7 @@ func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, s
 	if size > 0 && start+size < n {
 		end = start + size
 	}
-	ri := revIndex(rev)
+	ri := rev.Index()
 	for i := start; i < end; i++ {
 		if i > start {
 			dst = append(dst, ',')

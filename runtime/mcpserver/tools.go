@@ -16,7 +16,7 @@ import (
 // toolEntry is a tool with its descriptor serialized for each revision.
 type toolEntry struct {
 	tool mcprt.Tool
-	desc [numRevisions][]byte
+	desc [wire.NumRevisions][]byte
 	// headers are the properties an HTTP client mirrors in headers.
 	headers []headerParam
 }
@@ -30,13 +30,13 @@ func newToolEntry(t mcprt.Tool) *toolEntry {
 		start := len(buf)
 		buf = wire.AppendTool(buf, &t, rev)
 		d := buf[start:len(buf):len(buf)]
-		for _, prev := range wire.Revisions[:i] {
-			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
+		for _, p := range e.desc[:i] {
+			if bytes.Equal(p, d) {
 				d, buf = p, buf[:start]
 				break
 			}
 		}
-		e.desc[revIndex(rev)] = d
+		e.desc[i] = d // i is rev.Index()
 	}
 	return e
 }
@@ -57,7 +57,7 @@ type registry struct {
 	mu     sync.RWMutex
 	list   []*toolEntry
 	byName map[string]*toolEntry
-	lists  [numRevisions][]byte // one-page tools/list results, built on use
+	lists  [wire.NumRevisions][]byte // one-page tools/list results, built on use
 }
 
 // add appends tools; a tool whose name is taken replaces the old one in
@@ -69,7 +69,7 @@ func (r *registry) add(tools []mcprt.Tool) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.lists = [numRevisions][]byte{}
+	r.lists = [wire.NumRevisions][]byte{}
 	if r.byName == nil {
 		r.byName = make(map[string]*toolEntry)
 	}
@@ -101,7 +101,7 @@ func (r *registry) remove(names []string) bool {
 	if !gone {
 		return false
 	}
-	r.lists = [numRevisions][]byte{}
+	r.lists = [wire.NumRevisions][]byte{}
 	list := make([]*toolEntry, 0, len(r.byName))
 	for _, e := range r.list {
 		if r.byName[e.tool.Name] == e {
@@ -135,7 +135,7 @@ func (r *registry) lookup(raw []byte) *toolEntry {
 // built on first use after a change and shared by every request until the
 // next change; callers must not modify it.
 func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
-	ri := revIndex(rev)
+	ri := rev.Index()
 	r.mu.RLock()
 	list := r.lists[ri]
 	r.mu.RUnlock()
@@ -152,7 +152,7 @@ func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
 
 // buildList makes the one-page tools/list result for rev; r.mu is held.
 func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
-	ri := revIndex(rev)
+	ri := rev.Index()
 	n := len(`{"resultType":"complete","tools":[]}`) + len(hints)
 	for _, e := range r.list {
 		n += len(e.desc[ri]) + 1
@@ -189,7 +189,7 @@ func (r *registry) appendPage(dst []byte, rev wire.Revision, start, size int) ([
 	if size > 0 && start+size < n {
 		end = start + size
 	}
-	ri := revIndex(rev)
+	ri := rev.Index()
 	for i := start; i < end; i++ {
 		if i > start {
 			dst = append(dst, ',')
