@@ -385,7 +385,7 @@ func (fs *fileSchema) enum(vals []*jnode, t *model.Type, what string) []model.En
 func enumLiteral(v *jnode, t *model.Type) (model.EnumValue, bool) {
 	switch {
 	case v.kind == '"' && (t.Kind == model.String || t.Kind == model.TextMethod):
-		return model.EnumValue{JSON: jsonQuote(v.text), Go: strconv.Quote(v.text)}, true
+		return model.EnumValue{JSON: model.JSONQuote(v.text), Go: strconv.Quote(v.text)}, true
 	case (v.kind == 't' || v.kind == 'f') && t.Kind == model.Bool:
 		return model.EnumValue{JSON: v.text, Go: v.text}, true
 	case v.kind != '0' || t.Kind != model.Int && t.Kind != model.Uint && t.Kind != model.Float:
@@ -406,7 +406,7 @@ func enumLiteral(v *jnode, t *model.Type) (model.EnumValue, bool) {
 // jsonText is a node's value as JSON, for messages.
 func jsonText(n *jnode) string {
 	if n.kind == '"' {
-		return jsonQuote(n.text)
+		return model.JSONQuote(n.text)
 	}
 	if n.kind == '{' || n.kind == '[' {
 		return string(n.kind)

@@ -11,7 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/model"
-	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // applyTag applies the keys of an mcp tag (or of an //mcp:param directive)
@@ -236,7 +235,7 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 		a.errorf(t.Default.Pos, "default %q %s", t.Default.Value, err)
 		return false
 	}
-	if enum := enumOf(f); len(enum) > 0 && !slices.ContainsFunc(enum, func(e model.EnumValue) bool { return e.JSON == v.JSON }) {
+	if enum := model.EnumOf(valueType(f.Type), &f.Constraints); len(enum) > 0 && !slices.ContainsFunc(enum, func(e model.EnumValue) bool { return e.JSON == v.JSON }) {
 		a.errorf(t.Default.Pos, "default %q is not one of the enum values", t.Default.Value)
 		return false
 	}
@@ -251,20 +250,12 @@ func (a *analyzer) enumAndDefault(t annotations.Tag, typ *model.Type, f *model.F
 	return ok
 }
 
-// enumOf is the enum of a field: its tag's, else its type's constants.
-func enumOf(f *model.Field) []model.EnumValue {
-	if len(f.Constraints.Enum) > 0 {
-		return f.Constraints.Enum
-	}
-	return valueType(f.Type).Enum
-}
-
 // literal converts a value written in a tag to JSON and Go literals of the
 // scalar type typ; the second result says what is wrong, or is empty.
 func literal(s string, typ *model.Type) (model.EnumValue, string) {
 	switch typ.Kind {
 	case model.String, model.TextMethod: // the text a TextMethod type is read from
-		return model.EnumValue{JSON: jsonQuote(s), Go: strconv.Quote(s)}, ""
+		return model.EnumValue{JSON: model.JSONQuote(s), Go: strconv.Quote(s)}, ""
 	case model.Int:
 		if _, err := strconv.ParseInt(s, 10, bitsOr64(typ.Bits)); err != nil {
 			return model.EnumValue{}, "is not a valid " + typeWord(typ)
@@ -303,9 +294,6 @@ func typeWord(t *model.Type) string {
 	}
 	return "integer"
 }
-
-// jsonQuote quotes s as a JSON string, as encoding/json writes it.
-func jsonQuote(s string) string { return string(jsonx.AppendString(nil, s)) }
 
 // warnUntyped warns about a property whose values have JSON methods of
 // their own and no format= to say what they are: its schema allows any JSON

@@ -282,7 +282,7 @@ func constValue(v constant.Value, k model.Kind) model.EnumValue {
 	if k == model.String {
 		s := constant.StringVal(v)
 		q := strconv.Quote(s)
-		return model.EnumValue{JSON: jsonQuote(s), Go: q}
+		return model.EnumValue{JSON: model.JSONQuote(s), Go: q}
 	}
 	return model.EnumValue{JSON: v.ExactString(), Go: v.ExactString()}
 }

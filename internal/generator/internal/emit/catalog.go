@@ -207,7 +207,7 @@ func fieldEnum(f *model.Field) []model.EnumValue {
 	for t.Kind == model.Pointer {
 		t = t.Elem
 	}
-	return enumOf(t, &f.Constraints)
+	return model.EnumOf(t, &f.Constraints)
 }
 
 // completer writes the completer of f's arguments: a switch over their

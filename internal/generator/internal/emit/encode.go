@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/model"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
-	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // This file writes result encoders: for each struct type a result reaches,
@@ -49,7 +48,7 @@ func (e *emitter) encodeObject(t *model.Type, obj jen.Code, depth int) []jen.Cod
 		write := append([]jen.Code{
 			e.appendTo(jen.Id(sep)),
 			jen.Id(sep).Op("=").LitByte(','),
-			e.appendText(jsonQuote(f.WireName) + ":"),
+			e.appendText(model.JSONQuote(f.WireName) + ":"),
 		}, e.encodeValue(f.Type, fieldTarget(f, obj), depth+1)...)
 		if cond := omitCond(f, fieldTarget(f, obj)); cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
@@ -201,6 +200,3 @@ func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Co
 		e.appendTo(jen.LitByte('}')),
 	)}
 }
-
-// jsonQuote quotes a property name as encoding/json writes it.
-func jsonQuote(s string) string { return string(jsonx.AppendString(nil, s)) }

@@ -15,7 +15,7 @@ import (
 // checked by a switch, and so goes through a numbered local (x0, x1, ...).
 func (e *emitter) scalar(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	read := e.readCall(t)
-	enum := enumOf(t, c)
+	enum := model.EnumOf(t, c)
 	if (t.Kind == model.String || t.Kind == model.TextMethod) && len(enum) > 0 {
 		// A string enum is read by Decoder.Enum, which checks it and hands
 		// back the allowed string itself, without allocating; a type that
@@ -118,14 +118,6 @@ func (e *emitter) checked(t *model.Type, x jen.Code, c *model.Constraints) jen.C
 		check(rtCheckPattern, jen.Id(e.patternVar(c.Pattern)))
 	}
 	return x
-}
-
-// enumOf is the enum a value is checked against: the tag's, else its type's.
-func enumOf(t *model.Type, c *model.Constraints) []model.EnumValue {
-	if c != nil && len(c.Enum) > 0 {
-		return c.Enum
-	}
-	return t.Enum
 }
 
 func withoutEnum(c *model.Constraints) *model.Constraints {

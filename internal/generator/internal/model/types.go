@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // Kind is the JSON shape of a Go type.
@@ -102,6 +104,18 @@ type EnumValue struct {
 	Go   string // the Go literal: "emea" or 3
 	Doc  string
 }
+
+// EnumOf is the enum a value of type t is checked against: its tag's
+// (c, which may be nil), else the constants of its type.
+func EnumOf(t *Type, c *Constraints) []EnumValue {
+	if c != nil && len(c.Enum) > 0 {
+		return c.Enum
+	}
+	return t.Enum
+}
+
+// JSONQuote quotes s as a JSON string, whole, as encoding/json writes it.
+func JSONQuote(s string) string { return string(jsonx.AppendString(nil, s)) }
 
 // WithValueDocs appends to a description the enum values with their doc
 // comments, one line a value: JSON Schema has no keyword for them that
