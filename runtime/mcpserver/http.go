@@ -169,7 +169,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
 		if e := s.tools.lookup(name); e != nil {
-			if rerr := checkParamHeaders(r.Header, e.headers, m.meta.toolArgs); rerr != nil {
+			if rerr := checkParamHeaders(r.Header, e.val.headers, m.meta.toolArgs); rerr != nil {
 				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 				return
 			}
