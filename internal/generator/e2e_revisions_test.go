@@ -12,10 +12,10 @@ import (
 )
 
 // This file is the part of behaviour that runs on every protocol revision:
-// a client of each revision lists the tools and makes calls, and what each
+// a client of each revision lists the tools and makes calls. What each
 // server path sends, byte for byte but for the order of members, must be
-// what the contract's table of revisions says ("protocol revisions" in
-// DESIGN.md), derived here from mcpgen -list, which shows the latest.
+// what that revision publishes (package wire's Has methods say what). It
+// is derived here from mcpgen -list, which shows the latest.
 
 // revisions are the protocol revisions every server path is driven on,
 // each in a session of its own.

@@ -23,7 +23,7 @@ func sampleTool() mcprt.Tool {
 	}
 }
 
-func TestAppendDescriptorPerRevision(t *testing.T) {
+func TestAppendToolPerRevision(t *testing.T) {
 	tool := sampleTool()
 	tests := []struct {
 		rev  Revision
@@ -38,10 +38,10 @@ func TestAppendDescriptorPerRevision(t *testing.T) {
 	for _, tt := range tests {
 		got := string(AppendTool(nil, &tool, tt.rev))
 		if got != tt.want {
-			t.Errorf("AppendDescriptor(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
+			t.Errorf("AppendTool(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
 		}
 		if !json.Valid([]byte(got)) {
-			t.Errorf("AppendDescriptor(%s) is not valid JSON: %s", tt.rev, got)
+			t.Errorf("AppendTool(%s) is not valid JSON: %s", tt.rev, got)
 		}
 	}
 }
