@@ -154,7 +154,7 @@ func TestCallRefusesOversizedArguments(t *testing.T) {
 
 func TestDescriptorsPerRevision(t *testing.T) {
 	tool := sampleTool()
-	d := NewDescriptors(&tool, AppendTool)
+	d := NewDescriptors(&tool, AppendTool, 0)
 	for _, rev := range Revisions {
 		if got, want := string(d.For(rev)), string(AppendTool(nil, &tool, rev)); got != want {
 			t.Errorf("For(%s):\n got %s\nwant %s", rev, got, want)

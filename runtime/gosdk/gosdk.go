@@ -178,7 +178,7 @@ func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		t := tools[i]
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
 		d := descriptor(&t)
-		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool))
+		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
 		s.AddTool(d, handler(&t, reg.sw))
 	}
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -12,32 +11,19 @@ import (
 type entry[T any] struct {
 	key  string // the name of a tool or prompt, the URI (or template) of a resource
 	val  T
-	desc [wire.NumRevisions][]byte
+	desc wire.Descriptors
 }
 
-// newEntry serializes v's descriptor for every revision with appendDesc
-// into one buffer; revisions whose descriptors are equal share the bytes.
+// newEntry serializes v's descriptor for every revision with appendDesc.
 func newEntry[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision) []byte) *entry[T] {
 	return newEntrySized(key, v, appendDesc, 0)
 }
 
-// newEntrySized is newEntry with the buffer made size bytes at first, a
-// guess that saves most regrowth.
+// newEntrySized is newEntry with the buffer of descriptors made size bytes
+// at first.
 func newEntrySized[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision) []byte, size int) *entry[T] {
 	e := &entry[T]{key: key, val: v}
-	buf := make([]byte, 0, size)
-	for i, rev := range wire.Revisions {
-		start := len(buf)
-		buf = appendDesc(buf, &e.val, rev)
-		d := buf[start:len(buf):len(buf)]
-		for _, p := range e.desc[:i] {
-			if bytes.Equal(p, d) {
-				d, buf = p, buf[:start]
-				break
-			}
-		}
-		e.desc[i] = d // i is rev.Index()
-	}
+	e.desc = wire.NewDescriptors(&e.val, appendDesc, size)
 	return e
 }
 
