@@ -137,6 +137,18 @@ func TestToolListChanged(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}`)
 }
 
+// TestDeprecatedAdd checks that Add, kept for servers that call it, adds
+// and notifies as AddTools does.
+func TestDeprecatedAdd(t *testing.T) {
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20250618, `{}`)
+	srv.Add(textTool("b", "B"))
+	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"B"}]}}`)
+}
+
 func TestNoListChangedWithoutSwitch(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
