@@ -64,7 +64,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Suggest tags",
 		Description:     "Asks the client's model for tags of an article. The model may look up the tags in use with the list_tags tool, which this handler runs for it, up to three times.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"the article's number"}},"required":["id"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SuggestTags,
 		ChecksArguments: true,
 	}, {
@@ -73,7 +73,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Finds articles by words in their title or body.",
 		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
 	}, {
@@ -81,7 +81,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Add a note",
 		Description:     "Appends a note to an article; clients subscribed to the article's resource are told it changed.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1},"note":{"type":"string","description":"Text of the note","minLength":1,"maxLength":500}},"required":["id","note"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Idempotent: mcprt.Bool(false)},
+		Hints:           mcprt.Hints{Idempotent: new(false)},
 		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddNote,
 		ChecksArguments: true,
@@ -100,7 +100,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Returns an article: its Markdown is the text block the model reads as it is, and the structured content has its title, tags and notes too.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":["array","null"],"description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":["array","null"],"description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_ReadArticle,
 		ChecksArguments: true,
 	}, {
@@ -110,7 +110,7 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":["array","null"],"items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"A heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
 		WrapOutput:      true,
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_OutlineArticle,
 		ChecksArguments: true,
 	}, {
@@ -119,7 +119,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Shows one article in the viewer, an MCP App; clients that show no apps get the article as JSON text.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"the article's number"}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer"},"title":{"type":"string"},"body":{"type":"string"}},"required":["id","title","body"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_ShowArticle,
 		ChecksArguments: true,
 		UI:              &mcprt.ToolUI{ResourceURI: "ui://kb/viewer"},
@@ -177,7 +177,7 @@ func MCPResources() []mcprt.Resource {
 		Title:       "Article viewer",
 		Description: "The page of the article viewer, which hosts that show MCP Apps render in a frame beside a show_article call.",
 		MIMEType:    "text/html;profile=mcp-app",
-		UI:          &mcprt.ResourceUI{PrefersBorder: mcprt.Bool(true)},
+		UI:          &mcprt.ResourceUI{PrefersBorder: new(true)},
 		Read:        mcpgen_read_Viewer,
 	}}
 }
@@ -188,7 +188,7 @@ func mcpgen_call_LinkAccount(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_LinkAccount
-	mcpgen_decode_mcpgen_args_LinkAccount(&d, &in)
+	mcpgen_decode_args_LinkAccount(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -207,7 +207,7 @@ func mcpgen_call_SuggestTags(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_SuggestTags
-	mcpgen_decode_mcpgen_args_SuggestTags(&d, &in)
+	mcpgen_decode_args_SuggestTags(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -244,7 +244,7 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_AddNote
-	mcpgen_decode_mcpgen_args_AddNote(&d, &in)
+	mcpgen_decode_args_AddNote(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -280,7 +280,7 @@ func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ReadArticle
-	mcpgen_decode_mcpgen_args_ReadArticle(&d, &in)
+	mcpgen_decode_args_ReadArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -301,7 +301,7 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_OutlineArticle
-	mcpgen_decode_mcpgen_args_OutlineArticle(&d, &in)
+	mcpgen_decode_args_OutlineArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -333,7 +333,7 @@ func mcpgen_call_ShowArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ShowArticle
-	mcpgen_decode_mcpgen_args_ShowArticle(&d, &in)
+	mcpgen_decode_args_ShowArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -355,7 +355,7 @@ func mcpgen_get_Summarize(ctx context.Context, args map[string]string) (mcprt.Pr
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_Summarize
-	mcpgen_decode_mcpgen_args_Summarize(&d, &in)
+	mcpgen_decode_args_Summarize(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -435,7 +435,7 @@ func mcpgen_read_ArticleText(ctx context.Context, uri string) ([]mcprt.ResourceC
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleText
-	mcpgen_decode_mcpgen_args_ArticleText(&d, &in)
+	mcpgen_decode_args_ArticleText(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -469,7 +469,7 @@ func mcpgen_read_ArticleIn(ctx context.Context, uri string) ([]mcprt.ResourceCon
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleIn
-	mcpgen_decode_mcpgen_args_ArticleIn(&d, &in)
+	mcpgen_decode_args_ArticleIn(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -497,7 +497,7 @@ func mcpgen_read_Viewer(ctx context.Context, uri string) ([]mcprt.ResourceConten
 	return mcpimpl.TextContents(string(out)), nil
 }
 
-func mcpgen_decode_mcpgen_args_LinkAccount(d *mcpimpl.Decoder, v *mcpgen_args_LinkAccount) {
+func mcpgen_decode_args_LinkAccount(d *mcpimpl.Decoder, v *mcpgen_args_LinkAccount) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -510,7 +510,7 @@ func mcpgen_decode_mcpgen_args_LinkAccount(d *mcpimpl.Decoder, v *mcpgen_args_Li
 
 var mcpgen_fields_0 = []string{}
 
-func mcpgen_decode_mcpgen_args_SuggestTags(d *mcpimpl.Decoder, v *mcpgen_args_SuggestTags) {
+func mcpgen_decode_args_SuggestTags(d *mcpimpl.Decoder, v *mcpgen_args_SuggestTags) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -567,7 +567,7 @@ var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 20, MaxText: "20
 
 var mcpgen_fields_2 = []string{"query", "tag", "limit"}
 
-func mcpgen_decode_mcpgen_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
+func mcpgen_decode_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -630,7 +630,7 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 
 var mcpgen_fields_4 = []string{"title", "body", "tags"}
 
-func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
+func mcpgen_decode_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -650,7 +650,7 @@ func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_Re
 
 var mcpgen_fields_5 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
+func mcpgen_decode_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -670,7 +670,7 @@ func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args
 
 var mcpgen_fields_6 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_ShowArticle(d *mcpimpl.Decoder, v *mcpgen_args_ShowArticle) {
+func mcpgen_decode_args_ShowArticle(d *mcpimpl.Decoder, v *mcpgen_args_ShowArticle) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -690,7 +690,7 @@ func mcpgen_decode_mcpgen_args_ShowArticle(d *mcpimpl.Decoder, v *mcpgen_args_Sh
 
 var mcpgen_fields_7 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
+func mcpgen_decode_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -745,7 +745,7 @@ func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 
 var mcpgen_fields_9 = []string{"first", "second"}
 
-func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
+func mcpgen_decode_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -765,7 +765,7 @@ func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_Ar
 
 var mcpgen_fields_10 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
+func mcpgen_decode_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {

@@ -12,7 +12,7 @@ import (
 )
 
 // CallTool runs the tool's handler. Arguments over the size limit of ctx's
-// [Limits] are refused without being read. A panic in the handler does not
+// [jsonx.Limits] are refused without being read. A panic in the handler does not
 // escape: it is logged with its stack and becomes a result with IsError
 // set, so the server keeps serving and the model is told the call failed.
 func CallTool(ctx context.Context, t *mcprt.Tool, args []byte) mcprt.Result {

@@ -88,8 +88,8 @@ func TestDifferences(t *testing.T) {
 		}
 	})
 	t.Run("listChanged and subscribe on 2026-07-28", func(t *testing.T) {
-		modern := dial(t, s, "2026-07-28")
-		if got := modern.call("server/discover", `{`+modernMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
+		stateless := dial(t, s, "2026-07-28")
+		if got := stateless.call("server/discover", `{`+statelessMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
 			t.Errorf("2026-07-28 discover: %s, want resources.subscribe", got)
 		}
 	})

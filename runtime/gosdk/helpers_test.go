@@ -136,8 +136,8 @@ func (r *raw) call(method, params string) string {
 	}
 }
 
-// modernMeta is the _meta member every 2026-07-28 request carries.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+// statelessMeta is the _meta member every 2026-07-28 request carries.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
 
 // quietLog sends what slog's default logger writes during the test (the
 // adapter logs panics there) to a buffer it returns.

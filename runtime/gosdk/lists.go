@@ -29,7 +29,7 @@ import (
 // revision.
 type described struct {
 	sdk  any // *mcp.Tool, *mcp.Prompt, *mcp.Resource or *mcp.ResourceTemplate
-	desc *wire.Descriptors
+	desc wire.Descriptors
 }
 
 // listings are the descriptors the adapter added to one server, by kind
@@ -48,7 +48,7 @@ const (
 )
 
 // add records that sdk, ours serialized as desc, was added under key.
-func (l *listings) add(kind, key string, sdk any, desc *wire.Descriptors) {
+func (l *listings) add(kind, key string, sdk any, desc wire.Descriptors) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.byID == nil {

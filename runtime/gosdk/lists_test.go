@@ -20,7 +20,7 @@ func sampleTools() []mcprt.Tool {
 		{Name: "b_full", Title: "Full", Description: "Has everything.",
 			InputSchema:  []byte(`{"type":"object","properties":{"n":{"type":["integer","null"]}},"additionalProperties":false}`),
 			OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true,
-			Hints: mcprt.Hints{ReadOnly: mcprt.Bool(true), OpenWorld: mcprt.Bool(false)},
+			Hints: mcprt.Hints{ReadOnly: new(true), OpenWorld: new(false)},
 			Icons: []mcprt.Icon{{Src: "https://example.com/f.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}, TaskSupport: mcprt.TaskOptional,
 			Handler: func(context.Context, []byte) mcprt.Result {
 				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("full")}}
@@ -97,7 +97,7 @@ func TestListsPerRevision(t *testing.T) {
 				return got
 			}
 			if rev.Stateless() {
-				params = `{` + modernMeta + `}`
+				params = `{` + statelessMeta + `}`
 			}
 			for _, tc := range []struct{ method, want string }{
 				{"tools/list", listOf("tools", sorted, wire.AppendTool, rev)},

@@ -80,8 +80,8 @@ func (s *testSession) NotificationChannel() chan<- mcp.JSONRPCNotification { ret
 func (s *testSession) SessionID() string                                   { return s.id }
 func (s *testSession) ProtocolVersion() string                             { return s.rev }
 
-// modernMeta is the _meta member every 2026-07-28 request carries.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+// statelessMeta is the _meta member every 2026-07-28 request carries.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
 
 // call hands s one request of revision rev in process, as a session of
 // that revision sends it (on 2026-07-28, with the request's _meta), and
@@ -91,9 +91,9 @@ func call(t *testing.T, s *server.MCPServer, rev, method, params string) string 
 	ctx := context.Background()
 	switch {
 	case rev >= "2026-07-28" && params == "{}":
-		params = "{" + modernMeta + "}"
+		params = "{" + statelessMeta + "}"
 	case rev >= "2026-07-28":
-		params = "{" + modernMeta + "," + params[1:]
+		params = "{" + statelessMeta + "," + params[1:]
 	default:
 		ctx = s.WithContext(ctx, newTestSession("raw", rev))
 	}
@@ -133,8 +133,8 @@ func sameJSON(t *testing.T, what, got, want string, skip ...string) {
 	}
 }
 
-// modernMembers are the members mcp-go adds to results on 2026-07-28.
-var modernMembers = []string{"_meta", "resultType", "ttlMs", "cacheScope"}
+// statelessMembers are the members mcp-go adds to results on 2026-07-28.
+var statelessMembers = []string{"_meta", "resultType", "ttlMs", "cacheScope"}
 
 // quietLog sends what slog's default logger writes during the test (the
 // adapter logs panics there) to a buffer it returns.

@@ -31,7 +31,7 @@ type variants[T any] struct {
 
 // add records the variants of key, of(rev) for each revision.
 func (v *variants[T]) add(key string, of func(wire.Revision) T) {
-	vs := make([]T, len(wire.Revisions))
+	vs := make([]T, wire.NumRevisions)
 	for i, rev := range wire.Revisions {
 		vs[i] = of(rev)
 	}
@@ -48,7 +48,7 @@ func (v *variants[T]) add(key string, of func(wire.Revision) T) {
 // adapter added (given its variant for the revision registered with
 // mcp-go), rather than one the caller put in its place through mcp-go.
 func (v *variants[T]) swap(list []T, rev wire.Revision, key func(*T) string, mine func(listed, ours *T) bool) {
-	i, registered := revisionIndex(rev), revisionIndex(registeredRevision)
+	i, registered := rev.Index(), registeredRevision.Index()
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	for j := range list {
@@ -62,17 +62,6 @@ func (v *variants[T]) swap(list []T, rev wire.Revision, key func(*T) string, min
 // mcp-go: what a server without the hooks publishes on every revision, the
 // form valid on all that have structured output.
 const registeredRevision = wire.Rev20251125
-
-// revisionIndex is rev's place in wire.Revisions; the latest's for a
-// revision that is not supported.
-func revisionIndex(rev wire.Revision) int {
-	for i, r := range wire.Revisions {
-		if r == rev {
-			return i
-		}
-	}
-	return 0
-}
 
 // listings are the variants of everything the adapter added to one
 // server.

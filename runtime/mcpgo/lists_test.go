@@ -17,7 +17,7 @@ func sampleTools() []mcprt.Tool {
 		{Name: "b_full", Title: "Full", Description: "Has everything.",
 			InputSchema:  []byte(`{"type":"object","properties":{"n":{"type":["integer","null"]}},"additionalProperties":false}`),
 			OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true,
-			Hints: mcprt.Hints{ReadOnly: mcprt.Bool(true), OpenWorld: mcprt.Bool(false)},
+			Hints: mcprt.Hints{ReadOnly: new(true), OpenWorld: new(false)},
 			Icons: []mcprt.Icon{{Src: "https://example.com/f.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}, TaskSupport: mcprt.TaskOptional,
 			Handler: func(context.Context, []byte) mcprt.Result {
 				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
@@ -53,12 +53,12 @@ func TestListsPerRevision(t *testing.T) {
 				}
 				want = wire.AppendTool(want, &sorted[i], rev)
 			}
-			sameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, modernMembers...)
-			sameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, modernMembers...)
-			sameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+list(rs[:1], wire.AppendResource, rev)+`]}`, modernMembers...)
-			sameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+list([]mcprt.Resource{dataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, modernMembers...)
+			sameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, statelessMembers...)
+			sameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, statelessMembers...)
+			sameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+list(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
+			sameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+list([]mcprt.Resource{dataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
 			res := mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
-			sameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), modernMembers...)
+			sameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), statelessMembers...)
 		})
 	}
 }

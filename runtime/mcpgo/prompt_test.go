@@ -67,10 +67,10 @@ func TestPromptsAsTheBuiltInServer(t *testing.T) {
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
 			sameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`),
-				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, modernMembers...)
+				`{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, statelessMembers...)
 			res := kindsResult("Ada")
 			sameJSON(t, "prompts/get", call(t, s, string(rev), "prompts/get", `{"name":"kinds","arguments":{"who":"Ada","tone":"warm"}}`),
-				string(wire.AppendPromptResult(nil, &res, rev)), modernMembers...)
+				string(wire.AppendPromptResult(nil, &res, rev)), statelessMembers...)
 		})
 	}
 }

@@ -109,18 +109,18 @@ func TestResourcesAsTheBuiltInServer(t *testing.T) {
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
 			sameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`),
-				`{"resources":[`+list(byName(rs[:len(rs)-1]), wire.AppendResource, rev)+`]}`, modernMembers...)
+				`{"resources":[`+list(byName(rs[:len(rs)-1]), wire.AppendResource, rev)+`]}`, statelessMembers...)
 			sameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`),
-				`{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate, rev)+`]}`, modernMembers...)
+				`{"resourceTemplates":[`+list(rs[len(rs)-1:], wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
 			for _, r := range reads {
-				sameJSON(t, "resources/read "+r.uri, call(t, s, string(rev), "resources/read", `{"uri":"`+r.uri+`"}`), `{"contents":`+r.contents+`}`, modernMembers...)
+				sameJSON(t, "resources/read "+r.uri, call(t, s, string(rev), "resources/read", `{"uri":"`+r.uri+`"}`), `{"contents":`+r.contents+`}`, statelessMembers...)
 			}
 			meta := ""
 			if rev.HasStructuredOutput() {
 				meta = `,"_meta":{"k":1}`
 			}
 			sameJSON(t, "resources/read of several contents", call(t, s, string(rev), "resources/read", `{"uri":"test://dir"}`),
-				`{"contents":[{"uri":"test://dir/a.txt","mimeType":"text/plain","text":"A"},{"uri":"test://dir/b.bin","blob":"AA=="`+meta+`}]}`, modernMembers...)
+				`{"contents":[{"uri":"test://dir/a.txt","mimeType":"text/plain","text":"A"},{"uri":"test://dir/b.bin","blob":"AA=="`+meta+`}]}`, statelessMembers...)
 		})
 	}
 	// 2026-07-28: lists may be kept by anyone, reads only by the client.

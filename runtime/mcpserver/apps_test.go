@@ -55,7 +55,7 @@ func TestApps(t *testing.T) {
 
 	tasks := appServer(mcprt.Identity{Name: "n", Version: "v", EnableTasks: true})
 	d := startStdio(t, tasks)
-	d.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`)
+	d.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + statelessMeta + `}}`)
 	if line := d.recv(); !strings.Contains(line, `"extensions":{"io.modelcontextprotocol/tasks":{},"io.modelcontextprotocol/ui":{}}`) {
 		t.Errorf("server/discover: %s, want both extensions", line)
 	}

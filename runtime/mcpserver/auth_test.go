@@ -125,7 +125,7 @@ func request(rev wire.Revision, id int, method, name string) (string, func(*http
 	}
 	body := `{"jsonrpc":"2.0","id":` + string(rune('0'+id)) + `,"method":"` + method + `","params":{` + strings.Join(params, ",") + `}}`
 	if rev.Stateless() {
-		return body, modernHeaders(method, name)
+		return body, statelessHeaders(method, name)
 	}
 	return body, header("MCP-Protocol-Version", string(rev))
 }
@@ -316,13 +316,13 @@ func TestAuthTaskPrincipal(t *testing.T) {
 	srv := authServer(&r, must)
 	c := startHTTP(t, srv)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"must"}}`
-	id, _, _ := taskOf(t, readAll(t, c.do(http.MethodPost, call, bearer("alice-base", modernHeaders("tools/call", "must")))))
+	id, _, _ := taskOf(t, readAll(t, c.do(http.MethodPost, call, bearer("alice-base", statelessHeaders("tools/call", "must")))))
 	get := `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`
-	resp := readAll(t, c.do(http.MethodPost, get, bearer("bob-all", modernHeaders("tasks/get", id))))
+	resp := readAll(t, c.do(http.MethodPost, get, bearer("bob-all", statelessHeaders("tasks/get", id))))
 	if !strings.Contains(resp, `"code":-32602`) || strings.Contains(resp, `"result"`) {
 		t.Errorf("bob's tasks/get of alice's task: %s", resp)
 	}
-	resp = readAll(t, c.do(http.MethodPost, get, bearer("alice-base", modernHeaders("tasks/get", id))))
+	resp = readAll(t, c.do(http.MethodPost, get, bearer("alice-base", statelessHeaders("tasks/get", id))))
 	if _, _, raw := taskOf(t, resp); raw["taskId"] != id {
 		t.Errorf("alice's tasks/get: %s", resp)
 	}

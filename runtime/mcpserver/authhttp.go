@@ -76,11 +76,9 @@ func (s *Server) MetadataHandler() http.Handler {
 // served now, each once, in the order they were added.
 func (s *Server) declaredScopes() []string {
 	var lists [][]string
-	s.tools.mu.RLock()
-	for _, e := range s.tools.list {
-		lists = append(lists, e.tool.Scopes)
+	for _, e := range s.tools.all() {
+		lists = append(lists, e.val.Scopes)
 	}
-	s.tools.mu.RUnlock()
 	for _, e := range s.prompts.all() {
 		lists = append(lists, e.val.Scopes)
 	}
@@ -149,7 +147,7 @@ func (s *Server) opScopes(m *message) []string {
 	case "tools/call":
 		if name := m.meta.toolName; len(name) >= 2 && name[0] == '"' {
 			if e := s.tools.lookup(name); e != nil {
-				return e.tool.Scopes
+				return e.val.Scopes
 			}
 		}
 	case "prompts/get":

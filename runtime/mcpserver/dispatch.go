@@ -78,7 +78,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 // answer serves the request m and returns its response, nil for a
 // request the client cancelled, and the code of the error answered (0 for
 // a result), from which HTTP picks a status. A stateless request (HTTP,
-// 2026-07-28) is served by modern, any other by route.
+// 2026-07-28) is served by stateless, any other by route.
 func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool) ([]byte, int) {
 	defer func() { putBuffer(x.scratch) }()
 	var result []byte
@@ -110,7 +110,7 @@ func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless boo
 		ctx, running = x.sess.start(ctx, m.id)
 	}
 	if stateless {
-		result, rerr = s.modern(ctx, x, m)
+		result, rerr = s.stateless(ctx, x, m)
 	} else {
 		result, rerr = s.route(ctx, x, m)
 	}
@@ -150,14 +150,14 @@ func putBuffer(b *[]byte) {
 
 // route picks the era of a request (see era) and serves it.
 func (s *Server) route(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	rev, modern, err := era(m, "")
+	rev, stateless, err := era(m, "")
 	switch {
 	case err != nil:
 		return nil, err
-	case modern:
+	case stateless:
 		x.rev = rev
 		x.caps = parseClientCaps(x.meta.ClientCapabilities)
-		return s.modern(ctx, x, m)
+		return s.stateless(ctx, x, m)
 	case x.sess == nil:
 		return nil, errorf(codeInvalidRequest, "invalid request: no session")
 	}
@@ -256,8 +256,8 @@ var legacyMethods = map[string]bool{
 	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
 }
 
-// modern serves a 2026-07-28-era request.
-func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
+// stateless serves a 2026-07-28-era request.
+func (s *Server) stateless(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	switch {
 	case m.method == "server/discover":
 		return s.discover(), nil

@@ -138,12 +138,12 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	rev, modern, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
 	}
-	if modern {
+	if stateless {
 		s.httpStateless(w, r, m, rev)
 		return
 	}
@@ -182,7 +182,7 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
 		if e := s.tools.lookup(name); e != nil {
-			if rerr := checkParamHeaders(r.Header, e.headers, m.meta.toolArgs); rerr != nil {
+			if rerr := checkParamHeaders(r.Header, e.val.headers, m.meta.toolArgs); rerr != nil {
 				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 				return
 			}

@@ -47,7 +47,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	ss.caps = parseClientCaps(p.Capabilities)
 	ss.mu.Unlock()
 
-	i := revIndex(rev)
+	i := rev.Index()
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
 	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
@@ -62,7 +62,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 
 // discover answers server/discover (2026-07-28).
 func (s *Server) discover() []byte {
-	i := revIndex(wire.Rev20260728)
+	i := wire.Rev20260728.Index()
 	dst := append(make([]byte, 0, 256), `{"resultType":"complete","supportedVersions":[`...)
 	for j, r := range wire.Revisions {
 		if j > 0 {
@@ -84,7 +84,7 @@ func (s *Server) discover() []byte {
 // revision, and whether the prompts and resources capabilities are among
 // them, which decides whether their methods are served at all.
 type capabilities struct {
-	json      [numRevisions][]byte
+	json      [wire.NumRevisions][]byte
 	prompts   bool
 	resources bool
 	apps      bool // a ui:// resource is served: MCP Apps are declared
@@ -107,7 +107,7 @@ func (s *Server) refreshCapabilities() {
 		return
 	}
 	for _, rev := range wire.Revisions {
-		c.json[revIndex(rev)] = s.appendCapabilities(nil, rev, c)
+		c.json[rev.Index()] = s.appendCapabilities(nil, rev, c)
 	}
 	s.caps.Store(c)
 }

@@ -220,8 +220,8 @@ func TestMissingClientCapability(t *testing.T) {
 	c := startHTTP(t, srv)
 	c.post(`{"jsonrpc":"2.0","id":401,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"sampler","arguments":{}}}`, 400,
 		`{"jsonrpc":"2.0","id":401,"error":{"code":-32021,"message":"Missing required client capability: sampling","data":{"requiredCapabilities":{"sampling":{}}}}}`,
-		modernHeaders("tools/call", "sampler"))
-	resp := c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta2026(`{"sampling":{}}`)+`,"name":"fallback"}}`, modernHeaders("tools/call", "fallback"))
+		statelessHeaders("tools/call", "sampler"))
+	resp := c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta2026(`{"sampling":{}}`)+`,"name":"fallback"}}`, statelessHeaders("tools/call", "fallback"))
 	body := readAll(t, resp)
 	reqs, _ := inputRequired(t, body)
 	var methods []string

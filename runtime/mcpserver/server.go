@@ -208,7 +208,7 @@ type Server struct {
 	// identity.
 	caps   atomic.Pointer[capabilities]
 	capsMu sync.Mutex
-	info   [numRevisions][]byte
+	info   [wire.NumRevisions][]byte
 
 	listens listeners // open subscriptions/listen requests (2026-07-28)
 
@@ -260,17 +260,23 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		byID:     make(map[string]*session),
 	}
 	for _, rev := range wire.Revisions {
-		s.info[revIndex(rev)] = s.appendServerInfo(nil, rev)
+		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
 	s.refreshCapabilities()
 	s.tools.add(tools)
 	return s
 }
 
-// Add adds tools, or replaces the tools of the same names in place. It is
-// safe while the server runs; when Identity.EnableToolNotifications is set,
-// every live initialized session is sent notifications/tools/list_changed.
-func (s *Server) Add(tools ...mcprt.Tool) {
+// Add adds tools, as AddTools does.
+//
+// Deprecated: Use AddTools, named as AddPrompts and AddResources are.
+func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
+
+// AddTools adds tools, or replaces the tools of the same names in place.
+// It is safe while the server runs. When Identity.EnableToolNotifications
+// is set, every live initialized session is sent
+// notifications/tools/list_changed.
+func (s *Server) AddTools(tools ...mcprt.Tool) {
 	s.tools.add(tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
@@ -310,23 +316,4 @@ func (s *Server) untrack(sess *session) {
 		delete(s.byID, sess.id)
 	}
 	s.mu.Unlock()
-}
-
-// numRevisions is the number of revisions in [wire.Revisions].
-const numRevisions = 5
-
-// revIndex maps a supported revision to an index of per-revision arrays.
-func revIndex(rev wire.Revision) int {
-	switch rev {
-	case wire.Rev20241105:
-		return 0
-	case wire.Rev20250326:
-		return 1
-	case wire.Rev20250618:
-		return 2
-	case wire.Rev20251125:
-		return 3
-	default:
-		return 4
-	}
 }

@@ -14,7 +14,7 @@ import (
 // taskCall decides whether a tools/call of e runs as a task, and if so
 // answers it; handled is false for a call that runs as usual.
 func (s *Server) taskCall(ctx context.Context, x *exchange, e *toolEntry, args []byte) (result []byte, rerr *rpcError, handled bool) {
-	support := e.tool.TaskSupport
+	support := e.val.TaskSupport
 	capable := s.id.EnableTasks && (support == mcprt.TaskOptional || support == mcprt.TaskRequired)
 	asked := x.meta.task != nil && !isNull(x.meta.task)
 	switch {
@@ -24,9 +24,9 @@ func (s *Server) taskCall(ctx context.Context, x *exchange, e *toolEntry, args [
 			result, rerr = s.startTask(ctx, x, e, args)
 			return result, rerr, true
 		case asked:
-			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.tool.Name)+" does not run as a task"), true
+			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.val.Name)+" does not run as a task"), true
 		case capable && support == mcprt.TaskRequired:
-			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.tool.Name)+" runs only as a task: call it with the task param"), true
+			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.val.Name)+" runs only as a task: call it with the task param"), true
 		}
 	case x.rev.Stateless() && capable:
 		if !x.caps.tasks {
@@ -61,7 +61,7 @@ func (s *Server) startTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	if p.TTL != nil && *p.TTL > 0 {
 		ttl = time.Duration(*p.TTL) * time.Millisecond
 	}
-	t, rerr := s.newTask(ctx, x, e.tool.Name, ttl)
+	t, rerr := s.newTask(ctx, x, e.val.Name, ttl)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -70,7 +70,7 @@ func (s *Server) startTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	s.register(run, t)
 	c := taskCaller(x, run)
 	args = append([]byte(nil), args...) // the request's buffer does not outlive it
-	go func() { run.finish(context.Background(), runTool(runCtx, c, &e.tool, args)) }()
+	go func() { run.finish(context.Background(), runTool(runCtx, c, &e.val.Tool, args)) }()
 	return append(append([]byte(`{"task":`), appendTask(nil, t, x.rev)...), '}'), nil
 }
 
@@ -107,14 +107,14 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	c.out = x.out
 	args = append([]byte(nil), args...)
 	ended := make(chan outcome, 1)
-	go func() { ended <- runTool(runCtx, c, &e.tool, args) }()
+	go func() { ended <- runTool(runCtx, c, &e.val.Tool, args) }()
 	timer := time.NewTimer(durationOr(s.TaskGrace, DefaultTaskGrace))
 	defer timer.Stop()
 	select {
 	case o := <-ended:
 		stop()
 		cancel()
-		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.tool.TaskSupport != mcprt.TaskRequired {
+		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
 			return s.inlineResult(x, o)
 		}
 		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return o })
@@ -139,7 +139,7 @@ func (s *Server) inlineResult(x *exchange, o outcome) ([]byte, *rpcError) {
 // call is answered with it, and end waits for the handler's outcome in the
 // background.
 func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *taskRun, cancel context.CancelFunc, end func() outcome) ([]byte, *rpcError) {
-	t, rerr := s.newTask(ctx, x, e.tool.Name, 0)
+	t, rerr := s.newTask(ctx, x, e.val.Name, 0)
 	if rerr != nil {
 		cancel()
 		return nil, rerr
