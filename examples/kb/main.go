@@ -1,7 +1,10 @@
 // Command kb is a small knowledge-base MCP server written with mcpgen
 // annotations: tools to search articles and add notes, the articles as
 // resources (a static index and two templates), prompts that summarize and
-// compare articles, and completions of article numbers and formats.
+// compare articles, completions of article numbers and formats, an article
+// viewer shown as an MCP App, and tools that ask the client: to send the
+// user to a consent page (URL elicitation) and to have its model suggest
+// tags with a tool of the server's (sampling with tools).
 //
 //	kb                          # stdio
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
@@ -45,6 +48,8 @@ var identity = mcprt.Identity{
 	Instructions: "Search the articles, read them as kb:// resources, and use the summarize and compare prompts.",
 
 	EnableCompletions:           true,
+	EnableElicitation:           true,
+	EnableSampling:              true,
 	EnableResourceSubscriptions: true,
 	EnableResourceNotifications: true,
 }
