@@ -81,6 +81,7 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"strconv"
@@ -162,13 +163,19 @@ type Server struct {
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
 
-	hintsOnce sync.Once
-	hints     struct{ list, read []byte }
-	sealOnce  sync.Once
-	seal      *mrtr.Sealer
-	tasksOnce sync.Once
-	runsMu    sync.Mutex
-	runs      map[string]*taskRun // the tasks this process runs
+	// Events keeps the SSE events of the session revisions 2025-03-26 to
+	// 2025-11-25, so that a client resumes a dropped stream with
+	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
+	Events EventLog
+
+	eventsOnce sync.Once
+	hintsOnce  sync.Once
+	hints      struct{ list, read []byte }
+	sealOnce   sync.Once
+	seal       *mrtr.Sealer
+	tasksOnce  sync.Once
+	runsMu     sync.Mutex
+	runs       map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry
@@ -266,6 +273,26 @@ func (s *Server) logger() *slog.Logger {
 }
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+// eventLog returns Events, or the memory log that stands for it.
+func (s *Server) eventLog() EventLog {
+	s.eventsOnce.Do(func() {
+		if s.Events == nil {
+			s.Events = &MemoryEventLog{}
+		}
+	})
+	return s.Events
+}
+
+// endSession ends an HTTP session: its round trips fail, its calls are
+// cancelled and its events are forgotten.
+func (s *Server) endSession(sess *session) {
+	sess.close()
+	sess.stop()
+	if err := s.eventLog().Close(context.Background(), sess.id); err != nil {
+		s.logger().Error("mcp event log", "err", err)
+	}
+}
 
 func (s *Server) track(sess *session) {
 	s.mu.Lock()

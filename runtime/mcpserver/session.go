@@ -45,9 +45,12 @@ type session struct {
 	pending  map[int64]chan *message
 	nextID   int64
 	closed   bool
-	stream   sender    // where messages outside a request go; nil: dropped
-	busy     int       // HTTP requests being served, GET streams included
-	lastUsed time.Time // when an HTTP request last ended or began
+	stream   sender     // where messages outside a request go; nil: dropped
+	get      *sseStream // the open GET stream, if any
+	// nextStream numbers the session's POST streams in the event log.
+	nextStream int64
+	busy       int       // HTTP requests being served, GET streams included
+	lastUsed   time.Time // when an HTTP request last ended or began
 	// awaiting, when set, is called before a round trip waits for the
 	// client's answer: on stdio the answer is read only if some goroutine
 	// other than the waiting handler reads.
