@@ -132,6 +132,11 @@ type Server struct {
 	// replica serving the same clients must share it; empty means a random
 	// key per process, which suits a single server.
 	StateKey []byte
+	// StateKeys are further keys that open request states, to rotate the
+	// key without refusing the states already handed out: set StateKey to
+	// the new key and StateKeys to the old ones, and drop an old key once
+	// StateMaxAge has passed. Without StateKey, StateKeys[0] seals.
+	StateKeys [][]byte
 	// StateMaxAge is how long such a request state stays valid. Zero means
 	// DefaultStateMaxAge.
 	StateMaxAge time.Duration
