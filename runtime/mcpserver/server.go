@@ -151,6 +151,21 @@ type Server struct {
 	// TaskPollInterval is how often clients are asked to poll a task.
 	// Zero means DefaultTaskPollInterval.
 	TaskPollInterval time.Duration
+	// TaskLease is how often the replica running a task renews its lease
+	// in a [SharedTaskStore] and looks for answers and cancels posted by
+	// other replicas; a task whose lease went unrenewed for two periods is
+	// failed (-32603) by the next replica that looks at it. Zero means
+	// DefaultTaskLease.
+	TaskLease time.Duration
+	// ReplicaID names this server among the replicas that share its
+	// stores: it marks the tasks it runs and the events it publishes.
+	// Empty means a random name, made on first use.
+	ReplicaID string
+	// Bus carries what one replica must tell the others (a task's answers,
+	// cancel and end). Nil means none: a server alone needs none, and
+	// replicas without one still learn of those within one TaskLease.
+	Bus Bus
+
 	// TaskGrace is how long a 2026-07-28 call that may become a task runs
 	// before it does: a call that ends sooner is answered at once. Zero
 	// means DefaultTaskGrace.
@@ -173,14 +188,18 @@ type Server struct {
 	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
 	Events EventLog
 
-	eventsOnce sync.Once
-	hintsOnce  sync.Once
-	hints      struct{ list, read []byte }
-	sealOnce   sync.Once
-	seal       *mrtr.Sealer
-	tasksOnce  sync.Once
-	runsMu     sync.Mutex
-	runs       map[string]*taskRun // the tasks this process runs
+	eventsOnce  sync.Once
+	replicaOnce sync.Once
+	busOnce     sync.Once
+	changedMu   sync.Mutex
+	changed     map[string]chan struct{} // closed when the task of the id changes
+	hintsOnce   sync.Once
+	hints       struct{ list, read []byte }
+	sealOnce    sync.Once
+	seal        *mrtr.Sealer
+	tasksOnce   sync.Once
+	runsMu      sync.Mutex
+	runs        map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry

@@ -1,0 +1,181 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// replicas returns two servers of tools standing for two replicas: one
+// MemoryTaskStore, the bus when withBus, and a lease of 20 ms, or of an
+// hour with the bus, so that what crosses replicas can only come by it.
+func replicas(withBus bool, tools ...mcprt.Tool) (r1, r2 *Server) {
+	store := NewMemoryTaskStore()
+	var bus Bus
+	if withBus {
+		bus = &MemoryBus{}
+	}
+	mk := func(name string) *Server {
+		s := taskServer(tools...)
+		s.Tasks, s.Bus, s.ReplicaID = store, bus, name
+		s.TaskLease, s.TaskGrace, s.TaskPollInterval = 20*time.Millisecond, time.Millisecond, 10*time.Millisecond
+		if withBus {
+			s.TaskLease = time.Hour
+		}
+		return s
+	}
+	return mk("r1"), mk("r2")
+}
+
+// busModes runs f with and without a bus: with one, what crosses replicas
+// arrives at once; without, within a lease.
+func busModes(t *testing.T, f func(t *testing.T, withBus bool)) {
+	t.Run("bus", func(t *testing.T) { f(t, true) })
+	t.Run("lease", func(t *testing.T) { f(t, false) })
+}
+
+// getUntil polls tasks/get of task id through c until its status is
+// want, and returns the task.
+func getUntil(t *testing.T, c *stdioClient, id, want string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for n := 100; ; n++ {
+		c.send(`{"jsonrpc":"2.0","id":` + itoa(n) + `,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
+		resp, _ := c.response(itoa(n))
+		_, status, raw := taskOf(t, resp)
+		if status == want {
+			return raw
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("task %s is %s, want %s", id, status, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestReplicaUpdateReachesRunner: a tasks/update served by the replica
+// that does not run the task reaches the handler, which completes with
+// the answer.
+func TestReplicaUpdateReachesRunner(t *testing.T) {
+	busModes(t, func(t *testing.T, withBus bool) {
+		asker := nameTool
+		asker.Name, asker.TaskSupport = "asker", mcprt.TaskRequired
+		asker.Handler = func(ctx context.Context, args []byte) mcprt.Result {
+			time.Sleep(20 * time.Millisecond) // past the grace: it asks as a task
+			return nameTool.Handler(ctx, args)
+		}
+		r1, r2 := replicas(withBus, asker)
+		c1, c2 := startStdio(t, r1), startStdio(t, r2)
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"asker"}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		getUntil(t, c2, id, "input_required")
+		c2.call(`{"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{`+extMeta+`,"taskId":"`+id+`","inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}}}}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`)
+		raw := getUntil(t, c2, id, "completed")
+		if b, _ := json.Marshal(raw["result"]); string(b) != `{"content":[{"text":"accept: hello Ada","type":"text"}],"resultType":"complete"}` {
+			t.Errorf("result %s", b)
+		}
+	})
+}
+
+// TestReplicaCancelReachesRunner: a tasks/cancel served by the replica
+// that does not run the task cancels the handler's context.
+func TestReplicaCancelReachesRunner(t *testing.T) {
+	busModes(t, func(t *testing.T, withBus bool) {
+		g := newGate()
+		r1, r2 := replicas(withBus, g.tool("slow", mcprt.TaskRequired))
+		c1, c2 := startStdio(t, r1), startStdio(t, r2)
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		c2.call(`{"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{`+extMeta+`,"taskId":"`+id+`"}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`)
+		select {
+		case err := <-g.ended:
+			if err == nil {
+				t.Error("the handler ended without being cancelled")
+			}
+		case <-time.After(timeout):
+			t.Fatal("the handler was not cancelled")
+		}
+		getUntil(t, c1, id, "cancelled")
+	})
+}
+
+// TestReplicaTaskResultWaits: a 2025-11-25 tasks/result served by the
+// replica that does not run the task waits for its end and answers the
+// call's exact result. (The two sessions share the task owner, as one
+// session served by both replicas does.)
+func TestReplicaTaskResultWaits(t *testing.T) {
+	busModes(t, func(t *testing.T, withBus bool) {
+		g := newGate()
+		r1, r2 := replicas(withBus, g.tool("work", mcprt.TaskOptional))
+		c1, c2 := startStdio(t, r1), startStdio(t, r2)
+		c1.initialize(wire.Rev20251125, `{}`)
+		c2.initialize(wire.Rev20251125, `{}`)
+		onlySession(r2).taskOwner = onlySession(r1).taskOwner
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		c2.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+		time.Sleep(30 * time.Millisecond) // longer than a lease: tasks/result must still wait
+		close(g.release)
+		got, _ := c2.response("2")
+		sameJSON(t, got, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"`+id+`"}}}}`)
+	})
+}
+
+// onlySession returns the one live session of srv.
+func onlySession(srv *Server) *session {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	for sess := range srv.sessions {
+		return sess
+	}
+	panic("no session")
+}
+
+// deadRenewals is a task store whose Renew does nothing, as when the
+// replica renewing has died.
+type deadRenewals struct{ *MemoryTaskStore }
+
+func (deadRenewals) Renew(context.Context, string, string, time.Time) error { return nil }
+
+// TestReplicaDeathFailsTask: a task whose runner stops renewing its lease
+// is still working one lease later, and failed (-32603) on any replica
+// three leases after its last renewal; it never stays working.
+func TestReplicaDeathFailsTask(t *testing.T) {
+	g := newGate()
+	r1, r2 := replicas(false, g.tool("slow", mcprt.TaskRequired))
+	store := deadRenewals{r1.Tasks.(*MemoryTaskStore)}
+	r1.Tasks, r2.Tasks = store, store
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	r1.now, r2.now = clock, clock
+	c1, c2 := startStdio(t, r1), startStdio(t, r2)
+	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+	resp, _ := c1.response("1")
+	id, _, _ := taskOf(t, resp)
+	waitFor(t, g.started)
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	advance(r1.TaskLease)
+	getUntil(t, c2, id, "working")
+	advance(2 * r1.TaskLease)
+	raw := getUntil(t, c2, id, "failed")
+	if e, _ := raw["error"].(map[string]any); e["code"] != float64(-32603) {
+		t.Errorf("the failed task's error: %v", raw["error"])
+	}
+	getUntil(t, c1, id, "failed")
+	close(g.release)
+}
