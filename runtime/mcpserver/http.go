@@ -236,6 +236,15 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 		return
 	}
 	sess.lastUsed = s.clock()
+	if s.Sessions != nil {
+		if err := s.Sessions.Create(r.Context(), sess.record()); err != nil {
+			sess.stop()
+			s.logger().Error("mcp session store", "err", err)
+			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session: "+err.Error()))
+			return
+		}
+		sess.touched = sess.lastUsed
+	}
 	s.expireIdle()
 	s.mu.Lock()
 	s.byID[sess.id] = sess
@@ -256,7 +265,12 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 	s.mu.Lock()
 	sess := s.byID[id]
 	s.mu.Unlock()
-	if sess == nil {
+	if s.Sessions != nil {
+		sess = s.sharedSession(w, r, id, sess)
+		if sess == nil {
+			return nil
+		}
+	} else if sess == nil {
 		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
 		return nil
 	}
@@ -483,6 +497,13 @@ func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.release(sess)
+	if s.Sessions != nil {
+		if err := s.Sessions.Delete(r.Context(), sess.id); err != nil {
+			s.logger().Error("mcp session store", "err", err)
+			http.Error(w, "Service Unavailable: the session store failed", http.StatusServiceUnavailable)
+			return
+		}
+	}
 	s.untrack(sess)
 	s.endSession(sess)
 	w.WriteHeader(http.StatusNoContent)

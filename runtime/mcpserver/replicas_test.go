@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -178,4 +180,36 @@ func TestReplicaDeathFailsTask(t *testing.T) {
 	}
 	getUntil(t, c1, id, "failed")
 	close(g.release)
+}
+
+// TestReplicaSessionRoams: a 2025 session initialized on one replica is
+// served by another sharing the SessionStore, with the log level set on
+// either honoured on both, and a DELETE on one is 404 on every one.
+func TestReplicaSessionRoams(t *testing.T) {
+	store := &MemorySessionStore{}
+	mk := func() *httpClient {
+		srv := New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true, EnableResourceSubscriptions: true}, logTool)
+		srv.Sessions = store
+		return startHTTP(t, srv)
+	}
+	a, b := mk(), mk()
+	a.initialize(wire.Rev20250618, `{"roots":{}}`)
+	b.sid = a.sid
+	const logged = `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"logged"}]}}`
+	call := func(id int) string {
+		return `{"jsonrpc":"2.0","id":` + itoa(id) + `,"method":"tools/call","params":{"name":"log"}}`
+	}
+	b.post(call(1), 200, fmt.Sprintf(logged, 1), nil) // no level yet: plain JSON
+	a.post(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"error"}}`, 200, `{"jsonrpc":"2.0","id":2,"result":{}}`, nil)
+	ev := events(t, b.do("POST", call(3), nil))
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","logger":"t","data":{"at":"error"}}}`)
+	nextEvent(t, ev, fmt.Sprintf(logged, 3))
+	b.post(`{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"emergency"}}`, 200, `{"jsonrpc":"2.0","id":4,"result":{}}`, nil)
+	a.post(call(5), 200, fmt.Sprintf(logged, 5), nil) // nothing at emergency
+	if resp := b.do("DELETE", "", nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d", resp.StatusCode)
+	}
+	for _, c := range []*httpClient{a, b} {
+		c.post(call(6), 404, "", nil)
+	}
 }

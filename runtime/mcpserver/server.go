@@ -183,6 +183,10 @@ type Server struct {
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
 
+	// Sessions shares the 2025 HTTP sessions between replicas, so that any
+	// of them serves any session's requests. Nil keeps them in this
+	// process.
+	Sessions SessionStore
 	// Events keeps the SSE events of the session revisions 2025-03-26 to
 	// 2025-11-25, so that a client resumes a dropped stream with
 	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.

@@ -47,6 +47,8 @@ type session struct {
 	closed   bool
 	stream   sender     // where messages outside a request go; nil: dropped
 	get      *sseStream // the open GET stream, if any
+	rawCaps  []byte     // the client's capabilities as it sent them
+	touched  time.Time  // when the session was last touched in Server.Sessions
 	// nextStream numbers the session's POST streams in the event log.
 	nextStream int64
 	busy       int       // HTTP requests being served, GET streams included

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
@@ -65,6 +66,9 @@ func (s *Server) subscribe(x *exchange, method string, params []byte, on bool) (
 		return nil, rerr
 	}
 	ss := x.sess
+	if err := s.storeSubscription(context.Background(), ss, uri, on); err != nil {
+		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
+	}
 	ss.mu.Lock()
 	if on {
 		if ss.subs == nil {
