@@ -34,6 +34,7 @@ import (
 //	...
 //	err := hs.Shutdown(ctx) // waits for running requests
 func (s *Server) HTTPHandler() http.Handler {
+	s.bus() // what other replicas send this one comes from the start
 	return http.HandlerFunc(s.serveHTTP)
 }
 
