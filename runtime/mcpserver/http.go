@@ -319,6 +319,14 @@ func (s *Server) expireIdle() {
 	}
 	s.mu.Unlock()
 	for _, sess := range idle {
+		if s.Sessions != nil {
+			if _, err := s.Sessions.Get(context.Background(), sess.id); err == nil {
+				// Another replica may serve it still: only this copy ends.
+				sess.close()
+				sess.stop()
+				continue
+			}
+		}
 		s.endSession(sess)
 	}
 }

@@ -286,3 +286,39 @@ func waitGet(t *testing.T, srv *Server, sid string) {
 	}
 	t.Fatal("no GET stream")
 }
+
+// TestReplicaIdleCopyKeepsEvents: a replica whose copy of a shared
+// session idles out forgets only its copy; the session's events stay in
+// the shared log, and another replica still resumes its streams.
+func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
+	release, ended := make(chan struct{}), make(chan error, 1)
+	close(release)
+	store, log := &MemorySessionStore{}, &MemoryEventLog{}
+	var mu sync.Mutex
+	now := time.Now()
+	mk := func() (*httpClient, *Server) {
+		srv := New(mcprt.Identity{Name: "n", Version: "v"}, stepTool(release, ended))
+		srv.Sessions, srv.Events, srv.SessionIdleTimeout = store, log, time.Minute
+		srv.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		return startHTTP(t, srv), srv
+	}
+	a, _ := mk()
+	b, _ := mk()
+	a.initialize(wire.Rev20250618, `{}`)
+	b.sid = a.sid
+	ev := rawEvents(t, b.do("POST", stepCall, nil))
+	first := nextRaw(t, ev).id
+	rest(t, ev)
+	<-ended
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	other := &httpClient{t: t, url: a.url}
+	other.initialize(wire.Rev20250618, `{}`) // a's sweep of idle sessions
+	if a.do("POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil).StatusCode != 200 {
+		t.Fatal("the shared session ended with a's idle copy")
+	}
+	if resp := b.do("GET", "", header("Last-Event-ID", first)); resp.StatusCode != 200 {
+		t.Errorf("resuming on b after a's copy idled out: status %d", resp.StatusCode)
+	}
+}
