@@ -135,3 +135,25 @@ func TestKeyOfIsStableAndDistinct(t *testing.T) {
 		t.Errorf("key %q, want elicitation_ and 12 hex digits", a)
 	}
 }
+
+// TestRingRotation checks a key rotation: a ring seals with its first key
+// and opens what any of its keys sealed; a key dropped from the ring no
+// longer opens.
+func TestRingRotation(t *testing.T) {
+	old, next := []byte("old key"), []byte("new key")
+	before := NewSealer(old, 0).Seal(sample())
+	ring := NewRing([][]byte{next, nil, old}, 0)
+	if _, err := ring.Open(before, "tools/call", "confirm", "", now); err != nil {
+		t.Errorf("a state of the old key: %v", err)
+	}
+	after := ring.Seal(sample())
+	if _, err := NewSealer(next, 0).Open(after, "tools/call", "confirm", "", now); err != nil {
+		t.Errorf("the ring did not seal with its first key: %v", err)
+	}
+	if _, err := NewSealer(old, 0).Open(after, "tools/call", "confirm", "", now); err != ErrBadState {
+		t.Errorf("the ring sealed with its old key: %v", err)
+	}
+	if _, err := NewRing([][]byte{next}, 0).Open(before, "tools/call", "confirm", "", now); err != ErrBadState {
+		t.Errorf("a dropped key still opens: %v", err)
+	}
+}

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -45,6 +47,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	}
 	ss.rev = rev
 	ss.caps = parseClientCaps(p.Capabilities)
+	ss.rawCaps = bytes.Clone(p.Capabilities)
 	ss.mu.Unlock()
 
 	i := rev.Index()
@@ -207,6 +210,9 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 	}
 	if !wire.ValidLevel(p.Level) {
 		return nil, errorf(codeInvalidParams, "invalid params: invalid log level "+string(p.Level))
+	}
+	if err := s.storeLevel(context.Background(), x.sess, p.Level); err != nil {
+		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
 	}
 	x.sess.mu.Lock()
 	x.sess.level = p.Level

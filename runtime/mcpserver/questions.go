@@ -144,9 +144,9 @@ func missingCapability(kind string) *rpcError {
 }
 
 // sealer returns the server's sealer of request states, made on first use
-// from Server.StateKey.
+// from Server.StateKey and Server.StateKeys.
 func (s *Server) sealer() *mrtr.Sealer {
-	s.sealOnce.Do(func() { s.seal = mrtr.NewSealer(s.StateKey, s.StateMaxAge) })
+	s.sealOnce.Do(func() { s.seal = mrtr.NewRing(append([][]byte{s.StateKey}, s.StateKeys...), s.StateMaxAge) })
 	return s.seal
 }
 

@@ -93,6 +93,7 @@
 package mcpserver
 
 import (
+	"context"
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"log/slog"
 	"os"
@@ -144,6 +145,11 @@ type Server struct {
 	// replica serving the same clients must share it; empty means a random
 	// key per process, which suits a single server.
 	StateKey []byte
+	// StateKeys are further keys that open request states, to rotate the
+	// key without refusing the states already handed out: set StateKey to
+	// the new key and StateKeys to the old ones, and drop an old key once
+	// StateMaxAge has passed. Without StateKey, StateKeys[0] seals.
+	StateKeys [][]byte
 	// StateMaxAge is how long such a request state stays valid. Zero means
 	// DefaultStateMaxAge.
 	StateMaxAge time.Duration
@@ -158,6 +164,21 @@ type Server struct {
 	// TaskPollInterval is how often clients are asked to poll a task.
 	// Zero means DefaultTaskPollInterval.
 	TaskPollInterval time.Duration
+	// TaskLease is how often the replica running a task renews its lease
+	// in a [SharedTaskStore] and looks for answers and cancels posted by
+	// other replicas; a task whose lease went unrenewed for two periods is
+	// failed (-32603) by the next replica that looks at it. Zero means
+	// DefaultTaskLease.
+	TaskLease time.Duration
+	// ReplicaID names this server among the replicas that share its
+	// stores: it marks the tasks it runs and the events it publishes.
+	// Empty means a random name, made on first use.
+	ReplicaID string
+	// Bus carries what one replica must tell the others (a task's answers,
+	// cancel and end). Nil means none: a server alone needs none, and
+	// replicas without one still learn of those within one TaskLease.
+	Bus Bus
+
 	// TaskGrace is how long a 2026-07-28 call that may become a task runs
 	// before it does: a call that ends sooner is answered at once. Zero
 	// means DefaultTaskGrace.
@@ -180,20 +201,34 @@ type Server struct {
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
 
+	// Sessions shares the 2025 HTTP sessions between replicas, so that any
+	// of them serves any session's requests. Nil keeps them in this
+	// process.
+	Sessions SessionStore
+	// Events keeps the SSE events of the session revisions 2025-03-26 to
+	// 2025-11-25, so that a client resumes a dropped stream with
+	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
+	Events EventLog
+
 	closing      atomic.Bool        // CloseStreams was called: not ready
 	interceptors []Interceptor      // see Use
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
-	hintsOnce sync.Once
-	hints     struct{ list, read []byte }
-	gateOnce  sync.Once
-	gate      *authgate.Gate
-	gateErr   error
-	sealOnce  sync.Once
-	seal      *mrtr.Sealer
-	tasksOnce sync.Once
-	runsMu    sync.Mutex
-	runs      map[string]*taskRun // the tasks this process runs
+	eventsOnce  sync.Once
+	replicaOnce sync.Once
+	busOnce     sync.Once
+	changedMu   sync.Mutex
+	changed     map[string]chan struct{} // closed when the task of the id changes
+	hintsOnce   sync.Once
+	hints       struct{ list, read []byte }
+	gateOnce    sync.Once
+	gate        *authgate.Gate
+	gateErr     error
+	sealOnce    sync.Once
+	seal        *mrtr.Sealer
+	tasksOnce   sync.Once
+	runsMu      sync.Mutex
+	runs        map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry
@@ -302,6 +337,26 @@ func (s *Server) logger() *slog.Logger {
 }
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+// eventLog returns Events, or the memory log that stands for it.
+func (s *Server) eventLog() EventLog {
+	s.eventsOnce.Do(func() {
+		if s.Events == nil {
+			s.Events = &MemoryEventLog{}
+		}
+	})
+	return s.Events
+}
+
+// endSession ends an HTTP session: its round trips fail, its calls are
+// cancelled and its events are forgotten.
+func (s *Server) endSession(sess *session) {
+	sess.close()
+	sess.stop()
+	if err := s.eventLog().Close(context.Background(), sess.id); err != nil {
+		s.logger().Error("mcp event log", "err", err)
+	}
+}
 
 func (s *Server) track(sess *session) {
 	s.mu.Lock()

@@ -176,7 +176,7 @@ func (s *Server) tasks(ctx context.Context, x *exchange, m *message) ([]byte, *r
 	if !ok || id == "" {
 		return nil, errorf(codeInvalidParams, "invalid params: taskId is missing")
 	}
-	t, err := s.taskStore().Get(ctx, taskOwner(x), id)
+	t, err := s.loadTask(ctx, taskOwner(x), id)
 	if err != nil {
 		return nil, errorf(codeInvalidParams, "invalid params: no task "+strconv.Quote(id))
 	}
@@ -235,6 +235,15 @@ func (s *Server) taskResult(ctx context.Context, x *exchange, t *Task) ([]byte, 
 		if t, err = s.taskStore().Get(ctx, taskOwner(x), t.ID); err != nil {
 			return nil, errorf(codeInvalidParams, "invalid params: the task expired")
 		}
+	} else if !t.Status.Terminal() {
+		// Another replica runs it: wait for the end it stores.
+		var err error
+		if t, err = s.awaitEnd(ctx, t); err != nil {
+			if ctx.Err() != nil {
+				return nil, errorf(codeInternalError, "internal error: the request ended before the task")
+			}
+			return nil, errorf(codeInvalidParams, "invalid params: the task expired")
+		}
 	}
 	switch {
 	case t.Result != nil:
@@ -262,6 +271,19 @@ func (s *Server) updateTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 	}
 	if run := s.running(t.ID); run != nil {
 		run.answer(ctx, responses)
+	} else if store := s.shared(); store != nil && len(responses) > 0 && !t.Status.Terminal() {
+		// Another replica runs it: the answers wait in the store for it.
+		box := make(map[string][]byte, len(responses))
+		for k, v := range responses {
+			box[k] = v
+		}
+		switch err := store.PostAnswers(ctx, t.ID, box); {
+		case errors.Is(err, ErrTaskTerminal), errors.Is(err, ErrTaskNotFound):
+		case err != nil:
+			return nil, errorf(codeInternalError, "internal error: storing the answers: "+err.Error())
+		default:
+			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+		}
 	}
 	return []byte(`{"resultType":"complete"}`), nil
 }
@@ -285,6 +307,9 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			if err == nil && !x.rev.Stateless() && run.sess != nil {
 				run.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, x.rev)))
 			}
+		}
+		if run == nil && err == nil {
+			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID}) // for the replica running it
 		}
 		if errors.Is(err, ErrTaskTerminal) { // it ended meanwhile
 			t, _ = s.taskStore().Get(ctx, taskOwner(x), t.ID)

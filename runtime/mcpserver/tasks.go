@@ -87,6 +87,7 @@ func (s *Server) taskStore() TaskStore {
 		}
 		s.runs = map[string]*taskRun{}
 	})
+	s.bus() // subscribed before any task runs, for what other replicas send it
 	return s.Tasks
 }
 
@@ -123,6 +124,7 @@ func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time
 	now := s.clock().UTC()
 	t := &Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: durationOr(s.TaskPollInterval, DefaultTaskPollInterval)}
+	s.lease(t)
 	switch err := store.Create(ctx, t); {
 	case errors.Is(err, ErrTooManyTasks):
 		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
@@ -145,6 +147,7 @@ func (s *Server) register(run *taskRun, t *Task) {
 	s.runs[t.ID] = run
 	s.runsMu.Unlock()
 	run.detached.Store(true)
+	s.keepLease(run)
 }
 
 // running returns the run of task id in this process, or nil.
@@ -214,6 +217,9 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 	t.UpdatedAt = r.srv.clock().UTC()
 	if err := r.srv.taskStore().Update(ctx, t); err != nil {
 		return
+	}
+	if t.Status.Terminal() {
+		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 	}
 	if !r.rev.Stateless() && r.sess != nil {
 		r.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))
