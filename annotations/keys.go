@@ -10,7 +10,7 @@ import (
 // The tables in this file are the one statement of the language's names.
 // The parsers accept exactly the directives and keys listed, name them in
 // "valid" messages and suggest among them in list order; mcpgen -h prints
-// them, and a test holds the README's tables to them. Adding a key is a
+// them, and a test holds docs/reference.md's tables to them. Adding a key is a
 // row here and a case in the setter that stores its value; adding a
 // directive is a row in directives and a case in ParseDirective.
 type Key struct {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated tables of ../README.md")
+var update = flag.Bool("update", false, "rewrite the generated tables of ../docs/reference.md")
 
 // TestEveryDirectiveParses checks that each directive of the table has a
 // case in ParseDirective.
@@ -51,11 +51,11 @@ func wantKnown(t *testing.T, where, key string, errs []Error) {
 	}
 }
 
-// TestREADME holds the README's tables of directives and keys to the
+// TestREADME holds the reference's tables of directives and keys to the
 // tables of keys.go, which the parsers use: each generated block, between
 // its begin and end lines, must read exactly as rendered here.
 func TestREADME(t *testing.T) {
-	const path = "../README.md"
+	const path = "../docs/reference.md"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestREADME(t *testing.T) {
 		end := "<!-- end " + b.name + " -->\n"
 		i, j := strings.Index(readme, begin), strings.Index(readme, end)
 		if i < 0 || j < i {
-			t.Errorf("README.md lacks the lines that enclose the %s table; put them where it goes:\n%s%s", b.name, begin, end)
+			t.Errorf("docs/reference.md lacks the lines that enclose the %s table; put them where it goes:\n%s%s", b.name, begin, end)
 			continue
 		}
 		i += len(begin)
@@ -78,7 +78,7 @@ func TestREADME(t *testing.T) {
 			continue
 		}
 		if diff := cmp.Diff(b.text, readme[i:j]); diff != "" {
-			t.Errorf("README.md's %s table differs from annotations/keys.go (-want +got); run go test ./annotations -run TestREADME -update:\n%s", b.name, diff)
+			t.Errorf("docs/reference.md's %s table differs from annotations/keys.go (-want +got); run go test ./annotations -run TestREADME -update:\n%s", b.name, diff)
 		}
 	}
 	if *update && readme != string(data) {

@@ -35,9 +35,9 @@
 //
 // mcpgen -h prints the manual: the directives, their keys and the mcp tag
 // keys (from the tables the parser reads, so it cannot fall behind),
-// handler shapes, flags and exit status. The module's README
-// (https://github.com/mcpgen/mcpgen) has the same tables with a worked
-// example, the generated code and the servers.
+// handler shapes, flags and exit status. The module's docs/reference.md
+// (https://github.com/mcpgen/mcpgen) has the same tables, and docs/guide.md
+// a worked example, the generated code and the servers.
 package main
 
 import (

@@ -9,7 +9,7 @@ import (
 
 // cmdFlag is one flag of the command. The table below is the one statement
 // of the flags: the flag set is built from it, -h prints it, the usage line
-// is made from it, and a test holds the README's table of flags to it, as
+// is made from it, and a test holds docs/reference.md's table of flags to it, as
 // annotations/keys.go does for the directives.
 type cmdFlag struct {
 	Name  string // as written after "-"
@@ -70,7 +70,7 @@ func writeFlags(b *strings.Builder) {
 	}
 }
 
-// markdownFlags renders the table of flags for the README.
+// markdownFlags renders the table of flags for docs/reference.md.
 func markdownFlags() string {
 	var b strings.Builder
 	b.WriteString("| flag | meaning |\n|---|---|\n")

@@ -85,11 +85,11 @@ func TestChdir(t *testing.T) {
 	}
 }
 
-// TestREADMEFlags holds the README's table of flags to the table of
+// TestREADMEFlags holds the reference's table of flags to the table of
 // flags.go, which the flag set and -h are made from.
 func TestREADMEFlags(t *testing.T) {
 	t.Parallel()
-	const path = "../../README.md"
+	const path = "../../docs/reference.md"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestREADMEFlags(t *testing.T) {
 	end := "<!-- end flags -->\n"
 	i, j := strings.Index(readme, begin), strings.Index(readme, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the lines that enclose the table of flags; put them where it goes:\n%s%s", begin, end)
+		t.Fatalf("docs/reference.md lacks the lines that enclose the table of flags; put them where it goes:\n%s%s", begin, end)
 	}
 	i += len(begin)
 	if *update {
@@ -109,10 +109,10 @@ func TestREADMEFlags(t *testing.T) {
 		return
 	}
 	if diff := cmp.Diff(markdownFlags(), readme[i:j]); diff != "" {
-		t.Errorf("README.md's table of flags differs from internal/generator/flags.go (-want +got); run go test ./internal/generator -run TestREADMEFlags -update:\n%s", diff)
+		t.Errorf("docs/reference.md's table of flags differs from internal/generator/flags.go (-want +got); run go test ./internal/generator -run TestREADMEFlags -update:\n%s", diff)
 	}
 	if !strings.Contains(readme, "\n"+strings.TrimPrefix(usageLine(), "usage: ")+"\n") {
-		t.Errorf("README.md lacks the usage line %q", usageLine())
+		t.Errorf("docs/reference.md lacks the usage line %q", usageLine())
 	}
 }
 
