@@ -3,7 +3,6 @@ package generator
 import (
 	"bufio"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -264,7 +263,7 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 				docs = append(docs, doc)
 				stdin.WriteString(c.tool + "\t" + doc + "\n")
 			}
-			outs := runDecoders(t, src, stdin.String())
+			outs := runDecoders(t, dir, stdin.String())
 			if len(outs) != len(docs) {
 				t.Fatalf("%d results for %d documents", len(outs), len(docs))
 			}
@@ -287,7 +286,7 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 // inputSchemas compiles the input schemas of a golden case, asserting
 // formats, by tool name.
 func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
-	files, diags := Generate(Config{Dir: dir})
+	files, diags := generated(dir)
 	if diags.HasErrors() || len(files) != 1 {
 		t.Fatalf("Generate: %v", diags)
 	}
@@ -310,18 +309,10 @@ func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
 	return out
 }
 
-// runDecoders builds the golden case with agreeMain and feeds it stdin.
-func runDecoders(t *testing.T, src, stdin string) []string {
-	mod := tempModule(t, src)
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	if err := os.MkdirAll(filepath.Join(mod, "agree"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(mod, "agree", "main.go"), agreeMain)
-	bin := filepath.Join(t.TempDir(), "agree")
-	goCmd(t, mod, "build", "-o", bin, "./agree")
+// runDecoders feeds stdin to the program of the shared module that runs
+// the decoders of golden case c with agreeMain.
+func runDecoders(t *testing.T, c, stdin string) []string {
+	bin := sharedModule(t).binary("agree-" + c)
 	cmd := exec.Command(bin)
 	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.Output()

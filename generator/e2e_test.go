@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,13 +22,8 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a server")
 	}
-	mod := tempModule(t, filepath.Join(repoRoot(t), "examples", "seedguide"))
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	_, listJSON, _ := runMain(t, mod, "-list")
-	bin := filepath.Join(t.TempDir(), "server")
-	goCmd(t, mod, "build", "-o", bin, ".")
+	b := sharedModule(t)
+	bin, listJSON := b.binary("seedguide"), b.list["seedguide"]
 
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {

@@ -16,36 +16,19 @@ func repoRoot(t testing.TB) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// tempModule copies the Go and JSON files of src into a new module in a temporary
-// directory whose go.mod replaces this module with the working tree, and
-// returns the directory.
+// tempModule copies the Go and JSON files of src into a new module in a
+// temporary directory, with the go.mod and go.sum of the shared module
+// (which replace this module with the working tree), and returns the
+// directory.
 func tempModule(t testing.TB, src string) string {
 	t.Helper()
-	root := repoRoot(t)
 	dir := t.TempDir()
-	gomod := "module example.com/e2e\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + root + "\n"
-	writeFile(t, filepath.Join(dir, "go.mod"), gomod)
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
+	if err := copyTemplate(dir); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "go.sum"), string(sum))
-	entries, err := os.ReadDir(src)
-	if err != nil {
+	if err := copySources(src, dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		source := strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), ".json") // Go files and schema files
-		if e.IsDir() || !source || e.Name() == DefaultOutput {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, e.Name()), string(data))
-	}
-	goCmd(t, dir, "mod", "tidy")
 	return dir
 }
 
