@@ -20,10 +20,12 @@ import (
 // module of its own, with the shared go.mod, so no test waits on another's
 // go mod tidy.
 
-// testRoot is the directory the shared module and the template live in.
-// TestMain makes it and removes it when the tests end.
+// testRoot is the directory the shared module lives in. TestMain makes
+// it and removes it when the tests end.
 var testRoot string
 
+// TestMain gives the tests the directory of the shared module and removes
+// it after them.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mcpgen-generator-test-")
 	if err != nil {
@@ -72,7 +74,8 @@ type built struct {
 	vet string
 	// cases are the golden cases it holds.
 	cases []string
-	// list is the -list output of each package, by directory.
+	// list is the -list output of the packages the end-to-end tests
+	// serve, by directory.
 	list map[string]string
 	err  error
 }
@@ -186,15 +189,17 @@ func buildShared(b *built) {
 		return
 	}
 	for pkg := range dirs {
+		if pkg != "seedguide" {
+			b.cases = append(b.cases, pkg)
+		}
+	}
+	for _, pkg := range []string{"seedguide", "shapes"} { // those the end-to-end tests serve
 		stdout.Reset()
 		if code := (invocation{dir: filepath.Join(b.dir, pkg), stdout: &stdout, stderr: &stderr}).run([]string{"-list"}); code != ExitOK {
 			b.err = fmt.Errorf("mcpgen -list in %s: exit %d\n%s", pkg, code, stderr.String())
 			return
 		}
 		b.list[pkg] = stdout.String()
-		if pkg != "seedguide" {
-			b.cases = append(b.cases, pkg)
-		}
 	}
 	slices.Sort(b.cases)
 	vet := []string{"vet"}
