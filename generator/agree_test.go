@@ -3,8 +3,11 @@ package generator
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,10 +210,17 @@ var agreeProblems = map[string]map[string]string{
 	},
 }
 
-// agreeMain calls the tools of a golden case with the documents read from
-// stdin, one "tool<TAB>arguments" a line, and prints "ok" or "error<TAB>text"
-// for each.
-const agreeMain = `package main
+// agreeMain calls the tools of the golden case named by its argument with
+// the documents read from stdin, one "tool<TAB>arguments" a line, and
+// prints "ok" or "error<TAB>text" for each. It imports every case of
+// agreeCases, in the shared module, so that one program serves them all.
+func agreeMain() string {
+	var imports, entries strings.Builder
+	for _, c := range slices.Sorted(maps.Keys(agreeCases)) {
+		fmt.Fprintf(&imports, "\t%q\n", modulePath+"/"+c)
+		fmt.Fprintf(&entries, "\t%q: %s.MCPTools,\n", c, c)
+	}
+	return `package main
 
 import (
 	"bufio"
@@ -219,12 +229,16 @@ import (
 	"os"
 	"strings"
 
-	golden "example.com/e2e"
-)
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+
+` + imports.String() + `)
+
+var cases = map[string]func() []mcprt.Tool{
+` + entries.String() + `}
 
 func main() {
 	tools := map[string]int{}
-	all := golden.MCPTools()
+	all := cases[os.Args[1]]()
 	for i, t := range all {
 		tools[t.Name] = i
 	}
@@ -241,6 +255,7 @@ func main() {
 	}
 }
 `
+}
 
 // TestDecoderAgreesWithValidator runs the documents of agreeCases through
 // each golden case's generated decoders, in a built program, and through
@@ -310,10 +325,10 @@ func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
 }
 
 // runDecoders feeds stdin to the program of the shared module that runs
-// the decoders of golden case c with agreeMain.
+// the decoders of golden case c (agreeMain).
 func runDecoders(t *testing.T, c, stdin string) []string {
-	bin := sharedModule(t).binary("agree-" + c)
-	cmd := exec.Command(bin)
+	bin := sharedModule(t).binary("agree")
+	cmd := exec.Command(bin, c)
 	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.Output()
 	if err != nil {

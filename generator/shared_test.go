@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,29 +41,31 @@ func TestMain(m *testing.M) {
 const modulePath = "example.com/e2e"
 
 // program is a main package the shared module builds: a golden case or
-// example with a command of the tests beside it.
+// example, or a command of the tests that imports some.
 type program struct {
-	name string // of the binary and of the directory under cmd
-	// pkg is the package of the shared module whose tools it serves.
+	name string // of the binary, and of its directory under cmd when main is set
+	// pkg is the package of the shared module that is the program, when
+	// main is empty.
 	pkg string
-	// main is its source, which imports modulePath for pkg; empty when
-	// pkg is itself the main package.
+	// main is the source of a command of the tests.
 	main string
 }
 
 // programs are the binaries of the shared module: the seedguide server,
-// the shapes server, the locals caller and a decoder runner for each case
-// of agreeCases.
+// the shapes server, the locals caller and the decoder runner of the
+// cases of agreeCases.
 func programs() []program {
-	ps := []program{
+	// of serves a case's tools with the source of a command written for a
+	// module of the case alone.
+	of := func(pkg, main string) string {
+		return strings.Replace(main, `"`+modulePath+`"`, `"`+modulePath+"/"+pkg+`"`, 1)
+	}
+	return []program{
 		{name: "seedguide", pkg: "seedguide"},
-		{name: "shapes-server", pkg: "shapes", main: shapesMain},
-		{name: "locals-call", pkg: "locals", main: callMain},
+		{name: "shapes-server", main: of("shapes", shapesMain)},
+		{name: "locals-call", main: of("locals", callMain)},
+		{name: "agree", main: agreeMain()},
 	}
-	for _, c := range slices.Sorted(maps.Keys(agreeCases)) {
-		ps = append(ps, program{name: "agree-" + c, pkg: c, main: agreeMain})
-	}
-	return ps
 }
 
 // built is the shared module once made: generated, vetted and built.
@@ -157,8 +158,7 @@ func layOut(dir string) error {
 	}
 	for _, p := range programs() {
 		if p.main != "" {
-			src := strings.Replace(p.main, `"`+modulePath+`"`, `"`+modulePath+"/"+p.pkg+`"`, 1)
-			if err := writeSource(filepath.Join(dir, "cmd", p.name, "main.go"), src); err != nil {
+			if err := writeSource(filepath.Join(dir, "cmd", p.name, "main.go"), p.main); err != nil {
 				return err
 			}
 		}
