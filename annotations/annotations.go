@@ -79,6 +79,9 @@ type Tool struct {
 	Name, Title, Description, Input, Output      String
 	ReadOnly, Destructive, Idempotent, OpenWorld Bool
 	Task                                         String // "forbidden", "optional" or "required"
+	UI                                           String // a ui:// URI: the tool is an MCP App's
+	Visibility                                   List   // "model", "app", or both
+	Scopes                                       List   // OAuth scopes, from scope=
 }
 
 // Resource is the //mcp:resource directive: the function serves a
@@ -92,6 +95,40 @@ type Resource struct {
 	Size                           Int    // bytes; static resources only
 	Audience                       List   // "user", "assistant", or both
 	Priority                       Number // from 0 to 1
+	Scopes                         List   // OAuth scopes, from scope=
+
+	// The keys of an MCP App's page, a ui:// resource: the origins of its
+	// content security policy, the browser features it asks for, its
+	// dedicated domain and whether it wants a border.
+	CSPConnect, CSPResource, CSPFrame, CSPBaseURI List
+	Permissions                                   List
+	Domain                                        String
+	Border                                        Bool
+}
+
+// AppKeys returns the positions of the keys of an MCP App's page that r
+// sets, by key name, in the order of the key table.
+func (r *Resource) AppKeys() []KeyPos {
+	var out []KeyPos
+	add := func(name string, set bool, pos token.Pos) {
+		if set {
+			out = append(out, KeyPos{name, pos})
+		}
+	}
+	add("csp-connect", r.CSPConnect.Set, r.CSPConnect.Pos)
+	add("csp-resource", r.CSPResource.Set, r.CSPResource.Pos)
+	add("csp-frame", r.CSPFrame.Set, r.CSPFrame.Pos)
+	add("csp-base-uri", r.CSPBaseURI.Set, r.CSPBaseURI.Pos)
+	add("permissions", r.Permissions.Set, r.Permissions.Pos)
+	add("domain", r.Domain.Set, r.Domain.Pos)
+	add("border", r.Border.Set, r.Border.Pos)
+	return out
+}
+
+// KeyPos is a key written in a directive and where.
+type KeyPos struct {
+	Name string
+	Pos  token.Pos
 }
 
 // Prompt is the //mcp:prompt directive: the function is a prompt.
@@ -99,6 +136,7 @@ type Prompt struct {
 	Pos token.Pos // position of the "//" of the directive
 
 	Name, Title, Description String
+	Scopes                   List // OAuth scopes, from scope=
 }
 
 // Param is the //mcp:param NAME [keys] directive: it describes one

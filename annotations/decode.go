@@ -108,8 +108,9 @@ func (d *decoder) token(a arg, dst *String) {
 	d.str(a, dst)
 }
 
-// mediaType is an RFC 6838 media type, type/subtype, without parameters.
-var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$`)
+// mediaType is an RFC 6838 media type, type/subtype, with parameters
+// such as ;charset=utf-8 or the ;profile=mcp-app of an MCP App's page.
+var mediaType = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(;[A-Za-z0-9!#$&^_.+-]+=[A-Za-z0-9!#$&^_.+-]+)*$`)
 
 // mime stores a media type, checked for the shape type/subtype, which
 // clients rely on to tell text from images and the rest.
@@ -240,8 +241,80 @@ func (d *decoder) list(a arg, dst *List, sep string) bool {
 	return true
 }
 
+// scopes stores scope=, OAuth scopes separated by spaces: each an RFC
+// 6749 §3.3 scope token (printable ASCII but space, quote and backslash),
+// none
+// repeated, at least one.
+func (d *decoder) scopes(a arg, dst *List) {
+	if !d.needValue(a) {
+		return
+	}
+	vs := strings.Fields(a.value)
+	if len(vs) == 0 {
+		d.badValue(a, "want one or more OAuth scopes separated by spaces")
+		return
+	}
+	for i, v := range vs {
+		for _, c := range v {
+			if c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+				d.badValue(a, fmt.Sprintf("scope %q has character %q, which RFC 6749 does not allow in a scope (printable ASCII but space, '\"' and '\\')", v, c))
+				return
+			}
+		}
+		if slices.Contains(vs[:i], v) {
+			d.badValue(a, fmt.Sprintf("%q is repeated", v))
+			return
+		}
+	}
+	*dst = List{Values: vs, Pos: a.pos, Set: true}
+}
+
 // later returns the position of whichever of two keys was written last,
 // where a contradiction between them is reported.
 func later(a, b token.Pos) token.Pos {
 	return max(a, b)
+}
+
+// appURI stores the URI of an MCP App's page, which starts with ui://.
+func (d *decoder) appURI(a arg, dst *String) {
+	if !d.needValue(a) {
+		return
+	}
+	if !strings.HasPrefix(a.value, "ui://") || len(a.value) == len("ui://") {
+		d.badValue(a, "want the uri of an MCP App's page, which starts with ui://, as ui://kb/viewer")
+		return
+	}
+	d.str(a, dst)
+}
+
+// words stores a list of words separated by '|', each one of valid.
+func (d *decoder) words(a arg, dst *List, valid []string) {
+	var l List
+	if !d.list(a, &l, "|") {
+		return
+	}
+	for _, w := range l.Values {
+		if !slices.Contains(valid, w) {
+			d.errorf(a.pos, "bad value %q for key %q%s (valid: %s, separated by '|')", w, a.key, didYouMean(w, valid), strings.Join(valid, ", "))
+			return
+		}
+	}
+	*dst = l
+}
+
+// origins stores a list of origins separated by ',': a scheme, "://" and
+// a host, as https://api.example.com or https://*.example.com.
+func (d *decoder) origins(a arg, dst *List) {
+	var l List
+	if !d.list(a, &l, ",") {
+		return
+	}
+	for _, o := range l.Values {
+		scheme, host, ok := strings.Cut(o, "://")
+		if !ok || scheme == "" || host == "" || strings.ContainsAny(o, " \t\"'") {
+			d.badValue(a, fmt.Sprintf("%q is no origin: want scheme://host, as https://api.example.com, separated by ','", o))
+			return
+		}
+	}
+	*dst = l
 }

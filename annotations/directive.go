@@ -107,6 +107,9 @@ func parseTool(pos token.Pos, args []arg, valid []string, errs []Error) (*Tool, 
 	if t.ReadOnly.Value && t.Destructive.Value {
 		d.errorf(t.Destructive.Pos, "readonly and destructive contradict each other: a read-only tool cannot be destructive")
 	}
+	if t.Visibility.Set && !t.UI.Set {
+		d.errorf(t.Visibility.Pos, "visibility= is for the tool of an MCP App: set ui=ui://... to the page that shows its results")
+	}
 	return t, d.result()
 }
 
@@ -154,6 +157,12 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		d.str(a, &t.Input)
 	case "output":
 		d.str(a, &t.Output)
+	case "ui":
+		d.appURI(a, &t.UI)
+	case "visibility":
+		d.words(a, &t.Visibility, visibilityWords)
+	case "scope":
+		d.scopes(a, &t.Scopes)
 	default:
 		return false
 	}

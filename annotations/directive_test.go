@@ -36,6 +36,8 @@ func TestParseDirectiveGood(t *testing.T) {
 		want any
 	}{
 		{`//mcp:tool`, &Tool{Pos: base}},
+		{`//mcp:tool scope="kb:read  kb:write" name=x`, &Tool{Pos: base, Scopes: List{[]string{"kb:read", "kb:write"}, p(11), true}, Name: String{"x", p(37), true}}},
+		{`//mcp:tool scope=https://api.example.com/!#[]~`, &Tool{Pos: base, Scopes: List{[]string{"https://api.example.com/!#[]~"}, p(11), true}}},
 		{
 			`//mcp:tool name=bulk_price_update title="Bulk price update" readonly idempotent=true openworld=false task=optional`,
 			&Tool{
@@ -129,6 +131,10 @@ func TestParseDirectiveGood(t *testing.T) {
 				Theme: String{"dark", p(82), true},
 			},
 		},
+		{
+			`//mcp:tool ui=ui://kb/viewer visibility=app|model`,
+			&Tool{Pos: base, UI: String{"ui://kb/viewer", p(11), true}, Visibility: List{[]string{"app", "model"}, p(29), true}},
+		},
 		{`//mcp:icon src="data:image/png;base64,AAAA"`, &Icon{Pos: base, Src: String{"data:image/png;base64,AAAA", p(11), true}}},
 		// Not directives at all.
 		{`// mcp:tool`, nil},
@@ -149,7 +155,7 @@ func TestParseDirectiveGood(t *testing.T) {
 	}
 }
 
-const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)"
+const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope)"
 
 const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, description)"
 
@@ -182,6 +188,12 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:tool title="a \q b" name=x`, []wantErr{{11, `bad quoted value for key "title": want a Go string literal`}}},
 		{`//mcp:tool title="a"b name=x`, []wantErr{{11, `unexpected text after quoted value for key "title"`}}},
 		{`//mcp:tool =x name=y`, []wantErr{{11, `missing key before "="`}}},
+		{`//mcp:tool name=x scope="kb:read kb\\write"`, []wantErr{{18, `bad value "kb:read kb\\write" for key "scope": scope "kb\\write" has character '\\', which RFC 6749 does not allow in a scope (printable ASCII but space, '"' and '\')`}}},
+		{`//mcp:tool scope="kb:réad"`, []wantErr{{11, `bad value "kb:réad" for key "scope": scope "kb:réad" has character 'é', which RFC 6749 does not allow in a scope (printable ASCII but space, '"' and '\')`}}},
+		{"//mcp:tool scope=`a\"b`", []wantErr{{11, `bad value "a\"b" for key "scope": scope "a\"b" has character '"', which RFC 6749 does not allow in a scope (printable ASCII but space, '"' and '\')`}}},
+		{`//mcp:tool scope="a b a"`, []wantErr{{11, `bad value "a b a" for key "scope": "a" is repeated`}}},
+		{`//mcp:tool scope=" "`, []wantErr{{11, `bad value " " for key "scope": want one or more OAuth scopes separated by spaces`}}},
+		{`//mcp:tool scope`, []wantErr{{11, `key "scope" needs a value`}}},
 		{
 			`//mcp:tool titel=x title=y title=z zzz destructive=maybe task=never`,
 			[]wantErr{
@@ -192,10 +204,13 @@ func TestParseDirectiveBad(t *testing.T) {
 				{57, `bad value "never" for key "task" (valid: forbidden, optional, required)`},
 			},
 		},
+		{`//mcp:tool ui=kb://viewer`, []wantErr{{11, `bad value "kb://viewer" for key "ui": want the uri of an MCP App's page, which starts with ui://, as ui://kb/viewer`}}},
+		{`//mcp:tool ui=ui://x visibility=model|user`, []wantErr{{21, `bad value "user" for key "visibility" (valid: model, app, separated by '|')`}}},
+		{`//mcp:tool visibility=app`, []wantErr{{11, `visibility= is for the tool of an MCP App: set ui=ui://... to the page that shows its results`}}},
 		{`//mcp:tol name=x`, []wantErr{{6, `unknown directive //mcp:tol; did you mean //mcp:tool?`}}},
 		{`//mcp:Tool`, []wantErr{{6, `unknown directive //mcp:Tool; did you mean //mcp:tool?`}}},
 		{`//mcp:params a`, []wantErr{{6, `unknown directive //mcp:params; did you mean //mcp:param?`}}},
-		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output)`}}},
+		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? ` + toolKeyList}}},
 		{`//mcp:form x=1`, []wantErr{{11, `//mcp:form takes no arguments; describe the form's fields with tags`}}},
 		{`//mcp:resources uri=a:b`, []wantErr{{6, `unknown directive //mcp:resources; did you mean //mcp:resource?`}}},
 		{`//mcp:promt`, []wantErr{{6, `unknown directive //mcp:promt; did you mean //mcp:prompt?`}}},

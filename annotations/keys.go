@@ -79,6 +79,10 @@ var (
 	taskChoices     = []string{"forbidden", "optional", "required"}
 	themeChoices    = []string{"light", "dark"}
 	audienceChoices = []string{"user", "assistant", "user|assistant"}
+	// visibilityWords and permissionWords are the words of visibility=
+	// and permissions=, each written once in any order.
+	visibilityWords = []string{"model", "app"}
+	permissionWords = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
 )
 
 var toolKeys = []Key{
@@ -92,6 +96,9 @@ var toolKeys = []Key{
 	{"task", strings.Join(taskChoices, "|"), "whether clients may run it as a task; forbidden, the default, publishes nothing"},
 	{"input", "FILE", "a JSON Schema file (relative to the Go file) replacing the generated input schema"},
 	{"output", "FILE", "the same for the output schema"},
+	{"ui", "ui://URI", "an MCP App: the ui:// resource of the package whose page shows the results, published as _meta.ui.resourceUri"},
+	{"visibility", "model|app", "who may call an MCP App's tool: model, app, or both (the default); with ui="},
+	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var resourceKeys = []Key{
@@ -103,12 +110,21 @@ var resourceKeys = []Key{
 	{"size", "INT", "its size in bytes, for a resource that is not a template"},
 	{"audience", "user|assistant", "who its contents are for: user, assistant, or user|assistant for both"},
 	{"priority", "NUMBER", "how much it matters, from 0 (least) to 1 (most)"},
+	{"csp-connect", "ORIGIN[,ORIGIN]", "an MCP App's page (uri ui://...) may fetch from these origins: _meta.ui.csp.connectDomains"},
+	{"csp-resource", "ORIGIN[,ORIGIN]", "the page may load images, scripts, styles, fonts and media from these: csp.resourceDomains"},
+	{"csp-frame", "ORIGIN[,ORIGIN]", "the page may frame these origins: csp.frameDomains"},
+	{"csp-base-uri", "ORIGIN[,ORIGIN]", "the page's base URI may be these origins: csp.baseUriDomains"},
+	{"permissions", strings.Join(permissionWords, "|"), "browser features the page asks for, any of them: _meta.ui.permissions"},
+	{"domain", "DOMAIN", "a dedicated origin for the page, in the host's format: _meta.ui.domain"},
+	{"border", "", "the page wants the host's border and background (border=false: none): _meta.ui.prefersBorder"},
+	{"scope", "SCOPES", "OAuth scopes a read needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 var promptKeys = []Key{
 	{"name", "NAME", "prompt name, 1 to 128 of A-Z a-z 0-9 _ . -; default: snake_case of the Go name"},
 	{"title", "TEXT", "human-readable title"},
 	{"description", "TEXT", "replaces the doc comment as the description"},
+	{"scope", "SCOPES", "OAuth scopes prompts/get needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 }
 
 // paramKeys are the keys //mcp:param takes besides those of the tag:

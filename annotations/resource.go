@@ -18,6 +18,11 @@ func parseResource(pos token.Pos, args []arg, valid []string, errs []Error) (*Re
 	if r.Size.Set && r.Template.IsTemplate() {
 		d.errorf(r.Size.Pos, "key \"size\" is for a resource with one URI; uri %q is a template", r.URI.Value)
 	}
+	if r.URI.Set && !strings.HasPrefix(r.URI.Value, "ui://") {
+		for _, k := range r.AppKeys() {
+			d.errorf(k.Pos, "key %q is for the page of an MCP App, a resource whose uri starts with ui://; uri %q does not", k.Name, r.URI.Value)
+		}
+	}
 	return r, d.result()
 }
 
@@ -41,6 +46,22 @@ func (r *Resource) set(d *decoder, a arg) bool {
 		r.setAudience(d, a)
 	case "priority":
 		d.fraction(a, &r.Priority)
+	case "csp-connect":
+		d.origins(a, &r.CSPConnect)
+	case "csp-resource":
+		d.origins(a, &r.CSPResource)
+	case "csp-frame":
+		d.origins(a, &r.CSPFrame)
+	case "csp-base-uri":
+		d.origins(a, &r.CSPBaseURI)
+	case "permissions":
+		d.words(a, &r.Permissions, permissionWords)
+	case "domain":
+		d.str(a, &r.Domain)
+	case "border":
+		d.boolean(a, &r.Border)
+	case "scope":
+		d.scopes(a, &r.Scopes)
 	default:
 		return false
 	}
@@ -90,6 +111,8 @@ func (pr *Prompt) set(d *decoder, a arg) bool {
 		d.str(a, &pr.Title)
 	case "description":
 		d.str(a, &pr.Description)
+	case "scope":
+		d.scopes(a, &pr.Scopes)
 	default:
 		return false
 	}

@@ -66,7 +66,36 @@ func TestParseResourceAndPromptGood(t *testing.T) {
 				Name:     String{strings.Repeat("r", 128), p(32), true},
 			},
 		},
+		{
+			`//mcp:resource uri=ui://kb/viewer csp-connect=https://api.example.com,wss://live.example.com csp-resource=https://*.cdn.example.com permissions=camera|clipboardWrite border=false domain=kb.example.com`,
+			&Resource{
+				Pos:         base,
+				URI:         String{"ui://kb/viewer", p(15), true},
+				Template:    URITemplate{[]URIPart{lit("ui://kb/viewer")}},
+				CSPConnect:  List{[]string{"https://api.example.com", "wss://live.example.com"}, p(34), true},
+				CSPResource: List{[]string{"https://*.cdn.example.com"}, p(93), true},
+				Permissions: List{[]string{"camera", "clipboardWrite"}, p(132), true},
+				Border:      Bool{false, p(166), true},
+				Domain:      String{"kb.example.com", p(179), true},
+			},
+		},
+		{
+			`//mcp:resource uri=ui://x csp-frame=https://www.youtube.com csp-base-uri=https://cdn.example.com border`,
+			&Resource{
+				Pos:        base,
+				URI:        String{"ui://x", p(15), true},
+				Template:   URITemplate{[]URIPart{lit("ui://x")}},
+				CSPFrame:   List{[]string{"https://www.youtube.com"}, p(26), true},
+				CSPBaseURI: List{[]string{"https://cdn.example.com"}, p(60), true},
+				Border:     Bool{true, p(97), true},
+			},
+		},
 		{`//mcp:prompt`, &Prompt{Pos: base}},
+		{`//mcp:prompt scope=kb:prompt`, &Prompt{Pos: base, Scopes: List{[]string{"kb:prompt"}, p(13), true}}},
+		{
+			`//mcp:resource uri=kb://r scope="kb:read kb"`,
+			&Resource{Pos: base, URI: String{"kb://r", p(15), true}, Template: URITemplate{[]URIPart{lit("kb://r")}}, Scopes: List{[]string{"kb:read", "kb"}, p(26), true}},
+		},
 		{
 			`//mcp:prompt name=code_review title="Code review" description="Asks for a review"`,
 			&Prompt{
@@ -89,9 +118,9 @@ func TestParseResourceAndPromptGood(t *testing.T) {
 	}
 }
 
-const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority)"
+const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority, csp-connect, csp-resource, csp-frame, csp-base-uri, permissions, domain, border, scope)"
 
-const promptKeyList = "(valid keys: name, title, description)"
+const promptKeyList = "(valid keys: name, title, description, scope)"
 
 // badURI is the message for a uri= whose text is wrong for the reason
 // why.
@@ -186,6 +215,23 @@ func TestParseResourceBad(t *testing.T) {
 		{`//mcp:resource uri=a:b priority`, []wantErr{{23, `key "priority" needs a value`}}},
 		{`//mcp:resource uri=a:b priorty=1`, []wantErr{{23, `unknown key "priorty"; did you mean "priority"? ` + resourceKeyList}}},
 
+		{
+			`//mcp:resource uri=kb://x csp-connect=https://a.example border domain=d`,
+			[]wantErr{
+				{26, `key "csp-connect" is for the page of an MCP App, a resource whose uri starts with ui://; uri "kb://x" does not`},
+				{56, `key "border" is for the page of an MCP App, a resource whose uri starts with ui://; uri "kb://x" does not`},
+				{63, `key "domain" is for the page of an MCP App, a resource whose uri starts with ui://; uri "kb://x" does not`},
+			},
+		},
+		{
+			`//mcp:resource uri=ui://x csp-connect=api.example.com csp-frame=https://a,,https://b permissions=camera|speaker border=maybe`,
+			[]wantErr{
+				{26, `bad value "api.example.com" for key "csp-connect": "api.example.com" is no origin: want scheme://host, as https://api.example.com, separated by ','`},
+				{54, `bad value "https://a,,https://b" for key "csp-frame": want values separated by ',', none empty`},
+				{85, `bad value "speaker" for key "permissions" (valid: camera, microphone, geolocation, clipboardWrite, separated by '|')`},
+				{112, `bad value "maybe" for key "border": want true or false`},
+			},
+		},
 		{
 			`//mcp:resource uri=kb://{a}/{a} titel=x size=x mime=x audience=x priority=x`,
 			[]wantErr{

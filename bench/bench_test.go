@@ -127,7 +127,7 @@ func benchPaths(b *testing.B, paths []path, req []byte) {
 	}
 }
 
-// BenchmarkToolsCall is the reference request of DESIGN.md: tools/call of
+// BenchmarkToolsCall is the reference request: tools/call of
 // bulk_price_update with 10 changes.
 func BenchmarkToolsCall(b *testing.B) {
 	paths, err := callPaths()

@@ -229,7 +229,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 000",
 		Description:     "Synthetic tool number 000: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool000,
 		ChecksArguments: true,
 	}, {
@@ -237,7 +237,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 001",
 		Description:     "Synthetic tool number 001: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool001,
 		ChecksArguments: true,
 	}, {
@@ -245,7 +245,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 002",
 		Description:     "Synthetic tool number 002: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool002,
 		ChecksArguments: true,
 	}, {
@@ -253,7 +253,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 003",
 		Description:     "Synthetic tool number 003: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool003,
 		ChecksArguments: true,
 	}, {
@@ -261,7 +261,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 004",
 		Description:     "Synthetic tool number 004: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool004,
 		ChecksArguments: true,
 	}, {
@@ -269,7 +269,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 005",
 		Description:     "Synthetic tool number 005: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool005,
 		ChecksArguments: true,
 	}, {
@@ -277,7 +277,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 006",
 		Description:     "Synthetic tool number 006: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool006,
 		ChecksArguments: true,
 	}, {
@@ -285,7 +285,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 007",
 		Description:     "Synthetic tool number 007: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool007,
 		ChecksArguments: true,
 	}, {
@@ -293,7 +293,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 008",
 		Description:     "Synthetic tool number 008: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool008,
 		ChecksArguments: true,
 	}, {
@@ -301,7 +301,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 009",
 		Description:     "Synthetic tool number 009: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool009,
 		ChecksArguments: true,
 	}, {
@@ -309,7 +309,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 010",
 		Description:     "Synthetic tool number 010: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool010,
 		ChecksArguments: true,
 	}, {
@@ -317,7 +317,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 011",
 		Description:     "Synthetic tool number 011: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool011,
 		ChecksArguments: true,
 	}, {
@@ -325,7 +325,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 012",
 		Description:     "Synthetic tool number 012: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool012,
 		ChecksArguments: true,
 	}, {
@@ -333,7 +333,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 013",
 		Description:     "Synthetic tool number 013: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool013,
 		ChecksArguments: true,
 	}, {
@@ -341,7 +341,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 014",
 		Description:     "Synthetic tool number 014: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool014,
 		ChecksArguments: true,
 	}, {
@@ -349,7 +349,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 015",
 		Description:     "Synthetic tool number 015: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool015,
 		ChecksArguments: true,
 	}, {
@@ -357,7 +357,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 016",
 		Description:     "Synthetic tool number 016: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool016,
 		ChecksArguments: true,
 	}, {
@@ -365,7 +365,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 017",
 		Description:     "Synthetic tool number 017: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool017,
 		ChecksArguments: true,
 	}, {
@@ -373,7 +373,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 018",
 		Description:     "Synthetic tool number 018: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool018,
 		ChecksArguments: true,
 	}, {
@@ -381,7 +381,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 019",
 		Description:     "Synthetic tool number 019: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool019,
 		ChecksArguments: true,
 	}, {
@@ -389,7 +389,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 020",
 		Description:     "Synthetic tool number 020: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool020,
 		ChecksArguments: true,
 	}, {
@@ -397,7 +397,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 021",
 		Description:     "Synthetic tool number 021: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool021,
 		ChecksArguments: true,
 	}, {
@@ -405,7 +405,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 022",
 		Description:     "Synthetic tool number 022: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool022,
 		ChecksArguments: true,
 	}, {
@@ -413,7 +413,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 023",
 		Description:     "Synthetic tool number 023: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool023,
 		ChecksArguments: true,
 	}, {
@@ -421,7 +421,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 024",
 		Description:     "Synthetic tool number 024: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool024,
 		ChecksArguments: true,
 	}, {
@@ -429,7 +429,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 025",
 		Description:     "Synthetic tool number 025: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool025,
 		ChecksArguments: true,
 	}, {
@@ -437,7 +437,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 026",
 		Description:     "Synthetic tool number 026: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool026,
 		ChecksArguments: true,
 	}, {
@@ -445,7 +445,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 027",
 		Description:     "Synthetic tool number 027: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool027,
 		ChecksArguments: true,
 	}, {
@@ -453,7 +453,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 028",
 		Description:     "Synthetic tool number 028: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool028,
 		ChecksArguments: true,
 	}, {
@@ -461,7 +461,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 029",
 		Description:     "Synthetic tool number 029: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool029,
 		ChecksArguments: true,
 	}, {
@@ -469,7 +469,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 030",
 		Description:     "Synthetic tool number 030: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool030,
 		ChecksArguments: true,
 	}, {
@@ -477,7 +477,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 031",
 		Description:     "Synthetic tool number 031: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool031,
 		ChecksArguments: true,
 	}, {
@@ -485,7 +485,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 032",
 		Description:     "Synthetic tool number 032: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool032,
 		ChecksArguments: true,
 	}, {
@@ -493,7 +493,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 033",
 		Description:     "Synthetic tool number 033: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool033,
 		ChecksArguments: true,
 	}, {
@@ -501,7 +501,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 034",
 		Description:     "Synthetic tool number 034: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool034,
 		ChecksArguments: true,
 	}, {
@@ -509,7 +509,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 035",
 		Description:     "Synthetic tool number 035: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool035,
 		ChecksArguments: true,
 	}, {
@@ -517,7 +517,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 036",
 		Description:     "Synthetic tool number 036: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool036,
 		ChecksArguments: true,
 	}, {
@@ -525,7 +525,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 037",
 		Description:     "Synthetic tool number 037: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool037,
 		ChecksArguments: true,
 	}, {
@@ -533,7 +533,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 038",
 		Description:     "Synthetic tool number 038: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool038,
 		ChecksArguments: true,
 	}, {
@@ -541,7 +541,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 039",
 		Description:     "Synthetic tool number 039: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool039,
 		ChecksArguments: true,
 	}, {
@@ -549,7 +549,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 040",
 		Description:     "Synthetic tool number 040: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool040,
 		ChecksArguments: true,
 	}, {
@@ -557,7 +557,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 041",
 		Description:     "Synthetic tool number 041: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool041,
 		ChecksArguments: true,
 	}, {
@@ -565,7 +565,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 042",
 		Description:     "Synthetic tool number 042: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool042,
 		ChecksArguments: true,
 	}, {
@@ -573,7 +573,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 043",
 		Description:     "Synthetic tool number 043: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool043,
 		ChecksArguments: true,
 	}, {
@@ -581,7 +581,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 044",
 		Description:     "Synthetic tool number 044: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool044,
 		ChecksArguments: true,
 	}, {
@@ -589,7 +589,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 045",
 		Description:     "Synthetic tool number 045: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool045,
 		ChecksArguments: true,
 	}, {
@@ -597,7 +597,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 046",
 		Description:     "Synthetic tool number 046: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool046,
 		ChecksArguments: true,
 	}, {
@@ -605,7 +605,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 047",
 		Description:     "Synthetic tool number 047: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool047,
 		ChecksArguments: true,
 	}, {
@@ -613,7 +613,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 048",
 		Description:     "Synthetic tool number 048: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool048,
 		ChecksArguments: true,
 	}, {
@@ -621,7 +621,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 049",
 		Description:     "Synthetic tool number 049: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool049,
 		ChecksArguments: true,
 	}, {
@@ -629,7 +629,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 050",
 		Description:     "Synthetic tool number 050: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool050,
 		ChecksArguments: true,
 	}, {
@@ -637,7 +637,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 051",
 		Description:     "Synthetic tool number 051: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool051,
 		ChecksArguments: true,
 	}, {
@@ -645,7 +645,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 052",
 		Description:     "Synthetic tool number 052: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool052,
 		ChecksArguments: true,
 	}, {
@@ -653,7 +653,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 053",
 		Description:     "Synthetic tool number 053: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool053,
 		ChecksArguments: true,
 	}, {
@@ -661,7 +661,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 054",
 		Description:     "Synthetic tool number 054: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool054,
 		ChecksArguments: true,
 	}, {
@@ -669,7 +669,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 055",
 		Description:     "Synthetic tool number 055: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool055,
 		ChecksArguments: true,
 	}, {
@@ -677,7 +677,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 056",
 		Description:     "Synthetic tool number 056: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool056,
 		ChecksArguments: true,
 	}, {
@@ -685,7 +685,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 057",
 		Description:     "Synthetic tool number 057: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool057,
 		ChecksArguments: true,
 	}, {
@@ -693,7 +693,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 058",
 		Description:     "Synthetic tool number 058: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool058,
 		ChecksArguments: true,
 	}, {
@@ -701,7 +701,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 059",
 		Description:     "Synthetic tool number 059: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool059,
 		ChecksArguments: true,
 	}, {
@@ -709,7 +709,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 060",
 		Description:     "Synthetic tool number 060: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool060,
 		ChecksArguments: true,
 	}, {
@@ -717,7 +717,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 061",
 		Description:     "Synthetic tool number 061: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool061,
 		ChecksArguments: true,
 	}, {
@@ -725,7 +725,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 062",
 		Description:     "Synthetic tool number 062: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool062,
 		ChecksArguments: true,
 	}, {
@@ -733,7 +733,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 063",
 		Description:     "Synthetic tool number 063: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool063,
 		ChecksArguments: true,
 	}, {
@@ -741,7 +741,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 064",
 		Description:     "Synthetic tool number 064: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool064,
 		ChecksArguments: true,
 	}, {
@@ -749,7 +749,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 065",
 		Description:     "Synthetic tool number 065: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool065,
 		ChecksArguments: true,
 	}, {
@@ -757,7 +757,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 066",
 		Description:     "Synthetic tool number 066: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool066,
 		ChecksArguments: true,
 	}, {
@@ -765,7 +765,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 067",
 		Description:     "Synthetic tool number 067: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool067,
 		ChecksArguments: true,
 	}, {
@@ -773,7 +773,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 068",
 		Description:     "Synthetic tool number 068: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool068,
 		ChecksArguments: true,
 	}, {
@@ -781,7 +781,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 069",
 		Description:     "Synthetic tool number 069: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool069,
 		ChecksArguments: true,
 	}, {
@@ -789,7 +789,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 070",
 		Description:     "Synthetic tool number 070: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool070,
 		ChecksArguments: true,
 	}, {
@@ -797,7 +797,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 071",
 		Description:     "Synthetic tool number 071: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool071,
 		ChecksArguments: true,
 	}, {
@@ -805,7 +805,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 072",
 		Description:     "Synthetic tool number 072: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool072,
 		ChecksArguments: true,
 	}, {
@@ -813,7 +813,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 073",
 		Description:     "Synthetic tool number 073: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool073,
 		ChecksArguments: true,
 	}, {
@@ -821,7 +821,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 074",
 		Description:     "Synthetic tool number 074: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool074,
 		ChecksArguments: true,
 	}, {
@@ -829,7 +829,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 075",
 		Description:     "Synthetic tool number 075: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool075,
 		ChecksArguments: true,
 	}, {
@@ -837,7 +837,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 076",
 		Description:     "Synthetic tool number 076: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool076,
 		ChecksArguments: true,
 	}, {
@@ -845,7 +845,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 077",
 		Description:     "Synthetic tool number 077: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool077,
 		ChecksArguments: true,
 	}, {
@@ -853,7 +853,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 078",
 		Description:     "Synthetic tool number 078: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool078,
 		ChecksArguments: true,
 	}, {
@@ -861,7 +861,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 079",
 		Description:     "Synthetic tool number 079: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool079,
 		ChecksArguments: true,
 	}, {
@@ -869,7 +869,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 080",
 		Description:     "Synthetic tool number 080: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool080,
 		ChecksArguments: true,
 	}, {
@@ -877,7 +877,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 081",
 		Description:     "Synthetic tool number 081: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool081,
 		ChecksArguments: true,
 	}, {
@@ -885,7 +885,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 082",
 		Description:     "Synthetic tool number 082: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool082,
 		ChecksArguments: true,
 	}, {
@@ -893,7 +893,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 083",
 		Description:     "Synthetic tool number 083: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool083,
 		ChecksArguments: true,
 	}, {
@@ -901,7 +901,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 084",
 		Description:     "Synthetic tool number 084: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool084,
 		ChecksArguments: true,
 	}, {
@@ -909,7 +909,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 085",
 		Description:     "Synthetic tool number 085: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool085,
 		ChecksArguments: true,
 	}, {
@@ -917,7 +917,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 086",
 		Description:     "Synthetic tool number 086: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool086,
 		ChecksArguments: true,
 	}, {
@@ -925,7 +925,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 087",
 		Description:     "Synthetic tool number 087: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool087,
 		ChecksArguments: true,
 	}, {
@@ -933,7 +933,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 088",
 		Description:     "Synthetic tool number 088: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool088,
 		ChecksArguments: true,
 	}, {
@@ -941,7 +941,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 089",
 		Description:     "Synthetic tool number 089: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool089,
 		ChecksArguments: true,
 	}, {
@@ -949,7 +949,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 090",
 		Description:     "Synthetic tool number 090: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool090,
 		ChecksArguments: true,
 	}, {
@@ -957,7 +957,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 091",
 		Description:     "Synthetic tool number 091: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool091,
 		ChecksArguments: true,
 	}, {
@@ -965,7 +965,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 092",
 		Description:     "Synthetic tool number 092: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool092,
 		ChecksArguments: true,
 	}, {
@@ -973,7 +973,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 093",
 		Description:     "Synthetic tool number 093: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool093,
 		ChecksArguments: true,
 	}, {
@@ -981,7 +981,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 094",
 		Description:     "Synthetic tool number 094: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool094,
 		ChecksArguments: true,
 	}, {
@@ -989,7 +989,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 095",
 		Description:     "Synthetic tool number 095: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool095,
 		ChecksArguments: true,
 	}, {
@@ -997,7 +997,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 096",
 		Description:     "Synthetic tool number 096: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool096,
 		ChecksArguments: true,
 	}, {
@@ -1005,7 +1005,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 097",
 		Description:     "Synthetic tool number 097: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool097,
 		ChecksArguments: true,
 	}, {
@@ -1013,7 +1013,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 098",
 		Description:     "Synthetic tool number 098: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool098,
 		ChecksArguments: true,
 	}, {
@@ -1021,7 +1021,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Tool 099",
 		Description:     "Synthetic tool number 099: it counts the labels of an item.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true), Idempotent: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool099,
 		ChecksArguments: true,
 	}}

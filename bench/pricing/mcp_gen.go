@@ -31,7 +31,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Bulk price update",
 		Description:     "Applies a price change to a list of products in one region.",
 		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"How to round the resulting price","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Destructive: mcprt.Bool(true), Idempotent: mcprt.Bool(false), OpenWorld: mcprt.Bool(false)},
+		Hints:           mcprt.Hints{Destructive: new(true), Idempotent: new(false), OpenWorld: new(false)},
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
 	}}

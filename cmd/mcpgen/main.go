@@ -43,7 +43,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpgen/mcpgen/generator"
+	"github.com/mcpgen/mcpgen/internal/generator"
 )
 
 func main() {

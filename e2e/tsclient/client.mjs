@@ -1,4 +1,4 @@
-// Drives the seedguide example server with the TypeScript MCP SDK client,
+// Drives the basics example server with the TypeScript MCP SDK client,
 // once over stdio and once over Streamable HTTP: it lists the tools, calls
 // them and checks what comes back. Usage: node client.mjs PATH_TO_SERVER.
 // Prints one line per check and a closing "N passed, M failed"; exits 1 on
@@ -38,7 +38,7 @@ const wantTools = ["greet_user", "calculate_sum", "set_status", "process_order",
 // transport in the output.
 async function exercise(label, client) {
   const info = client.getServerVersion();
-  check(`${label}: server name`, info?.name === "seedguide", JSON.stringify(info));
+  check(`${label}: server name`, info?.name === "basics", JSON.stringify(info));
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);

@@ -2,8 +2,8 @@
 // each of its three server paths (the built-in server, the official Go SDK
 // and mcp-go), over stdio and Streamable HTTP: tools whose output schemas
 // refer to $defs, a text block of the author's beside structured content,
-// resources, templates, prompts, completions, subscriptions and
-// list_changed. Usage:
+// resources, templates, prompts, completions, subscriptions, list_changed
+// and the article viewer, an MCP App whose page a tool names. Usage:
 // node kb.mjs PATH_TO_KB_SERVER. Prints one line per check and a closing
 // "N passed, M failed"; exits 1 on any failure.
 import { spawn } from "node:child_process";
@@ -12,6 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -68,7 +70,7 @@ async function exercise(label, path, client, notes) {
   // throws), and callTool validates structured content against it.
   const { tools } = await client.listTools();
   check(`${label}: tools/list`, JSON.stringify(tools.map((t) => t.name).sort()) ===
-    `["add_article","add_note","outline_article","read_article","search_articles"]`, JSON.stringify(tools.map((t) => t.name)));
+    `["add_article","add_note","link_account","outline_article","read_article","search_articles","show_article","suggest_tags"]`, JSON.stringify(tools.map((t) => t.name)));
   let o = await client.callTool({ name: "outline_article", arguments: { id: 2 } });
   const tree = o.structuredContent?.result;
   check(`${label}: outline_article, a list of a recursive struct`, !o.isError && tree?.[0]?.title === "Backups" &&
@@ -91,6 +93,7 @@ async function exercise(label, path, client, notes) {
     JSON.stringify(resourceTemplates.map((t) => t.uriTemplate).sort()) === `["kb://articles/{id}","kb://articles/{id}/{format}"]`,
     JSON.stringify(resourceTemplates));
 
+  let t;
   let r = await client.readResource({ uri: "kb://articles/2" });
   check(`${label}: read a template`, r.contents[0]?.uri === "kb://articles/2" && r.contents[0]?.mimeType === "text/markdown" &&
     r.contents[0]?.text.includes("Backups"), JSON.stringify(r));
@@ -125,8 +128,22 @@ async function exercise(label, path, client, notes) {
   c = await client.complete({ ref: { type: "ref/prompt", name: "compare" }, argument: { name: "unknown", value: "" } });
   check(`${label}: no completion is an empty list`, c.completion.values.length === 0, JSON.stringify(c));
 
+  // The article viewer: the tool names its page in _meta.ui, and the page
+  // is an MCP App's HTML.
+  check(`${label}: MCP Apps declared`, client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/ui"] !== undefined,
+    JSON.stringify(client.getServerCapabilities()));
+  const show = tools.find((x) => x.name === "show_article");
+  const page = show?._meta?.ui?.resourceUri;
+  check(`${label}: show_article names its page`, page === "ui://kb/viewer", JSON.stringify(show));
+  r = await client.readResource({ uri: page ?? "ui://kb/viewer" });
+  const html = r.contents[0];
+  check(`${label}: the page is an MCP App's HTML`, html?.mimeType === "text/html;profile=mcp-app" &&
+    /^<!doctype html>/i.test(html?.text ?? "") && html.text.includes("ui/initialize") && html?._meta?.ui?.prefersBorder === true, JSON.stringify(r).slice(0, 300));
+  t = await client.callTool({ name: "show_article", arguments: { id: 2 } });
+  check(`${label}: show_article`, !t.isError && t.structuredContent?.title === "Backups" && t.content[0]?.type === "text", JSON.stringify(t));
+
   await client.subscribeResource({ uri: "kb://articles/1" });
-  let t = await client.callTool({ name: "add_note", arguments: { id: 1, note: "checked" } });
+  t = await client.callTool({ name: "add_note", arguments: { id: 1, note: "checked" } });
   check(`${label}: add_note`, !t.isError, JSON.stringify(t));
   check(`${label}: the subscribed article's update arrives`, await waitFor(() => notes.updated.includes("kb://articles/1"), 3000), JSON.stringify(notes));
   await client.callTool({ name: "add_note", arguments: { id: 2, note: "unwatched" } });
@@ -142,19 +159,50 @@ async function exercise(label, path, client, notes) {
   check(`${label}: the new article is listed`, after.resources.some((x) => x.uri === "kb://articles/4"), JSON.stringify(after));
 }
 
+// newClient is a client that declares URL elicitation and sampling with
+// tools: it accepts every URL elicitation, and its model asks for the
+// server's list_tags tool once, then answers with the tags it was given.
 function newClient(notes) {
-  const client = new Client({ name: "mcpgen-kb-e2e", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "mcpgen-kb-e2e", version: "1.0.0" },
+    { capabilities: { elicitation: { url: {} }, sampling: { tools: {} } } });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => notes.updated.push(n.params.uri));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notes.listChanged++);
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    notes.elicited.push(req.params);
+    return { action: "accept" };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, (req) => {
+    notes.sampled.push(req.params);
+    const results = req.params.messages.flatMap((m) => [m.content].flat()).filter((c) => c.type === "tool_result");
+    if (results.length === 0) {
+      return { role: "assistant", model: "e2e", stopReason: "toolUse", content: [{ type: "tool_use", id: "use1", name: "list_tags", input: {} }] };
+    }
+    return { role: "assistant", model: "e2e", stopReason: "endTurn", content: { type: "text", text: `tags: ${results[0].content[0].text}` } };
+  });
   return client;
 }
 
+// asking checks the tools that ask the client: URL elicitation and
+// sampling with tools.
+async function asking(label, client, notes) {
+  let t = await client.callTool({ name: "link_account", arguments: {} });
+  const asked = notes.elicited[0];
+  check(`${label}: URL elicitation`, !t.isError && asked?.mode === "url" && asked?.url === "https://sync.example.com/consent" &&
+    t.content[0]?.text === `accept (elicitation ${asked?.elicitationId})`, JSON.stringify({ t, asked }));
+  t = await client.callTool({ name: "suggest_tags", arguments: { id: 3 } });
+  const [first, second] = notes.sampled;
+  check(`${label}: sampling with tools`, !t.isError && t.content[0]?.text === "tags: setup, operations" &&
+    first?.tools?.[0]?.name === "list_tags" && second?.messages?.length === 3 &&
+    [second.messages[1].content].flat()[0]?.type === "tool_use", JSON.stringify({ t, sampled: notes.sampled }));
+}
+
 async function viaStdio(path) {
-  const notes = { updated: [], listChanged: 0 };
+  const notes = { updated: [], listChanged: 0, elicited: [], sampled: [] };
   const client = newClient(notes);
   await client.connect(new StdioClientTransport({ command: server, args: ["-sdk", path], stderr: "inherit" }));
   try {
     await exercise(`${path} stdio`, path, client, notes);
+    await asking(`${path} stdio`, client, notes);
   } finally {
     await client.close();
   }
@@ -189,11 +237,12 @@ async function viaHTTP(path) {
   const child = spawn(server, ["-sdk", path, "-http", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "inherit"] });
   try {
     await waitForPort(port, child);
-    const notes = { updated: [], listChanged: 0 };
+    const notes = { updated: [], listChanged: 0, elicited: [], sampled: [] };
     const client = newClient(notes);
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
     try {
       await exercise(`${path} http`, path, client, notes);
+      await asking(`${path} http`, client, notes);
     } finally {
       await client.close();
     }

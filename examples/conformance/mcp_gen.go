@@ -212,14 +212,14 @@ func MCPTools() []mcprt.Tool {
 		Name:            "test_header_param",
 		Description:     "Echoes a region that HTTP clients mirror in a header.",
 		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Region to run in","x-mcp-header":"Region"}},"required":["region"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestHeaderParam,
 		ChecksArguments: true,
 	}, {
 		Name:            "greet",
 		Description:     "Greets someone, at once: it never runs as a task.",
 		InputSchema:     []byte(`{"type":"object","properties":{"name":{"type":"string","description":"Name of the person to greet"}},"required":["name"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_Greet,
 		ChecksArguments: true,
 	}, {
@@ -247,7 +247,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "confirm_delete",
 		Description:     "Looks the file up, then asks the user to confirm.",
 		InputSchema:     []byte(`{"type":"object","properties":{"filename":{"type":"string","description":"File to delete"}},"required":["filename"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Destructive: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{Destructive: new(true)},
 		TaskSupport:     mcprt.TaskOptional,
 		Handler:         mcpgen_call_ConfirmDelete,
 		ChecksArguments: true,
@@ -269,56 +269,56 @@ func MCPTools() []mcprt.Tool {
 		Name:            "test_simple_text",
 		Description:     "Returns one text block.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestSimpleText,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_image_content",
 		Description:     "Returns a 1x1 red PNG image.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestImageContent,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_audio_content",
 		Description:     "Returns a short WAV clip of silence.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestAudioContent,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_embedded_resource",
 		Description:     "Returns an embedded text resource.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestEmbeddedResource,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_multiple_content_types",
 		Description:     "Returns text, an image and an embedded resource.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestMultipleContentTypes,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_tool_with_logging",
 		Description:     "Sends three info log messages while it runs.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestToolWithLogging,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_tool_with_progress",
 		Description:     "Reports progress 0, 50 and 100 of 100.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestToolWithProgress,
 		ChecksArguments: true,
 	}, {
 		Name:            "test_error_handling",
 		Description:     "Always fails, to show how a tool error reaches the client.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestErrorHandling,
 		ChecksArguments: true,
 	}, {
@@ -331,14 +331,14 @@ func MCPTools() []mcprt.Tool {
 		Name:            "test_reconnection",
 		Description:     "Answers after a short pause, long enough for a client to watch a stream that is still open.",
 		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_TestReconnection,
 		ChecksArguments: true,
 	}, {
 		Name:            "json_schema_2020_12_tool",
 		Description:     "Tool with JSON Schema 2020-12 features",
 		InputSchema:     []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_JSONSchema202012Tool,
 		ChecksArguments: true,
 	}}
@@ -419,7 +419,7 @@ func mcpgen_call_TestElicitation(ctx context.Context, args []byte) mcprt.Result 
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitation
-	mcpgen_decode_mcpgen_args_TestElicitation(&d, &in)
+	mcpgen_decode_args_TestElicitation(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -436,7 +436,7 @@ func mcpgen_call_TestElicitationSEP1034Defaults(ctx context.Context, args []byte
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitationSEP1034Defaults
-	mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(&d, &in)
+	mcpgen_decode_args_TestElicitationSEP1034Defaults(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -453,7 +453,7 @@ func mcpgen_call_TestElicitationSEP1330Enums(ctx context.Context, args []byte) m
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestElicitationSEP1330Enums
-	mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(&d, &in)
+	mcpgen_decode_args_TestElicitationSEP1330Enums(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -470,7 +470,7 @@ func mcpgen_call_TestMissingCapability(ctx context.Context, args []byte) mcprt.R
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestMissingCapability
-	mcpgen_decode_mcpgen_args_TestMissingCapability(&d, &in)
+	mcpgen_decode_args_TestMissingCapability(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -487,7 +487,7 @@ func mcpgen_call_TestStreamingElicitation(ctx context.Context, args []byte) mcpr
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestStreamingElicitation
-	mcpgen_decode_mcpgen_args_TestStreamingElicitation(&d, &in)
+	mcpgen_decode_args_TestStreamingElicitation(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -504,7 +504,7 @@ func mcpgen_call_TestLoggingTool(ctx context.Context, args []byte) mcprt.Result 
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestLoggingTool
-	mcpgen_decode_mcpgen_args_TestLoggingTool(&d, &in)
+	mcpgen_decode_args_TestLoggingTool(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -521,7 +521,7 @@ func mcpgen_call_TestTriggerToolChange(ctx context.Context, args []byte) mcprt.R
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestTriggerToolChange
-	mcpgen_decode_mcpgen_args_TestTriggerToolChange(&d, &in)
+	mcpgen_decode_args_TestTriggerToolChange(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -535,7 +535,7 @@ func mcpgen_call_TestTriggerPromptChange(ctx context.Context, args []byte) mcprt
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestTriggerPromptChange
-	mcpgen_decode_mcpgen_args_TestTriggerPromptChange(&d, &in)
+	mcpgen_decode_args_TestTriggerPromptChange(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -549,7 +549,7 @@ func mcpgen_call_TestInputRequiredElicitation(ctx context.Context, args []byte) 
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredElicitation
-	mcpgen_decode_mcpgen_args_TestInputRequiredElicitation(&d, &in)
+	mcpgen_decode_args_TestInputRequiredElicitation(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -566,7 +566,7 @@ func mcpgen_call_TestInputRequiredSampling(ctx context.Context, args []byte) mcp
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredSampling
-	mcpgen_decode_mcpgen_args_TestInputRequiredSampling(&d, &in)
+	mcpgen_decode_args_TestInputRequiredSampling(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -583,7 +583,7 @@ func mcpgen_call_TestInputRequiredListRoots(ctx context.Context, args []byte) mc
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredListRoots
-	mcpgen_decode_mcpgen_args_TestInputRequiredListRoots(&d, &in)
+	mcpgen_decode_args_TestInputRequiredListRoots(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -600,7 +600,7 @@ func mcpgen_call_TestInputRequiredRequestState(ctx context.Context, args []byte)
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredRequestState
-	mcpgen_decode_mcpgen_args_TestInputRequiredRequestState(&d, &in)
+	mcpgen_decode_args_TestInputRequiredRequestState(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -617,7 +617,7 @@ func mcpgen_call_TestInputRequiredMultipleInputs(ctx context.Context, args []byt
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredMultipleInputs
-	mcpgen_decode_mcpgen_args_TestInputRequiredMultipleInputs(&d, &in)
+	mcpgen_decode_args_TestInputRequiredMultipleInputs(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -634,7 +634,7 @@ func mcpgen_call_TestInputRequiredMultiRound(ctx context.Context, args []byte) m
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredMultiRound
-	mcpgen_decode_mcpgen_args_TestInputRequiredMultiRound(&d, &in)
+	mcpgen_decode_args_TestInputRequiredMultiRound(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -651,7 +651,7 @@ func mcpgen_call_TestInputRequiredTamperedState(ctx context.Context, args []byte
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredTamperedState
-	mcpgen_decode_mcpgen_args_TestInputRequiredTamperedState(&d, &in)
+	mcpgen_decode_args_TestInputRequiredTamperedState(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -668,7 +668,7 @@ func mcpgen_call_TestInputRequiredCapabilities(ctx context.Context, args []byte)
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestInputRequiredCapabilities
-	mcpgen_decode_mcpgen_args_TestInputRequiredCapabilities(&d, &in)
+	mcpgen_decode_args_TestInputRequiredCapabilities(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -724,7 +724,7 @@ func mcpgen_call_FailingJob(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_FailingJob
-	mcpgen_decode_mcpgen_args_FailingJob(&d, &in)
+	mcpgen_decode_args_FailingJob(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -741,7 +741,7 @@ func mcpgen_call_ProtocolErrorJob(ctx context.Context, args []byte) mcprt.Result
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ProtocolErrorJob
-	mcpgen_decode_mcpgen_args_ProtocolErrorJob(&d, &in)
+	mcpgen_decode_args_ProtocolErrorJob(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -773,7 +773,7 @@ func mcpgen_call_MultiInput(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_MultiInput
-	mcpgen_decode_mcpgen_args_MultiInput(&d, &in)
+	mcpgen_decode_args_MultiInput(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -790,7 +790,7 @@ func mcpgen_call_TestToolWithTask(ctx context.Context, args []byte) mcprt.Result
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestToolWithTask
-	mcpgen_decode_mcpgen_args_TestToolWithTask(&d, &in)
+	mcpgen_decode_args_TestToolWithTask(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -807,7 +807,7 @@ func mcpgen_call_TestSimpleText(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestSimpleText
-	mcpgen_decode_mcpgen_args_TestSimpleText(&d, &in)
+	mcpgen_decode_args_TestSimpleText(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -821,7 +821,7 @@ func mcpgen_call_TestImageContent(ctx context.Context, args []byte) mcprt.Result
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestImageContent
-	mcpgen_decode_mcpgen_args_TestImageContent(&d, &in)
+	mcpgen_decode_args_TestImageContent(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -838,7 +838,7 @@ func mcpgen_call_TestAudioContent(ctx context.Context, args []byte) mcprt.Result
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestAudioContent
-	mcpgen_decode_mcpgen_args_TestAudioContent(&d, &in)
+	mcpgen_decode_args_TestAudioContent(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -852,7 +852,7 @@ func mcpgen_call_TestEmbeddedResource(ctx context.Context, args []byte) mcprt.Re
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestEmbeddedResource
-	mcpgen_decode_mcpgen_args_TestEmbeddedResource(&d, &in)
+	mcpgen_decode_args_TestEmbeddedResource(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -866,7 +866,7 @@ func mcpgen_call_TestMultipleContentTypes(ctx context.Context, args []byte) mcpr
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestMultipleContentTypes
-	mcpgen_decode_mcpgen_args_TestMultipleContentTypes(&d, &in)
+	mcpgen_decode_args_TestMultipleContentTypes(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -883,7 +883,7 @@ func mcpgen_call_TestToolWithLogging(ctx context.Context, args []byte) mcprt.Res
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestToolWithLogging
-	mcpgen_decode_mcpgen_args_TestToolWithLogging(&d, &in)
+	mcpgen_decode_args_TestToolWithLogging(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -900,7 +900,7 @@ func mcpgen_call_TestToolWithProgress(ctx context.Context, args []byte) mcprt.Re
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestToolWithProgress
-	mcpgen_decode_mcpgen_args_TestToolWithProgress(&d, &in)
+	mcpgen_decode_args_TestToolWithProgress(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -917,7 +917,7 @@ func mcpgen_call_TestErrorHandling(ctx context.Context, args []byte) mcprt.Resul
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestErrorHandling
-	mcpgen_decode_mcpgen_args_TestErrorHandling(&d, &in)
+	mcpgen_decode_args_TestErrorHandling(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -936,7 +936,7 @@ func mcpgen_call_TestSampling(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestSampling
-	mcpgen_decode_mcpgen_args_TestSampling(&d, &in)
+	mcpgen_decode_args_TestSampling(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -953,7 +953,7 @@ func mcpgen_call_TestReconnection(ctx context.Context, args []byte) mcprt.Result
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TestReconnection
-	mcpgen_decode_mcpgen_args_TestReconnection(&d, &in)
+	mcpgen_decode_args_TestReconnection(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -985,7 +985,7 @@ func mcpgen_get_TestSimplePrompt(ctx context.Context, args map[string]string) (m
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_TestSimplePrompt
-	mcpgen_decode_mcpgen_args_TestSimplePrompt(&d, &in)
+	mcpgen_decode_args_TestSimplePrompt(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -1002,7 +1002,7 @@ func mcpgen_get_TestPromptWithArguments(ctx context.Context, args map[string]str
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_TestPromptWithArguments
-	mcpgen_decode_mcpgen_args_TestPromptWithArguments(&d, &in)
+	mcpgen_decode_args_TestPromptWithArguments(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -1018,7 +1018,7 @@ func mcpgen_get_TestPromptWithEmbeddedResource(ctx context.Context, args map[str
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_TestPromptWithEmbeddedResource
-	mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(&d, &in)
+	mcpgen_decode_args_TestPromptWithEmbeddedResource(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -1032,7 +1032,7 @@ func mcpgen_get_TestPromptWithImage(ctx context.Context, args map[string]string)
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_TestPromptWithImage
-	mcpgen_decode_mcpgen_args_TestPromptWithImage(&d, &in)
+	mcpgen_decode_args_TestPromptWithImage(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -1049,7 +1049,7 @@ func mcpgen_get_TestInputRequiredPrompt(ctx context.Context, args map[string]str
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_TestInputRequiredPrompt
-	mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(&d, &in)
+	mcpgen_decode_args_TestInputRequiredPrompt(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -1092,7 +1092,7 @@ func mcpgen_read_TemplateResource(ctx context.Context, uri string) ([]mcprt.Reso
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_TemplateResource
-	mcpgen_decode_mcpgen_args_TemplateResource(&d, &in)
+	mcpgen_decode_args_TemplateResource(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -1102,7 +1102,7 @@ func mcpgen_read_TemplateResource(ctx context.Context, uri string) ([]mcprt.Reso
 	return enc.Contents()
 }
 
-func mcpgen_decode_mcpgen_args_TestElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitation) {
+func mcpgen_decode_args_TestElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitation) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -1122,7 +1122,7 @@ func mcpgen_decode_mcpgen_args_TestElicitation(d *mcpimpl.Decoder, v *mcpgen_arg
 
 var mcpgen_fields_0 = []string{"message"}
 
-func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1034Defaults) {
+func mcpgen_decode_args_TestElicitationSEP1034Defaults(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1034Defaults) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1135,7 +1135,7 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1034Defaults(d *mcpimpl.Decoder
 
 var mcpgen_fields_1 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1330Enums) {
+func mcpgen_decode_args_TestElicitationSEP1330Enums(d *mcpimpl.Decoder, v *mcpgen_args_TestElicitationSEP1330Enums) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1148,7 +1148,7 @@ func mcpgen_decode_mcpgen_args_TestElicitationSEP1330Enums(d *mcpimpl.Decoder, v
 
 var mcpgen_fields_2 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMissingCapability(d *mcpimpl.Decoder, v *mcpgen_args_TestMissingCapability) {
+func mcpgen_decode_args_TestMissingCapability(d *mcpimpl.Decoder, v *mcpgen_args_TestMissingCapability) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1161,7 +1161,7 @@ func mcpgen_decode_mcpgen_args_TestMissingCapability(d *mcpimpl.Decoder, v *mcpg
 
 var mcpgen_fields_3 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestStreamingElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestStreamingElicitation) {
+func mcpgen_decode_args_TestStreamingElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestStreamingElicitation) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1174,7 +1174,7 @@ func mcpgen_decode_mcpgen_args_TestStreamingElicitation(d *mcpimpl.Decoder, v *m
 
 var mcpgen_fields_4 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestLoggingTool(d *mcpimpl.Decoder, v *mcpgen_args_TestLoggingTool) {
+func mcpgen_decode_args_TestLoggingTool(d *mcpimpl.Decoder, v *mcpgen_args_TestLoggingTool) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1187,7 +1187,7 @@ func mcpgen_decode_mcpgen_args_TestLoggingTool(d *mcpimpl.Decoder, v *mcpgen_arg
 
 var mcpgen_fields_5 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestTriggerToolChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerToolChange) {
+func mcpgen_decode_args_TestTriggerToolChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerToolChange) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1200,7 +1200,7 @@ func mcpgen_decode_mcpgen_args_TestTriggerToolChange(d *mcpimpl.Decoder, v *mcpg
 
 var mcpgen_fields_6 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestTriggerPromptChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerPromptChange) {
+func mcpgen_decode_args_TestTriggerPromptChange(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerPromptChange) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1213,7 +1213,7 @@ func mcpgen_decode_mcpgen_args_TestTriggerPromptChange(d *mcpimpl.Decoder, v *mc
 
 var mcpgen_fields_7 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredElicitation) {
+func mcpgen_decode_args_TestInputRequiredElicitation(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredElicitation) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1226,7 +1226,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredElicitation(d *mcpimpl.Decoder, 
 
 var mcpgen_fields_8 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredSampling) {
+func mcpgen_decode_args_TestInputRequiredSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredSampling) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1239,7 +1239,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredSampling(d *mcpimpl.Decoder, v *
 
 var mcpgen_fields_9 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredListRoots(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredListRoots) {
+func mcpgen_decode_args_TestInputRequiredListRoots(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredListRoots) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1252,7 +1252,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredListRoots(d *mcpimpl.Decoder, v 
 
 var mcpgen_fields_10 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredRequestState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredRequestState) {
+func mcpgen_decode_args_TestInputRequiredRequestState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredRequestState) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1265,7 +1265,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredRequestState(d *mcpimpl.Decoder,
 
 var mcpgen_fields_11 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredMultipleInputs(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultipleInputs) {
+func mcpgen_decode_args_TestInputRequiredMultipleInputs(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultipleInputs) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1278,7 +1278,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredMultipleInputs(d *mcpimpl.Decode
 
 var mcpgen_fields_12 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredMultiRound(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultiRound) {
+func mcpgen_decode_args_TestInputRequiredMultiRound(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredMultiRound) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1291,7 +1291,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredMultiRound(d *mcpimpl.Decoder, v
 
 var mcpgen_fields_13 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredTamperedState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredTamperedState) {
+func mcpgen_decode_args_TestInputRequiredTamperedState(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredTamperedState) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1304,7 +1304,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredTamperedState(d *mcpimpl.Decoder
 
 var mcpgen_fields_14 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredCapabilities(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredCapabilities) {
+func mcpgen_decode_args_TestInputRequiredCapabilities(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredCapabilities) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1384,7 +1384,7 @@ var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 0, MinText: "0", Max: 600, MaxText: "6
 
 var mcpgen_fields_18 = []string{"seconds", "label"}
 
-func mcpgen_decode_mcpgen_args_FailingJob(d *mcpimpl.Decoder, v *mcpgen_args_FailingJob) {
+func mcpgen_decode_args_FailingJob(d *mcpimpl.Decoder, v *mcpgen_args_FailingJob) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1397,7 +1397,7 @@ func mcpgen_decode_mcpgen_args_FailingJob(d *mcpimpl.Decoder, v *mcpgen_args_Fai
 
 var mcpgen_fields_19 = []string{}
 
-func mcpgen_decode_mcpgen_args_ProtocolErrorJob(d *mcpimpl.Decoder, v *mcpgen_args_ProtocolErrorJob) {
+func mcpgen_decode_args_ProtocolErrorJob(d *mcpimpl.Decoder, v *mcpgen_args_ProtocolErrorJob) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1430,7 +1430,7 @@ func mcpgen_decode_DeleteInput(d *mcpimpl.Decoder, v *DeleteInput) {
 
 var mcpgen_fields_21 = []string{"filename"}
 
-func mcpgen_decode_mcpgen_args_MultiInput(d *mcpimpl.Decoder, v *mcpgen_args_MultiInput) {
+func mcpgen_decode_args_MultiInput(d *mcpimpl.Decoder, v *mcpgen_args_MultiInput) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1443,7 +1443,7 @@ func mcpgen_decode_mcpgen_args_MultiInput(d *mcpimpl.Decoder, v *mcpgen_args_Mul
 
 var mcpgen_fields_22 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithTask(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithTask) {
+func mcpgen_decode_args_TestToolWithTask(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithTask) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1456,7 +1456,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithTask(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_23 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
+func mcpgen_decode_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args_TestSimpleText) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1469,7 +1469,7 @@ func mcpgen_decode_mcpgen_args_TestSimpleText(d *mcpimpl.Decoder, v *mcpgen_args
 
 var mcpgen_fields_24 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
+func mcpgen_decode_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_args_TestImageContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1482,7 +1482,7 @@ func mcpgen_decode_mcpgen_args_TestImageContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_25 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
+func mcpgen_decode_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_args_TestAudioContent) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1495,7 +1495,7 @@ func mcpgen_decode_mcpgen_args_TestAudioContent(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_26 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
+func mcpgen_decode_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestEmbeddedResource) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1508,7 +1508,7 @@ func mcpgen_decode_mcpgen_args_TestEmbeddedResource(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_27 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
+func mcpgen_decode_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *mcpgen_args_TestMultipleContentTypes) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1521,7 +1521,7 @@ func mcpgen_decode_mcpgen_args_TestMultipleContentTypes(d *mcpimpl.Decoder, v *m
 
 var mcpgen_fields_28 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
+func mcpgen_decode_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithLogging) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1534,7 +1534,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithLogging(d *mcpimpl.Decoder, v *mcpgen
 
 var mcpgen_fields_29 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
+func mcpgen_decode_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpgen_args_TestToolWithProgress) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1547,7 +1547,7 @@ func mcpgen_decode_mcpgen_args_TestToolWithProgress(d *mcpimpl.Decoder, v *mcpge
 
 var mcpgen_fields_30 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
+func mcpgen_decode_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_args_TestErrorHandling) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1560,7 +1560,7 @@ func mcpgen_decode_mcpgen_args_TestErrorHandling(d *mcpimpl.Decoder, v *mcpgen_a
 
 var mcpgen_fields_31 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
+func mcpgen_decode_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_TestSampling) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -1580,7 +1580,7 @@ func mcpgen_decode_mcpgen_args_TestSampling(d *mcpimpl.Decoder, v *mcpgen_args_T
 
 var mcpgen_fields_32 = []string{"prompt"}
 
-func mcpgen_decode_mcpgen_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
+func mcpgen_decode_args_TestReconnection(d *mcpimpl.Decoder, v *mcpgen_args_TestReconnection) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1635,7 +1635,7 @@ var mcpgen_enum_0 = []string{"phone", "email"}
 
 var mcpgen_fields_34 = []string{"name", "address", "contactMethod", "phone", "email"}
 
-func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
+func mcpgen_decode_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1648,7 +1648,7 @@ func mcpgen_decode_mcpgen_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_35 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
+func mcpgen_decode_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -1673,7 +1673,7 @@ func mcpgen_decode_mcpgen_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mc
 
 var mcpgen_fields_36 = []string{"arg1", "arg2"}
 
-func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
+func mcpgen_decode_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -1693,7 +1693,7 @@ func mcpgen_decode_mcpgen_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder
 
 var mcpgen_fields_37 = []string{"resourceUri"}
 
-func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
+func mcpgen_decode_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1706,7 +1706,7 @@ func mcpgen_decode_mcpgen_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen
 
 var mcpgen_fields_38 = []string{}
 
-func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+func mcpgen_decode_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1719,7 +1719,7 @@ func mcpgen_decode_mcpgen_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mc
 
 var mcpgen_fields_39 = []string{}
 
-func mcpgen_decode_mcpgen_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
+func mcpgen_decode_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {

@@ -58,7 +58,7 @@ func TestLoggingTool(ctx context.Context) (string, error) {
 //
 //mcp:tool name=test_trigger_tool_change
 func TestTriggerToolChange() string {
-	server.Add(mcprt.Tool{Name: "transient_tool", Description: "Exists for a moment.",
+	server.AddTools(mcprt.Tool{Name: "transient_tool", Description: "Exists for a moment.",
 		InputSchema: []byte(`{"type":"object"}`), Handler: func(context.Context, []byte) mcprt.Result { return mcprt.TextResult("") }})
 	server.RemoveTools("transient_tool")
 	return "the tool list changed"

@@ -97,7 +97,7 @@ func articleURI(id int) string { return "kb://articles/" + strconv.Itoa(id) }
 // AddNote appends a note to an article; clients subscribed to the
 // article's resource are told it changed.
 //
-//mcp:tool title="Add a note" idempotent=false
+//mcp:tool title="Add a note" idempotent=false scope="kb.write"
 //mcp:param id description="Article number" min=1
 //mcp:param note description="Text of the note" minLength=1 maxLength=500
 func AddNote(id int, note string) (string, error) {
@@ -131,7 +131,7 @@ type NewArticle struct {
 // AddArticle adds an article to the knowledge base; it is listed as a
 // resource of its own from then on.
 //
-//mcp:tool title="Add an article"
+//mcp:tool title="Add an article" scope="kb.write"
 func AddArticle(in NewArticle) (Hit, error) {
 	base.Lock()
 	a := &Article{ID: len(base.articles) + 1, Title: in.Title, Body: in.Body, Tags: slices.Clone(in.Tags)}

@@ -1,12 +1,25 @@
 // Command kb is a small knowledge-base MCP server written with mcpgen
 // annotations: tools to search articles and add notes, the articles as
 // resources (a static index and two templates), prompts that summarize and
-// compare articles, and completions of article numbers and formats.
+// compare articles, completions of article numbers and formats, an article
+// viewer shown as an MCP App, and tools that ask the client: to send the
+// user to a consent page (URL elicitation) and to have its model suggest
+// tags with a tool of the server's (sampling with tools).
 //
 //	kb                          # stdio
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
 //	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
 //	kb -http 127.0.0.1:8080 -cors http://localhost:5173  # callable from that page's origin
+//
+// With -auth-issuer and -auth-resource the HTTP endpoint (on any of the
+// three servers) is an OAuth 2.1 protected resource: every request needs
+// an access token (a JWT) of that issuer for that resource, and the tools
+// that change the knowledge base need the scope kb.write (their scope=
+// annotation). The metadata document that tells clients where to get a
+// token is served beside the endpoint:
+//
+//	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
+//		-auth-resource http://127.0.0.1:8080/mcp -auth-scopes kb.read
 package main
 
 import (
@@ -17,11 +30,13 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpauth"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -33,32 +48,73 @@ var identity = mcprt.Identity{
 	Instructions: "Search the articles, read them as kb:// resources, and use the summarize and compare prompts.",
 
 	EnableCompletions:           true,
+	EnableElicitation:           true,
+	EnableSampling:              true,
 	EnableResourceSubscriptions: true,
 	EnableResourceNotifications: true,
+}
+
+// authFlags are the flags that put the HTTP endpoint behind an
+// authorization server.
+type authFlags struct {
+	issuer, resource, jwks, scopes string
 }
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
 	sdk := flag.String("sdk", "builtin", "server to use: builtin (mcpgen's own), gosdk (the official Go SDK) or mcpgo (mark3labs/mcp-go)")
+	var auth authFlags
+	flag.StringVar(&auth.issuer, "auth-issuer", "", "with -http: accept only access tokens (JWTs) that the authorization server `URL` issues; its metadata names its keys")
+	flag.StringVar(&auth.resource, "auth-resource", "", "with -auth-issuer: this server's `URL` as clients dial it (ending in /mcp), the audience tokens must carry")
+	flag.StringVar(&auth.jwks, "auth-jwks", "", "with -auth-issuer: the `URL` of the issuer's key set, instead of the one its metadata names")
+	flag.StringVar(&auth.scopes, "auth-scopes", "", "with -auth-issuer: `scopes` every request needs, space-separated")
 	cors := flag.String("cors", "", "with -http, let browser pages of these comma-separated origins call the server (builtin only)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var err error
+	a, err := auth.auth(ctx, *addr)
 	switch {
+	case err != nil:
 	case *sdk == "builtin":
-		err = serveBuiltin(ctx, *addr, *cors)
+		err = serveBuiltin(ctx, *addr, a, *cors)
 	case *cors != "":
 		err = errors.New("-cors works with -sdk builtin only")
 	default:
-		err = serveSDK(ctx, *sdk, *addr)
+		err = serveSDK(ctx, *sdk, *addr, a)
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-func serveBuiltin(ctx context.Context, addr, cors string) error {
+// auth returns the authorization the flags ask for, nil without them:
+// access tokens are JWTs of the issuer for the resource, checked against
+// the issuer's key set.
+func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, error) {
+	switch {
+	case f == authFlags{}:
+		return nil, nil
+	case f.issuer == "" || f.resource == "":
+		return nil, errors.New("-auth-issuer and -auth-resource go together")
+	case addr == "":
+		return nil, errors.New("-auth-issuer needs -http: stdio has no authorization")
+	}
+	if u, err := url.Parse(f.resource); err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", f.resource)
+	}
+	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: f.issuer, Audience: f.resource, JWKSURL: f.jwks})
+	if err != nil {
+		return nil, err
+	}
+	return &mcpserver.Auth{
+		Resource:             f.resource,
+		AuthorizationServers: []string{f.issuer},
+		Verifier:             v,
+		Scopes:               strings.Fields(f.scopes),
+	}, nil
+}
+
+func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors string) error {
 	srv := mcpserver.New(identity, MCPTools()...)
 	if cors != "" {
 		srv.CORS = &mcpserver.CORS{AllowedOrigins: strings.Split(cors, ",")}
@@ -70,18 +126,50 @@ func serveBuiltin(ctx context.Context, addr, cors string) error {
 	if addr == "" {
 		return srv.ServeStdio(ctx)
 	}
-	return serveHTTP(ctx, addr, srv.HTTPHandler(), srv.CloseStreams)
+	routes, err := builtinRoutes(srv, a)
+	if err != nil {
+		return err
+	}
+	return serveHTTP(ctx, addr, routes, srv.CloseStreams)
 }
 
-// serveHTTP serves h at /mcp on addr until ctx is cancelled, then shuts
-// down.
-func serveHTTP(ctx context.Context, addr string, h http.Handler, onShutdown func()) error {
+// builtinRoutes returns the HTTP handlers of srv by path: the endpoint
+// at /mcp and, with a, the metadata document. With a, the resource's host
+// is accepted in the Host header beside the loopback names.
+func builtinRoutes(srv *mcpserver.Server, a *mcpserver.Auth) (map[string]http.Handler, error) {
+	routes := map[string]http.Handler{"/mcp": srv.HTTPHandler()}
+	if a == nil {
+		return routes, nil
+	}
+	srv.Auth = a
+	if u, err := url.Parse(a.Resource); err == nil {
+		srv.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", u.Hostname()}
+	}
+	return withMetadata(routes, a, srv.MetadataHandler())
+}
+
+// withMetadata adds the metadata handler m of a to routes, at the path
+// a's metadata URL names.
+func withMetadata(routes map[string]http.Handler, a *mcpserver.Auth, m http.Handler) (map[string]http.Handler, error) {
+	path, err := a.MetadataPath()
+	if err != nil {
+		return nil, err
+	}
+	routes[path] = m
+	return routes, nil
+}
+
+// serveHTTP serves each handler of routes at its path on addr until ctx
+// is cancelled, then shuts down.
+func serveHTTP(ctx context.Context, addr string, routes map[string]http.Handler, onShutdown func()) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	for path, h := range routes {
+		mux.Handle(path, h)
+	}
 	hs := &http.Server{Handler: mux}
 	if onShutdown != nil {
 		hs.RegisterOnShutdown(onShutdown)

@@ -16,41 +16,64 @@ var _ = mcpimpl.SupportPackageIsVersion2
 // The signature of each annotated function when this file was generated.
 // A compile error below means a function changed since: rerun go generate.
 type (
+	mcpgen_LinkAccount_changed_rerun_go_generate    = func(context.Context) (string, error)
+	mcpgen_SuggestTags_changed_rerun_go_generate    = func(context.Context, int) (string, error)
 	mcpgen_SearchArticles_changed_rerun_go_generate = func(context.Context, SearchInput) (SearchResult, error)
 	mcpgen_AddNote_changed_rerun_go_generate        = func(int, string) (string, error)
 	mcpgen_AddArticle_changed_rerun_go_generate     = func(NewArticle) (Hit, error)
 	mcpgen_ReadArticle_changed_rerun_go_generate    = func(int) (mcprt.Structured[Article], error)
 	mcpgen_OutlineArticle_changed_rerun_go_generate = func(int) ([]Section, error)
+	mcpgen_ShowArticle_changed_rerun_go_generate    = func(int) (ArticleView, error)
 	mcpgen_Summarize_changed_rerun_go_generate      = func(int, *Style) ([]mcprt.PromptMessage, error)
 	mcpgen_Compare_changed_rerun_go_generate        = func(context.Context, CompareArgs) (mcprt.PromptResult, error)
 	mcpgen_Index_changed_rerun_go_generate          = func() []Hit
 	mcpgen_ArticleText_changed_rerun_go_generate    = func(int) (string, error)
 	mcpgen_ArticleIn_changed_rerun_go_generate      = func(int, Format) ([]mcprt.ResourceContents, error)
+	mcpgen_Viewer_changed_rerun_go_generate         = func() string
 )
 
 var (
+	_ mcpgen_LinkAccount_changed_rerun_go_generate    = LinkAccount
+	_ mcpgen_SuggestTags_changed_rerun_go_generate    = SuggestTags
 	_ mcpgen_SearchArticles_changed_rerun_go_generate = SearchArticles
 	_ mcpgen_AddNote_changed_rerun_go_generate        = AddNote
 	_ mcpgen_AddArticle_changed_rerun_go_generate     = AddArticle
 	_ mcpgen_ReadArticle_changed_rerun_go_generate    = ReadArticle
 	_ mcpgen_OutlineArticle_changed_rerun_go_generate = OutlineArticle
+	_ mcpgen_ShowArticle_changed_rerun_go_generate    = ShowArticle
 	_ mcpgen_Summarize_changed_rerun_go_generate      = Summarize
 	_ mcpgen_Compare_changed_rerun_go_generate        = Compare
 	_ mcpgen_Index_changed_rerun_go_generate          = Index
 	_ mcpgen_ArticleText_changed_rerun_go_generate    = ArticleText
 	_ mcpgen_ArticleIn_changed_rerun_go_generate      = ArticleIn
+	_ mcpgen_Viewer_changed_rerun_go_generate         = Viewer
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
 // source order.
 func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
+		Name:            "link_account",
+		Title:           "Link a sync account",
+		Description:     "Sends the user to the sync service's consent page, where they allow the knowledge base to copy their articles; what they enter there never passes through the client.",
+		InputSchema:     []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Handler:         mcpgen_call_LinkAccount,
+		ChecksArguments: true,
+	}, {
+		Name:            "suggest_tags",
+		Title:           "Suggest tags",
+		Description:     "Asks the client's model for tags of an article. The model may look up the tags in use with the list_tags tool, which this handler runs for it, up to three times.",
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"the article's number"}},"required":["id"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
+		Handler:         mcpgen_call_SuggestTags,
+		ChecksArguments: true,
+	}, {
 		Name:            "search_articles",
 		Title:           "Search articles",
 		Description:     "Finds articles by words in their title or body.",
 		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
 	}, {
@@ -58,7 +81,8 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Add a note",
 		Description:     "Appends a note to an article; clients subscribed to the article's resource are told it changed.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1},"note":{"type":"string","description":"Text of the note","minLength":1,"maxLength":500}},"required":["id","note"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{Idempotent: mcprt.Bool(false)},
+		Hints:           mcprt.Hints{Idempotent: new(false)},
+		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddNote,
 		ChecksArguments: true,
 	}, {
@@ -67,6 +91,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Adds an article to the knowledge base; it is listed as a resource of its own from then on.",
 		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
+		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddArticle,
 		ChecksArguments: true,
 	}, {
@@ -75,7 +100,7 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Returns an article: its Markdown is the text block the model reads as it is, and the structured content has its title, tags and notes too.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":["array","null"],"description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":["array","null"],"description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_ReadArticle,
 		ChecksArguments: true,
 	}, {
@@ -85,9 +110,19 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":["array","null"],"items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"A heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
 		WrapOutput:      true,
-		Hints:           mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_OutlineArticle,
 		ChecksArguments: true,
+	}, {
+		Name:            "show_article",
+		Title:           "Show an article",
+		Description:     "Shows one article in the viewer, an MCP App; clients that show no apps get the article as JSON text.",
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"the article's number"}},"required":["id"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer"},"title":{"type":"string"},"body":{"type":"string"}},"required":["id","title","body"],"additionalProperties":false}`),
+		Hints:           mcprt.Hints{ReadOnly: new(true)},
+		Handler:         mcpgen_call_ShowArticle,
+		ChecksArguments: true,
+		UI:              &mcprt.ToolUI{ResourceURI: "ui://kb/viewer"},
 	}}
 }
 
@@ -136,7 +171,51 @@ func MCPResources() []mcprt.Resource {
 		Description: "One article rendered in a format.",
 		Read:        mcpgen_read_ArticleIn,
 		Complete:    mcpgen_complete_ArticleIn,
+	}, {
+		URI:         "ui://kb/viewer",
+		Name:        "viewer",
+		Title:       "Article viewer",
+		Description: "The page of the article viewer, which hosts that show MCP Apps render in a frame beside a show_article call.",
+		MIMEType:    "text/html;profile=mcp-app",
+		UI:          &mcprt.ResourceUI{PrefersBorder: new(true)},
+		Read:        mcpgen_read_Viewer,
 	}}
+}
+
+type mcpgen_args_LinkAccount struct{}
+
+func mcpgen_call_LinkAccount(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_LinkAccount
+	mcpgen_decode_args_LinkAccount(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := LinkAccount(ctx)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_SuggestTags struct {
+	id int
+}
+
+func mcpgen_call_SuggestTags(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_SuggestTags
+	mcpgen_decode_args_SuggestTags(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := SuggestTags(ctx, in.id)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(string(out))
 }
 
 func mcpgen_call_SearchArticles(ctx context.Context, args []byte) mcprt.Result {
@@ -165,7 +244,7 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_AddNote
-	mcpgen_decode_mcpgen_args_AddNote(&d, &in)
+	mcpgen_decode_args_AddNote(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -201,7 +280,7 @@ func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ReadArticle
-	mcpgen_decode_mcpgen_args_ReadArticle(&d, &in)
+	mcpgen_decode_args_ReadArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -222,7 +301,7 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_OutlineArticle
-	mcpgen_decode_mcpgen_args_OutlineArticle(&d, &in)
+	mcpgen_decode_args_OutlineArticle(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
@@ -246,6 +325,27 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	return enc.StructuredValue()
 }
 
+type mcpgen_args_ShowArticle struct {
+	id int
+}
+
+func mcpgen_call_ShowArticle(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_ShowArticle
+	mcpgen_decode_args_ShowArticle(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := ShowArticle(in.id)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	enc := new(mcpimpl.Encoder)
+	mcpgen_encode_ArticleView(enc, &out)
+	return enc.Structured()
+}
+
 type mcpgen_args_Summarize struct {
 	article int
 	style   *Style
@@ -255,7 +355,7 @@ func mcpgen_get_Summarize(ctx context.Context, args map[string]string) (mcprt.Pr
 	var d mcpimpl.Decoder
 	d.Start(ctx, mcpimpl.StringArgs(args))
 	var in mcpgen_args_Summarize
-	mcpgen_decode_mcpgen_args_Summarize(&d, &in)
+	mcpgen_decode_args_Summarize(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.PromptResult{}, err
 	}
@@ -335,7 +435,7 @@ func mcpgen_read_ArticleText(ctx context.Context, uri string) ([]mcprt.ResourceC
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleText
-	mcpgen_decode_mcpgen_args_ArticleText(&d, &in)
+	mcpgen_decode_args_ArticleText(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -369,7 +469,7 @@ func mcpgen_read_ArticleIn(ctx context.Context, uri string) ([]mcprt.ResourceCon
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
 	var in mcpgen_args_ArticleIn
-	mcpgen_decode_mcpgen_args_ArticleIn(&d, &in)
+	mcpgen_decode_args_ArticleIn(&d, &in)
 	if err := d.Finish(); err != nil {
 		return nil, mcpimpl.NotFound(err)
 	}
@@ -392,6 +492,44 @@ func mcpgen_complete_ArticleIn(ctx context.Context, argument, value string, args
 	return nil, nil
 }
 
+func mcpgen_read_Viewer(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+	out := Viewer()
+	return mcpimpl.TextContents(string(out)), nil
+}
+
+func mcpgen_decode_args_LinkAccount(d *mcpimpl.Decoder, v *mcpgen_args_LinkAccount) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_0)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_0 = []string{}
+
+func mcpgen_decode_args_SuggestTags(d *mcpimpl.Decoder, v *mcpgen_args_SuggestTags) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = int(d.Int(64))
+			default:
+				d.UnknownField(mcpgen_fields_1)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_1, 0)
+	}
+}
+
+var mcpgen_fields_1 = []string{"id"}
+
 func mcpgen_decode_SearchInput(d *mcpimpl.Decoder, v *SearchInput) {
 	if d.Object() {
 		var seen0 [3]bool
@@ -413,10 +551,10 @@ func mcpgen_decode_SearchInput(d *mcpimpl.Decoder, v *SearchInput) {
 				}
 				v.Limit = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
 			default:
-				d.UnknownField(mcpgen_fields_0)
+				d.UnknownField(mcpgen_fields_2)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_0, 0)
+		d.Require(seen0[:], mcpgen_fields_2, 0)
 		if !seen0[2] {
 			v.Limit = 5
 		}
@@ -427,9 +565,9 @@ var mcpgen_enum_2 = []string{"setup", "operations"}
 
 var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 20, MaxText: "20"}
 
-var mcpgen_fields_0 = []string{"query", "tag", "limit"}
+var mcpgen_fields_2 = []string{"query", "tag", "limit"}
 
-func mcpgen_decode_mcpgen_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
+func mcpgen_decode_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNote) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -445,16 +583,16 @@ func mcpgen_decode_mcpgen_args_AddNote(d *mcpimpl.Decoder, v *mcpgen_args_AddNot
 				}
 				v.note = mcpimpl.CheckLength(d, d.String(), 1, 500)
 			default:
-				d.UnknownField(mcpgen_fields_1)
+				d.UnknownField(mcpgen_fields_3)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_1, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
 	}
 }
 
 var mcpgen_bounds_1 = mcpimpl.Bounds{Min: 1, MinText: "1"}
 
-var mcpgen_fields_1 = []string{"id", "note"}
+var mcpgen_fields_3 = []string{"id", "note"}
 
 func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 	if d.Object() {
@@ -483,56 +621,76 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags))
 				}
 			default:
-				d.UnknownField(mcpgen_fields_2)
-			}
-		}
-		d.Require(seen0[:], mcpgen_fields_2, 0, 1)
-	}
-}
-
-var mcpgen_fields_2 = []string{"title", "body", "tags"}
-
-func mcpgen_decode_mcpgen_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
-	if d.Object() {
-		var seen0 [1]bool
-		for d.NextField() {
-			switch string(d.Key()) {
-			case "id":
-				if d.Repeated(&seen0[0]) {
-					continue
-				}
-				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
-			default:
-				d.UnknownField(mcpgen_fields_3)
-			}
-		}
-		d.Require(seen0[:], mcpgen_fields_3, 0)
-	}
-}
-
-var mcpgen_fields_3 = []string{"id"}
-
-func mcpgen_decode_mcpgen_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
-	if d.Object() {
-		var seen0 [1]bool
-		for d.NextField() {
-			switch string(d.Key()) {
-			case "id":
-				if d.Repeated(&seen0[0]) {
-					continue
-				}
-				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
-			default:
 				d.UnknownField(mcpgen_fields_4)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_4, 0)
+		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
 
-var mcpgen_fields_4 = []string{"id"}
+var mcpgen_fields_4 = []string{"title", "body", "tags"}
 
-func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
+func mcpgen_decode_args_ReadArticle(d *mcpimpl.Decoder, v *mcpgen_args_ReadArticle) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			default:
+				d.UnknownField(mcpgen_fields_5)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_5, 0)
+	}
+}
+
+var mcpgen_fields_5 = []string{"id"}
+
+func mcpgen_decode_args_OutlineArticle(d *mcpimpl.Decoder, v *mcpgen_args_OutlineArticle) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			default:
+				d.UnknownField(mcpgen_fields_6)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_6, 0)
+	}
+}
+
+var mcpgen_fields_6 = []string{"id"}
+
+func mcpgen_decode_args_ShowArticle(d *mcpimpl.Decoder, v *mcpgen_args_ShowArticle) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "id":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.id = int(d.Int(64))
+			default:
+				d.UnknownField(mcpgen_fields_7)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_7, 0)
+	}
+}
+
+var mcpgen_fields_7 = []string{"id"}
+
+func mcpgen_decode_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summarize) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -553,14 +711,14 @@ func mcpgen_decode_mcpgen_args_Summarize(d *mcpimpl.Decoder, v *mcpgen_args_Summ
 					(*v.style) = Style(d.Enum(mcpgen_enum_0))
 				}
 			default:
-				d.UnknownField(mcpgen_fields_5)
+				d.UnknownField(mcpgen_fields_8)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_5, 0)
+		d.Require(seen0[:], mcpgen_fields_8, 0)
 	}
 }
 
-var mcpgen_fields_5 = []string{"article", "style"}
+var mcpgen_fields_8 = []string{"article", "style"}
 
 func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 	if d.Object() {
@@ -578,16 +736,16 @@ func mcpgen_decode_CompareArgs(d *mcpimpl.Decoder, v *CompareArgs) {
 				}
 				v.Second = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_6)
+				d.UnknownField(mcpgen_fields_9)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_6, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_9, 0, 1)
 	}
 }
 
-var mcpgen_fields_6 = []string{"first", "second"}
+var mcpgen_fields_9 = []string{"first", "second"}
 
-func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
+func mcpgen_decode_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_ArticleText) {
 	if d.Object() {
 		var seen0 [1]bool
 		for d.NextField() {
@@ -598,16 +756,16 @@ func mcpgen_decode_mcpgen_args_ArticleText(d *mcpimpl.Decoder, v *mcpgen_args_Ar
 				}
 				v.id = int(d.Int(64))
 			default:
-				d.UnknownField(mcpgen_fields_7)
+				d.UnknownField(mcpgen_fields_10)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_7, 0)
+		d.Require(seen0[:], mcpgen_fields_10, 0)
 	}
 }
 
-var mcpgen_fields_7 = []string{"id"}
+var mcpgen_fields_10 = []string{"id"}
 
-func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
+func mcpgen_decode_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_ArticleIn) {
 	if d.Object() {
 		var seen0 [2]bool
 		for d.NextField() {
@@ -623,14 +781,14 @@ func mcpgen_decode_mcpgen_args_ArticleIn(d *mcpimpl.Decoder, v *mcpgen_args_Arti
 				}
 				v.format = Format(d.Enum(mcpgen_enum_1))
 			default:
-				d.UnknownField(mcpgen_fields_8)
+				d.UnknownField(mcpgen_fields_11)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_8, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_11, 0, 1)
 	}
 }
 
-var mcpgen_fields_8 = []string{"id", "format"}
+var mcpgen_fields_11 = []string{"id", "format"}
 
 func mcpgen_encode_SearchResult(enc *mcpimpl.Encoder, v *SearchResult) {
 	sep0 := byte(0x7b)
@@ -754,6 +912,26 @@ func mcpgen_encode_Section(enc *mcpimpl.Encoder, v *Section) {
 	enc.B = append(enc.B, byte(0x7d))
 }
 
+func mcpgen_encode_ArticleView(enc *mcpimpl.Encoder, v *ArticleView) {
+	sep0 := byte(0x7b)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"id\":"...)
+	enc.B = strconv.AppendInt(enc.B, int64(v.ID), 10)
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"title\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Title))
+	enc.B = append(enc.B, sep0)
+	sep0 = byte(0x2c)
+	enc.B = append(enc.B, "\"body\":"...)
+	enc.B = mcpimpl.AppendString(enc.B, string(v.Body))
+	if sep0 == byte(0x7b) {
+		enc.B = append(enc.B, byte(0x7b))
+	}
+	enc.B = append(enc.B, byte(0x7d))
+}
+
 // The fields of each struct type when this file was generated.
 // A compile error below means a struct changed since: rerun go generate.
 type (
@@ -790,6 +968,11 @@ type (
 		Title    string
 		Sections []Section
 	}
+	mcpgen_ArticleView_fields_changed_rerun_go_generate struct {
+		ID    int
+		Title string
+		Body  string
+	}
 )
 
 var (
@@ -800,4 +983,5 @@ var (
 	_ = mcpgen_Hit_fields_changed_rerun_go_generate(Hit{})
 	_ = mcpgen_Article_fields_changed_rerun_go_generate(Article{})
 	_ = mcpgen_Section_fields_changed_rerun_go_generate(Section{})
+	_ = mcpgen_ArticleView_fields_changed_rerun_go_generate(ArticleView{})
 )

@@ -73,6 +73,18 @@ func (r *Round) Ask(q Question) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// Require records q as pending whether or not it has an answer: the
+// handler asked for it again after seeing the answer, as a handler that
+// needs the user to visit a page does until the page is done.
+func (r *Round) Require(q Question) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.asked[q.Key] {
+		r.asked[q.Key] = true
+		r.pending = append(r.pending, q)
+	}
+}
+
 // Pending returns the questions asked without an answer, in the order
 // first asked.
 func (r *Round) Pending() []Question {

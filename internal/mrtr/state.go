@@ -12,19 +12,24 @@ import (
 )
 
 // State is what a request state carries from one round to the next: the
-// request it belongs to, when it was issued and the answers so far.
+// request it belongs to, whom it was issued to, when, and the answers so
+// far.
 type State struct {
-	Method  string                     `json:"m"`
-	Name    string                     `json:"n"`
-	Issued  int64                      `json:"t"` // Unix seconds
-	Answers map[string]json.RawMessage `json:"a,omitempty"`
+	Method string `json:"m"`
+	Name   string `json:"n"`
+	// Principal is a digest of whom the request's bearer token named,
+	// empty without authorization: no one else may continue the request.
+	Principal string                     `json:"p,omitempty"`
+	Issued    int64                      `json:"t"` // Unix seconds
+	Answers   map[string]json.RawMessage `json:"a,omitempty"`
 }
 
-// Sealer seals request states with HMAC-SHA256 under one key and opens
-// only what it sealed. Every replica that serves the same clients must
-// share the key.
+// Sealer seals request states with HMAC-SHA256 under its first key and
+// opens what any of its keys sealed, so that a key can be rotated: add the
+// new key first, and drop the old one once its states have expired. Every
+// replica that serves the same clients must share the keys.
 type Sealer struct {
-	key    []byte
+	keys   [][]byte
 	maxAge time.Duration
 }
 
@@ -35,16 +40,30 @@ const DefaultMaxAge = time.Hour
 // when key is empty. States older than maxAge (DefaultMaxAge when zero or
 // less) are refused.
 func NewSealer(key []byte, maxAge time.Duration) *Sealer {
-	if len(key) == 0 {
-		key = make([]byte, 32)
+	return NewRing([][]byte{key}, maxAge)
+}
+
+// NewRing returns a sealer that seals with the first of keys and opens
+// with any of them; empty keys are skipped, and with none left it has a
+// random key of 32 bytes.
+func NewRing(keys [][]byte, maxAge time.Duration) *Sealer {
+	s := &Sealer{maxAge: maxAge}
+	for _, k := range keys {
+		if len(k) > 0 {
+			s.keys = append(s.keys, bytes.Clone(k))
+		}
+	}
+	if len(s.keys) == 0 {
+		key := make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			panic("mrtr: no randomness for a key: " + err.Error())
 		}
+		s.keys = [][]byte{key}
 	}
-	if maxAge <= 0 {
-		maxAge = DefaultMaxAge
+	if s.maxAge <= 0 {
+		s.maxAge = DefaultMaxAge
 	}
-	return &Sealer{key: bytes.Clone(key), maxAge: maxAge}
+	return s
 }
 
 // Seal returns st as an opaque token: its JSON and its MAC, base64url
@@ -55,22 +74,34 @@ func (s *Sealer) Seal(st State) string {
 		panic("mrtr: sealing a state: " + err.Error())
 	}
 	enc := base64.RawURLEncoding
-	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload))
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(mac(s.keys[0], payload))
 }
 
-func (s *Sealer) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.key)
+func mac(key, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
 	m.Write(payload)
 	return m.Sum(nil)
 }
 
+// sealed reports whether sum is the MAC of payload under one of the keys.
+func (s *Sealer) sealed(payload, sum []byte) bool {
+	for _, k := range s.keys {
+		if hmac.Equal(sum, mac(k, payload)) {
+			return true
+		}
+	}
+	return false
+}
+
 // ErrBadState is the error of a request state that this server did not
-// seal, that was altered, that belongs to another request or that expired.
+// seal, that was altered, that belongs to another request or principal,
+// or that expired.
 var ErrBadState = errors.New("invalid request state")
 
 // Open checks token and returns the state it seals, when it was sealed by
-// s for the request method and name and has not expired at now.
-func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) {
+// s for the request method and name of principal and has not expired at
+// now.
+func (s *Sealer) Open(token, method, name, principal string, now time.Time) (State, error) {
 	enc := base64.RawURLEncoding.Strict() // one text for each state, no other
 	dot := bytes.IndexByte([]byte(token), '.')
 	if dot < 0 || !tokenText(token) {
@@ -78,7 +109,7 @@ func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) 
 	}
 	payload, err1 := enc.DecodeString(token[:dot])
 	sum, err2 := enc.DecodeString(token[dot+1:])
-	if err1 != nil || err2 != nil || !hmac.Equal(sum, s.mac(payload)) {
+	if err1 != nil || err2 != nil || !s.sealed(payload, sum) {
 		return State{}, ErrBadState
 	}
 	var st State
@@ -86,7 +117,7 @@ func (s *Sealer) Open(token, method, name string, now time.Time) (State, error) 
 		return State{}, ErrBadState
 	}
 	age := now.Sub(time.Unix(st.Issued, 0))
-	if st.Method != method || st.Name != name || age < -time.Minute || age > s.maxAge {
+	if st.Method != method || st.Name != name || st.Principal != principal || age < -time.Minute || age > s.maxAge {
 		return State{}, ErrBadState
 	}
 	return st, nil

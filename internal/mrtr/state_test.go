@@ -20,7 +20,7 @@ func sample() State {
 func TestSealOpenRoundTrip(t *testing.T) {
 	s := NewSealer(nil, 0)
 	st := sample()
-	got, err := s.Open(s.Seal(st), "tools/call", "confirm", now.Add(time.Minute))
+	got, err := s.Open(s.Seal(st), "tools/call", "confirm", "", now.Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,24 +32,33 @@ func TestSealOpenRoundTrip(t *testing.T) {
 func TestOpenRefuses(t *testing.T) {
 	s := NewSealer([]byte("one key"), time.Hour)
 	token := s.Seal(sample())
+	owned := sample()
+	owned.Principal = "alice-digest"
+	alice := s.Seal(owned)
 	tests := []struct {
-		name, token, method, tool string
-		at                        time.Time
+		name, token, method, tool, principal string
+		at                                   time.Time
 	}{
-		{"altered", token + "A", "tools/call", "confirm", now},
-		{"truncated", token[:len(token)-2], "tools/call", "confirm", now},
-		{"no dot", "abc", "tools/call", "confirm", now},
-		{"empty", "", "tools/call", "confirm", now},
-		{"foreign key", NewSealer([]byte("another key"), 0).Seal(sample()), "tools/call", "confirm", now},
-		{"another tool", token, "tools/call", "delete", now},
-		{"another method", token, "prompts/get", "confirm", now},
-		{"expired", token, "tools/call", "confirm", now.Add(2 * time.Hour)},
-		{"from the future", token, "tools/call", "confirm", now.Add(-time.Hour)},
+		{"altered", token + "A", "tools/call", "confirm", "", now},
+		{"truncated", token[:len(token)-2], "tools/call", "confirm", "", now},
+		{"no dot", "abc", "tools/call", "confirm", "", now},
+		{"empty", "", "tools/call", "confirm", "", now},
+		{"foreign key", NewSealer([]byte("another key"), 0).Seal(sample()), "tools/call", "confirm", "", now},
+		{"another tool", token, "tools/call", "delete", "", now},
+		{"another method", token, "prompts/get", "confirm", "", now},
+		{"expired", token, "tools/call", "confirm", "", now.Add(2 * time.Hour)},
+		{"from the future", token, "tools/call", "confirm", "", now.Add(-time.Hour)},
+		{"another principal", alice, "tools/call", "confirm", "bob-digest", now},
+		{"no principal", alice, "tools/call", "confirm", "", now},
+		{"a principal for an unowned state", token, "tools/call", "confirm", "bob-digest", now},
 	}
 	for _, tt := range tests {
-		if _, err := s.Open(tt.token, tt.method, tt.tool, tt.at); err != ErrBadState {
+		if _, err := s.Open(tt.token, tt.method, tt.tool, tt.principal, tt.at); err != ErrBadState {
 			t.Errorf("%s: Open = %v, want ErrBadState", tt.name, err)
 		}
+	}
+	if _, err := s.Open(alice, "tools/call", "confirm", "alice-digest", now); err != nil {
+		t.Errorf("the owner's state: Open = %v", err)
 	}
 }
 
@@ -64,7 +73,7 @@ func TestEveryAlteredByteIsRefused(t *testing.T) {
 			}
 			bad := append([]byte(nil), token...)
 			bad[i] = c
-			if _, err := s.Open(string(bad), "tools/call", "confirm", now); err == nil {
+			if _, err := s.Open(string(bad), "tools/call", "confirm", "", now); err == nil {
 				t.Fatalf("a state with byte %d changed to %q was accepted", i, c)
 			}
 		}
@@ -92,7 +101,7 @@ func FuzzOpen(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		_, err := s.Open(text, "tools/call", "confirm", now)
+		_, err := s.Open(text, "tools/call", "confirm", "", now)
 		if (err == nil) != (text == token) {
 			t.Fatalf("Open(%q) = %v", text, err)
 		}
@@ -124,5 +133,27 @@ func TestKeyOfIsStableAndDistinct(t *testing.T) {
 	}
 	if len(a) != len("elicitation_")+12 || a[:12] != "elicitation_" {
 		t.Errorf("key %q, want elicitation_ and 12 hex digits", a)
+	}
+}
+
+// TestRingRotation checks a key rotation: a ring seals with its first key
+// and opens what any of its keys sealed; a key dropped from the ring no
+// longer opens.
+func TestRingRotation(t *testing.T) {
+	old, next := []byte("old key"), []byte("new key")
+	before := NewSealer(old, 0).Seal(sample())
+	ring := NewRing([][]byte{next, nil, old}, 0)
+	if _, err := ring.Open(before, "tools/call", "confirm", "", now); err != nil {
+		t.Errorf("a state of the old key: %v", err)
+	}
+	after := ring.Seal(sample())
+	if _, err := NewSealer(next, 0).Open(after, "tools/call", "confirm", "", now); err != nil {
+		t.Errorf("the ring did not seal with its first key: %v", err)
+	}
+	if _, err := NewSealer(old, 0).Open(after, "tools/call", "confirm", "", now); err != ErrBadState {
+		t.Errorf("the ring sealed with its old key: %v", err)
+	}
+	if _, err := NewRing([][]byte{next}, 0).Open(before, "tools/call", "confirm", "", now); err != ErrBadState {
+		t.Errorf("a dropped key still opens: %v", err)
 	}
 }

@@ -213,7 +213,7 @@ func SampleTools() []mcprt.Tool {
 		{Name: "b_full", Title: "Full", Description: "Has everything.",
 			InputSchema:  []byte(`{"type":"object","properties":{"n":{"type":["integer","null"]}},"additionalProperties":false}`),
 			OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true,
-			Hints: mcprt.Hints{ReadOnly: mcprt.Bool(true), OpenWorld: mcprt.Bool(false)},
+			Hints: mcprt.Hints{ReadOnly: new(true), OpenWorld: new(false)},
 			Icons: []mcprt.Icon{{Src: "https://example.com/f.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}, TaskSupport: mcprt.TaskOptional,
 			Handler: func(context.Context, []byte) mcprt.Result {
 				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}

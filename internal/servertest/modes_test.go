@@ -154,7 +154,7 @@ func stream(t *testing.T, serve func(ctx context.Context, r io.ReadCloser, w io.
 
 type builtinServer struct{ s *mcpserver.Server }
 
-func (b builtinServer) addTools(tools ...mcprt.Tool)     { b.s.Add(tools...) }
+func (b builtinServer) addTools(tools ...mcprt.Tool)     { b.s.AddTools(tools...) }
 func (b builtinServer) addPrompts(p ...mcprt.Prompt)     { b.s.AddPrompts(p...) }
 func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }

@@ -39,16 +39,16 @@ func (c *Raw) write(msg string) {
 	}
 }
 
-// Call sends a request, on 2026-07-28 with ModernMeta in its params, and
+// Call sends a request, on 2026-07-28 with StatelessMeta in its params, and
 // returns the response's result, or {"error":...}, as the server wrote it,
 // skipping notifications and requests of the server.
 func (c *Raw) Call(method, params string) string {
 	c.t.Helper()
 	if c.rev >= "2026-07-28" && method != "initialize" {
 		if params == "{}" {
-			params = "{" + ModernMeta + "}"
+			params = "{" + StatelessMeta + "}"
 		} else {
-			params = "{" + ModernMeta + "," + params[1:]
+			params = "{" + StatelessMeta + "," + params[1:]
 		}
 	}
 	c.id++

@@ -39,8 +39,8 @@ func PNGBytes() []byte {
 	return b
 }
 
-// ModernMeta is the _meta member every 2026-07-28 request carries.
-const ModernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+// StatelessMeta is the _meta member every 2026-07-28 request carries.
+const StatelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
 
 // RPCError returns the JSON-RPC error in err as "code message", or the
 // error's text when it holds none.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -58,4 +59,15 @@ func RequestedSchema(schema []byte) []byte {
 		return []byte(`{"type":"object","properties":{}}`)
 	}
 	return schema
+}
+
+// AppendURLElicitation appends the params of a URL-mode elicitation/create:
+// its id only when there is one (2026-07-28 has none).
+func AppendURLElicitation(dst []byte, id, message, url string) []byte {
+	dst = jsonx.AppendString(append(dst, `{"mode":"url","message":`...), message)
+	if id != "" {
+		dst = jsonx.AppendString(append(dst, `,"elicitationId":`...), id)
+	}
+	dst = jsonx.AppendString(append(dst, `,"url":`...), url)
+	return append(dst, '}')
 }

@@ -25,10 +25,90 @@ const MaxCompletions = 100
 // Catalog holds the prompts, resources and resource templates an adapter
 // added to one SDK server. It is safe for concurrent use.
 type Catalog struct {
-	mu        sync.RWMutex
-	prompts   map[string]*mcprt.Prompt
-	resources map[string]*mcprt.Resource
-	templates []*mcprt.Resource // in the order added
+	mu         sync.RWMutex
+	prompts    map[string]*mcprt.Prompt
+	resources  map[string]*mcprt.Resource
+	templates  []*mcprt.Resource   // in the order added
+	toolScopes map[string][]string // the Scopes of the tools added, by name
+}
+
+// AddToolScopes keeps the scopes of tools, by name, for ScopesOf; a tool
+// without any forgets those of an earlier one of its name.
+func (c *Catalog) AddToolScopes(tools []mcprt.Tool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range tools {
+		t := &tools[i]
+		if len(t.Scopes) == 0 {
+			delete(c.toolScopes, t.Name)
+			continue
+		}
+		if c.toolScopes == nil {
+			c.toolScopes = make(map[string][]string)
+		}
+		c.toolScopes[t.Name] = slices.Clone(t.Scopes)
+	}
+}
+
+// ScopesOf returns the scopes an operation declares: those of the tool
+// called, the prompt got, or the resource read (for a URI no resource
+// has, those of every template that matches it, as match says).
+func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri string) bool) []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	switch method {
+	case "tools/call":
+		return c.toolScopes[name]
+	case "prompts/get":
+		if p := c.prompts[name]; p != nil {
+			return p.Scopes
+		}
+	case "resources/read":
+		if r := c.resources[uri]; r != nil {
+			return r.Scopes
+		}
+		var need []string
+		for _, t := range c.templates {
+			if len(t.Scopes) > 0 && match(t.URI, uri) {
+				for _, s := range t.Scopes {
+					if !slices.Contains(need, s) {
+						need = append(need, s)
+					}
+				}
+			}
+		}
+		return need
+	}
+	return nil
+}
+
+// AllScopes returns every scope of the tools, prompts and resources
+// added, each once.
+func (c *Catalog) AllScopes() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []string
+	add := func(list []string) {
+		for _, s := range list {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	for _, s := range c.toolScopes {
+		add(s)
+	}
+	for _, p := range c.prompts {
+		add(p.Scopes)
+	}
+	for _, r := range c.resources {
+		add(r.Scopes)
+	}
+	for _, t := range c.templates {
+		add(t.Scopes)
+	}
+	slices.Sort(out) // the maps' order is random; the metadata's is not
+	return out
 }
 
 // AddPrompts adds prompts, replacing those of the same names, and returns
@@ -119,7 +199,7 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 	templates := slices.Clone(c.templates) // AddResources replaces in place
 	c.mu.RUnlock()
 	for _, t := range templates {
-		if t.Read == nil {
+		if t.Read == nil || !granted(ctx, t.Scopes) {
 			continue
 		}
 		contents, err := ReadResource(ctx, nil, t, uri)
@@ -128,6 +208,22 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 		}
 	}
 	return nil, nil, fmt.Errorf("%w: %s", mcprt.ErrNotFound, uri)
+}
+
+// granted reports whether the verified token of ctx, if there is one,
+// grants every scope of scopes; a template it does not is not tried, so
+// that its Read never runs for a token without its scopes.
+func granted(ctx context.Context, scopes []string) bool {
+	t, ok := mcprt.Token(ctx)
+	if !ok {
+		return true
+	}
+	for _, s := range scopes {
+		if !t.HasScope(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // RenderPrompt runs p.Get. A panic does not escape: it is logged to log
@@ -152,7 +248,8 @@ func RenderPrompt(ctx context.Context, log *slog.Logger, p *mcprt.Prompt, args m
 
 // ReadResource runs r.Read for uri. A panic does not escape: it is logged
 // to log (nil: slog's default) and becomes an internal error. An error wrapping [mcprt.ErrNotFound] is
-// "resource not found"; any other is internal.
+// "resource not found"; any other is internal. The contents of an MCP
+// App's resource (r.UI set) carry its _meta.ui, unless they have their own.
 func ReadResource(ctx context.Context, log *slog.Logger, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -162,7 +259,14 @@ func ReadResource(ctx context.Context, log *slog.Logger, r *mcprt.Resource, uri 
 	if r.Read == nil {
 		return nil, errors.New("internal error: resource " + strconv.Quote(r.URI) + " has no Read function")
 	}
-	return r.Read(ctx, uri)
+	contents, err = r.Read(ctx, uri)
+	if r.UI != nil && len(contents) > 0 {
+		contents = slices.Clone(contents) // the handler's slice stays as it was
+		for i := range contents {
+			contents[i].Meta = ContentsMeta(contents[i].Meta, r)
+		}
+	}
+	return contents, err
 }
 
 // Complete runs comp, if any, and returns the values a completion result

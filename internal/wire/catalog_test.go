@@ -194,3 +194,61 @@ func TestStandInAndAnnotationsIn(t *testing.T) {
 		t.Errorf("2025-06-18: %+v", got)
 	}
 }
+
+// TestCatalogScopes finds the scopes of each operation: a tool's, a
+// prompt's, a resource's, and those of every template matching a URI.
+func TestCatalogScopes(t *testing.T) {
+	var c Catalog
+	c.AddToolScopes([]mcprt.Tool{{Name: "w", Scopes: []string{"kb:write"}}, {Name: "a"}})
+	c.AddPrompts([]mcprt.Prompt{{Name: "p", Scopes: []string{"kb:prompt"}}})
+	c.AddResources([]mcprt.Resource{
+		{URI: "kb://r", Scopes: []string{"kb:read"}},
+		{URI: "kb://t/{id}", Scopes: []string{"kb:t"}},
+		{URI: "kb://{+any}", Scopes: []string{"kb:any", "kb:t"}},
+	})
+	match := func(tmpl, uri string) bool { return strings.HasPrefix(uri, strings.Split(tmpl, "{")[0]) }
+	for _, tt := range []struct{ method, name, uri, want string }{
+		{"tools/call", "w", "", "kb:write"},
+		{"tools/call", "a", "", ""},
+		{"tools/call", "x", "", ""},
+		{"prompts/get", "p", "", "kb:prompt"},
+		{"resources/read", "", "kb://r", "kb:read"},
+		{"resources/read", "", "kb://t/1", "kb:t kb:any"},
+		{"resources/read", "", "other://1", ""},
+		{"tools/list", "", "", ""},
+	} {
+		if got := strings.Join(c.ScopesOf(tt.method, tt.name, tt.uri, match), " "); got != tt.want {
+			t.Errorf("ScopesOf(%s %s%s) = %q, want %q", tt.method, tt.name, tt.uri, got, tt.want)
+		}
+	}
+	if got := strings.Join(c.AllScopes(), " "); got != "kb:any kb:prompt kb:read kb:t kb:write" {
+		t.Errorf("AllScopes = %q", got)
+	}
+	c.AddToolScopes([]mcprt.Tool{{Name: "w"}})
+	if got := c.ScopesOf("tools/call", "w", "", match); got != nil {
+		t.Errorf("a tool replaced without scopes keeps %q", got)
+	}
+}
+
+// TestCatalogReadTemplateScopes skips a template whose scopes the
+// request's token lacks, so that its Read never runs for it.
+func TestCatalogReadTemplateScopes(t *testing.T) {
+	var c Catalog
+	scoped := template("kb://{a}", "kb://", "scoped")
+	scoped.Scopes = []string{"kb:secret"}
+	c.AddResources([]mcprt.Resource{scoped, template("kb://{+b}", "kb://", "open")})
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		want string
+	}{
+		{"no token", context.Background(), "scoped"},
+		{"without the scope", mcprt.WithToken(context.Background(), mcprt.TokenInfo{Scopes: []string{"kb"}}), "open"},
+		{"with the scope", mcprt.WithToken(context.Background(), mcprt.TokenInfo{Scopes: []string{"kb:secret"}}), "scoped"},
+	} {
+		contents, _, err := c.ReadTemplate(tt.ctx, "kb://1")
+		if err != nil || len(contents) != 1 || contents[0].Text != tt.want {
+			t.Errorf("%s: %v, %v; want %s", tt.name, contents, err, tt.want)
+		}
+	}
+}

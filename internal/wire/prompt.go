@@ -54,7 +54,7 @@ func AppendPrompt(dst []byte, p *mcprt.Prompt, rev Revision) []byte {
 	if len(v.Icons) > 0 {
 		dst = AppendIcons(append(dst, `,"icons":`...), v.Icons)
 	}
-	return append(dst, '}')
+	return appendMeta(dst, PromptMeta(p), rev)
 }
 
 // appendPromptArgument appends one PromptArgument. required is written

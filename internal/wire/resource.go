@@ -40,7 +40,7 @@ func AppendResource(dst []byte, r *mcprt.Resource, rev Revision) []byte {
 	if v.Size > 0 {
 		dst = jsonx.AppendInt(append(dst, `,"size":`...), v.Size)
 	}
-	return appendResourceIcons(dst, &v)
+	return appendResourceIcons(dst, &v, rev)
 }
 
 // AppendResourceTemplate appends the JSON descriptor of the template r as
@@ -50,7 +50,7 @@ func AppendResourceTemplate(dst []byte, r *mcprt.Resource, rev Revision) []byte 
 	v := ResourceIn(r, rev)
 	dst = jsonx.AppendString(append(dst, `{"uriTemplate":`...), v.URI)
 	dst = appendResourceFields(dst, &v, rev)
-	return appendResourceIcons(dst, &v)
+	return appendResourceIcons(dst, &v, rev)
 }
 
 // appendResourceFields appends what resources and templates share after
@@ -69,13 +69,13 @@ func appendResourceFields(dst []byte, r *mcprt.Resource, rev Revision) []byte {
 	return appendAnnotations(dst, r.Annotations, rev)
 }
 
-// appendResourceIcons appends the icons, if any, and closes the
-// descriptor.
-func appendResourceIcons(dst []byte, r *mcprt.Resource) []byte {
+// appendResourceIcons appends the icons and the _meta, if any, and closes
+// the descriptor.
+func appendResourceIcons(dst []byte, r *mcprt.Resource, rev Revision) []byte {
 	if len(r.Icons) > 0 {
 		dst = AppendIcons(append(dst, `,"icons":`...), r.Icons)
 	}
-	return append(dst, '}')
+	return appendMeta(dst, ResourceMeta(r), rev)
 }
 
 // AppendResourceContents appends c as an element of the contents of a

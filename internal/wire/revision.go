@@ -18,9 +18,28 @@ const (
 // LatestRevision is the newest revision mcpgen serves.
 const LatestRevision = Rev20260728
 
+// revisions is the table of supported revisions, newest first. Its length
+// is a constant, so arrays kept per revision are sized from it.
+var revisions = [...]Revision{Rev20260728, Rev20251125, Rev20250618, Rev20250326, Rev20241105}
+
 // Revisions lists every supported revision, newest first, as servers
 // advertise them.
-var Revisions = []Revision{Rev20260728, Rev20251125, Rev20250618, Rev20250326, Rev20241105}
+var Revisions = revisions[:]
+
+// NumRevisions is the number of supported revisions: the length of an
+// array kept per revision and indexed by [Revision.Index].
+const NumRevisions = len(revisions)
+
+// Index is r's place in [Revisions], 0 being the latest. A revision that
+// is not supported takes the latest's place, as servers answer it.
+func (r Revision) Index() int {
+	for i, s := range revisions {
+		if r == s {
+			return i
+		}
+	}
+	return 0
+}
 
 // Supported reports whether r is one of [Revisions].
 func (r Revision) Supported() bool {

@@ -12,7 +12,7 @@ import (
 )
 
 // CallTool runs the tool's handler. Arguments over the size limit of ctx's
-// [Limits] are refused without being read. A panic in the handler does not
+// [jsonx.Limits] are refused without being read. A panic in the handler does not
 // escape: it is logged with its stack and becomes a result with IsError
 // set, so the server keeps serving and the model is told the call failed.
 func CallTool(ctx context.Context, t *mcprt.Tool, args []byte) mcprt.Result {
@@ -108,6 +108,15 @@ func AppendTool(dst []byte, t *mcprt.Tool, rev Revision) []byte {
 		dst = append(dst, `,"execution":{"taskSupport":"`...)
 		dst = append(dst, v.TaskSupport...)
 		dst = append(dst, `"}`...)
+	}
+	return appendMeta(dst, ToolMeta(t), rev)
+}
+
+// appendMeta appends the member _meta, when there is one and revision rev
+// publishes it on descriptors (2025-06-18 on), and closes the object.
+func appendMeta(dst, meta []byte, rev Revision) []byte {
+	if len(meta) > 0 && rev.HasStructuredOutput() {
+		dst = append(append(dst, `,"_meta":`...), meta...)
 	}
 	return append(dst, '}')
 }

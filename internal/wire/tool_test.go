@@ -17,13 +17,13 @@ func sampleTool() mcprt.Tool {
 		Description:  "Applies a price change.",
 		InputSchema:  []byte(`{"type":"object"}`),
 		OutputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
-		Hints:        mcprt.Hints{Destructive: mcprt.Bool(true), OpenWorld: mcprt.Bool(false)},
+		Hints:        mcprt.Hints{Destructive: new(true), OpenWorld: new(false)},
 		Icons:        []mcprt.Icon{{Src: "https://example.com/i.png", MIMEType: "image/png", Sizes: []string{"48x48"}, Theme: "dark"}},
 		TaskSupport:  mcprt.TaskOptional,
 	}
 }
 
-func TestAppendDescriptorPerRevision(t *testing.T) {
+func TestAppendToolPerRevision(t *testing.T) {
 	tool := sampleTool()
 	tests := []struct {
 		rev  Revision
@@ -38,10 +38,10 @@ func TestAppendDescriptorPerRevision(t *testing.T) {
 	for _, tt := range tests {
 		got := string(AppendTool(nil, &tool, tt.rev))
 		if got != tt.want {
-			t.Errorf("AppendDescriptor(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
+			t.Errorf("AppendTool(%s):\n got %s\nwant %s", tt.rev, got, tt.want)
 		}
 		if !json.Valid([]byte(got)) {
-			t.Errorf("AppendDescriptor(%s) is not valid JSON: %s", tt.rev, got)
+			t.Errorf("AppendTool(%s) is not valid JSON: %s", tt.rev, got)
 		}
 	}
 }
@@ -51,7 +51,7 @@ func TestAnnotationsOnlyWhenTitleOrHint(t *testing.T) {
 	if got := string(AppendTool(nil, &tool, Rev20251125)); strings.Contains(got, "annotations") {
 		t.Errorf("descriptor without title or hints has annotations: %s", got)
 	}
-	tool.Hints.ReadOnly = mcprt.Bool(false)
+	tool.Hints.ReadOnly = new(false)
 	if got := string(AppendTool(nil, &tool, Rev20251125)); !strings.Contains(got, `"annotations":{"readOnlyHint":false}`) {
 		t.Errorf("an explicit false hint is not published: %s", got)
 	}
@@ -154,7 +154,7 @@ func TestCallRefusesOversizedArguments(t *testing.T) {
 
 func TestDescriptorsPerRevision(t *testing.T) {
 	tool := sampleTool()
-	d := NewDescriptors(&tool, AppendTool)
+	d := NewDescriptors(&tool, AppendTool, 0)
 	for _, rev := range Revisions {
 		if got, want := string(d.For(rev)), string(AppendTool(nil, &tool, rev)); got != want {
 			t.Errorf("For(%s):\n got %s\nwant %s", rev, got, want)

@@ -77,8 +77,37 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	return out, nil
 }
 
-// Sample implements [mcprt.Caller] with the session's CreateMessage.
+// ElicitURL implements [mcprt.Caller] with the session's Elicit in URL
+// mode, on 2025-11-25 to a client that declared elicitation.url. The id
+// is recorded for [ElicitationComplete].
+func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if err := c.canAsk("elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
+		return mcprt.ElicitResult{}, "", err
+	}
+	if c.rev < wire.Rev20251125 {
+		return mcprt.ElicitResult{}, "", fmt.Errorf("gosdk: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
+	}
+	id := mcprt.NewElicitationID()
+	elicitations.Add(id, c.ss)
+	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: message, URL: url, ElicitationID: id})
+	if err != nil {
+		return mcprt.ElicitResult{}, id, fmt.Errorf("gosdk: elicitation: %w", err)
+	}
+	return mcprt.ElicitResult{Action: res.Action}, id, nil
+}
+
+// urlDeclared reports whether the client declared URL elicitation.
+func urlDeclared(cc *mcp.ClientCapabilities) bool {
+	return cc.Elicitation != nil && cc.Elicitation.URL != nil
+}
+
+// Sample implements [mcprt.Caller] with the session's CreateMessage, or
+// CreateMessageWithTools for a request with tools, which needs the client's
+// sampling.tools capability.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if wire.UsesTools(&req) {
+		return c.sampleWithTools(ctx, &req)
+	}
 	if err := c.canAsk("sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {
 		return mcprt.SampleResult{}, err
 	}
@@ -87,17 +116,93 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 		m := &req.Messages[i]
 		p.Messages = append(p.Messages, &mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content, c.rev)})
 	}
-	if len(req.ModelPreferences) > 0 {
-		p.ModelPreferences = new(mcp.ModelPreferences)
-		if err := json.Unmarshal(req.ModelPreferences, p.ModelPreferences); err != nil {
-			return mcprt.SampleResult{}, fmt.Errorf("gosdk: model preferences: %w", err)
-		}
+	var err error
+	if p.ModelPreferences, err = modelPreferences(req.ModelPreferences); err != nil {
+		return mcprt.SampleResult{}, err
 	}
 	res, err := c.ss.CreateMessage(ctx, p)
 	if err != nil {
 		return mcprt.SampleResult{}, fmt.Errorf("gosdk: sampling: %w", err)
 	}
 	return mcprt.SampleResult{Role: string(res.Role), Content: fromContent(res.Content), Model: res.Model, StopReason: res.StopReason}, nil
+}
+
+// sampleWithTools is Sample for a request with tools, on 2025-11-25 to a
+// client that declared sampling.tools.
+func (c *caller) sampleWithTools(ctx context.Context, req *mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if err := c.canAsk("sampling.tools", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil && cc.Sampling.Tools != nil }); err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	if err := wire.CheckSample(req, c.rev); err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("gosdk: %w", err)
+	}
+	p := &mcp.CreateMessageWithToolsParams{MaxTokens: int64(req.MaxTokens), SystemPrompt: req.SystemPrompt, Messages: make([]*mcp.SamplingMessageV2, 0, len(req.Messages))}
+	for i := range req.Messages {
+		p.Messages = append(p.Messages, &mcp.SamplingMessageV2{Role: mcp.Role(req.Messages[i].Role), Content: c.blocks(&req.Messages[i])})
+	}
+	for i := range req.Tools {
+		t := &req.Tools[i]
+		p.Tools = append(p.Tools, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(wire.SampleToolSchema(t))})
+	}
+	if req.ToolChoice != "" {
+		p.ToolChoice = &mcp.ToolChoice{Mode: req.ToolChoice}
+	}
+	var err error
+	if p.ModelPreferences, err = modelPreferences(req.ModelPreferences); err != nil {
+		return mcprt.SampleResult{}, err
+	}
+	res, err := c.ss.CreateMessageWithTools(ctx, p)
+	if err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("gosdk: sampling: %w", err)
+	}
+	out := mcprt.SampleResult{Role: string(res.Role), Model: res.Model, StopReason: res.StopReason}
+	for _, b := range res.Content {
+		if u, ok := b.(*mcp.ToolUseContent); ok {
+			input, err := json.Marshal(u.Input)
+			if err != nil {
+				return mcprt.SampleResult{}, fmt.Errorf("gosdk: tool use input: %w", err)
+			}
+			out.ToolUses = append(out.ToolUses, mcprt.ToolUse{ID: u.ID, Name: u.Name, Input: input})
+		} else if out.Content.Type == "" {
+			out.Content = fromContent(b)
+		}
+	}
+	return out, nil
+}
+
+// blocks maps the content of a sampling message onto the SDK's blocks: its
+// content, then its tool uses and tool results.
+func (c *caller) blocks(m *mcprt.SampleMessage) []mcp.Content {
+	out := make([]mcp.Content, 0, wire.SampleBlocks(m))
+	if m.Content.Type != "" {
+		out = append(out, content(&m.Content, c.rev))
+	}
+	for _, u := range m.ToolUses {
+		var input map[string]any
+		_ = json.Unmarshal(u.Input, &input) // an input that is no object is sent as {}
+		out = append(out, &mcp.ToolUseContent{ID: u.ID, Name: u.Name, Input: input})
+	}
+	for _, r := range m.ToolResults {
+		tr := &mcp.ToolResultContent{ToolUseID: r.ToolUseID, IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+		for i := range r.Content {
+			tr.Content = append(tr.Content, content(&r.Content[i], c.rev))
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
+// modelPreferences reads the JSON of a request's model preferences; nil
+// for none.
+func modelPreferences(js []byte) (*mcp.ModelPreferences, error) {
+	if len(js) == 0 {
+		return nil, nil
+	}
+	p := new(mcp.ModelPreferences)
+	if err := json.Unmarshal(js, p); err != nil {
+		return nil, fmt.Errorf("gosdk: model preferences: %w", err)
+	}
+	return p, nil
 }
 
 // ListRoots implements [mcprt.Caller] with the session's ListRoots.

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/servertest"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // TestCompletionsNeedTheSwitch checks that completion/complete is not a
@@ -28,4 +29,16 @@ func TestCompletionsNeedTheSwitch(t *testing.T) {
 			t.Errorf("complete: %s, want -32601", got)
 		}
 	})
+}
+
+// TestCompletionsCapabilityPerRevision: the completions capability, which
+// go-sdk publishes on every revision, is dropped on 2024-11-05, which has
+// no completions, by the adapter's middleware.
+func TestCompletionsCapabilityPerRevision(t *testing.T) {
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true})
+	for rev, want := range map[string]bool{"2024-11-05": false, "2025-03-26": true, "2025-11-25": true} {
+		if got := connect(t, s, rev, nil).InitializeResult().Capabilities.Completions != nil; got != want {
+			t.Errorf("%s: completions published %v, want %v", rev, got, want)
+		}
+	}
 }

@@ -87,13 +87,10 @@ func TestDifferences(t *testing.T) {
 		if caps.Prompts == nil || caps.Resources == nil || caps.Prompts.ListChanged || caps.Resources.ListChanged {
 			t.Errorf("no prompts or resources yet: prompts %+v, resources %+v; want both, without listChanged", caps.Prompts, caps.Resources)
 		}
-		if caps.Completions == nil {
-			t.Error("2024-11-05 without the completions capability")
-		}
 	})
 	t.Run("listChanged and subscribe on 2026-07-28", func(t *testing.T) {
-		modern := dial(t, s, "2026-07-28")
-		if got := modern.call("server/discover", `{`+servertest.ModernMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
+		stateless := dial(t, s, "2026-07-28")
+		if got := stateless.call("server/discover", `{`+servertest.StatelessMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
 			t.Errorf("2026-07-28 discover: %s, want resources.subscribe", got)
 		}
 	})

@@ -3,12 +3,15 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // This file makes go-sdk list tools, prompts, resources and templates per
@@ -26,7 +29,7 @@ import (
 // revision.
 type described struct {
 	sdk  any // *mcp.Tool, *mcp.Prompt, *mcp.Resource or *mcp.ResourceTemplate
-	desc *wire.Descriptors
+	desc wire.Descriptors
 }
 
 // listings are the descriptors the adapter added to one server, by kind
@@ -45,7 +48,7 @@ const (
 )
 
 // add records that sdk, ours serialized as desc, was added under key.
-func (l *listings) add(kind, key string, sdk any, desc *wire.Descriptors) {
+func (l *listings) add(kind, key string, sdk any, desc wire.Descriptors) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.byID == nil {
@@ -72,8 +75,9 @@ func (l *listings) appendItem(dst []byte, kind, key string, sdk any, rev wire.Re
 }
 
 // perRevision is the receiving middleware that answers the list methods
-// from l. Every other request passes through untouched: the result's type
-// is all it looks at.
+// from l, and publishes the capabilities of initialize and server/discover
+// per revision ([listings.capabilities]). Every other request passes
+// through untouched: the result's type is all it looks at.
 func (l *listings) perRevision(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -89,9 +93,51 @@ func (l *listings) perRevision(next mcp.MethodHandler) mcp.MethodHandler {
 			return listResources(l, r, requestRevision(req))
 		case *mcp.ListResourceTemplatesResult:
 			return listTemplates(l, r, requestRevision(req))
+		case *mcp.InitializeResult:
+			if r.Capabilities != nil {
+				out := *r
+				out.Capabilities = l.capabilities(r.Capabilities, revision(r.ProtocolVersion))
+				return &out, nil
+			}
+		case *mcp.DiscoverResult:
+			if r.Capabilities != nil {
+				out := *r
+				out.Capabilities = l.capabilities(r.Capabilities, wire.Rev20260728)
+				return &out, nil
+			}
 		}
 		return res, err
 	}
+}
+
+// capabilities returns a copy of the capabilities the SDK publishes, as
+// revision rev has them: without completions on 2024-11-05, which go-sdk
+// publishes on every revision, and with the MCP Apps extension when a
+// ui:// resource was added.
+func (l *listings) capabilities(c *mcp.ServerCapabilities, rev wire.Revision) *mcp.ServerCapabilities {
+	out := *c
+	if !rev.HasCompletions() {
+		out.Completions = nil
+	}
+	if l.hasApp() {
+		out.Extensions = maps.Clone(c.Extensions)
+		out.AddExtension(mcprt.AppsExtension, nil)
+	}
+	return &out
+}
+
+// hasApp reports whether a ui:// resource or template was added.
+func (l *listings) hasApp() bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for _, kind := range []string{kindResources, kindTemplates} {
+		for uri := range l.byID[kind] {
+			if strings.HasPrefix(uri, "ui://") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // requestRevision is the revision req was made on.

@@ -78,7 +78,7 @@ func TestListsPerRevision(t *testing.T) {
 				return got
 			}
 			if rev.Stateless() {
-				params = `{` + servertest.ModernMeta + `}`
+				params = `{` + servertest.StatelessMeta + `}`
 			}
 			for _, tc := range []struct{ method, want string }{
 				{"tools/list", listOf("tools", sorted, wire.AppendTool, rev)},

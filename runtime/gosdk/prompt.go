@@ -18,7 +18,7 @@ func AddPrompts(s *mcp.Server, prompts ...mcprt.Prompt) {
 	reg := registryOf(s)
 	for _, p := range reg.AddPrompts(prompts) {
 		d := promptDescriptor(p)
-		reg.lists.add(kindPrompts, p.Name, d, wire.NewDescriptors(p, wire.AppendPrompt))
+		reg.lists.add(kindPrompts, p.Name, d, wire.NewDescriptors(p, wire.AppendPrompt, 0))
 		s.AddPrompt(d, promptHandler(p, reg.sw))
 	}
 }

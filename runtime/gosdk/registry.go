@@ -1,12 +1,9 @@
 package gosdk
 
 import (
-	"runtime"
-	"sync"
-	"weak"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
@@ -23,10 +20,9 @@ type registry struct {
 }
 
 // registries maps each server the adapter has served on to its registry.
-// go-sdk has no place in a server for a value of ours, so the map is keyed
-// by weak pointers: a server its user drops is collected, and its entry
-// goes with it.
-var registries sync.Map // weak.Pointer[mcp.Server] -> *registry
+// go-sdk has no place in a server for a value of ours; a server its user
+// drops is collected, and its entry goes with it.
+var registries sidetable.Table[mcp.Server, *registry]
 
 // unrestricted are the switches of a server NewServer did not make: with
 // no identity, handlers may log, elicit and sample wherever the client
@@ -36,8 +32,8 @@ var unrestricted = switches{logging: true, elicitation: true, sampling: true}
 // registryOf returns s's registry, making one for a server NewServer did
 // not make.
 func registryOf(s *mcp.Server) *registry {
-	if r, ok := registries.Load(weak.Make(s)); ok {
-		return r.(*registry)
+	if r, ok := registries.Load(s); ok {
+		return r
 	}
 	return keep(s, &registry{sw: unrestricted})
 }
@@ -47,11 +43,9 @@ func registryOf(s *mcp.Server) *registry {
 // go-sdk takes receiving middleware at any time, so a server the caller
 // made lists per revision as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
-	k := weak.Make(s)
-	v, loaded := registries.LoadOrStore(k, r)
+	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)
-		runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { registries.Delete(k) }, k)
 	}
-	return v.(*registry)
+	return kept
 }

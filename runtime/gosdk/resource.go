@@ -23,11 +23,11 @@ func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
 	for _, r := range reg.AddResources(resources) {
 		if wire.IsTemplate(r.URI) {
 			d := templateDescriptor(r)
-			reg.lists.add(kindTemplates, r.URI, d, wire.NewDescriptors(r, wire.AppendResourceTemplate))
+			reg.lists.add(kindTemplates, r.URI, d, wire.NewDescriptors(r, wire.AppendResourceTemplate, 0))
 			s.AddResourceTemplate(d, templateHandler(reg))
 		} else {
 			d := resourceDescriptor(r)
-			reg.lists.add(kindResources, r.URI, d, wire.NewDescriptors(r, wire.AppendResource))
+			reg.lists.add(kindResources, r.URI, d, wire.NewDescriptors(r, wire.AppendResource, 0))
 			s.AddResource(d, resourceHandler(r, reg.sw))
 		}
 	}

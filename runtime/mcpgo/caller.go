@@ -88,10 +88,44 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	return out, nil
 }
 
+// ElicitURL implements [mcprt.Caller] with mcp-go's RequestURLElicitation,
+// on 2025-11-25 to a client that declared elicitation.url. The id is
+// recorded for [ElicitationComplete].
+func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if err := canAsk(ctx, "elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
+		return mcprt.ElicitResult{}, "", err
+	}
+	if rev := revision(ctx); rev < wire.Rev20251125 {
+		return mcprt.ElicitResult{}, "", fmt.Errorf("mcpgo: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
+	}
+	session := server.ClientSessionFromContext(ctx)
+	id := mcprt.NewElicitationID()
+	if session != nil {
+		elicitations.Add(id, session)
+	}
+	res, err := c.srv.RequestURLElicitation(ctx, session, id, url, message)
+	if err != nil {
+		return mcprt.ElicitResult{}, id, fmt.Errorf("mcpgo: elicitation: %w", err)
+	}
+	return mcprt.ElicitResult{Action: string(res.Action)}, id, nil
+}
+
+// urlDeclared reports whether the client declared URL elicitation.
+func urlDeclared(cc *mcp.ClientCapabilities) bool {
+	return cc.Elicitation != nil && cc.Elicitation.URL != nil
+}
+
 // Sample implements [mcprt.Caller] with mcp-go's RequestSampling.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
-	if err := canAsk(ctx, "sampling", c.sw.sampling, func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }); err != nil {
+	kind, declared := "sampling", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }
+	if wire.UsesTools(&req) {
+		kind, declared = "sampling.tools", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil && cc.Sampling.Tools != nil }
+	}
+	if err := canAsk(ctx, kind, c.sw.sampling, declared); err != nil {
 		return mcprt.SampleResult{}, err
+	}
+	if err := wire.CheckSample(&req, revision(ctx)); err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("mcpgo: %w", err)
 	}
 	params, err := sampleParams(&req, revision(ctx))
 	if err != nil {
@@ -104,11 +138,11 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	if err != nil {
 		return mcprt.SampleResult{}, fmt.Errorf("mcpgo: sampling: %w", err)
 	}
-	content, err := sampledContent(res.Content)
+	content, uses, err := sampledContent(res.Content)
 	if err != nil {
 		return mcprt.SampleResult{}, err
 	}
-	return mcprt.SampleResult{Role: string(res.Role), Content: content, Model: res.Model, StopReason: res.StopReason}, nil
+	return mcprt.SampleResult{Role: string(res.Role), Content: content, ToolUses: uses, Model: res.Model, StopReason: res.StopReason}, nil
 }
 
 // ListRoots implements [mcprt.Caller] with mcp-go's RequestRoots.
@@ -129,8 +163,22 @@ func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 
 func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessageParams, error) {
 	p := mcp.CreateMessageParams{MaxTokens: req.MaxTokens, SystemPrompt: req.SystemPrompt, Messages: make([]mcp.SamplingMessage, 0, len(req.Messages))}
-	for _, m := range req.Messages {
-		p.Messages = append(p.Messages, mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: content(&m.Content, rev)})
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		var c any = content(&m.Content, rev)
+		if wire.SampleBlocks(m) != 1 || m.Content.Type == "" {
+			// Tool uses and results: written as the built-in server
+			// writes them, which mcp-go sends as they are.
+			c = json.RawMessage(wire.AppendSampleContent(nil, m, rev))
+		}
+		p.Messages = append(p.Messages, mcp.SamplingMessage{Role: mcp.Role(m.Role), Content: c})
+	}
+	for i := range req.Tools {
+		t := &req.Tools[i]
+		p.Tools = append(p.Tools, mcp.Tool{Name: t.Name, Description: t.Description, RawInputSchema: json.RawMessage(wire.SampleToolSchema(t))})
+	}
+	if req.ToolChoice != "" {
+		p.ToolChoice = &mcp.ToolChoice{Mode: mcp.ToolChoiceMode(req.ToolChoice)}
 	}
 	if len(req.ModelPreferences) > 0 {
 		p.ModelPreferences = new(mcp.ModelPreferences)
@@ -142,17 +190,18 @@ func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessag
 }
 
 // sampledContent reads the content of a sampling result, which mcp-go holds
-// as whichever Go value it decoded; of several blocks, the first is taken.
-func sampledContent(v any) (mcprt.Content, error) {
+// as whichever Go value it decoded: the tools the model asked for and its
+// first other block.
+func sampledContent(v any) (mcprt.Content, []mcprt.ToolUse, error) {
 	js, err := json.Marshal(v)
 	if err != nil {
-		return mcprt.Content{}, fmt.Errorf("mcpgo: sampling content: %w", err)
+		return mcprt.Content{}, nil, fmt.Errorf("mcpgo: sampling content: %w", err)
 	}
-	c, err := wire.ParseContent(js)
+	c, uses, err := wire.ParseSampled(js)
 	if err != nil {
-		return c, fmt.Errorf("mcpgo: %w", err)
+		return c, nil, fmt.Errorf("mcpgo: %w", err)
 	}
-	return c, nil
+	return c, uses, nil
 }
 
 // canAsk checks that a request of the given kind may go to the client: the

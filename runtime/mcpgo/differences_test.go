@@ -156,7 +156,7 @@ func listenIsNotTold(t *testing.T, s *server.MCPServer) {
 	ctx, cancel := context.WithCancel(s.WithContext(context.Background(), sess))
 	done := make(chan any)
 	go func() {
-		done <- s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{`+servertest.ModernMeta+`,"notifications":{"resourceSubscriptions":["test://a"]}}}`))
+		done <- s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{`+servertest.StatelessMeta+`,"notifications":{"resourceSubscriptions":["test://a"]}}}`))
 	}()
 	select {
 	case ack := <-sess.ch:
@@ -423,7 +423,7 @@ func noTasksExtension(t *testing.T) {
 	if got := call(t, s, "2026-07-28", "tools/call", `{"name":"may","arguments":{},"task":{}}`); !strings.Contains(got, `"task":{"taskId":`) {
 		t.Errorf("a 2026-07-28 call with task: %s, want mcp-go's 2025-11-25 task (built-in: task ignored)", got)
 	}
-	extended := strings.Replace(servertest.ModernMeta, `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
+	extended := strings.Replace(servertest.StatelessMeta, `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
 	out, _ := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+extended+`,"name":"must","arguments":{}}}`)))
 	if !strings.Contains(string(out), `"code":-32601`) {
 		t.Errorf("a task=required tool from a client with the extension: %s, want mcp-go's -32601 (built-in: a task)", out)

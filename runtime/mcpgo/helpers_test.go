@@ -49,9 +49,9 @@ func call(t *testing.T, s *server.MCPServer, rev, method, params string) string 
 	ctx := context.Background()
 	switch {
 	case rev >= "2026-07-28" && params == "{}":
-		params = "{" + servertest.ModernMeta + "}"
+		params = "{" + servertest.StatelessMeta + "}"
 	case rev >= "2026-07-28":
-		params = "{" + servertest.ModernMeta + "," + params[1:]
+		params = "{" + servertest.StatelessMeta + "," + params[1:]
 	default:
 		ctx = s.WithContext(ctx, newTestSession("raw", rev))
 	}
@@ -69,5 +69,5 @@ func call(t *testing.T, s *server.MCPServer, rev, method, params string) string 
 	return string(resp.Result)
 }
 
-// modernMembers are the members mcp-go adds to results on 2026-07-28.
-var modernMembers = []string{"_meta", "resultType", "ttlMs", "cacheScope"}
+// statelessMembers are the members mcp-go adds to results on 2026-07-28.
+var statelessMembers = []string{"_meta", "resultType", "ttlMs", "cacheScope"}

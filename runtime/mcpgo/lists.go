@@ -2,12 +2,15 @@ package mcpgo
 
 import (
 	"context"
+	"maps"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // This file makes mcp-go list tools, prompts, resources and templates per
@@ -28,7 +31,7 @@ type variants[T any] struct {
 
 // add records the variants of key, of(rev) for each revision.
 func (v *variants[T]) add(key string, of func(wire.Revision) T) {
-	vs := make([]T, len(wire.Revisions))
+	vs := make([]T, wire.NumRevisions)
 	for i, rev := range wire.Revisions {
 		vs[i] = of(rev)
 	}
@@ -45,7 +48,7 @@ func (v *variants[T]) add(key string, of func(wire.Revision) T) {
 // adapter added (given its variant for the revision registered with
 // mcp-go), rather than one the caller put in its place through mcp-go.
 func (v *variants[T]) swap(list []T, rev wire.Revision, key func(*T) string, mine func(listed, ours *T) bool) {
-	i, registered := revisionIndex(rev), revisionIndex(registeredRevision)
+	i, registered := rev.Index(), registeredRevision.Index()
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	for j := range list {
@@ -60,17 +63,6 @@ func (v *variants[T]) swap(list []T, rev wire.Revision, key func(*T) string, min
 // form valid on all that have structured output.
 const registeredRevision = wire.Rev20251125
 
-// revisionIndex is rev's place in wire.Revisions; the latest's for a
-// revision that is not supported.
-func revisionIndex(rev wire.Revision) int {
-	for i, r := range wire.Revisions {
-		if r == rev {
-			return i
-		}
-	}
-	return 0
-}
-
 // listings are the variants of everything the adapter added to one
 // server.
 type listings struct {
@@ -82,6 +74,12 @@ type listings struct {
 
 // hooks adds to h the hooks that list per revision.
 func (l *listings) hooks(h *server.Hooks) {
+	h.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, r *mcp.InitializeResult) {
+		l.declareApps(&r.Capabilities)
+	})
+	h.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, r *mcp.DiscoverResult) {
+		l.declareApps(&r.Capabilities)
+	})
 	h.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, r *mcp.ListToolsResult) {
 		l.tools.swap(r.Tools, revision(ctx), func(t *mcp.Tool) string { return t.Name }, sameTool)
 	})
@@ -121,4 +119,31 @@ func sameResource(listed, ours *mcp.Resource) bool {
 // holds a copy of the descriptor, which shares its parsed URI template.
 func sameTemplate(listed, ours *mcp.ResourceTemplate) bool {
 	return listed.URITemplate == ours.URITemplate
+}
+
+// declareApps adds the MCP Apps extension to c when a ui:// resource or
+// template was added; the map is copied, since mcp-go shares it between
+// results.
+func (l *listings) declareApps(c *mcp.ServerCapabilities) {
+	if !l.resources.hasApp() && !l.templates.hasApp() {
+		return
+	}
+	ext := maps.Clone(c.Extensions)
+	if ext == nil {
+		ext = map[string]any{}
+	}
+	ext[mcprt.AppsExtension] = map[string]any{}
+	c.Extensions = ext
+}
+
+// hasApp reports whether a key of v is a ui:// URI.
+func (v *variants[T]) hasApp() bool {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for uri := range v.byKey {
+		if strings.HasPrefix(uri, "ui://") {
+			return true
+		}
+	}
+	return false
 }

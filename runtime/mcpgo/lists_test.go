@@ -33,12 +33,12 @@ func TestListsPerRevision(t *testing.T) {
 				}
 				want = wire.AppendTool(want, &sorted[i], rev)
 			}
-			servertest.SameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, modernMembers...)
-			servertest.SameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &servertest.Kinds, rev))+`]}`, modernMembers...)
-			servertest.SameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+servertest.Join(rs[:1], wire.AppendResource, rev)+`]}`, modernMembers...)
-			servertest.SameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+servertest.Join([]mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, modernMembers...)
+			servertest.SameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &servertest.Kinds, rev))+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+servertest.Join(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+servertest.Join([]mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
 			res := mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
-			servertest.SameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), modernMembers...)
+			servertest.SameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), statelessMembers...)
 		})
 	}
 }

@@ -35,6 +35,7 @@ func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
 	for _, a := range v.Arguments {
 		d.Arguments = append(d.Arguments, mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 	}
+	d.Meta = metaOf(wire.PromptMeta(p), rev)
 	return d
 }
 

@@ -2,13 +2,12 @@ package mcpgo
 
 import (
 	"context"
-	"runtime"
 	"sync"
-	"weak"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
@@ -52,10 +51,9 @@ func (r *registry) listRevision(rev wire.Revision) wire.Revision {
 }
 
 // registries maps each server the adapter has served on to its registry.
-// mcp-go has no place in a server for a value of ours, so the map is keyed
-// by weak pointers: a server its user drops is collected, and its entry
-// goes with it.
-var registries sync.Map // weak.Pointer[server.MCPServer] -> *registry
+// mcp-go has no place in a server for a value of ours; a server its user
+// drops is collected, and its entry goes with it.
+var registries sidetable.Table[server.MCPServer, *registry]
 
 // unrestricted are the switches of a server NewServer did not make: with
 // no identity, handlers may log, elicit and sample wherever the client
@@ -67,8 +65,8 @@ var unrestricted = switches{logging: true, elicitation: true, sampling: true}
 // registryOf returns s's registry, making one for a server NewServer did
 // not make.
 func registryOf(s *server.MCPServer) *registry {
-	if r, ok := registries.Load(weak.Make(s)); ok {
-		return r.(*registry)
+	if r, ok := registries.Load(s); ok {
+		return r
 	}
 	return keep(s, &registry{sw: unrestricted, taskTools: true})
 }
@@ -76,12 +74,8 @@ func registryOf(s *server.MCPServer) *registry {
 // keep stores r as s's registry unless s has one already, and returns the
 // one stored.
 func keep(s *server.MCPServer, r *registry) *registry {
-	k := weak.Make(s)
-	v, loaded := registries.LoadOrStore(k, r)
-	if !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[server.MCPServer]) { registries.Delete(k) }, k)
-	}
-	return v.(*registry)
+	kept, _ := registries.LoadOrStore(s, r)
+	return kept
 }
 
 // subscriptions are the URIs each session subscribed to with

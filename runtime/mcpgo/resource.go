@@ -61,6 +61,7 @@ func resourceDescriptor(r *mcprt.Resource, rev wire.Revision) mcp.Resource {
 	v := wire.ResourceIn(r, rev)
 	d := mcp.Resource{URI: v.URI, Name: v.Name, Title: v.Title, Description: v.Description, MIMEType: v.MIMEType, Icons: icons(v.Icons)}
 	d.Annotations = annotations(v.Annotations)
+	d.Meta = metaOf(wire.ResourceMeta(r), rev)
 	if v.Size > 0 {
 		d.Size = &v.Size
 	}
@@ -73,6 +74,7 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 	v := wire.ResourceIn(r, rev)
 	d := mcp.ResourceTemplate{URITemplate: parsed, Name: v.Name, Title: v.Title, Description: v.Description, MIMEType: v.MIMEType, Icons: icons(v.Icons)}
 	d.Annotations = annotations(v.Annotations)
+	d.Meta = metaOf(wire.ResourceMeta(r), rev)
 	return d
 }
 

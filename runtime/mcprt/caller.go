@@ -33,10 +33,16 @@ type ElicitResult struct {
 }
 
 // SampleMessage is one message of the conversation a server asks the
-// client's model to continue.
+// client's model to continue. Content is its text, image or audio block
+// (none when the message is only tool uses); an assistant message may
+// carry the tools the model asked for (ToolUses), and a user message the
+// results of those tools (ToolResults). A message holding tool results
+// holds nothing else.
 type SampleMessage struct {
-	Role    string // "user" or "assistant"
-	Content Content
+	Role        string // "user" or "assistant"
+	Content     Content
+	ToolUses    []ToolUse
+	ToolResults []ToolResult
 }
 
 // SampleRequest asks the client to sample its language model.
@@ -47,20 +53,66 @@ type SampleRequest struct {
 	// ModelPreferences is the JSON of the request's modelPreferences
 	// object (hints and priorities), or nil.
 	ModelPreferences []byte
+	// Tools are tools the model may ask for while it answers; the server
+	// runs them and sends their results in the next request. They need
+	// the client's sampling.tools capability and revision 2025-11-25 or
+	// later.
+	Tools []SampleTool
+	// ToolChoice is "auto" (the model decides), "required" (it must use
+	// a tool) or "none"; empty sends none, which clients take as "auto".
+	ToolChoice string
 }
 
-// SampleResult is what the client's model answered.
+// The tool choices of a [SampleRequest].
+const (
+	ToolChoiceAuto     = "auto"
+	ToolChoiceRequired = "required"
+	ToolChoiceNone     = "none"
+)
+
+// SampleTool is a tool offered to the client's model in a sampling
+// request: a name, what it does, and its input schema (a JSON object
+// schema; nil means an object of any properties).
+type SampleTool struct {
+	Name        string
+	Description string
+	InputSchema []byte
+}
+
+// ToolUse is the model's request to call a tool: an id that its result
+// answers to, the tool's name and its input as a JSON object.
+type ToolUse struct {
+	ID    string
+	Name  string
+	Input []byte
+}
+
+// ToolResult is the result of a tool the model asked for, sent back in a
+// user message: the id of the [ToolUse] it answers, its content, and
+// whether the tool failed.
+type ToolResult struct {
+	ToolUseID string
+	Content   []Content
+	IsError   bool
+}
+
+// SampleResult is what the client's model answered. StopReason is
+// "toolUse" when the model asks for the tools in ToolUses.
 type SampleResult struct {
 	Role       string
 	Content    Content
+	ToolUses   []ToolUse
 	Model      string
 	StopReason string
 }
 
+// StopToolUse is the StopReason of a model that asks for tools.
+const StopToolUse = "toolUse"
+
 // Caller is the client end of a call, as a server offers it to the handler
 // running the call. The built-in server and the SDK adapters install one in
 // every call's context with [WithCaller]; handlers use the package functions
-// [Progress], [Log], [Elicit], [Sample] and [ListRoots], which find it
+// [Progress], [Log], [Elicit], [ElicitURL], [Sample] and [ListRoots], which find it
 // there. A test of a handler may install its own.
 type Caller interface {
 	// Progress reports progress of the call, when the client asked for it.
@@ -69,6 +121,9 @@ type Caller interface {
 	Log(ctx context.Context, level LogLevel, logger string, data any) error
 	// Elicit asks the client's user for input matching requestedSchema.
 	Elicit(ctx context.Context, message string, requestedSchema []byte) (ElicitResult, error)
+	// ElicitURL asks the client to send its user to url; it returns the
+	// answer and the elicitation's id (empty on 2026-07-28).
+	ElicitURL(ctx context.Context, message, url string) (ElicitResult, string, error)
 	// Sample asks the client to sample its model.
 	Sample(ctx context.Context, req SampleRequest) (SampleResult, error)
 	// ListRoots asks the client for its roots.

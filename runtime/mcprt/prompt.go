@@ -10,6 +10,9 @@ type Prompt struct {
 	Description string
 	Arguments   []PromptArgument
 	Icons       []Icon
+	// Scopes are the OAuth scopes prompts/get needs, all of them, on a
+	// server with authorization; they are not published.
+	Scopes []string
 	// Get renders the prompt with the client's arguments, every one a
 	// string on the wire. Generated code parses them with the coercion of
 	// tool arguments; a missing required argument, an unknown one or one
@@ -20,6 +23,9 @@ type Prompt struct {
 	// user has typed as value; args are the other arguments already filled
 	// in. Nil means no argument completes.
 	Complete Completer
+	// Meta is the prompt's _meta object as JSON, for anything a client
+	// reads there; nil for none.
+	Meta []byte
 }
 
 // PromptArgument describes one argument of a [Prompt].

@@ -22,6 +22,9 @@ type Resource struct {
 	Size        int64
 	Annotations *Annotations // audience and priority, published as they are
 	Icons       []Icon
+	// Scopes are the OAuth scopes a read needs, all of them, on a server
+	// with authorization; they are not published.
+	Scopes []string
 	// Read reads the resource at uri. For a template, generated code
 	// matches uri against the template and parses its variables first:
 	// a uri that does not match, or whose variables do not parse, is
@@ -31,6 +34,13 @@ type Resource struct {
 	// Complete suggests values for a template's variables; nil means none
 	// completes.
 	Complete Completer
+	// UI is what the page of an MCP App (a ui:// resource) asks of the
+	// host, published as the _meta.ui of the resource and of the contents
+	// read; nil for none.
+	UI *ResourceUI
+	// Meta is the resource's _meta object as JSON, for anything else a
+	// client reads there; nil for none. A "ui" member gives way to UI.
+	Meta []byte
 }
 
 // ResourceContents is the text or the bytes of a resource, or of one part

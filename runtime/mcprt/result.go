@@ -23,6 +23,10 @@ type Result struct {
 	IsError bool
 	// Meta is the result's _meta object as JSON, or nil.
 	Meta []byte
+	// Err is the error a failed result reports, when [ErrorResult] made
+	// it. It is not sent: servers look at it to answer some errors as
+	// protocol errors ([URLElicitationRequired]).
+	Err error
 }
 
 // TextResult returns a result of one text block.
@@ -32,7 +36,7 @@ func TextResult(text string) Result {
 
 // ErrorResult returns a failed result whose text is err's message.
 func ErrorResult(err error) Result {
-	return Result{Content: []Content{Text(err.Error())}, IsError: true}
+	return Result{Content: []Content{Text(err.Error())}, IsError: true, Err: err}
 }
 
 // Errorf returns a failed result with a formatted message.

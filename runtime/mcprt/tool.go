@@ -21,6 +21,8 @@ type Hints struct {
 }
 
 // Bool returns a pointer to b, for writing [Hints] literals.
+//
+// Deprecated: Write new(true) or new(false), which Go 1.26 allows.
 func Bool(b bool) *bool { return &b }
 
 // Icon is an image a client may show for a tool or a server.
@@ -45,9 +47,9 @@ const (
 // Tool is one tool as generated code declares it: its descriptor, with the
 // schemas serialized by the generator, and its handler.
 //
-// No schema is built or parsed when a server starts: servers compose the
-// descriptor for each protocol revision from these fields with
-// [Tool.AppendDescriptor], once, when the tool is added.
+// No schema is built or parsed when a server starts. Servers compose the
+// descriptor for each protocol revision from these fields, once, when the
+// tool is added.
 type Tool struct {
 	Name         string
 	Title        string
@@ -63,12 +65,22 @@ type Tool struct {
 	Hints       Hints
 	Icons       []Icon
 	TaskSupport TaskSupport
-	Handler     Handler
+	// Scopes are the OAuth scopes a call needs, all of them, on a server
+	// with authorization; they are not published in the descriptor.
+	Scopes  []string
+	Handler Handler
 	// ChecksArguments says that Handler checks the syntax of all of args
-	// before it acts on them and fails the call (a result with IsError
+	// before it acts on them. It fails the call (a result with IsError
 	// set) when they are not JSON, as generated handlers do by reading
-	// args with a [Decoder]. A server may then hand a call's arguments to
-	// the handler unchecked, and check them only when the call fails, to
-	// answer malformed JSON with a protocol error all the same.
+	// args with a [github.com/mcpgen/mcpgen/runtime/mcpimpl.Decoder]. A
+	// server may then hand a call's arguments to the handler unchecked. It
+	// checks them only when the call fails, to answer malformed JSON with
+	// a protocol error all the same.
 	ChecksArguments bool
+	// UI links the tool to an MCP App, published as _meta.ui; nil for
+	// none.
+	UI *ToolUI
+	// Meta is the tool's _meta object as JSON, for anything else a client
+	// reads there; nil for none. A "ui" member gives way to UI.
+	Meta []byte
 }

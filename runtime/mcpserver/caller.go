@@ -92,9 +92,41 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
 }
 
+// ElicitURL implements [mcprt.Caller] with an elicitation/create request in
+// URL mode. On a session the elicitation gets an id, which
+// [Server.ElicitationComplete] takes; 2026-07-28 has none.
+func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	id := ""
+	if !x.rev.Stateless() {
+		id = mcprt.NewElicitationID()
+	}
+	q := question{"elicitation.url", x.srv.id.EnableElicitation, x.caps.elicitationURL, wire.Rev20251125, "elicitation/create", wire.AppendURLElicitation(nil, id, message, url)}
+	if !x.rev.Stateless() && x.canAsk(q.kind, q.enabled, q.declared, q.since) == nil {
+		x.sess.expectCompletion(id)
+	}
+	raw, err := x.ask(ctx, q)
+	if err != nil {
+		return mcprt.ElicitResult{}, id, err
+	}
+	var r struct {
+		Action string `json:"action"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+		return mcprt.ElicitResult{}, id, x.malformed(ctx, q, raw)
+	}
+	return mcprt.ElicitResult{Action: r.Action}, id, nil
+}
+
 // Sample implements [mcprt.Caller] with a sampling/createMessage request.
+// A request with tools needs the client's sampling.tools capability.
 func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if err := wire.CheckSample(&req, x.rev); err != nil {
+		return mcprt.SampleResult{}, fmt.Errorf("mcpserver: %w", err)
+	}
 	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
+	if wire.UsesTools(&req) {
+		q.kind, q.declared, q.since = "sampling.tools", x.caps.samplingTools, wire.Rev20251125
+	}
 	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return mcprt.SampleResult{}, err
@@ -108,11 +140,11 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	if err := json.Unmarshal(raw, &r); err != nil || r.Role == "" {
 		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
-	c, err := parseContent(r.Content)
+	c, uses, err := wire.ParseSampled(r.Content)
 	if err != nil {
 		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
-	return mcprt.SampleResult{Role: r.Role, Content: c, Model: r.Model, StopReason: r.StopReason}, nil
+	return mcprt.SampleResult{Role: r.Role, Content: c, ToolUses: uses, Model: r.Model, StopReason: r.StopReason}, nil
 }
 
 // ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
@@ -165,6 +197,9 @@ func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error)
 			run.publish(context.WithoutCancel(ctx), nil)
 		}()
 	}
+	if x.asTask(q.method) {
+		return x.askAsTask(ctx, q.method, q.params)
+	}
 	return x.roundTrip(ctx, q.method, q.params)
 }
 
@@ -196,7 +231,7 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 			p = append(p, ',')
 		}
 		p = jsonx.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
-		p = wire.AppendContent(append(p, `,"content":`...), &req.Messages[i].Content, x.rev)
+		p = wire.AppendSampleContent(append(p, `,"content":`...), &req.Messages[i], x.rev)
 		p = append(p, '}')
 	}
 	p = strconv.AppendInt(append(p, `],"maxTokens":`...), int64(req.MaxTokens), 10)
@@ -206,16 +241,7 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 	if len(req.ModelPreferences) > 0 {
 		p = append(append(p, `,"modelPreferences":`...), req.ModelPreferences...)
 	}
-	return append(p, '}')
-}
-
-// parseContent reads a sampling content block.
-func parseContent(raw json.RawMessage) (mcprt.Content, error) {
-	c, err := wire.ParseContent(raw)
-	if err != nil {
-		return c, fmt.Errorf("mcpserver: %w", err)
-	}
-	return c, nil
+	return append(wire.AppendSampleTools(p, req), '}')
 }
 
 // canAsk checks that a request of the given kind may go to the client: the
@@ -246,7 +272,7 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 		return nil, err
 	}
 	defer x.sess.forget(id)
-	if err := x.out.send(appendRequest(nil, id, method, params)); err != nil {
+	if err := x.out.send(appendRequest(nil, x.sess.requestID(id), method, params)); err != nil {
 		return nil, err
 	}
 	select {

@@ -1,42 +1,34 @@
 package mcpserver
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
-// entry is a registered prompt, resource or resource template with its
-// descriptor serialized for each revision, once, when it is added.
+// entry is a registered tool, prompt, resource or resource template with
+// its descriptor serialized for each revision, once, when it is added.
 type entry[T any] struct {
-	key  string // the name of a prompt, the URI (or template) of a resource
+	key  string // the name of a tool or prompt, the URI (or template) of a resource
 	val  T
-	desc [numRevisions][]byte
+	desc wire.Descriptors
 }
 
-// newEntry serializes v's descriptor for every revision with appendDesc
-// into one buffer; revisions whose descriptors are equal share the bytes.
+// newEntry serializes v's descriptor for every revision with appendDesc.
 func newEntry[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision) []byte) *entry[T] {
+	return newEntrySized(key, v, appendDesc, 0)
+}
+
+// newEntrySized is newEntry with the buffer of descriptors made size bytes
+// at first.
+func newEntrySized[T any](key string, v T, appendDesc func([]byte, *T, wire.Revision) []byte, size int) *entry[T] {
 	e := &entry[T]{key: key, val: v}
-	var buf []byte
-	for i, rev := range wire.Revisions {
-		start := len(buf)
-		buf = appendDesc(buf, &e.val, rev)
-		d := buf[start:len(buf):len(buf)]
-		for _, prev := range wire.Revisions[:i] {
-			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
-				d, buf = p, buf[:start]
-				break
-			}
-		}
-		e.desc[revIndex(rev)] = d
-	}
+	e.desc = wire.NewDescriptors(&e.val, appendDesc, size)
 	return e
 }
 
-// catalog holds the prompts, the resources or the resource templates of a
-// server, in registration order, keyed by name or URI.
+// catalog holds the tools, the prompts, the resources or the resource
+// templates of a server, in registration order, keyed by name or URI.
 //
 // The list is copy-on-write: a change makes a new slice and never writes
 // into one a reader may hold, so a reader takes the read lock only long
@@ -112,8 +104,9 @@ func (c *catalog[T]) all() []*entry[T] {
 }
 
 // appendPage appends the descriptors for rev of up to size entries from
-// start (all when size <= 0) as JSON array elements, as the tools
-// registry's appendPage does.
+// start (all when size <= 0) as JSON array elements. It returns the offset
+// of the next page (0 when this is the last one), and false for a start
+// past the end.
 func (c *catalog[T]) appendPage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
 	return appendPage(dst, c.all(), rev, start, size)
 }
@@ -127,7 +120,7 @@ func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, s
 	if size > 0 && start+size < n {
 		end = start + size
 	}
-	ri := revIndex(rev)
+	ri := rev.Index()
 	for i := start; i < end; i++ {
 		if i > start {
 			dst = append(dst, ',')

@@ -112,7 +112,7 @@ func TestCompletions(t *testing.T) {
 		t.Errorf("the panic is not logged by the server's logger: %q", l)
 	}
 	// 2026-07-28 adds resultType.
-	c.call(`{"jsonrpc":"2.0","id":100,"method":"completion/complete","params":{`+modernMeta+`,"ref":{"type":"ref/resource","uri":"kb://articles/{id}"},"argument":{"name":"id","value":"4"}}}`,
+	c.call(`{"jsonrpc":"2.0","id":100,"method":"completion/complete","params":{`+statelessMeta+`,"ref":{"type":"ref/resource","uri":"kb://articles/{id}"},"argument":{"name":"id","value":"4"}}}`,
 		`{"jsonrpc":"2.0","id":100,"result":{"resultType":"complete","completion":{"values":["id","4",""],"total":3,"hasMore":false}}}`)
 }
 

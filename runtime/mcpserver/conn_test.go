@@ -76,7 +76,7 @@ func TestConn(t *testing.T) {
 func TestListCacheFollowsAdd(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "a"))
 	before := string(srv.tools.fullList(wire.Rev20250618, nil))
-	srv.Add(textTool("b", "b"))
+	srv.AddTools(textTool("b", "b"))
 	after := string(srv.tools.fullList(wire.Rev20250618, nil))
 	if strings.Contains(before, `"b"`) || !strings.Contains(after, `"name":"b"`) {
 		t.Errorf("list before Add %s, after %s", before, after)

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -26,6 +27,9 @@ type exchange struct {
 	q *questions
 	// task, for a tool call run as a task, is its run.
 	task *taskRun
+	// token is the request's verified bearer token, nil without
+	// authorization: what the request creates belongs to its principal.
+	token *mcprt.TokenInfo
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
@@ -66,7 +70,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out}
+	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, token: tokenOf(ctx)}
 	resp, _ := s.answer(ctx, &x, m, false)
 	return resp
 }
@@ -74,7 +78,7 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 // answer serves the request m and returns its response, nil for a
 // request the client cancelled, and the code of the error answered (0 for
 // a result), from which HTTP picks a status. A stateless request (HTTP,
-// 2026-07-28) is served by modern, any other by route.
+// 2026-07-28) is served by stateless, any other by route.
 func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool) ([]byte, int) {
 	defer func() { putBuffer(x.scratch) }()
 	var result []byte
@@ -106,7 +110,7 @@ func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless boo
 		ctx, running = x.sess.start(ctx, m.id)
 	}
 	if stateless {
-		result, rerr = s.modern(ctx, x, m)
+		result, rerr = s.stateless(ctx, x, m)
 	} else {
 		result, rerr = s.route(ctx, x, m)
 	}
@@ -146,14 +150,14 @@ func putBuffer(b *[]byte) {
 
 // route picks the era of a request (see era) and serves it.
 func (s *Server) route(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	rev, modern, err := era(m, "")
+	rev, stateless, err := era(m, "")
 	switch {
 	case err != nil:
 		return nil, err
-	case modern:
+	case stateless:
 		x.rev = rev
 		x.caps = parseClientCaps(x.meta.ClientCapabilities)
-		return s.modern(ctx, x, m)
+		return s.stateless(ctx, x, m)
 	case x.sess == nil:
 		return nil, errorf(codeInvalidRequest, "invalid request: no session")
 	}
@@ -252,8 +256,8 @@ var legacyMethods = map[string]bool{
 	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
 }
 
-// modern serves a 2026-07-28-era request.
-func (s *Server) modern(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
+// stateless serves a 2026-07-28-era request.
+func (s *Server) stateless(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	switch {
 	case m.method == "server/discover":
 		return s.discover(), nil
@@ -316,6 +320,10 @@ func (s *Server) notification(sess *session, m *message) {
 	}
 	if unmarshalParams(m.params, &p) == nil && p.RequestID != nil {
 		sess.cancel(p.RequestID)
+		if s.Sessions != nil && sess.id != "" {
+			// The request may run on another replica of the session.
+			s.publish(context.Background(), BusEvent{Kind: BusCancel, Session: sess.id, Data: p.RequestID})
+		}
 	}
 }
 

@@ -174,5 +174,5 @@ func (c *stdioClient) initialize(rev wire.Revision, caps string) {
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
-// modernMeta is the _meta of a 2026-07-28 request.
-const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+// statelessMeta is the _meta of a 2026-07-28 request.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,17 +34,28 @@ import (
 //	...
 //	err := hs.Shutdown(ctx) // waits for running requests
 func (s *Server) HTTPHandler() http.Handler {
+	s.bus() // what other replicas send this one comes from the start
 	return http.HandlerFunc(s.serveHTTP)
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.Auth != nil && s.serveMetadata(w, r) {
+		return // public, and readable from any origin
+	}
 	cors := s.corsAllowed(r)
 	if !s.allowedHostOrigin(r, cors) {
 		http.Error(w, "Forbidden: Host or Origin not allowed", http.StatusForbidden)
 		return
 	}
 	if cors && s.writeCORS(w, r) {
-		return // a preflight, answered
+		return // a preflight, answered: browsers send no token with one
+	}
+	if s.Auth != nil {
+		// After CORS, so that a page of an allowed origin can read a
+		// challenge.
+		if r = s.authenticate(w, r); r == nil {
+			return
+		}
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -68,8 +80,8 @@ func (s *Server) CloseStreams() {
 	s.mu.Lock()
 	for _, sess := range s.byID {
 		sess.mu.Lock()
-		if st, ok := sess.stream.(*sseStream); ok {
-			open = append(open, st)
+		if sess.get != nil {
+			open = append(open, sess.get)
 		}
 		sess.mu.Unlock()
 	}
@@ -119,18 +131,21 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, id, rerr)
 		return
 	}
+	if s.Auth != nil && s.forbid(w, r, m.id, m) {
+		return
+	}
 	s.httpMessage(w, r, m)
 }
 
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	rev, modern, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		return
 	}
-	if modern {
+	if stateless {
 		s.httpStateless(w, r, m, rev)
 		return
 	}
@@ -153,10 +168,43 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	ctx, stop := sessionContext(r.Context(), sess)
+	ctx, stop := s.callContext(r, sess)
 	defer stop()
-	st := &postStream{w: w}
+	st := s.newPostStream(w, sess)
 	st.finish(s.handle(ctx, sess, m, st), http.StatusOK)
+}
+
+// callContext is the context of a request in a session. On the
+// resumable revisions it does not end with the HTTP request: there a
+// dropped stream is not a cancel, and what the call still sends goes to
+// the event log.
+func (s *Server) callContext(r *http.Request, sess *session) (context.Context, func()) {
+	if resumable(sess.revision()) {
+		return sessionContext(context.WithoutCancel(r.Context()), sess)
+	}
+	return sessionContext(r.Context(), sess)
+}
+
+// resumable reports whether rev is one of the revisions whose SSE events
+// carry ids and whose streams resume with Last-Event-ID (2025-03-26 to
+// 2025-11-25).
+func resumable(rev wire.Revision) bool {
+	return rev != "" && rev != wire.Rev20241105 && !rev.Stateless()
+}
+
+// newPostStream returns the answer to a POST of sess, resumable on the
+// revisions that have it.
+func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream {
+	st := &postStream{w: w}
+	if rev := sess.revision(); resumable(rev) {
+		sess.mu.Lock()
+		sess.nextStream++
+		n := sess.nextStream
+		sess.mu.Unlock()
+		st.log = &eventStream{srv: s, sess: sess, name: "p" + strconv.FormatInt(n, 10)}
+		st.prime = rev == wire.Rev20251125
+	}
+	return st
 }
 
 // httpStateless serves a 2026-07-28 request: no session; the Mcp-Method
@@ -169,14 +217,14 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
 		if e := s.tools.lookup(name); e != nil {
-			if rerr := checkParamHeaders(r.Header, e.headers, m.meta.toolArgs); rerr != nil {
+			if rerr := checkParamHeaders(r.Header, e.val.headers, m.meta.toolArgs); rerr != nil {
 				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 				return
 			}
 		}
 	}
 	st := &postStream{w: w}
-	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st}
+	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
 	resp, code := s.answer(r.Context(), &x, m, true)
 	st.finish(resp, statusOf(code))
 }
@@ -200,6 +248,7 @@ func statusOf(code int) int {
 // httpInitialize starts a session: the answer carries its Mcp-Session-Id.
 func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *message) {
 	sess := newSession(context.Background(), s, rand.Text(), TransportHTTP, nil)
+	sess.owner = tokenOf(r.Context())
 	resp := s.handle(r.Context(), sess, m, nil)
 	if sess.revision() == "" {
 		sess.stop()
@@ -207,6 +256,15 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 		return
 	}
 	sess.lastUsed = s.clock()
+	if s.Sessions != nil {
+		if err := s.Sessions.Create(r.Context(), sess.record()); err != nil {
+			sess.stop()
+			s.logger().Error("mcp session store", "err", err)
+			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session: "+err.Error()))
+			return
+		}
+		sess.touched = sess.lastUsed
+	}
 	s.expireIdle()
 	s.mu.Lock()
 	s.byID[sess.id] = sess
@@ -227,7 +285,16 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 	s.mu.Lock()
 	sess := s.byID[id]
 	s.mu.Unlock()
-	if sess == nil {
+	if s.Sessions != nil {
+		sess = s.sharedSession(w, r, id, sess)
+		if sess == nil {
+			return nil
+		}
+	}
+	if sess == nil || s.Auth != nil && !samePrincipal(sess.owner, tokenOf(r.Context())) {
+		// Another principal's session is unknown to this one: a client
+		// whose token now names someone else starts a session of its
+		// own, as after any 404, and learns nothing of the other.
 		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
 		return nil
 	}
@@ -275,8 +342,15 @@ func (s *Server) expireIdle() {
 	}
 	s.mu.Unlock()
 	for _, sess := range idle {
-		sess.close()
-		sess.stop()
+		if s.Sessions != nil {
+			if _, err := s.Sessions.Get(context.Background(), sess.id); err == nil {
+				// Another replica may serve it still: only this copy ends.
+				sess.close()
+				sess.stop()
+				continue
+			}
+		}
+		s.endSession(sess)
 		s.sessionEnded(sess, "idle")
 	}
 }
@@ -300,9 +374,20 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
 		return
 	}
-	ctx, stop := sessionContext(r.Context(), sess)
+	if s.Auth != nil {
+		// A batch lacking a scope for any of its requests is refused as
+		// a whole, before any of them runs.
+		msgs := make([]*message, len(items))
+		for i, raw := range items {
+			msgs[i], _, _ = parseMessage(raw)
+		}
+		if s.forbid(w, r, nil, msgs...) {
+			return
+		}
+	}
+	ctx, stop := s.callContext(r, sess)
 	defer stop()
-	st := &postStream{w: w}
+	st := s.newPostStream(w, sess)
 	resp := s.handleBatch(ctx, sess, items, st)
 	if resp == nil && !st.sse {
 		w.WriteHeader(http.StatusAccepted)
@@ -311,7 +396,9 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 	st.finish(resp, http.StatusOK)
 }
 
-// httpGet opens the session's stream for messages outside any request.
+// httpGet opens the session's stream for messages outside any request,
+// or, with Last-Event-ID on the resumable revisions, resumes the stream
+// that id names.
 func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	if !accepts(r, "text/event-stream") {
 		http.Error(w, "Not Acceptable: Accept must list text/event-stream", http.StatusNotAcceptable)
@@ -327,32 +414,124 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.release(sess)
+	rev := sess.revision()
+	last := r.Header.Get("Last-Event-ID")
+	stream := getStream
+	if last != "" && resumable(rev) {
+		var ok bool
+		if stream, ok = streamOf(last); !ok {
+			http.Error(w, "Bad Request: malformed Last-Event-ID", http.StatusBadRequest)
+			return
+		}
+		if err := s.eventLog().Check(r.Context(), sess.id, stream, last); err != nil {
+			s.refuseResume(w, err)
+			return
+		}
+	}
 	st := &sseStream{w: w, ended: make(chan struct{})}
+	if stream != getStream {
+		// A POST's stream: replay and follow it to the response.
+		ctx, stop := sessionContext(r.Context(), sess)
+		defer stop()
+		s.follow(ctx, st, sess, stream, last, rev)
+		return
+	}
 	// Hold the stream until its headers are out, so that no message is
 	// written before them.
 	st.mu.Lock()
 	sess.mu.Lock()
-	if sess.stream != nil {
+	if sess.get != nil {
 		sess.mu.Unlock()
 		st.mu.Unlock()
 		http.Error(w, "Conflict: the session already has a stream", http.StatusConflict)
 		return
 	}
-	sess.stream = st
-	sess.mu.Unlock()
-	st.openLocked()
-	st.mu.Unlock()
-	select {
-	case <-r.Context().Done():
-	case <-sess.ctx.Done():
-	case <-st.ended:
+	sess.get = st
+	if !resumable(rev) {
+		sess.stream = st
+	} else if sess.stream == nil {
+		// From now on the session's messages go to its log, and each GET
+		// follows it: a dropped GET stream loses nothing.
+		sess.stream = &eventStream{srv: s, sess: sess, name: getStream}
 	}
+	sess.mu.Unlock()
+	if !resumable(rev) {
+		st.openLocked()
+		st.mu.Unlock()
+		select {
+		case <-r.Context().Done():
+		case <-sess.ctx.Done():
+		case <-st.ended:
+		}
+	} else {
+		st.mu.Unlock()
+		ctx, stop := sessionContext(r.Context(), sess)
+		if last == "" {
+			// A fresh stream starts at an event of its own: the priming
+			// event, on the revisions that send it.
+			var err error
+			if last, err = s.eventLog().Append(ctx, sess.id, getStream, nil); err != nil {
+				s.logger().Error("mcp event log", "err", err)
+				http.Error(w, "Service Unavailable: the event log failed", http.StatusServiceUnavailable)
+				stop()
+				s.dropGet(sess, st)
+				return
+			}
+		}
+		go func() { <-st.ended; stop() }()
+		s.follow(ctx, st, sess, getStream, last, rev)
+		stop()
+	}
+	s.dropGet(sess, st)
+}
+
+// getStream is the name of a session's GET stream in its event log.
+const getStream = "g"
+
+// dropGet forgets st as the session's GET stream and ends it.
+func (s *Server) dropGet(sess *session, st *sseStream) {
 	sess.mu.Lock()
+	if sess.get == st {
+		sess.get = nil
+	}
 	if sess.stream == sender(st) {
 		sess.stream = nil
 	}
 	sess.mu.Unlock()
 	st.end()
+}
+
+// refuseResume answers a Last-Event-ID the log cannot resume from: 400
+// for an id of no stream of this session, or whose events are gone; 503
+// when the log itself failed.
+func (s *Server) refuseResume(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrUnknownEvent) {
+		http.Error(w, "Bad Request: Last-Event-ID names no event of this session's streams", http.StatusBadRequest)
+		return
+	}
+	s.logger().Error("mcp event log", "err", err)
+	http.Error(w, "Service Unavailable: the event log failed", http.StatusServiceUnavailable)
+}
+
+// follow writes the events of stream after the event after to st, then
+// the new ones, until the stream ends or ctx does. On 2025-11-25 the
+// stream opens with a priming event carrying the id it resumes from.
+func (s *Server) follow(ctx context.Context, st *sseStream, sess *session, stream, after string, rev wire.Revision) {
+	st.mu.Lock()
+	st.openLocked()
+	if rev == wire.Rev20251125 {
+		writePriming(st.w, after)
+	}
+	st.mu.Unlock()
+	err := s.eventLog().Follow(ctx, sess.id, stream, after, func(id string, data []byte) error {
+		if len(data) == 0 {
+			return nil // a priming event
+		}
+		return st.sendEvent(id, data)
+	})
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errClosed) {
+		s.logger().Debug("mcp stream resumption ended", "err", err)
+	}
 }
 
 // httpDelete ends a session.
@@ -362,9 +541,15 @@ func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.release(sess)
+	if s.Sessions != nil {
+		if err := s.Sessions.Delete(r.Context(), sess.id); err != nil {
+			s.logger().Error("mcp session store", "err", err)
+			http.Error(w, "Service Unavailable: the session store failed", http.StatusServiceUnavailable)
+			return
+		}
+	}
 	s.untrack(sess)
-	sess.close()
-	sess.stop()
+	s.endSession(sess)
 	w.WriteHeader(http.StatusNoContent)
 	s.sessionEnded(sess, "deleted")
 }
@@ -453,6 +638,12 @@ type postStream struct {
 	w    http.ResponseWriter
 	sse  bool
 	done bool
+	// log, on the resumable revisions, keeps the events of the stream, so
+	// that a client whose connection dropped resumes it; prime sends the
+	// priming event of 2025-11-25 first.
+	log   *eventStream
+	prime bool
+	gone  bool // the client's connection failed a write
 }
 
 var errRequestDone = errors.New("mcpserver: the request has been answered")
@@ -463,15 +654,48 @@ func (p *postStream) send(msg []byte) error {
 	if p.done {
 		return errRequestDone
 	}
-	if !p.sse {
-		p.sse = true
-		h := p.w.Header()
-		h.Set("Content-Type", "text/event-stream")
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
-		p.w.WriteHeader(http.StatusOK)
+	p.openLocked()
+	return p.writeLocked(msg)
+}
+
+// openLocked switches the answer to SSE, once; p.mu is held.
+func (p *postStream) openLocked() {
+	if p.sse {
+		return
 	}
-	return writeEvent(p.w, msg)
+	p.sse = true
+	h := p.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	p.w.WriteHeader(http.StatusOK)
+	if p.log == nil || !p.prime {
+		return
+	}
+	id, err := p.log.append(nil)
+	if err == nil {
+		p.gone = writePriming(p.w, id) != nil
+	}
+}
+
+// writeLocked writes msg as an event, first logged where the stream is
+// resumable; p.mu is held. A logged event is sent as far as the handler
+// is concerned, whether or not the client is still connected.
+func (p *postStream) writeLocked(msg []byte) error {
+	if p.log == nil {
+		return writeEvent(p.w, msg)
+	}
+	id, err := p.log.append(msg)
+	if err != nil {
+		if p.gone {
+			return err
+		}
+		return writeEvent(p.w, msg)
+	}
+	if !p.gone && writeEventID(p.w, id, msg) != nil {
+		p.gone = true
+	}
+	return nil
 }
 
 // finish writes the response (nil: none, for a cancelled request) with
@@ -481,9 +705,12 @@ func (p *postStream) finish(resp []byte, status int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = true
+	if p.sse && p.log != nil {
+		defer p.log.end()
+	}
 	switch {
 	case p.sse && resp != nil:
-		writeEvent(p.w, resp)
+		p.writeLocked(resp)
 	case p.sse:
 	case resp == nil:
 		p.w.WriteHeader(http.StatusAccepted)
@@ -493,10 +720,27 @@ func (p *postStream) finish(resp []byte, status int) {
 }
 
 func writeEvent(w http.ResponseWriter, msg []byte) error {
-	buf := make([]byte, 0, len(msg)+24)
+	return writeEventID(w, "", msg)
+}
+
+// writeEventID writes msg as an SSE message event with id ("": none).
+func writeEventID(w http.ResponseWriter, id string, msg []byte) error {
+	buf := make([]byte, 0, len(msg)+len(id)+28)
+	if id != "" {
+		buf = append(append(append(buf, "id: "...), id...), '\n')
+	}
 	buf = append(buf, "event: message\ndata: "...)
 	buf = append(append(buf, msg...), "\n\n"...)
 	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	return http.NewResponseController(w).Flush()
+}
+
+// writePriming writes the priming event of 2025-11-25: an id and empty
+// data, so that the client can resume even before the first message.
+func writePriming(w http.ResponseWriter, id string) error {
+	if _, err := w.Write([]byte("id: " + id + "\ndata:\n\n")); err != nil {
 		return err
 	}
 	return http.NewResponseController(w).Flush()
@@ -520,13 +764,44 @@ func (st *sseStream) openLocked() {
 	http.NewResponseController(st.w).Flush()
 }
 
-func (st *sseStream) send(msg []byte) error {
+func (st *sseStream) send(msg []byte) error { return st.sendEvent("", msg) }
+
+// sendEvent writes msg as the event with id ("": none).
+func (st *sseStream) sendEvent(id string, msg []byte) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
 		return errClosed
 	}
-	return writeEvent(st.w, msg)
+	return writeEventID(st.w, id, msg)
+}
+
+// eventStream is a stream of a session in the server's event log: the
+// session's GET stream as a sender, or the log of a POST's stream.
+type eventStream struct {
+	srv  *Server
+	sess *session
+	name string
+}
+
+func (e *eventStream) append(msg []byte) (string, error) {
+	if msg != nil && e.sess.ctx.Err() != nil {
+		return "", errClosed // the session ended; its log is gone
+	}
+	return e.srv.eventLog().Append(context.Background(), e.sess.id, e.name, msg)
+}
+
+func (e *eventStream) end() {
+	if err := e.srv.eventLog().End(context.Background(), e.sess.id, e.name); err != nil {
+		e.srv.logger().Error("mcp event log", "err", err)
+	}
+}
+
+// send implements sender: the message goes to the log, which the
+// session's GET streams follow.
+func (e *eventStream) send(msg []byte) error {
+	_, err := e.append(msg)
+	return err
 }
 
 // end closes the stream; the GET handler returns.

@@ -169,7 +169,7 @@ func TestHTTPRejects(t *testing.T) {
 		{"no session", "POST", ping, nil, 400, ""},
 		{"put", "PUT", ping, nil, 405, ""},
 		{"get without session", "GET", "", nil, 405, ""},
-		{"get modern", "GET", "", func(r *http.Request) {
+		{"get stateless", "GET", "", func(r *http.Request) {
 			r.Header.Set("Mcp-Session-Id", "x")
 			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		}, 405, ""},
@@ -275,38 +275,38 @@ func TestHTTPCancellation(t *testing.T) {
 
 func TestHTTPStateless(t *testing.T) {
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
-	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + modernMeta + `,"name":"a"}}`
-	modern := func(r *http.Request) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"a"}}`
+	stateless := func(r *http.Request) {
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		r.Header.Set("Mcp-Method", "tools/call")
 		r.Header.Set("Mcp-Name", "a")
 	}
-	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`, modern)
+	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`, stateless)
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the MCP-Protocol-Version header is missing"}}`, nil)
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Method header is missing"}}`, header("MCP-Protocol-Version", "2026-07-28"))
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Name header is missing; tools/call requests carry it"}}`, func(r *http.Request) {
-		modern(r)
+		stateless(r)
 		r.Header.Del("Mcp-Name")
 	})
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: Mcp-Name b does not match the request's \"a\""}}`, func(r *http.Request) {
-		modern(r)
+		stateless(r)
 		r.Header.Set("Mcp-Name", "b")
 	})
 	c.post(call, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`, func(r *http.Request) {
-		modern(r)
+		stateless(r)
 		r.Header.Set("Mcp-Name", "=?base64?YQ==?=") // "a"
 	})
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: the Mcp-Name header =?base64?YQ=?= is not valid"}}`, func(r *http.Request) {
-		modern(r)
+		stateless(r)
 		r.Header.Set("Mcp-Name", "=?base64?YQ=?=")
 	})
 	c.post(call, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch: Mcp-Method tools/list does not match method tools/call"}}`, func(r *http.Request) {
-		modern(r)
+		stateless(r)
 		r.Header.Set("Mcp-Method", "tools/list")
 	})
 	c.post(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2030-01-01"}}}`, 400,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"2030-01-01"}}}`, nil)
-	c.post(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modernMeta+`}}`, 200,
+	c.post(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+statelessMeta+`}}`, 200,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`,
 		func(r *http.Request) {
 			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
@@ -339,7 +339,7 @@ func TestHTTPGetStream(t *testing.T) {
 	if again := c.do("GET", "", nil); again.StatusCode != http.StatusConflict {
 		t.Errorf("second GET: status %d, want 409", again.StatusCode)
 	}
-	srv.Add(textTool("b", "B"))
+	srv.AddTools(textTool("b", "B"))
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	srv.CloseStreams()
 	select {

@@ -236,7 +236,7 @@ func TestInterceptorHTTP(t *testing.T) {
 		t.Errorf("session request %+v", s.req)
 	}
 	stateless := &httpClient{t: t, url: c.url}
-	stateless.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a",`+modernMeta+`}}`, 200, "", func(r *http.Request) {
+	stateless.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a",`+statelessMeta+`}}`, 200, "", func(r *http.Request) {
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		r.Header.Set("Mcp-Method", "tools/call")
 		r.Header.Set("Mcp-Name", "a")
@@ -301,7 +301,7 @@ func TestSessionEnd(t *testing.T) {
 	t.Run("stdio-stateless", func(t *testing.T) {
 		srv, rec := newServer()
 		c := startStdio(t, srv)
-		c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `}}`)
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + statelessMeta + `}}`)
 		c.recv()
 		c.close()
 		if ends := rec.get(); len(ends) != 0 {

@@ -237,9 +237,9 @@ func appendNotification(dst []byte, method string, params []byte) []byte {
 }
 
 // appendRequest appends a server-initiated request with a numeric id.
-func appendRequest(dst []byte, id int64, method string, params []byte) []byte {
+func appendRequest(dst []byte, id []byte, method string, params []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = strconv.AppendInt(dst, id, 10)
+	dst = append(dst, id...)
 	dst = append(dst, `,"method":`...)
 	dst = jsonx.AppendString(dst, method)
 	dst = append(dst, `,"params":`...)
@@ -368,10 +368,15 @@ func (meta *requestMeta) member(key, val []byte) {
 
 // clientCaps is what the server needs to know of a client's capabilities.
 type clientCaps struct {
-	elicitation bool
-	sampling    bool
-	roots       bool
-	tasks       bool // the 2026-07-28 tasks extension
+	elicitation    bool
+	elicitationURL bool // elicitation.url: URL mode (2025-11-25 on)
+	sampling       bool
+	samplingTools  bool // sampling.tools: tools in sampling requests
+	roots          bool
+	tasks          bool // the 2026-07-28 tasks extension
+	// taskSampling and taskElicitation: the client runs sampling and
+	// elicitation requests as tasks (2025-11-25).
+	taskSampling, taskElicitation bool
 }
 
 // parseClientCaps reads a ClientCapabilities object.
@@ -380,15 +385,47 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		Elicitation json.RawMessage            `json:"elicitation"`
 		Sampling    json.RawMessage            `json:"sampling"`
 		Roots       json.RawMessage            `json:"roots"`
+		Tasks       json.RawMessage            `json:"tasks"`
 		Extensions  map[string]json.RawMessage `json:"extensions"`
 	}
 	if len(raw) > 0 {
 		_ = json.Unmarshal(raw, &c)
 	}
+	var elicit struct {
+		URL json.RawMessage `json:"url"`
+	}
+	var sample struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	var tasks struct {
+		Requests struct {
+			Sampling struct {
+				CreateMessage json.RawMessage `json:"createMessage"`
+			} `json:"sampling"`
+			Elicitation struct {
+				Create json.RawMessage `json:"create"`
+			} `json:"elicitation"`
+		} `json:"requests"`
+	}
+	if len(c.Tasks) > 0 {
+		_ = json.Unmarshal(c.Tasks, &tasks)
+	}
+	if len(c.Elicitation) > 0 {
+		_ = json.Unmarshal(c.Elicitation, &elicit)
+	}
+	if len(c.Sampling) > 0 {
+		_ = json.Unmarshal(c.Sampling, &sample)
+	}
+	present := func(v json.RawMessage) bool { return v != nil && !isNull(v) }
 	return clientCaps{
-		elicitation: c.Elicitation != nil && !isNull(c.Elicitation),
-		sampling:    c.Sampling != nil && !isNull(c.Sampling),
-		roots:       c.Roots != nil && !isNull(c.Roots),
-		tasks:       c.Extensions[TasksExtension] != nil && !isNull(c.Extensions[TasksExtension]),
+		elicitation:    present(c.Elicitation),
+		elicitationURL: present(c.Elicitation) && present(elicit.URL),
+		sampling:       present(c.Sampling),
+		samplingTools:  present(c.Sampling) && present(sample.Tools),
+		roots:          c.Roots != nil && !isNull(c.Roots),
+		tasks:          c.Extensions[TasksExtension] != nil && !isNull(c.Extensions[TasksExtension]),
+
+		taskSampling:    present(tasks.Requests.Sampling.CreateMessage),
+		taskElicitation: present(tasks.Requests.Elicitation.Create),
 	}
 }

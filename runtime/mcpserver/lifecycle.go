@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -44,9 +47,10 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	}
 	ss.rev = rev
 	ss.caps = parseClientCaps(p.Capabilities)
+	ss.rawCaps = bytes.Clone(p.Capabilities)
 	ss.mu.Unlock()
 
-	i := revIndex(rev)
+	i := rev.Index()
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
 	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
@@ -61,7 +65,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 
 // discover answers server/discover (2026-07-28).
 func (s *Server) discover() []byte {
-	i := revIndex(wire.Rev20260728)
+	i := wire.Rev20260728.Index()
 	dst := append(make([]byte, 0, 256), `{"resultType":"complete","supportedVersions":[`...)
 	for j, r := range wire.Revisions {
 		if j > 0 {
@@ -83,9 +87,10 @@ func (s *Server) discover() []byte {
 // revision, and whether the prompts and resources capabilities are among
 // them, which decides whether their methods are served at all.
 type capabilities struct {
-	json      [numRevisions][]byte
+	json      [wire.NumRevisions][]byte
 	prompts   bool
 	resources bool
+	apps      bool // a ui:// resource is served: MCP Apps are declared
 }
 
 // refreshCapabilities rebuilds the published capabilities from the
@@ -99,12 +104,13 @@ func (s *Server) refreshCapabilities() {
 	c := &capabilities{
 		prompts:   len(s.prompts.all()) > 0 || s.id.EnablePromptNotifications,
 		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
+		apps:      hasApp(s.resources.all()) || hasApp(s.templates.all()),
 	}
-	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources {
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps {
 		return
 	}
 	for _, rev := range wire.Revisions {
-		c.json[revIndex(rev)] = s.appendCapabilities(nil, rev, c)
+		c.json[rev.Index()] = s.appendCapabilities(nil, rev, c)
 	}
 	s.caps.Store(c)
 }
@@ -145,8 +151,20 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)
 	}
-	if rev.Stateless() && s.id.EnableTasks {
-		dst = append(dst, `"extensions":{"`+TasksExtension+`":{}},`...)
+	if ext := rev.Stateless() && s.id.EnableTasks; ext || c.apps {
+		// Extensions go in every revision's capabilities, whose objects
+		// are open; the tasks extension is 2026-07-28's alone.
+		dst = append(dst, `"extensions":{`...)
+		if ext {
+			dst = append(dst, `"`+TasksExtension+`":{}`...)
+		}
+		if ext && c.apps {
+			dst = append(dst, ',')
+		}
+		if c.apps {
+			dst = append(dst, `"`+mcprt.AppsExtension+`":{}`...)
+		}
+		dst = append(dst, `},`...)
 	}
 	if n.tools {
 		dst = append(dst, `"tools":{"listChanged":true}`...)
@@ -193,8 +211,22 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 	if !wire.ValidLevel(p.Level) {
 		return nil, errorf(codeInvalidParams, "invalid params: invalid log level "+string(p.Level))
 	}
+	if err := s.storeLevel(context.Background(), x.sess, p.Level); err != nil {
+		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
+	}
 	x.sess.mu.Lock()
 	x.sess.level = p.Level
 	x.sess.mu.Unlock()
 	return []byte(`{}`), nil
+}
+
+// hasApp reports whether one of resources is an MCP App's page, a ui://
+// resource.
+func hasApp(resources []*entry[mcprt.Resource]) bool {
+	for _, r := range resources {
+		if strings.HasPrefix(r.val.URI, "ui://") {
+			return true
+		}
+	}
+	return false
 }

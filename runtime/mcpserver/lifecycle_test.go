@@ -30,7 +30,7 @@ func TestInitializePerRevision(t *testing.T) {
 		{"2025-03-26", `{"protocolVersion":"2025-03-26","capabilities":{"logging":{},"completions":{},"tools":{"listChanged":true}},"serverInfo":{"name":"calc","version":"1.2.3"},"instructions":"Use add."}`},
 		{"2025-06-18", `{"protocolVersion":"2025-06-18","capabilities":{"logging":{},"completions":{},"tools":{"listChanged":true}},"serverInfo":{"name":"calc","version":"1.2.3","title":"Calculator"},"instructions":"Use add."}`},
 		{"2025-11-25", `{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"completions":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},"tools":{"listChanged":true}},` + info11 + `,"instructions":"Use add."}`},
-		// Unknown, and modern revisions, which initialize does not serve: the latest legacy one.
+		// Unknown, and stateless revisions, which initialize does not serve: the latest legacy one.
 		{"1999-01-01", `{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"completions":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},"tools":{"listChanged":true}},` + info11 + `,"instructions":"Use add."}`},
 		{"2026-07-28", `{"protocolVersion":"2025-11-25","capabilities":{"logging":{},"completions":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},"tools":{"listChanged":true}},` + info11 + `,"instructions":"Use add."}`},
 	}

@@ -26,7 +26,7 @@ const everything = `{"toolsListChanged":true,"promptsListChanged":true,"resource
 // listenRequest is a subscriptions/listen request with the JSON id and
 // filter given.
 func listenRequest(id, filter string) string {
-	return `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + modernMeta + `,"notifications":` + filter + `}}`
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":{` + statelessMeta + `,"notifications":` + filter + `}}`
 }
 
 // subMeta is the params' start of every message of the subscription id.
@@ -141,7 +141,7 @@ func TestListenAck(t *testing.T) {
 	c.send(listenRequest(`"s-1"`, `{"toolsListChanged":true}`))
 	c.expect(ackOf(`"s-1"`, `{"toolsListChanged":true}`))
 	waitListens(t, srv, 2)
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	c.expectAll(onSub("7", "tools"), onSub(`"s-1"`, "tools"))
 	srv.CloseStreams()
 	c.expectAll(listenEnded("7"), listenEnded(`"s-1"`))
@@ -179,7 +179,7 @@ func TestListenHonorsWhatIsPublished(t *testing.T) {
 				srv.AddResources(textResource("x://a", "A"))
 			}
 			c := startStdio(t, srv)
-			c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+modernMeta+`}}`,
+			c.call(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+statelessMeta+`}}`,
 				`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],`+
 					`"capabilities":`+tt.caps+`,"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
 			c.call(listenRequest("2", everything), ackOf("2", tt.ack))
@@ -199,7 +199,7 @@ func TestListenFilter(t *testing.T) {
 	tools := c.listen(ctx, "2", `{"toolsListChanged":true}`)
 	nextEvent(t, prompts, ackOf("1", `{"promptsListChanged":true}`))
 	nextEvent(t, tools, ackOf("2", `{"toolsListChanged":true}`))
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	nextEvent(t, tools, onSub("2", "tools"))
 	srv.AddPrompts(textPrompt("p", "P"))
 	nextEvent(t, prompts, onSub("1", "prompts"))
@@ -241,7 +241,7 @@ func TestListenStdioCancelled(t *testing.T) {
 	c.call(listenRequest("3", `{"toolsListChanged":true}`), ackOf("3", `{"toolsListChanged":true}`))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
 	waitListens(t, srv, 0)
-	srv.Add(textTool("a", "A"))
+	srv.AddTools(textTool("a", "A"))
 	c.call(ping, pong)
 }
 
@@ -270,7 +270,7 @@ func TestListenNotForSessions(t *testing.T) {
 
 func TestListenInvalidParams(t *testing.T) {
 	c := startStdio(t, New(noticesIdentity))
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: notifications is missing"}}`)
 	c.call(listenRequest("2", `{"resourceSubscriptions":"x://a"}`),
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: notifications.resourceSubscriptions must not be a string"}}`)
@@ -298,7 +298,7 @@ func TestListenSlowClient(t *testing.T) {
 	changed := make(chan struct{})
 	go func() {
 		for range 1000 {
-			srv.Add(textTool("a", "A"))
+			srv.AddTools(textTool("a", "A"))
 			srv.AddPrompts(textPrompt("p", "P"))
 		}
 		close(changed)

@@ -220,8 +220,8 @@ func TestMissingClientCapability(t *testing.T) {
 	c := startHTTP(t, srv)
 	c.post(`{"jsonrpc":"2.0","id":401,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"sampler","arguments":{}}}`, 400,
 		`{"jsonrpc":"2.0","id":401,"error":{"code":-32021,"message":"Missing required client capability: sampling","data":{"requiredCapabilities":{"sampling":{}}}}}`,
-		modernHeaders("tools/call", "sampler"))
-	resp := c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta2026(`{"sampling":{}}`)+`,"name":"fallback"}}`, modernHeaders("tools/call", "fallback"))
+		statelessHeaders("tools/call", "sampler"))
+	resp := c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta2026(`{"sampling":{}}`)+`,"name":"fallback"}}`, statelessHeaders("tools/call", "fallback"))
 	body := readAll(t, resp)
 	reqs, _ := inputRequired(t, body)
 	var methods []string
@@ -263,4 +263,29 @@ func readAll(t *testing.T, resp *http.Response) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestRequestStateRotation: a replica whose StateKeys hold the key a state
+// was sealed with opens it and seals its own with the new StateKey; one
+// without the old key refuses it.
+func TestRequestStateRotation(t *testing.T) {
+	oldKey, newKey := []byte("old key"), []byte("new key")
+	server := func(key []byte, more ...[]byte) *stdioClient {
+		srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, twoSteps)
+		srv.StateKey, srv.StateKeys = key, more
+		return startStdio(t, srv)
+	}
+	before, rotated, dropped, fresh := server(oldKey), server(newKey, oldKey), server(newKey), server(newKey)
+	first := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026(`{"elicitation":{}}`) + `,"name":"two"}}`
+	before.send(first)
+	_, state := inputRequired(t, before.recv())
+	second := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta2026(`{"elicitation":{}}`) + `,"name":"two","inputResponses":{"first":{"action":"accept","content":1}},"requestState":"` + state + `"}}`
+	rotated.send(second)
+	asks, next := inputRequired(t, rotated.recv())
+	if asks["second"] == nil {
+		t.Fatalf("the rotated replica asks %v, want second", asks)
+	}
+	dropped.call(second, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: requestState is not one this server issued for this request, or it expired"}}`)
+	fresh.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+meta2026(`{"elicitation":{}}`)+`,"name":"two","inputResponses":{"second":{"action":"accept","content":2}},"requestState":"`+next+`"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"12"}]}}`)
 }

@@ -69,7 +69,7 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res, err := s.renderPrompt(mcprt.WithCaller(ctx, caller), &e.val, args)
+	res, err := s.renderPrompt(mcprt.WithCaller(ctx, caller), x, &e.val, args)
 	if err != nil {
 		return nil, err
 	}
@@ -79,17 +79,20 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 // renderPrompt runs p.Get (through wire.RenderPrompt, as the adapters
 // do). An argument error of generated code is invalid params, with its
 // text, so the client can name the argument to fix; any other error, a
-// panic included, is an internal error; the server keeps serving.
-func (s *Server) renderPrompt(ctx context.Context, p *mcprt.Prompt, args map[string]string) (mcprt.PromptResult, *rpcError) {
+// panic included, is an internal error; the server keeps serving. A
+// URLElicitationRequired is answered as [exchange.urlElicitation] says.
+func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt, args map[string]string) (mcprt.PromptResult, *rpcError) {
 	res, err := wire.RenderPrompt(ctx, s.logger(), p, args)
 	switch {
 	case err == nil:
 		return res, nil
 	case wire.IsArgumentError(err):
 		return res, errorf(codeInvalidParams, err.Error())
-	default:
-		return res, errorf(codeInternalError, err.Error())
 	}
+	if rerr, handled := x.urlElicitation(err); handled {
+		return res, rerr
+	}
+	return res, errorf(codeInternalError, err.Error())
 }
 
 // promptArguments reads the arguments of prompts/get: an object whose

@@ -98,7 +98,7 @@ func TestPromptsListPagination(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":5,"method":"prompts/list","params":{"cursor":1}}`,
 		`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: cursor must not be a number"}}`)
 	// 2026-07-28: the same pages, with resultType and caching hints.
-	c.call(`{"jsonrpc":"2.0","id":6,"method":"prompts/list","params":{`+modernMeta+`,"cursor":"`+encodeCursor(2)+`"}}`,
+	c.call(`{"jsonrpc":"2.0","id":6,"method":"prompts/list","params":{`+statelessMeta+`,"cursor":"`+encodeCursor(2)+`"}}`,
 		`{"jsonrpc":"2.0","id":6,"result":{"resultType":"complete","prompts":[`+desc("c")+`,`+desc("b")+`],"nextCursor":"`+encodeCursor(4)+`","ttlMs":0,"cacheScope":"public"}}`)
 }
 
@@ -130,7 +130,7 @@ func TestPromptsListPerRevision(t *testing.T) {
 		})
 	}
 	c := startStdio(t, srv)
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[`+titled+icons+`],"ttlMs":0,"cacheScope":"public"}}`)
 }
 
@@ -180,7 +180,7 @@ func TestPromptGetEveryMessageKind(t *testing.T) {
 		})
 	}
 	c := startStdio(t, srv)
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+modernMeta+`,"name":"kinds"}}`,
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+statelessMeta+`,"name":"kinds"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","messages":[`+tests[3].messages+`]}}`)
 }
 
@@ -247,7 +247,7 @@ func TestPromptsCapabilityFollowsRegistration(t *testing.T) {
 	srv.AddPrompts(textPrompt("a", "A"))
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"a"}}`,
 		`{"jsonrpc":"2.0","id":3,"result":{"messages":[{"role":"user","content":{"type":"text","text":"A"}}]}}`)
-	c.call(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"prompts":{},"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
 	srv.RemovePrompts("a", "never-there")
 	c.call(`{"jsonrpc":"2.0","id":5,"method":"prompts/list"}`,

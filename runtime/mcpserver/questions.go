@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
@@ -47,7 +49,7 @@ func asksClient(method string) bool {
 // questions that are still open, if any.
 func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
 	name := requestName(m)
-	answers, rerr := s.earlierAnswers(&x.meta, m.method, name)
+	answers, rerr := s.earlierAnswers(&x.meta, m.method, name, authgate.Digest(authgate.Principal(x.token)))
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -60,7 +62,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 	case q.bad != nil:
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
-		return s.inputRequired(m.method, name, q.round.Used(), pending), nil
+		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
 	case q.missing != "" && (rerr != nil || q.failed):
 		return nil, missingCapability(q.missing)
 	}
@@ -79,16 +81,17 @@ func requestName(m *message) string {
 }
 
 // earlierAnswers opens the request state of a retry and adds the answers
-// it sends now. A state this server did not seal for this request is
-// refused; inputResponses must be an object.
-func (s *Server) earlierAnswers(meta *requestMeta, method, name string) (map[string]json.RawMessage, *rpcError) {
+// it sends now. A state this server did not seal for this request of
+// principal (a digest, "" without authorization) is refused;
+// inputResponses must be an object.
+func (s *Server) earlierAnswers(meta *requestMeta, method, name, principal string) (map[string]json.RawMessage, *rpcError) {
 	answers := map[string]json.RawMessage{}
 	if st := meta.requestState; st != nil && !isNull(st) {
 		token, ok := stringValue(st)
 		if !ok {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState must be a string")
 		}
-		state, err := s.sealer().Open(token, method, name, s.clock())
+		state, err := s.sealer().Open(token, method, name, principal, s.clock())
 		if err != nil {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState is not one this server issued for this request, or it expired")
 		}
@@ -109,7 +112,7 @@ func (s *Server) earlierAnswers(meta *requestMeta, method, name string) (map[str
 
 // inputRequired is the result that asks the client the pending questions
 // and carries the answers used so far in a sealed request state.
-func (s *Server) inputRequired(method, name string, used map[string]json.RawMessage, pending []mrtr.Question) []byte {
+func (s *Server) inputRequired(method, name, principal string, used map[string]json.RawMessage, pending []mrtr.Question) []byte {
 	dst := append(make([]byte, 0, 256), `{"resultType":"input_required","inputRequests":{`...)
 	for i, q := range pending {
 		if i > 0 {
@@ -119,25 +122,31 @@ func (s *Server) inputRequired(method, name string, used map[string]json.RawMess
 		dst = jsonx.AppendString(append(dst, `:{"method":`...), q.Method)
 		dst = append(append(append(dst, `,"params":`...), q.Params...), '}')
 	}
-	state := s.sealer().Seal(mrtr.State{Method: method, Name: name, Issued: s.clock().Unix(), Answers: used})
+	state := s.sealer().Seal(mrtr.State{Method: method, Name: name, Principal: principal, Issued: s.clock().Unix(), Answers: used})
 	dst = jsonx.AppendString(append(dst, `},"requestState":`...), state)
 	return append(dst, '}')
 }
 
 // missingCapability is the error of a request that needs a client
-// capability the client did not declare on it.
+// capability the client did not declare on it. A dotted kind names a
+// member of a capability (elicitation.url), written as nested objects.
 func missingCapability(kind string) *rpcError {
+	caps := "{}"
+	parts := strings.Split(kind, ".")
+	for i := len(parts) - 1; i >= 0; i-- {
+		caps = "{" + strconv.Quote(parts[i]) + ":" + caps + "}"
+	}
 	return &rpcError{
 		code:    codeMissingCapability,
 		message: "Missing required client capability: " + kind,
-		data:    []byte(`{"requiredCapabilities":{` + strconv.Quote(kind) + `:{}}}`),
+		data:    []byte(`{"requiredCapabilities":` + caps + `}`),
 	}
 }
 
 // sealer returns the server's sealer of request states, made on first use
-// from Server.StateKey.
+// from Server.StateKey and Server.StateKeys.
 func (s *Server) sealer() *mrtr.Sealer {
-	s.sealOnce.Do(func() { s.seal = mrtr.NewSealer(s.StateKey, s.StateMaxAge) })
+	s.sealOnce.Do(func() { s.seal = mrtr.NewRing(append([][]byte{s.StateKey}, s.StateKeys...), s.StateMaxAge) })
 	return s.seal
 }
 

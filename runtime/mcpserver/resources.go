@@ -83,17 +83,17 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 	*caller = *x
 	ctx = mcprt.WithCaller(ctx, caller)
 	if e := s.resources.get(uri); e != nil {
-		contents, found, rerr := s.readFrom(ctx, &e.val, uri)
+		contents, found, rerr := s.readFrom(ctx, x, &e.val, uri)
 		if rerr != nil || !found {
 			return nil, orNotFound(rerr, uri, x.rev)
 		}
 		return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
 	}
 	for _, e := range s.templates.all() {
-		if e.val.Read == nil {
+		if e.val.Read == nil || !s.mayRead(ctx, &e.val) {
 			continue
 		}
-		contents, found, rerr := s.readFrom(ctx, &e.val, uri)
+		contents, found, rerr := s.readFrom(ctx, x, &e.val, uri)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -107,17 +107,20 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 // readFrom runs r.Read for uri (through wire.ReadResource, as the
 // adapters do). found is false when the handler's error wraps
 // mcprt.ErrNotFound; any other error, a panic included, is an internal
-// error with its text, and the server keeps serving.
-func (s *Server) readFrom(ctx context.Context, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, found bool, rerr *rpcError) {
+// error with its text, and the server keeps serving. A
+// URLElicitationRequired is answered as [exchange.urlElicitation] says.
+func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, found bool, rerr *rpcError) {
 	contents, err := wire.ReadResource(ctx, s.logger(), r, uri)
 	switch {
 	case err == nil:
 		return contents, true, nil
 	case errors.Is(err, mcprt.ErrNotFound):
 		return nil, false, nil
-	default:
-		return nil, true, errorf(codeInternalError, err.Error())
 	}
+	if rerr, handled := x.urlElicitation(err); handled {
+		return nil, true, rerr
+	}
+	return nil, true, errorf(codeInternalError, err.Error())
 }
 
 // orNotFound is rerr, or "resource not found" when there is none.

@@ -87,7 +87,7 @@ func TestResourcesRead(t *testing.T) {
 			c.t = t
 			c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, i, tt.uri),
 				fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"contents":%s}}`, i, tt.contents))
-			c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{%s,"uri":%q}}`, i, modernMeta, tt.uri),
+			c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{%s,"uri":%q}}`, i, statelessMeta, tt.uri),
 				fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"complete","contents":%s,"ttlMs":0,"cacheScope":"private"}}`, i, tt.contents))
 		})
 	}
@@ -101,7 +101,7 @@ func TestResourcesReadErrors(t *testing.T) {
 	notFound := func(code int, uri string) string {
 		return fmt.Sprintf(`"error":{"code":%d,"message":"Resource not found","data":{"uri":%q}}`, code, uri)
 	}
-	tests := []struct{ name, params, legacy, modern string }{
+	tests := []struct{ name, params, legacy, stateless string }{
 		{"no such uri", `{"uri":"test://nonexistent-resource-for-conformance-testing"}`,
 			notFound(-32002, "test://nonexistent-resource-for-conformance-testing"), notFound(-32602, "test://nonexistent-resource-for-conformance-testing")},
 		{"template does not match", `{"uri":"test://template/1/2/data"}`, notFound(-32002, "test://template/1/2/data"), notFound(-32602, "test://template/1/2/data")},
@@ -123,9 +123,9 @@ func TestResourcesReadErrors(t *testing.T) {
 			for i, tt := range append(tests, tests[0]) {
 				params, want := tt.params, tt.legacy
 				if rev.Stateless() {
-					params, want = `{`+modernMeta+`,`+params[1:], tt.modern
-					if params == `{`+modernMeta+`,}` {
-						params = `{` + modernMeta + `}`
+					params, want = `{`+statelessMeta+`,`+params[1:], tt.stateless
+					if params == `{`+statelessMeta+`,}` {
+						params = `{` + statelessMeta + `}`
 					}
 				}
 				c.t = t
@@ -191,7 +191,7 @@ func TestResourcesListPagination(t *testing.T) {
 			`{"jsonrpc":"2.0","id":3,"result":{"`+l.key+`":[`+l.desc("a")+`]}}`)
 		c.call(`{"jsonrpc":"2.0","id":4,"method":"`+l.method+`","params":{"cursor":"zz"}}`,
 			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"invalid params: invalid cursor"}}`)
-		c.call(`{"jsonrpc":"2.0","id":5,"method":"`+l.method+`","params":{`+modernMeta+`,"cursor":"`+encodeCursor(4)+`"}}`,
+		c.call(`{"jsonrpc":"2.0","id":5,"method":"`+l.method+`","params":{`+statelessMeta+`,"cursor":"`+encodeCursor(4)+`"}}`,
 			`{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","`+l.key+`":[`+l.desc("a")+`],"ttlMs":0,"cacheScope":"public"}}`)
 	}
 	srv.RemoveResources("x://c", "x://b/{id}")
@@ -235,9 +235,9 @@ func TestResourcesListPerRevision(t *testing.T) {
 	}
 	// 2026-07-28 publishes the same: subscriptions/listen delivers them.
 	c := startStdio(t, srv)
-	c.call(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"resources":{"subscribe":true,"listChanged":true},"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"v"}}}}`)
-	c.call(`{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","resources":[`+tests[3].resource+`],"ttlMs":0,"cacheScope":"public"}}`)
 }
 
@@ -265,15 +265,15 @@ func TestResourcesCapabilityFollowsRegistration(t *testing.T) {
 // found and not found.
 func TestHTTPResourcesStateless(t *testing.T) {
 	c := startHTTP(t, resourceServer(mcprt.Identity{Name: "n", Version: "v"}))
-	modern := func(uri string) func(r *http.Request) {
+	stateless := func(uri string) func(r *http.Request) {
 		return func(r *http.Request) {
 			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 			r.Header.Set("Mcp-Method", "resources/read")
 			r.Header.Set("Mcp-Name", uri)
 		}
 	}
-	c.post(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+modernMeta+`,"uri":"test://template/7/data"}}`, 200,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"test://template/7/data","mimeType":"application/json","text":"{\"id\":\"7\",\"templateTest\":true}"}],"ttlMs":0,"cacheScope":"private"}}`, modern("test://template/7/data"))
-	c.post(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{`+modernMeta+`,"uri":"test://missing"}}`, 200,
-		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"test://missing"}}}`, modern("test://missing"))
+	c.post(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{`+statelessMeta+`,"uri":"test://template/7/data"}}`, 200,
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"test://template/7/data","mimeType":"application/json","text":"{\"id\":\"7\",\"templateTest\":true}"}],"ttlMs":0,"cacheScope":"private"}}`, stateless("test://template/7/data"))
+	c.post(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{`+statelessMeta+`,"uri":"test://missing"}}`, 200,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"test://missing"}}}`, stateless("test://missing"))
 }

@@ -93,6 +93,8 @@
 package mcpserver
 
 import (
+	"context"
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"log/slog"
 	"os"
 	"strconv"
@@ -143,6 +145,11 @@ type Server struct {
 	// replica serving the same clients must share it; empty means a random
 	// key per process, which suits a single server.
 	StateKey []byte
+	// StateKeys are further keys that open request states, to rotate the
+	// key without refusing the states already handed out: set StateKey to
+	// the new key and StateKeys to the old ones, and drop an old key once
+	// StateMaxAge has passed. Without StateKey, StateKeys[0] seals.
+	StateKeys [][]byte
 	// StateMaxAge is how long such a request state stays valid. Zero means
 	// DefaultStateMaxAge.
 	StateMaxAge time.Duration
@@ -157,6 +164,21 @@ type Server struct {
 	// TaskPollInterval is how often clients are asked to poll a task.
 	// Zero means DefaultTaskPollInterval.
 	TaskPollInterval time.Duration
+	// TaskLease is how often the replica running a task renews its lease
+	// in a [SharedTaskStore] and looks for answers and cancels posted by
+	// other replicas; a task whose lease went unrenewed for two periods is
+	// failed (-32603) by the next replica that looks at it. Zero means
+	// DefaultTaskLease.
+	TaskLease time.Duration
+	// ReplicaID names this server among the replicas that share its
+	// stores: it marks the tasks it runs and the events it publishes.
+	// Empty means a random name, made on first use.
+	ReplicaID string
+	// Bus carries what one replica must tell the others (a task's answers,
+	// cancel and end). Nil means none: a server alone needs none, and
+	// replicas without one still learn of those within one TaskLease.
+	Bus Bus
+
 	// TaskGrace is how long a 2026-07-28 call that may become a task runs
 	// before it does: a call that ends sooner is answered at once. Zero
 	// means DefaultTaskGrace.
@@ -165,7 +187,8 @@ type Server struct {
 	// ListCache and ReadCache are the caching hints of 2026-07-28 list
 	// results (tools, prompts, resources, templates) and of resource
 	// reads. The zero values mean a TTL of 0 (nothing is kept without
-	// asking again), lists "public" (the same for everyone) and reads
+	// asking again), lists "public" (the same for everyone; "private"
+	// with Auth, as only authorized clients may see them) and reads
 	// "private" (a read may depend on who asks). Set them before serving.
 	ListCache, ReadCache CacheHint
 
@@ -178,17 +201,34 @@ type Server struct {
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
 
+	// Sessions shares the 2025 HTTP sessions between replicas, so that any
+	// of them serves any session's requests. Nil keeps them in this
+	// process.
+	Sessions SessionStore
+	// Events keeps the SSE events of the session revisions 2025-03-26 to
+	// 2025-11-25, so that a client resumes a dropped stream with
+	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
+	Events EventLog
+
 	closing      atomic.Bool        // CloseStreams was called: not ready
 	interceptors []Interceptor      // see Use
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
-	hintsOnce sync.Once
-	hints     struct{ list, read []byte }
-	sealOnce  sync.Once
-	seal      *mrtr.Sealer
-	tasksOnce sync.Once
-	runsMu    sync.Mutex
-	runs      map[string]*taskRun // the tasks this process runs
+	eventsOnce  sync.Once
+	replicaOnce sync.Once
+	busOnce     sync.Once
+	changedMu   sync.Mutex
+	changed     map[string]chan struct{} // closed when the task of the id changes
+	hintsOnce   sync.Once
+	hints       struct{ list, read []byte }
+	gateOnce    sync.Once
+	gate        *authgate.Gate
+	gateErr     error
+	sealOnce    sync.Once
+	seal        *mrtr.Sealer
+	tasksOnce   sync.Once
+	runsMu      sync.Mutex
+	runs        map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry
@@ -203,7 +243,7 @@ type Server struct {
 	// identity.
 	caps   atomic.Pointer[capabilities]
 	capsMu sync.Mutex
-	info   [numRevisions][]byte
+	info   [wire.NumRevisions][]byte
 
 	listens listeners // open subscriptions/listen requests (2026-07-28)
 
@@ -225,11 +265,16 @@ type CacheHint struct {
 // results and of reads, written once.
 func (s *Server) cacheHints() *struct{ list, read []byte } {
 	s.hintsOnce.Do(func() {
-		read := s.ReadCache
+		list, read := s.ListCache, s.ReadCache
 		if read == (CacheHint{}) {
 			read.Private = true
 		}
-		s.hints.list, s.hints.read = appendCacheHint(nil, s.ListCache), appendCacheHint(nil, read)
+		if list == (CacheHint{}) && s.Auth != nil {
+			// Behind authorization a list is not for a shared cache to
+			// hand to whoever asks, token or not.
+			list.Private = true
+		}
+		s.hints.list, s.hints.read = appendCacheHint(nil, list), appendCacheHint(nil, read)
 	})
 	return &s.hints
 }
@@ -250,17 +295,23 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		byID:     make(map[string]*session),
 	}
 	for _, rev := range wire.Revisions {
-		s.info[revIndex(rev)] = s.appendServerInfo(nil, rev)
+		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
 	s.refreshCapabilities()
 	s.tools.add(tools)
 	return s
 }
 
-// Add adds tools, or replaces the tools of the same names in place. It is
-// safe while the server runs; when Identity.EnableToolNotifications is set,
-// every live initialized session is sent notifications/tools/list_changed.
-func (s *Server) Add(tools ...mcprt.Tool) {
+// Add adds tools, as AddTools does.
+//
+// Deprecated: Use AddTools, named as AddPrompts and AddResources are.
+func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
+
+// AddTools adds tools, or replaces the tools of the same names in place.
+// It is safe while the server runs. When Identity.EnableToolNotifications
+// is set, every live initialized session is sent
+// notifications/tools/list_changed.
+func (s *Server) AddTools(tools ...mcprt.Tool) {
 	s.tools.add(tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
@@ -287,6 +338,26 @@ func (s *Server) logger() *slog.Logger {
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 
+// eventLog returns Events, or the memory log that stands for it.
+func (s *Server) eventLog() EventLog {
+	s.eventsOnce.Do(func() {
+		if s.Events == nil {
+			s.Events = &MemoryEventLog{}
+		}
+	})
+	return s.Events
+}
+
+// endSession ends an HTTP session: its round trips fail, its calls are
+// cancelled and its events are forgotten.
+func (s *Server) endSession(sess *session) {
+	sess.close()
+	sess.stop()
+	if err := s.eventLog().Close(context.Background(), sess.id); err != nil {
+		s.logger().Error("mcp event log", "err", err)
+	}
+}
+
 func (s *Server) track(sess *session) {
 	s.mu.Lock()
 	s.sessions[sess] = struct{}{}
@@ -300,23 +371,4 @@ func (s *Server) untrack(sess *session) {
 		delete(s.byID, sess.id)
 	}
 	s.mu.Unlock()
-}
-
-// numRevisions is the number of revisions in [wire.Revisions].
-const numRevisions = 5
-
-// revIndex maps a supported revision to an index of per-revision arrays.
-func revIndex(rev wire.Revision) int {
-	switch rev {
-	case wire.Rev20241105:
-		return 0
-	case wire.Rev20250326:
-		return 1
-	case wire.Rev20250618:
-		return 2
-	case wire.Rev20251125:
-		return 3
-	default:
-		return 4
-	}
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -35,23 +37,32 @@ type session struct {
 	started   time.Time
 	// taskOwner names the session as the owner of its tasks.
 	taskOwner string
-	done      chan struct{}
-	ctx       context.Context
-	stop      context.CancelFunc
+	// owner is the token that initialized the session, nil without
+	// authorization; only its principal may use the session.
+	owner *mcprt.TokenInfo
+	done  chan struct{}
+	ctx   context.Context
+	stop  context.CancelFunc
 
 	mu       sync.Mutex
 	rev      wire.Revision // empty before initialize
 	caps     clientCaps
 	level    mcprt.LogLevel      // empty: no log messages
 	subs     map[string]struct{} // URIs of resources/subscribe
+	elicits  map[string]struct{} // ids of URL elicitations not yet complete
 	inflight map[string]*inflight
 	pending  map[int64]chan *message
 	nextID   int64
 	closed   bool
-	told     bool      // its end was told to the OnSessionEnd functions
-	stream   sender    // where messages outside a request go; nil: dropped
-	busy     int       // HTTP requests being served, GET streams included
-	lastUsed time.Time // when an HTTP request last ended or began
+	told     bool       // its end was told to the OnSessionEnd functions
+	stream   sender     // where messages outside a request go; nil: dropped
+	get      *sseStream // the open GET stream, if any
+	rawCaps  []byte     // the client's capabilities as it sent them
+	touched  time.Time  // when the session was last touched in Server.Sessions
+	// nextStream numbers the session's POST streams in the event log.
+	nextStream int64
+	busy       int       // HTTP requests being served, GET streams included
+	lastUsed   time.Time // when an HTTP request last ended or began
 	// awaiting, when set, is called before a round trip waits for the
 	// client's answer: on stdio the answer is read only if some goroutine
 	// other than the waiting handler reads.
@@ -206,10 +217,31 @@ func (ss *session) forget(id int64) {
 	ss.mu.Unlock()
 }
 
-// deliver hands a client's response to the round trip awaiting it.
-// Responses to no pending request are dropped.
+// requestID is the JSON id of the session's request n to the client: n
+// itself, or, where sessions are shared by replicas, a string naming this
+// replica too, so that an answer reaching another replica finds its way
+// back here.
+func (ss *session) requestID(n int64) []byte {
+	if ss.srv.Sessions == nil || ss.id == "" {
+		return strconv.AppendInt(nil, n, 10)
+	}
+	return jsonx.AppendString(nil, ss.srv.replicaID()+"."+strconv.FormatInt(n, 10))
+}
+
+// deliver hands a client's response to the round trip awaiting it; one
+// to a request of another replica goes to it on the bus. Responses to no
+// pending request are dropped.
 func (ss *session) deliver(m *message) {
-	id, err := strconv.ParseInt(string(m.id), 10, 64)
+	raw := string(m.id)
+	if s, ok := stringValue(m.id); ok && ss.srv.Sessions != nil {
+		replica, n, _ := strings.Cut(s, ".")
+		if replica != ss.srv.replicaID() {
+			ss.srv.publish(context.Background(), BusEvent{Kind: BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
+			return
+		}
+		raw = n
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
 		ss.srv.logger().Debug("mcp response with an unknown id dropped", "id", string(m.id))
 		return

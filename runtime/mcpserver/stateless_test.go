@@ -9,9 +9,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// modernHeaders are the headers of a 2026-07-28 POST of method, naming
+// statelessHeaders are the headers of a 2026-07-28 POST of method, naming
 // name when it is not empty.
-func modernHeaders(method, name string) func(*http.Request) {
+func statelessHeaders(method, name string) func(*http.Request) {
 	return func(r *http.Request) {
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		r.Header.Set("Mcp-Method", method)
@@ -34,28 +34,28 @@ func TestStatelessRequestValidation(t *testing.T) {
 		status     int
 		want       string
 	}{
-		{"no _meta", `{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}`, modernHeaders("server/discover", ""), 400,
+		{"no _meta", `{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}`, statelessHeaders("server/discover", ""), 400,
 			`{"jsonrpc":"2.0","id":101,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/protocolVersion in params._meta"}}`},
-		{"no capabilities", `{"jsonrpc":"2.0","id":104,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, modernHeaders("server/discover", ""), 400,
+		{"no capabilities", `{"jsonrpc":"2.0","id":104,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, statelessHeaders("server/discover", ""), 400,
 			`{"jsonrpc":"2.0","id":104,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/clientCapabilities in params._meta"}}`},
-		{"header and _meta disagree before support is asked", `{"jsonrpc":"2.0","id":302,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`, modernHeaders("server/discover", ""), 400,
+		{"header and _meta disagree before support is asked", `{"jsonrpc":"2.0","id":302,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`, statelessHeaders("server/discover", ""), 400,
 			`{"jsonrpc":"2.0","id":302,"error":{"code":-32020,"message":"header mismatch: MCP-Protocol-Version 2026-07-28 does not match _meta io.modelcontextprotocol/protocolVersion v999.0.0"}}`},
 		{"unsupported", `{"jsonrpc":"2.0","id":301,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`, header("MCP-Protocol-Version", "v999.0.0"), 400,
 			`{"jsonrpc":"2.0","id":301,"error":{"code":-32022,"message":"Unsupported protocol version","data":{` + supported + `,"requested":"v999.0.0"}}}`},
-		{"removed initialize", `{"jsonrpc":"2.0","id":500,"method":"initialize","params":{` + modernMeta + `}}`, modernHeaders("initialize", ""), 404,
+		{"removed initialize", `{"jsonrpc":"2.0","id":500,"method":"initialize","params":{` + statelessMeta + `}}`, statelessHeaders("initialize", ""), 404,
 			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: initialize"}}`},
-		{"removed ping", `{"jsonrpc":"2.0","id":500,"method":"ping","params":{` + modernMeta + `}}`, modernHeaders("ping", ""), 404,
+		{"removed ping", `{"jsonrpc":"2.0","id":500,"method":"ping","params":{` + statelessMeta + `}}`, statelessHeaders("ping", ""), 404,
 			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: ping"}}`},
-		{"removed logging/setLevel", `{"jsonrpc":"2.0","id":500,"method":"logging/setLevel","params":{` + modernMeta + `,"level":"info"}}`, modernHeaders("logging/setLevel", ""), 404,
+		{"removed logging/setLevel", `{"jsonrpc":"2.0","id":500,"method":"logging/setLevel","params":{` + statelessMeta + `,"level":"info"}}`, statelessHeaders("logging/setLevel", ""), 404,
 			`{"jsonrpc":"2.0","id":500,"error":{"code":-32601,"message":"method not found: logging/setLevel"}}`},
-		{"unknown method", `{"jsonrpc":"2.0","id":601,"method":"unknown/method","params":{` + modernMeta + `}}`, modernHeaders("unknown/method", ""), 404,
+		{"unknown method", `{"jsonrpc":"2.0","id":601,"method":"unknown/method","params":{` + statelessMeta + `}}`, statelessHeaders("unknown/method", ""), 404,
 			`{"jsonrpc":"2.0","id":601,"error":{"code":-32601,"message":"method not found: unknown/method"}}`},
-		{"method header in other case", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + modernMeta + `}}`, modernHeaders("TOOLS/LIST", ""), 400,
+		{"method header in other case", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + statelessMeta + `}}`, statelessHeaders("TOOLS/LIST", ""), 400,
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32020,"message":"header mismatch: Mcp-Method TOOLS/LIST does not match method tools/list"}}`},
-		{"unknown tool is answered, not refused", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{` + modernMeta + `,"name":"zz"}}`, modernHeaders("tools/call", "zz"), 200,
+		{"unknown tool is answered, not refused", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{` + statelessMeta + `,"name":"zz"}}`, statelessHeaders("tools/call", "zz"), 200,
 			`{"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"invalid params: unknown tool \"zz\""}}`},
-		{"client info is optional", `{"jsonrpc":"2.0","id":105,"method":"tools/list","params":{` + modernMeta + `}}`, func(r *http.Request) {
-			modernHeaders("tools/list", "")(r)
+		{"client info is optional", `{"jsonrpc":"2.0","id":105,"method":"tools/list","params":{` + statelessMeta + `}}`, func(r *http.Request) {
+			statelessHeaders("tools/list", "")(r)
 			r.Header.Set("mcp-method", "tools/list") // header names are case-insensitive
 		}, 200, ``},
 	}
@@ -76,9 +76,9 @@ func TestStatelessStdioValidation(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/clientCapabilities in params._meta"}}`)
-	c.call(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{`+modernMeta+`}}`,
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: ping"}}`)
-	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+modernMeta+`,"name":"a"}}`,
+	c.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+statelessMeta+`,"name":"a"}}`,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"A"}]}}`)
 }
 
@@ -90,11 +90,11 @@ func TestParamHeaders(t *testing.T) {
 	tool.InputSchema = []byte(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"limit":{"type":"integer","x-mcp-header":"Limit"},"free":{"type":"string"}}}`)
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
 	call := func(args string) string {
-		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + modernMeta + `,"name":"q","arguments":` + args + `}}`
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"q","arguments":` + args + `}}`
 	}
 	with := func(kv ...string) func(*http.Request) {
 		return func(r *http.Request) {
-			modernHeaders("tools/call", "q")(r)
+			statelessHeaders("tools/call", "q")(r)
 			for i := 0; i < len(kv); i += 2 {
 				r.Header.Set(kv[i], kv[i+1])
 			}
@@ -122,16 +122,16 @@ func TestCacheHints(t *testing.T) {
 	srv.ListCache = CacheHint{TTL: 5 * time.Minute}
 	srv.ReadCache = CacheHint{TTL: time.Second, Private: true}
 	c := startStdio(t, srv)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{` + modernMeta + `}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{` + statelessMeta + `}}`)
 	if l := c.recv(); !strings.Contains(l, `"ttlMs":300000,"cacheScope":"public"`) {
 		t.Errorf("list hints: %s", l)
 	}
-	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{` + modernMeta + `,"uri":"test://template/7/data"}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{` + statelessMeta + `,"uri":"test://template/7/data"}}`)
 	if l := c.recv(); !strings.Contains(l, `"ttlMs":1000,"cacheScope":"private"`) {
 		t.Errorf("read hints: %s", l)
 	}
 	d := startStdio(t, resourceServer(mcprt.Identity{Name: "n", Version: "v"}))
-	d.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{` + modernMeta + `,"uri":"test://template/7/data"}}`)
+	d.send(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{` + statelessMeta + `,"uri":"test://template/7/data"}}`)
 	if l := d.recv(); !strings.Contains(l, `"ttlMs":0,"cacheScope":"private"`) {
 		t.Errorf("default read hints: %s", l)
 	}

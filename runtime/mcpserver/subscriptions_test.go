@@ -52,7 +52,7 @@ func TestSubscriptions(t *testing.T) {
 	a.call(`{"jsonrpc":"2.0","id":5,"method":"resources/subscribe","params":{}}`,
 		`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: uri is missing"}}`)
 	// 2026-07-28 has no resources/subscribe.
-	a.call(`{"jsonrpc":"2.0","id":6,"method":"resources/subscribe","params":{`+modernMeta+`,"uri":"`+watchedURI+`"}}`,
+	a.call(`{"jsonrpc":"2.0","id":6,"method":"resources/subscribe","params":{`+statelessMeta+`,"uri":"`+watchedURI+`"}}`,
 		`{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"method not found: resources/subscribe"}}`)
 }
 
@@ -114,7 +114,7 @@ func TestListChanged(t *testing.T) {
 		change func()
 		sent   string // "" for nothing
 	}{
-		{func() { srv.Add(textTool("a", "A")) }, listChanged("tools")},
+		{func() { srv.AddTools(textTool("a", "A")) }, listChanged("tools")},
 		{func() { srv.RemoveTools("a") }, listChanged("tools")},
 		{func() { srv.RemoveTools("a") }, ""},
 		{func() { srv.AddPrompts(textPrompt("p", "P")) }, listChanged("prompts")},

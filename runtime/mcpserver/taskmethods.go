@@ -14,7 +14,7 @@ import (
 // taskCall decides whether a tools/call of e runs as a task, and if so
 // answers it; handled is false for a call that runs as usual.
 func (s *Server) taskCall(ctx context.Context, x *exchange, e *toolEntry, args []byte) (result []byte, rerr *rpcError, handled bool) {
-	support := e.tool.TaskSupport
+	support := e.val.TaskSupport
 	capable := s.id.EnableTasks && (support == mcprt.TaskOptional || support == mcprt.TaskRequired)
 	asked := x.meta.task != nil && !isNull(x.meta.task)
 	switch {
@@ -24,9 +24,9 @@ func (s *Server) taskCall(ctx context.Context, x *exchange, e *toolEntry, args [
 			result, rerr = s.startTask(ctx, x, e, args)
 			return result, rerr, true
 		case asked:
-			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.tool.Name)+" does not run as a task"), true
+			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.val.Name)+" does not run as a task"), true
 		case capable && support == mcprt.TaskRequired:
-			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.tool.Name)+" runs only as a task: call it with the task param"), true
+			return nil, errorf(codeMethodNotFound, "tool "+strconv.Quote(e.val.Name)+" runs only as a task: call it with the task param"), true
 		}
 	case x.rev.Stateless() && capable:
 		if !x.caps.tasks {
@@ -61,7 +61,7 @@ func (s *Server) startTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	if p.TTL != nil && *p.TTL > 0 {
 		ttl = time.Duration(*p.TTL) * time.Millisecond
 	}
-	t, rerr := s.newTask(ctx, x, e.tool.Name, ttl)
+	t, rerr := s.newTask(ctx, x, e.val.Name, ttl)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -70,7 +70,7 @@ func (s *Server) startTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	s.register(run, t)
 	c := taskCaller(x, run)
 	args = append([]byte(nil), args...) // the request's buffer does not outlive it
-	go func() { run.finish(context.Background(), runTool(runCtx, c, &e.tool, args)) }()
+	go func() { run.finish(context.Background(), runTool(runCtx, c, &e.val.Tool, args)) }()
 	return append(append([]byte(`{"task":`), appendTask(nil, t, x.rev)...), '}'), nil
 }
 
@@ -107,14 +107,14 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	c.out = x.out
 	args = append([]byte(nil), args...)
 	ended := make(chan outcome, 1)
-	go func() { ended <- runTool(runCtx, c, &e.tool, args) }()
+	go func() { ended <- runTool(runCtx, c, &e.val.Tool, args) }()
 	timer := time.NewTimer(durationOr(s.TaskGrace, DefaultTaskGrace))
 	defer timer.Stop()
 	select {
 	case o := <-ended:
 		stop()
 		cancel()
-		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.tool.TaskSupport != mcprt.TaskRequired {
+		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
 			return s.inlineResult(x, o)
 		}
 		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return o })
@@ -139,7 +139,7 @@ func (s *Server) inlineResult(x *exchange, o outcome) ([]byte, *rpcError) {
 // call is answered with it, and end waits for the handler's outcome in the
 // background.
 func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *taskRun, cancel context.CancelFunc, end func() outcome) ([]byte, *rpcError) {
-	t, rerr := s.newTask(ctx, x, e.tool.Name, 0)
+	t, rerr := s.newTask(ctx, x, e.val.Name, 0)
 	if rerr != nil {
 		cancel()
 		return nil, rerr
@@ -176,7 +176,7 @@ func (s *Server) tasks(ctx context.Context, x *exchange, m *message) ([]byte, *r
 	if !ok || id == "" {
 		return nil, errorf(codeInvalidParams, "invalid params: taskId is missing")
 	}
-	t, err := s.taskStore().Get(ctx, taskOwner(x), id)
+	t, err := s.loadTask(ctx, taskOwner(x), id)
 	if err != nil {
 		return nil, errorf(codeInvalidParams, "invalid params: no task "+strconv.Quote(id))
 	}
@@ -235,6 +235,15 @@ func (s *Server) taskResult(ctx context.Context, x *exchange, t *Task) ([]byte, 
 		if t, err = s.taskStore().Get(ctx, taskOwner(x), t.ID); err != nil {
 			return nil, errorf(codeInvalidParams, "invalid params: the task expired")
 		}
+	} else if !t.Status.Terminal() {
+		// Another replica runs it: wait for the end it stores.
+		var err error
+		if t, err = s.awaitEnd(ctx, t); err != nil {
+			if ctx.Err() != nil {
+				return nil, errorf(codeInternalError, "internal error: the request ended before the task")
+			}
+			return nil, errorf(codeInvalidParams, "invalid params: the task expired")
+		}
 	}
 	switch {
 	case t.Result != nil:
@@ -262,6 +271,19 @@ func (s *Server) updateTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 	}
 	if run := s.running(t.ID); run != nil {
 		run.answer(ctx, responses)
+	} else if store := s.shared(); store != nil && len(responses) > 0 && !t.Status.Terminal() {
+		// Another replica runs it: the answers wait in the store for it.
+		box := make(map[string][]byte, len(responses))
+		for k, v := range responses {
+			box[k] = v
+		}
+		switch err := store.PostAnswers(ctx, t.ID, box); {
+		case errors.Is(err, ErrTaskTerminal), errors.Is(err, ErrTaskNotFound):
+		case err != nil:
+			return nil, errorf(codeInternalError, "internal error: storing the answers: "+err.Error())
+		default:
+			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+		}
 	}
 	return []byte(`{"resultType":"complete"}`), nil
 }
@@ -285,6 +307,9 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			if err == nil && !x.rev.Stateless() && run.sess != nil {
 				run.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, x.rev)))
 			}
+		}
+		if run == nil && err == nil {
+			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID}) // for the replica running it
 		}
 		if errors.Is(err, ErrTaskTerminal) { // it ended meanwhile
 			t, _ = s.taskStore().Get(ctx, taskOwner(x), t.ID)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -86,6 +87,7 @@ func (s *Server) taskStore() TaskStore {
 		}
 		s.runs = map[string]*taskRun{}
 	})
+	s.bus() // subscribed before any task runs, for what other replicas send it
 	return s.Tasks
 }
 
@@ -97,13 +99,18 @@ func durationOr(d, def time.Duration) time.Duration {
 }
 
 // taskOwner is whom a request's tasks belong to: its session on
-// 2025-11-25, everyone who knows the id on 2026-07-28 (no session, and no
-// identity of the client to bind them to).
+// 2025-11-25, and with authorization its principal too; on 2026-07-28 the
+// principal, or everyone who knows the id without authorization (no
+// session, and no identity of the client to bind them to).
 func taskOwner(x *exchange) string {
+	p := authgate.Digest(authgate.Principal(x.token))
 	if x.sess != nil && !x.rev.Stateless() {
-		return x.sess.taskOwner
+		if p == "" {
+			return x.sess.taskOwner
+		}
+		return x.sess.taskOwner + "." + p
 	}
-	return ""
+	return p
 }
 
 // newTask stores a new working task for a call of tool. ttl is the
@@ -117,6 +124,7 @@ func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time
 	now := s.clock().UTC()
 	t := &Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: durationOr(s.TaskPollInterval, DefaultTaskPollInterval)}
+	s.lease(t)
 	switch err := store.Create(ctx, t); {
 	case errors.Is(err, ErrTooManyTasks):
 		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
@@ -139,6 +147,7 @@ func (s *Server) register(run *taskRun, t *Task) {
 	s.runs[t.ID] = run
 	s.runsMu.Unlock()
 	run.detached.Store(true)
+	s.keepLease(run)
 }
 
 // running returns the run of task id in this process, or nil.
@@ -208,6 +217,9 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 	t.UpdatedAt = r.srv.clock().UTC()
 	if err := r.srv.taskStore().Update(ctx, t); err != nil {
 		return
+	}
+	if t.Status.Terminal() {
+		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 	}
 	if !r.rev.Stateless() && r.sess != nil {
 		r.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))

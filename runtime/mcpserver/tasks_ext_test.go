@@ -94,9 +94,9 @@ func TestTasksExtensionRules(t *testing.T) {
 	must.TaskSupport = mcprt.TaskRequired
 	c := startStdio(t, taskServer(must))
 	const missing = `{"code":-32021,"message":"Missing required client capability: the io.modelcontextprotocol/tasks extension","data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}`
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+modernMeta+`,"name":"must"}}`, `{"jsonrpc":"2.0","id":1,"error":`+missing+`}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+statelessMeta+`,"name":"must"}}`, `{"jsonrpc":"2.0","id":1,"error":`+missing+`}`)
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		c.call(`{"jsonrpc":"2.0","id":2,"method":"`+m+`","params":{`+modernMeta+`,"taskId":"x"}}`, `{"jsonrpc":"2.0","id":2,"error":`+missing+`}`)
+		c.call(`{"jsonrpc":"2.0","id":2,"method":"`+m+`","params":{`+statelessMeta+`,"taskId":"x"}}`, `{"jsonrpc":"2.0","id":2,"error":`+missing+`}`)
 	}
 	c.call(`{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{`+extMeta+`,"taskId":"x"}}`,
 		`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"invalid params: no task \"x\""}}`)

@@ -47,6 +47,11 @@ type Task struct {
 	// InputRequests are the open questions of a 2026-07-28 task in
 	// input_required, a JSON object of key to request.
 	InputRequests []byte
+	// Runner is the ReplicaID of the server running the task, and
+	// LeaseUntil when its lease ends unless renewed (see
+	// [SharedTaskStore]); zero when no lease is kept.
+	Runner     string
+	LeaseUntil time.Time
 }
 
 // expired reports whether t has outlived its TTL at now.
@@ -67,9 +72,9 @@ func (t *Task) expired(now time.Time) bool {
 //   - ids it is given are unguessable (the server makes them from 128
 //     random bits), so they may be its keys.
 //
-// The goroutine running a task lives in the process that created it: a
-// tasks/cancel served by another replica marks the stored task cancelled,
-// and that process notices it the next time it updates the task.
+// The goroutine running a task lives in the process that created it. For
+// answers, cancels and a replica's death to reach a task whose handler
+// runs elsewhere, a shared store also implements [SharedTaskStore].
 type TaskStore interface {
 	Create(ctx context.Context, t *Task) error
 	Get(ctx context.Context, owner, id string) (*Task, error)
@@ -78,6 +83,36 @@ type TaskStore interface {
 	// after ("" for the first page) in creation order, and the id to pass
 	// as after for the next page ("" when there is none).
 	List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error)
+}
+
+// SharedTaskStore is what a [TaskStore] shared by several replicas adds,
+// so that nothing sent to a task is lost whichever replica receives it.
+// The replica running a task holds a lease on it, renewed every
+// Server.TaskLease; a task whose lease lapsed is failed by the first
+// replica that looks at it. Answers for its handler wait in the store
+// until the runner takes them; a cancel is the stored status itself,
+// which the runner sees at its next renewal. (A [Bus] makes both arrive
+// at once; the lease makes them arrive within one TaskLease without it.)
+//
+// A shared implementation must provide, each atomically: Renew only of a
+// task that is not terminal; Reap only of a task whose lease has lapsed;
+// answers kept until taken, each taken once. Update leaves Runner and
+// LeaseUntil as stored: only Create and Renew write them.
+type SharedTaskStore interface {
+	TaskStore
+	// Renew extends the lease replica holds on task id to until. It
+	// returns ErrTaskTerminal for a task that has ended (it was cancelled,
+	// or reaped) and ErrTaskNotFound for one that is gone.
+	Renew(ctx context.Context, id, replica string, until time.Time) error
+	// Reap fails owner's task id with the JSON-RPC error object errObj
+	// when it is not terminal and its lease ended before now, and returns
+	// the task as stored afterwards, reaped or not.
+	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*Task, error)
+	// PostAnswers keeps answers (input key to JSON response) for the
+	// handler of task id until its runner takes them.
+	PostAnswers(ctx context.Context, id string, answers map[string][]byte) error
+	// TakeAnswers returns and forgets the answers posted for task id.
+	TakeAnswers(ctx context.Context, id string) (map[string][]byte, error)
 }
 
 // Errors of a TaskStore.
@@ -99,8 +134,9 @@ type MemoryTaskStore struct {
 
 	mu      sync.Mutex
 	byID    map[string]*memTask
-	owners  map[string]*list.List // of *memTask, in creation order
-	ending  endHeap               // the tasks with a TTL, soonest end first
+	answers map[string]map[string][]byte // posted for tasks by id
+	owners  map[string]*list.List        // of *memTask, in creation order
+	ending  endHeap                      // the tasks with a TTL, soonest end first
 	now     func() time.Time
 	initial sync.Once
 }
@@ -184,10 +220,80 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	case old.Status.Terminal():
 		return ErrTaskTerminal
 	}
-	owner, created, ttl := old.Owner, old.CreatedAt, old.TTL
+	owner, created, ttl, runner, lease := old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil
 	old.Task = *t
-	old.Owner, old.CreatedAt, old.TTL = owner, created, ttl
+	old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil = owner, created, ttl, runner, lease
 	return nil
+}
+
+// Renew implements [SharedTaskStore].
+func (m *MemoryTaskStore) Renew(ctx context.Context, id, replica string, until time.Time) error {
+	m.init()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.byID[id]
+	switch {
+	case t == nil || t.expired(m.now()):
+		return ErrTaskNotFound
+	case t.Status.Terminal():
+		return ErrTaskTerminal
+	}
+	t.Runner, t.LeaseUntil = replica, until
+	return nil
+}
+
+// Reap implements [SharedTaskStore].
+func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*Task, error) {
+	m.init()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.byID[id]
+	if t == nil || t.Owner != owner || t.expired(m.now()) {
+		return nil, ErrTaskNotFound
+	}
+	if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && t.LeaseUntil.Before(now) {
+		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, "The server running this task stopped.", nil
+		t.Error, t.UpdatedAt = errObj, now
+		delete(m.answers, id)
+	}
+	c := t.Task
+	return &c, nil
+}
+
+// PostAnswers implements [SharedTaskStore].
+func (m *MemoryTaskStore) PostAnswers(ctx context.Context, id string, answers map[string][]byte) error {
+	m.init()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.byID[id]
+	switch {
+	case t == nil:
+		return ErrTaskNotFound
+	case t.Status.Terminal():
+		return ErrTaskTerminal
+	}
+	if m.answers == nil {
+		m.answers = map[string]map[string][]byte{}
+	}
+	box := m.answers[id]
+	if box == nil {
+		box = map[string][]byte{}
+		m.answers[id] = box
+	}
+	for k, v := range answers {
+		box[k] = append([]byte(nil), v...)
+	}
+	return nil
+}
+
+// TakeAnswers implements [SharedTaskStore].
+func (m *MemoryTaskStore) TakeAnswers(ctx context.Context, id string) (map[string][]byte, error) {
+	m.init()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	box := m.answers[id]
+	delete(m.answers, id)
+	return box, nil
 }
 
 // List returns a page of owner's tasks. It walks only owner's tasks.
@@ -241,6 +347,7 @@ func (m *MemoryTaskStore) sweepLocked() {
 	for len(m.ending) > 0 && m.ending[0].expired(now) {
 		t := heap.Pop(&m.ending).(*memTask)
 		delete(m.byID, t.ID)
+		delete(m.answers, t.ID)
 		own := m.owners[t.Owner]
 		own.Remove(t.elem)
 		if own.Len() == 0 {

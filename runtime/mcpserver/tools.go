@@ -7,38 +7,29 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// toolEntry is a tool with its descriptor serialized for each revision.
-type toolEntry struct {
-	tool mcprt.Tool
-	desc [numRevisions][]byte
-	// headers are the properties an HTTP client mirrors in headers.
+// tool is a registered tool and the properties an HTTP client mirrors in
+// headers.
+type tool struct {
+	mcprt.Tool
 	headers []headerParam
 }
+
+// toolEntry is a tool with its descriptor serialized for each revision.
+type toolEntry = entry[tool]
 
 // newToolEntry serializes t's descriptor for every revision into one
 // buffer; revisions whose descriptors are equal share the bytes.
 func newToolEntry(t mcprt.Tool) *toolEntry {
-	e := &toolEntry{tool: t, headers: headerParams(t.InputSchema)}
-	buf := make([]byte, 0, 3*descriptorSize(&t))
-	for i, rev := range wire.Revisions {
-		start := len(buf)
-		buf = wire.AppendTool(buf, &t, rev)
-		d := buf[start:len(buf):len(buf)]
-		for _, prev := range wire.Revisions[:i] {
-			if p := e.desc[revIndex(prev)]; bytes.Equal(p, d) {
-				d, buf = p, buf[:start]
-				break
-			}
-		}
-		e.desc[revIndex(rev)] = d
-	}
-	return e
+	return newEntrySized(t.Name, tool{Tool: t, headers: headerParams(t.InputSchema)}, appendTool, 3*descriptorSize(&t))
+}
+
+func appendTool(dst []byte, t *tool, rev wire.Revision) []byte {
+	return wire.AppendTool(dst, &t.Tool, rev)
 }
 
 // descriptorSize estimates the size of t's largest descriptor: strings
@@ -51,13 +42,11 @@ func descriptorSize(t *mcprt.Tool) int {
 	return n + n/16
 }
 
-// registry holds the tools in insertion order. Reads take the read lock
-// only long enough to find an entry or copy a page.
+// registry is the catalog of tools, with the one-page tools/list result of
+// each revision, built on use under the catalog's lock.
 type registry struct {
-	mu     sync.RWMutex
-	list   []*toolEntry
-	byName map[string]*toolEntry
-	lists  [numRevisions][]byte // one-page tools/list results, built on use
+	catalog[tool]
+	lists [wire.NumRevisions][]byte
 }
 
 // add appends tools; a tool whose name is taken replaces the old one in
@@ -67,55 +56,26 @@ func (r *registry) add(tools []mcprt.Tool) {
 	for i, t := range tools {
 		entries[i] = newToolEntry(t)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lists = [numRevisions][]byte{}
-	if r.byName == nil {
-		r.byName = make(map[string]*toolEntry)
-	}
-	for _, e := range entries {
-		if old, ok := r.byName[e.tool.Name]; ok {
-			for i := range r.list {
-				if r.list[i] == old {
-					r.list[i] = e
-				}
-			}
-		} else {
-			r.list = append(r.list, e)
-		}
-		r.byName[e.tool.Name] = e
-	}
+	r.catalog.add(entries)
+	r.dropLists()
 }
 
 // remove removes the tools named names and reports whether there was any.
 func (r *registry) remove(names []string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	gone := false
-	for _, n := range names {
-		if _, ok := r.byName[n]; ok {
-			delete(r.byName, n)
-			gone = true
-		}
-	}
-	if !gone {
+	if !r.catalog.remove(names) {
 		return false
 	}
-	r.lists = [numRevisions][]byte{}
-	list := make([]*toolEntry, 0, len(r.byName))
-	for _, e := range r.list {
-		if r.byName[e.tool.Name] == e {
-			list = append(list, e)
-		}
-	}
-	r.list = list
+	r.dropLists()
 	return true
 }
 
-func (r *registry) get(name string) *toolEntry {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.byName[name]
+// dropLists forgets the lists built before a change. A list built between
+// the change and this is built from the changed catalog, so no list of an
+// older catalog outlives the call.
+func (r *registry) dropLists() {
+	r.mu.Lock()
+	r.lists = [wire.NumRevisions][]byte{}
+	r.mu.Unlock()
 }
 
 // lookup finds a tool by the JSON string raw, without allocating when the
@@ -128,14 +88,14 @@ func (r *registry) lookup(raw []byte) *toolEntry {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.byName[string(body)]
+	return r.byKey[string(body)]
 }
 
 // fullList returns the tools/list result listing every tool for rev. It is
 // built on first use after a change and shared by every request until the
 // next change; callers must not modify it.
 func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
-	ri := revIndex(rev)
+	ri := rev.Index()
 	r.mu.RLock()
 	list := r.lists[ri]
 	r.mu.RUnlock()
@@ -152,7 +112,7 @@ func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
 
 // buildList makes the one-page tools/list result for rev; r.mu is held.
 func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
-	ri := revIndex(rev)
+	ri := rev.Index()
 	n := len(`{"resultType":"complete","tools":[]}`) + len(hints)
 	for _, e := range r.list {
 		n += len(e.desc[ri]) + 1
@@ -173,33 +133,6 @@ func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
 		dst = append(dst, hints...)
 	}
 	return append(dst, '}')
-}
-
-// appendPage appends the descriptors of up to size tools from start (all
-// when size <= 0) as JSON array elements, and returns the offset of the
-// next page (0 when this is the last one).
-func (r *registry) appendPage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	n := len(r.list)
-	if start > n {
-		return dst, 0, false
-	}
-	end := n
-	if size > 0 && start+size < n {
-		end = start + size
-	}
-	ri := revIndex(rev)
-	for i := start; i < end; i++ {
-		if i > start {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, r.list[i].desc[ri]...)
-	}
-	if end < n {
-		return dst, end, true
-	}
-	return dst, 0, true
 }
 
 // encodeCursor and decodeCursor make the opaque pagination cursor: the
@@ -242,7 +175,7 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 		e = s.tools.lookup(name)
 	}
 	// Only a tool that checks its arguments itself is given them unchecked.
-	if (e == nil || !e.tool.ChecksArguments) && !x.meta.checkArgs() {
+	if (e == nil || !e.val.ChecksArguments) && !x.meta.checkArgs() {
 		return nil, errParse
 	}
 	if len(params) > 0 && !isNull(params) && params[0] != '{' {
@@ -272,7 +205,12 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.tool, args)
+	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
+	if res.IsError && res.Err != nil {
+		if rerr, handled := x.urlElicitation(res.Err); handled {
+			return nil, rerr
+		}
+	}
 	if x.q != nil {
 		x.q.mu.Lock()
 		x.q.failed = res.IsError

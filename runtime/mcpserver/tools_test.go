@@ -38,7 +38,7 @@ func TestToolsListPerRevision(t *testing.T) {
 		Name: "add", Title: "Add", Description: "Adds.",
 		InputSchema:  []byte(`{"type":"object"}`),
 		OutputSchema: []byte(`{"type":"object"}`),
-		Hints:        mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+		Hints:        mcprt.Hints{ReadOnly: new(true)},
 		Icons:        []mcprt.Icon{{Src: "https://x/i.png"}},
 		TaskSupport:  mcprt.TaskOptional,
 	}
@@ -126,21 +126,33 @@ func TestToolListChanged(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}, textTool("a", "A"))
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
-	srv.Add(textTool("b", "B"))
+	srv.AddTools(textTool("b", "B"))
 	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"B"}]}}`)
 	// Replacing a tool keeps its place.
-	srv.Add(textTool("a", "A2"))
+	srv.AddTools(textTool("a", "A2"))
 	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}`)
+}
+
+// TestDeprecatedAdd checks that Add, kept for servers that call it, adds
+// and notifies as AddTools does.
+func TestDeprecatedAdd(t *testing.T) {
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20250618, `{}`)
+	srv.Add(textTool("b", "B"))
+	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"B"}]}}`)
 }
 
 func TestNoListChangedWithoutSwitch(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
-	srv.Add(textTool("b", "B"))
+	srv.AddTools(textTool("b", "B"))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 }

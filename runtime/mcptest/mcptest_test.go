@@ -30,7 +30,7 @@ var echo = tool("echo", func(ctx context.Context, args []byte) mcprt.Result {
 var point = mcprt.Tool{
 	Name: "point", Description: "a point", InputSchema: []byte(`{"type":"object"}`),
 	OutputSchema: []byte(`{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}}}`),
-	Hints:        mcprt.Hints{ReadOnly: mcprt.Bool(true)},
+	Hints:        mcprt.Hints{ReadOnly: new(true)},
 	Handler: func(ctx context.Context, args []byte) mcprt.Result {
 		if strings.Contains(string(args), "fail") {
 			return mcprt.Errorf("no point here")
@@ -331,7 +331,7 @@ func TestNotifications(t *testing.T) {
 				t.Errorf("log message %s (%v)", notes[1].Params, err)
 			}
 
-			c.Server().Add(echo)
+			c.Server().AddTools(echo)
 			c.Await("notifications/tools/list_changed")
 			c.Subscribe("mem://a")
 			c.Server().ResourceUpdated("mem://b")
@@ -340,7 +340,7 @@ func TestNotifications(t *testing.T) {
 			if err := c.Await("notifications/resources/updated").Decode(&u); err != nil || u.URI != "mem://a" {
 				t.Errorf("update of %q (%v), want mem://a", u.URI, err)
 			}
-			c.Server().Add(point)
+			c.Server().AddTools(point)
 			c.Await("notifications/tools/list_changed")
 		})
 	}

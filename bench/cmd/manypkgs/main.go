@@ -70,7 +70,7 @@ func module(repo string, npkg, ntool int, each bool) map[string]string {
 		name := pkgName(p)
 		files[name+"/tools.go"] = packageSource(name, ntool, each)
 		fmt.Fprintf(&imports, "\t\"example.com/many/%s\"\n", name)
-		fmt.Fprintf(&adds, "\tsrv.Add(%s.MCPTools()...)\n", name)
+		fmt.Fprintf(&adds, "\tsrv.AddTools(%s.MCPTools()...)\n", name)
 	}
 	gen := ""
 	if !each {

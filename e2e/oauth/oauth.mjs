@@ -1,0 +1,460 @@
+// Puts the kb example (examples/kb) behind a real OAuth 2.1 authorization
+// server, oidc-provider, and drives it with the TypeScript MCP SDK
+// client's own OAuth flow: 401, protected resource metadata, authorization
+// server discovery, dynamic client registration, PKCE, the token with its
+// resource indicator, then list and call; a step-up from the read scope to
+// the write scope on a 403; and 401 for tokens that are expired, badly
+// signed, of another issuer or for another resource. All of it on each of
+// kb's three server paths: the built-in server, the official Go SDK and
+// mcp-go. Usage: node oauth.mjs PATH_TO_KB_SERVER. Prints one line per
+// check and a closing "N passed, M failed"; exits 1 on any failure.
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import http from "node:http";
+import net from "node:net";
+import Provider from "oidc-provider";
+import { CookieJar } from "tough-cookie";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+
+const kbPath = process.argv[2];
+if (!kbPath) {
+  console.error("usage: node oauth.mjs PATH_TO_KB_SERVER");
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+
+function checkOne(name, ok, detail) {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}: ${detail}`);
+  }
+}
+
+// The scopes of kb's tools: every request needs kb.read (kb runs with
+// -auth-scopes kb.read), and the tools that change the knowledge base
+// need kb.write (their scope= annotation).
+const READ = "kb.read";
+const WRITE = "kb.write";
+
+// freePort returns a loopback port that was free a moment ago.
+async function freePort() {
+  const srv = net.createServer();
+  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  const { port } = srv.address();
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+// The signing key of the authorization servers: the second one signs with
+// the same key, so that only its issuer tells its tokens apart.
+const signingKey = {
+  ...crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
+  kid: "as-key", use: "sig", alg: "RS256",
+};
+
+// startProvider starts an authorization server on a free loopback port:
+// dynamic client registration, PKCE (S256) required, resource indicators
+// issuing RFC 9068 JWT access tokens whose audience is the resource asked
+// for, and two confidential clients for the client_credentials grant:
+// "robot", and "stale-robot", whose tokens are issued already expired.
+// Its interactions finish by themselves: alice is logged in, and the
+// consent grants exactly the scopes asked for.
+async function startProvider() {
+  const server = http.createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const provider = new Provider(issuer, {
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [crypto.randomBytes(16).toString("hex")] },
+    clients: ["robot", "stale-robot"].map((id) => ({
+      client_id: id,
+      client_secret: `${id}-secret`,
+      grant_types: ["client_credentials"],
+      redirect_uris: [],
+      response_types: [],
+    })),
+    findAccount: async (ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    pkce: { required: () => true },
+    ttl: { AccessToken: 600, ClientCredentials: 600, Grant: 3600, Interaction: 600, Session: 3600 },
+    // Published, so that clients may register for them.
+    scopes: ["openid", READ, WRITE],
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (ctx, client, oneOf) => oneOf?.[0],
+        useGrantedResource: () => true,
+        getResourceServerInfo: async (ctx, resource) => ({
+          audience: resource,
+          scope: `${READ} ${WRITE}`,
+          accessTokenTTL: 600,
+          accessTokenFormat: "jwt",
+          jwt: { sign: { alg: "RS256" } },
+        }),
+      },
+    },
+    formats: {
+      customizers: {
+        jwt: async (ctx, token, jwt) => {
+          if (token.clientId === "stale-robot") {
+            jwt.payload.iat -= 7200;
+            jwt.payload.exp = jwt.payload.iat + 600;
+          }
+        },
+      },
+    },
+  });
+  const callback = provider.callback();
+  server.on("request", (req, res) => {
+    const fail = (e) => {
+      res.statusCode = 500;
+      res.end(String(e));
+    };
+    if (req.url.startsWith("/interaction/")) {
+      interact(provider, req, res).catch(fail);
+    } else if (req.method === "POST" && req.url === "/reg") {
+      register(req, res, callback).catch(fail);
+    } else {
+      callback(req, res);
+    }
+  });
+  return { issuer, provider, server };
+}
+
+// register lets a client register without limiting the scopes it may
+// ask for later: the SDK registers with the scope of its first
+// authorization, and oidc-provider would refuse the wider scope of a
+// step-up. oidc-provider takes a body read before it as req.body.
+async function register(req, res, callback) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const metadata = JSON.parse(Buffer.concat(chunks).toString());
+  delete metadata.scope;
+  req.body = metadata;
+  callback(req, res);
+}
+
+// interact finishes a login or consent interaction at once.
+async function interact(provider, req, res) {
+  const details = await provider.interactionDetails(req, res);
+  const { prompt, params, session } = details;
+  let result;
+  if (prompt.name === "login") {
+    result = { login: { accountId: "alice" } };
+  } else {
+    const grant = details.grantId
+      ? await provider.Grant.find(details.grantId)
+      : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+    if (prompt.details.missingOIDCScope) grant.addOIDCScope(prompt.details.missingOIDCScope.join(" "));
+    if (prompt.details.missingOIDCClaims) grant.addOIDCClaims(prompt.details.missingOIDCClaims);
+    for (const [resource, scopes] of Object.entries(prompt.details.missingResourceScopes ?? {})) {
+      grant.addResourceScope(resource, scopes.join(" "));
+    }
+    result = { consent: { grantId: await grant.save() } };
+  }
+  await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
+}
+
+// startKB starts the kb example on a free port, on the server path sdk,
+// protected by issuer.
+async function startKB(issuer, sdk) {
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const args = ["-sdk", sdk, "-http", `127.0.0.1:${port}`, "-auth-issuer", issuer, "-auth-resource", resource, "-auth-scopes", READ];
+  const child = spawn(kbPath, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  await new Promise((resolve, reject) => {
+    child.stderr.on("data", (d) => {
+      log += d;
+      if (log.includes("serving MCP on")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`kb exited with ${code}: ${log}`)));
+  });
+  return { child, resource, log: () => log };
+}
+
+// Browser is the user agent of the authorization flow: it follows the
+// authorization server's redirects with a cookie jar, as a browser would,
+// until they reach the client's redirect URI.
+class Browser {
+  jar = new CookieJar();
+
+  async authorize(url, redirectUri) {
+    let next = url.toString();
+    for (let hops = 0; hops < 20; hops++) {
+      if (next.startsWith(redirectUri)) {
+        const u = new URL(next);
+        if (!u.searchParams.get("code")) throw new Error(`authorization failed: ${u.search}`);
+        return u.searchParams.get("code");
+      }
+      const cookie = await this.jar.getCookieString(next);
+      const res = await fetch(next, { redirect: "manual", headers: cookie ? { cookie } : {} });
+      for (const c of res.headers.getSetCookie()) await this.jar.setCookie(c, next);
+      const location = res.headers.get("location");
+      if (!location) throw new Error(`authorization stopped at ${next}: ${res.status} ${await res.text()}`);
+      next = new URL(location, next).toString();
+    }
+    throw new Error("authorization redirected too often");
+  }
+}
+
+// AuthProvider is the client's OAuthClientProvider: it keeps what the
+// SDK gives it in memory, and authorizes in the Browser.
+class AuthProvider {
+  constructor(browser) {
+    this.browser = browser;
+    this.redirectUrl = "http://127.0.0.1:1/callback";
+    this.clientMetadata = {
+      client_name: "mcpgen oauth e2e",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      application_type: "native",
+    };
+    this.authorizations = []; // the authorization URLs the SDK made
+    this.code = undefined;
+    this._client = undefined;
+    this._tokens = undefined;
+    this._verifier = undefined;
+  }
+  clientInformation() { return this._client; }
+  saveClientInformation(info) { this._client = info; }
+  tokens() { return this._tokens; }
+  saveTokens(tokens) { this._tokens = tokens; }
+  codeVerifier() { return this._verifier; }
+  saveCodeVerifier(v) { this._verifier = v; }
+  async redirectToAuthorization(url) {
+    this.authorizations.push(new URL(url));
+    this.code = await this.browser.authorize(url, this.redirectUrl);
+  }
+}
+
+// Recorder is a fetch that remembers the status and challenge of every
+// response the transport gets.
+function recorder() {
+  const seen = [];
+  const f = async (url, init) => {
+    const res = await fetch(url, init);
+    seen.push({ url: String(url), status: res.status, challenge: res.headers.get("www-authenticate") });
+    return res;
+  };
+  return { fetch: f, seen };
+}
+
+// waitFor resolves when pred holds, or after ms.
+async function waitFor(pred, ms) {
+  for (let waited = 0; waited < ms && !pred(); waited += 20) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return pred();
+}
+
+// sameParams reports whether a Bearer challenge (RFC 6750 §3) has exactly
+// the parameters want, in any order, and the same scopes in any order.
+function sameParams(challenge, want) {
+  const m = /^Bearer (.*)$/.exec(challenge ?? "");
+  if (!m) return false;
+  const got = {};
+  for (const [, name, value] of m[1].matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"(?:, |$)/g)) {
+    got[name] = value.replace(/\\(.)/g, "$1");
+  }
+  const norm = (params) => JSON.stringify(Object.entries(params)
+    .map(([k, v]) => [k, k === "scope" ? v.split(" ").sort().join(" ") : v]).sort());
+  return norm(got) === norm(want);
+}
+
+function payloadOf(jwt) {
+  return JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString());
+}
+
+function headerOf(jwt) {
+  return JSON.parse(Buffer.from(jwt.split(".")[0], "base64url").toString());
+}
+
+// clientCredentials gets a token of a confidential client for resource.
+async function clientCredentials(issuer, id, resource, scope) {
+  const res = await fetch(`${issuer}/token`, {
+    method: "POST",
+    headers: {
+      authorization: "Basic " + Buffer.from(`${id}:${id}-secret`).toString("base64"),
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
+  });
+  const body = await res.json();
+  if (!body.access_token) throw new Error(`client_credentials for ${id}: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+// initialize posts an initialize request with token (or none) and returns
+// the response's status and challenge.
+async function initialize(url, token) {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0", id: 1, method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+    }),
+  });
+  await res.body?.cancel();
+  return { status: res.status, challenge: res.headers.get("www-authenticate") ?? "" };
+}
+
+async function main(children) {
+  const as = await startProvider();
+  const other = await startProvider();
+  children.push(as.server, other.server);
+  for (const sdk of ["builtin", "gosdk", "mcpgo"]) {
+    const kb = await startKB(as.issuer, sdk);
+    children.push(kb.child);
+    try {
+      await exercise(sdk, kb, as, other);
+    } catch (e) {
+      check(`${sdk}: the run`, false, e?.stack ?? String(e));
+    }
+    kb.child.kill("SIGTERM");
+  }
+}
+
+// exercise runs every check against one kb server, with label before
+// each check's name.
+async function exercise(label, kb, as, other) {
+  const check = (name, ok, detail) => checkOne(`${label}: ${name}`, ok, detail);
+  const metadataURL = kb.resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+
+  // What a client finds before it has a token.
+  const bare = await initialize(kb.resource);
+  check("no token: 401 with the metadata URL and the scope, no error",
+    bare.status === 401 && sameParams(bare.challenge, { resource_metadata: metadataURL, scope: READ }),
+    `${bare.status} ${bare.challenge}`);
+  const prm = await (await fetch(metadataURL)).json();
+  check("protected resource metadata", prm.resource === kb.resource &&
+    JSON.stringify(prm.authorization_servers) === JSON.stringify([as.issuer]) &&
+    prm.scopes_supported?.includes(READ) && prm.scopes_supported?.includes(WRITE) &&
+    JSON.stringify(prm.bearer_methods_supported) === `["header"]`, JSON.stringify(prm));
+
+  // The SDK's own flow: 401 -> metadata -> discovery -> registration ->
+  // PKCE -> token -> list and call.
+  const browser = new Browser();
+  const auth = new AuthProvider(browser);
+  const rec = recorder();
+  const newTransport = () => new StreamableHTTPClientTransport(new URL(kb.resource), { authProvider: auth, fetch: rec.fetch });
+  const unauthorized = newTransport();
+  let first = null;
+  try {
+    await new Client({ name: "oauth-e2e", version: "1.0.0" }).connect(unauthorized);
+  } catch (e) {
+    first = e;
+  }
+  check("first connect asks for authorization", first instanceof UnauthorizedError && auth.code !== undefined,
+    String(first?.stack ?? first));
+  const authURL = auth.authorizations[0];
+  check("registered dynamically", typeof auth.clientInformation()?.client_id === "string", JSON.stringify(auth.clientInformation()));
+  check("authorization request: PKCE S256, the resource, the challenge's scope",
+    authURL?.searchParams.get("code_challenge_method") === "S256" && authURL?.searchParams.get("resource") === kb.resource &&
+    authURL?.searchParams.get("scope") === READ, String(authURL));
+
+  await unauthorized.finishAuth(auth.code);
+  const token = auth.tokens()?.access_token ?? "";
+  const claims = token.split(".").length === 3 ? payloadOf(token) : {};
+  check("token: a JWT typed at+jwt for this resource with the read scope only",
+    headerOf(token).typ === "at+jwt" && claims.aud === kb.resource && claims.iss === as.issuer && claims.scope === READ && claims.sub === "alice",
+    JSON.stringify({ header: token && headerOf(token), claims }));
+
+  const transport = newTransport();
+  const client = new Client({ name: "oauth-e2e", version: "1.0.0" });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name).sort();
+  check("tools/list with the token", names.includes("search_articles") && names.includes("add_note"), JSON.stringify(names));
+  const found = await client.callTool({ name: "search_articles", arguments: { query: "backup" } });
+  check("call a read tool", !found.isError && found.structuredContent?.hits?.[0]?.id === 2, JSON.stringify(found));
+
+  // Step-up: the write tool needs kb.write, which the token lacks.
+  const before = rec.seen.length;
+  let stepUp = null;
+  try {
+    await client.callTool({ name: "add_note", arguments: { id: 2, note: "checked" } });
+  } catch (e) {
+    stepUp = e;
+  }
+  const refused = rec.seen.slice(before).find((r) => r.status === 403);
+  check("write tool with the read token: 403 insufficient_scope naming every scope the call needs",
+    refused !== undefined && sameParams(refused.challenge, { error: "insufficient_scope", scope: `${READ} ${WRITE}`, resource_metadata: metadataURL }),
+    JSON.stringify(rec.seen.slice(before)));
+  const wider = auth.authorizations.at(-1);
+  check("the client re-authorizes with the write scope",
+    stepUp instanceof UnauthorizedError && auth.authorizations.length === 2 && wider.searchParams.get("scope")?.split(" ").includes(WRITE),
+    `${stepUp} ${wider}`);
+  await transport.finishAuth(auth.code);
+  const widerClaims = payloadOf(auth.tokens().access_token);
+  check("the new token has the write scope", widerClaims.scope?.split(" ").includes(WRITE), JSON.stringify(widerClaims));
+  const added = await client.callTool({ name: "add_note", arguments: { id: 2, note: "checked" } });
+  check("the retried call succeeds", !added.isError && JSON.stringify(added.content).includes("article 2 has 1 notes"), JSON.stringify(added));
+  await client.close();
+
+  // Tokens the server must refuse with 401, beside one it must accept.
+  const robot = await clientCredentials(as.issuer, "robot", kb.resource, READ);
+  const ok = await initialize(kb.resource, robot);
+  check("a client_credentials token for this resource is accepted", ok.status === 200, `${ok.status} ${ok.challenge}`);
+  const [h, p, s] = robot.split(".");
+  const flippedSig = s.slice(0, 10) + (s[10] === "A" ? "B" : "A") + s.slice(11);
+  // Each with the reason the server logs for it, so that each is refused
+  // for what it is meant to show.
+  const refusals = [
+    ["an expired token", await clientCredentials(as.issuer, "stale-robot", kb.resource, READ), "token is expired"],
+    ["a flipped signature", `${h}.${p}.${flippedSig}`, "signature is invalid"],
+    ["a token of another authorization server with the same key", await clientCredentials(other.issuer, "robot", kb.resource, READ), "invalid issuer"],
+    ["a token for another resource", await clientCredentials(as.issuer, "robot", kb.resource.replace("/mcp", "/other"), READ), "another audience"],
+  ];
+  check("the expired token is expired", payloadOf(refusals[0][1]).exp < Date.now() / 1000 - 3600, JSON.stringify(payloadOf(refusals[0][1])));
+  for (const [name, tok, reason] of refusals) {
+    const logged = kb.log().length;
+    const r = await initialize(kb.resource, tok);
+    const why = await waitFor(() => kb.log().slice(logged).includes(reason), 2000);
+    check(`${name}: 401 invalid_token`,
+      r.status === 401 && sameParams(r.challenge, { error: "invalid_token", scope: READ, resource_metadata: metadataURL }) && why,
+      `${r.status} ${r.challenge}; logged ${JSON.stringify(kb.log().slice(logged))}, want "${reason}"`);
+  }
+  const query = await initialize(`${kb.resource}?access_token=${robot}`);
+  check("a token in the query string is not taken",
+    query.status === 401 && sameParams(query.challenge, { resource_metadata: metadataURL, scope: READ }),
+    `${query.status} ${query.challenge}`);
+  check("the server's log has no token", !kb.log().includes(robot) && !kb.log().includes(token), kb.log());
+}
+
+const children = [];
+function stop() {
+  for (const c of children) {
+    if (c.kill) c.kill("SIGTERM");
+    else c.close();
+  }
+}
+process.on("SIGTERM", () => {
+  stop();
+  process.exit(1);
+});
+try {
+  await main(children);
+} catch (e) {
+  checkOne("the run", false, e?.stack ?? String(e));
+} finally {
+  stop();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

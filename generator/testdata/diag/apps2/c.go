@@ -1,0 +1,6 @@
+package c
+
+// Lonely names a page in a package that serves none.
+//
+//mcp:tool ui=ui://c/page visibility=model
+func Lonely() (string, error) { return "", nil }

@@ -1,0 +1,207 @@
+// Package doc writes Markdown reference documentation of what an MCP
+// server serves: every tool with its arguments, their types and
+// constraints, its result and its hints; every prompt with its arguments;
+// every resource and resource template. It reads the JSON that mcpgen -list
+// prints, so the documentation describes exactly what clients are sent.
+//
+// Headings start at level 2 (## Tools), so that the text can go under a
+// heading of a README or a page of a documentation site.
+package doc
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/generator/internal/jsonv"
+)
+
+// Markdown returns the documentation of list, the output of mcpgen -list.
+func Markdown(list []byte) ([]byte, error) {
+	v, err := jsonv.Parse(list)
+	if err != nil {
+		return nil, fmt.Errorf("reading the list: %w", err)
+	}
+	root, ok := v.(jsonv.Object)
+	if !ok {
+		return nil, fmt.Errorf("reading the list: not a JSON object")
+	}
+	var w writer
+	w.section("Tools", root.Array("tools"), w.tool)
+	w.section("Prompts", root.Array("prompts"), w.prompt)
+	w.section("Resources", root.Array("resources"), w.resource)
+	w.section("Resource templates", root.Array("resourceTemplates"), w.resource)
+	if w.Len() == 0 {
+		w.WriteString("This server serves no tools, prompts or resources.\n")
+	}
+	return bytes.TrimSuffix(w.Bytes(), []byte("\n")), nil
+}
+
+// writer accumulates the document; a blank line ends each block.
+type writer struct{ bytes.Buffer }
+
+// section writes a level-2 heading and one entry an item, when there are
+// items.
+func (w *writer) section(title string, items []any, entry func(jsonv.Object)) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## %s\n\n", title)
+	for _, it := range items {
+		if obj, ok := it.(jsonv.Object); ok {
+			entry(obj)
+		}
+	}
+}
+
+// heading writes an entry's level-3 heading: its name or URI in code, and
+// its title when it has one.
+func (w *writer) heading(id, title string) {
+	if title != "" {
+		fmt.Fprintf(w, "### %s: %s\n\n", code(id), inline(title))
+		return
+	}
+	fmt.Fprintf(w, "### %s\n\n", code(id))
+}
+
+// paragraph writes text as a paragraph, when there is any.
+func (w *writer) paragraph(text string) {
+	if text = strings.TrimSpace(text); text != "" {
+		w.WriteString(text + "\n\n")
+	}
+}
+
+// tool documents one tool: description, hints, arguments and result.
+func (w *writer) tool(t jsonv.Object) {
+	w.heading(t.String("name"), t.String("title"))
+	w.paragraph(t.String("description"))
+	ann, _ := t.Object("annotations")
+	w.paragraph(hints(ann))
+	if exec, ok := t.Object("execution"); ok && exec.String("taskSupport") != "" {
+		w.paragraph("Task support: " + exec.String("taskSupport") + ".")
+	}
+	w.scopes(t)
+	in, _ := t.Object("inputSchema")
+	w.schemaTable("Arguments", "argument", in, true)
+	if out, ok := t.Object("outputSchema"); ok {
+		w.schemaTable("Structured result", "field", out, false)
+	}
+}
+
+// hints says, in words, the behaviour hints a tool publishes; "" when it
+// publishes none.
+func hints(ann jsonv.Object) string {
+	words := []struct{ key, yes, no string }{
+		{"readOnlyHint", "read-only", "not read-only"},
+		{"destructiveHint", "destructive", "not destructive"},
+		{"idempotentHint", "idempotent", "not idempotent"},
+		{"openWorldHint", "open world", "closed world"},
+	}
+	var said []string
+	for _, h := range words {
+		switch v, _ := ann.Get(h.key); v {
+		case true:
+			said = append(said, h.yes)
+		case false:
+			said = append(said, h.no)
+		}
+	}
+	if len(said) == 0 {
+		return ""
+	}
+	return "Hints: " + strings.Join(said, ", ") + "."
+}
+
+// prompt documents one prompt and its arguments, which are all strings.
+func (w *writer) prompt(p jsonv.Object) {
+	w.heading(p.String("name"), p.String("title"))
+	w.paragraph(p.String("description"))
+	w.scopes(p)
+	args := p.Array("arguments")
+	if len(args) == 0 {
+		w.paragraph("No arguments.")
+		return
+	}
+	w.WriteString("Arguments, each a string:\n\n| argument | required | description |\n|---|---|---|\n")
+	for _, a := range args {
+		arg, _ := a.(jsonv.Object)
+		desc := arg.String("description")
+		if t := arg.String("title"); t != "" {
+			desc = strings.TrimSpace(t + ". " + desc)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", cell(code(arg.String("name"))), yesNo(arg.Get("required")), cell(desc))
+	}
+	w.WriteString("\n")
+}
+
+// resource documents one resource or resource template.
+func (w *writer) resource(r jsonv.Object) {
+	uri := r.String("uri")
+	if uri == "" {
+		uri = r.String("uriTemplate")
+	}
+	w.heading(uri, r.String("title"))
+	w.paragraph(r.String("description"))
+	facts := []string{"Name " + code(r.String("name"))}
+	if m := r.String("mimeType"); m != "" {
+		facts = append(facts, "MIME type "+code(m))
+	}
+	if s, ok := r.Get("size"); ok {
+		facts = append(facts, jsonv.Text(s)+" bytes")
+	}
+	if ann, ok := r.Object("annotations"); ok {
+		if aud := ann.Strings("audience"); len(aud) > 0 {
+			facts = append(facts, "for the "+strings.Join(aud, " and the "))
+		}
+		if p, ok := ann.Get("priority"); ok {
+			facts = append(facts, "priority "+jsonv.Text(p))
+		}
+	}
+	w.paragraph(strings.Join(facts, ", ") + ".")
+	w.scopes(r)
+}
+
+// scopes says which OAuth scopes an entry needs, from the _meta member
+// "mcpgen/scopes" that mcpgen -list adds; nothing when it needs none.
+func (w *writer) scopes(entry jsonv.Object) {
+	meta, _ := entry.Object("_meta")
+	list := meta.Strings("mcpgen/scopes")
+	if len(list) == 0 {
+		return
+	}
+	for i, s := range list {
+		list[i] = code(s)
+	}
+	w.paragraph("Scopes needed on an authorized server: " + strings.Join(list, ", ") + ".")
+}
+
+func yesNo(v any, ok bool) string {
+	if ok && v == true {
+		return "yes"
+	}
+	return "no"
+}
+
+// code writes s as a code span that may hold backticks. In a table, pass
+// the whole cell through cell, which escapes pipes even in code spans, as
+// GitHub's tables want.
+func code(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// cell makes text fit one cell of a table: pipes escaped, lines joined
+// with <br>.
+func cell(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "|", `\|`)
+	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+// inline makes text fit a heading: one line.
+func inline(s string) string { return strings.Join(strings.Fields(s), " ") }

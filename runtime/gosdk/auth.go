@@ -1,0 +1,94 @@
+package gosdk
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/authgate"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+// HTTPHandler returns go-sdk's Streamable HTTP handler serving s with
+// opts (nil for the SDK's defaults). With a not nil a, it is an OAuth 2.1
+// protected resource as the built-in server is with Server.Auth: the
+// bearer token, the 401 and 403 challenges, the scopes of Auth and of each
+// tool, prompt and resource, and sessions bound to the token's principal
+// are checked by mcpgen's gate in front of the SDK, which answers
+// nothing itself that the gate has refused. The metadata document is
+// served on its well-known paths when they reach the handler; mount
+// [MetadataHandler] on them otherwise. A bad Auth is an error.
+//
+// Behind the gate, the SDK's auth.RequireBearerToken receives the token
+// the gate verified (with UserID the issuer and subject), so that the
+// SDK's own session binding and req.Extra.TokenInfo work as the SDK
+// documents. Handlers added by this package see it as [mcprt.Token], as
+// go-sdk's handlers run in a context made from the HTTP request's.
+func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptions) (http.Handler, error) {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
+	if a == nil {
+		return h, nil
+	}
+	g, err := authGate(a)
+	if err != nil {
+		return nil, err
+	}
+	reg := registryOf(s)
+	inner := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h)
+	return g.Protect(inner, authgate.ProtectOptions{
+		Scopes: func(op authgate.Operation) []string {
+			return reg.ScopesOf(op.Method, op.Name, op.URI, authgate.MatchTemplate)
+		},
+		Declared: reg.AllScopes,
+		Log:      logger(opts),
+	}), nil
+}
+
+// MetadataHandler serves the RFC 9728 metadata of a for s: Auth's
+// ScopesSupported, or Auth.Scopes and every scope= of what this package
+// added to s. Mount it at a.MetadataPath.
+func MetadataHandler(s *mcp.Server, a *mcpserver.Auth) (http.Handler, error) {
+	g, err := authGate(a)
+	if err != nil {
+		return nil, err
+	}
+	return g.MetadataHandler(registryOf(s).AllScopes), nil
+}
+
+// authGate checks a and returns its gate.
+func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
+	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
+		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	if err != nil {
+		return nil, fmt.Errorf("gosdk: Auth: %w", err)
+	}
+	return g, nil
+}
+
+// logger is where the gate logs refused tokens: the SDK's logger, as
+// opts set it, else slog's default.
+func logger(opts *mcp.StreamableHTTPOptions) *slog.Logger {
+	if opts != nil && opts.Logger != nil {
+		return opts.Logger
+	}
+	return slog.Default()
+}
+
+// verified is the SDK's verifier behind the gate: the token is the one
+// the gate verified, found in the request's context, not checked again.
+func verified(ctx context.Context, _ string, req *http.Request) (*auth.TokenInfo, error) {
+	t, ok := mcprt.Token(req.Context())
+	if !ok {
+		return nil, auth.ErrInvalidToken
+	}
+	return &auth.TokenInfo{Scopes: t.Scopes, Expiration: t.Expires, UserID: authgate.Principal(&t),
+		Extra: map[string]any{extraKey: &t}}, nil
+}
+
+// extraKey is where the mcpgen token is kept in the SDK's TokenInfo.Extra.
+const extraKey = "mcpgen"

@@ -1,0 +1,175 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+)
+
+// Bus carries events between the replicas of a server: what one replica
+// changes or receives that another must act on. The default,
+// [MemoryBus], connects the [Server] values of one process that share it;
+// a server with neither a Bus nor other replicas needs none.
+//
+// A shared implementation must provide: every event published reaches
+// every subscriber of every replica, the publisher's own included, at
+// least once (subscribers tolerate repeats and check the store for the
+// truth); events made only of strings and bytes; Publish returning once
+// the event is accepted for delivery, without waiting for subscribers.
+// An event lost despite this costs time, never data: the server also
+// polls its [TaskStore] every TaskLease.
+type Bus interface {
+	Publish(ctx context.Context, e BusEvent) error
+	// Subscribe calls fn with every event published from now on, until
+	// stop is called. fn must not block: it hands work to goroutines.
+	Subscribe(fn func(BusEvent)) (stop func(), err error)
+}
+
+// BusKind says what a [BusEvent] is about.
+type BusKind string
+
+// The kinds of bus events.
+const (
+	// BusTaskChanged: the stored task ID changed (status, answers posted
+	// for its handler). Its runner applies what concerns it; replicas
+	// waiting for its end look again.
+	BusTaskChanged BusKind = "task"
+	// BusNotify: send the notification ID, without params, as this
+	// replica's broadcast does (the list_changed notifications).
+	BusNotify BusKind = "notify"
+	// BusResourceUpdated: the resource of URI ID changed.
+	BusResourceUpdated BusKind = "resource"
+	// BusReply: Data is a client's response, received for Session, to a
+	// request that replica Target sent.
+	BusReply BusKind = "reply"
+	// BusCancel: the client of Session cancelled its request of JSON id
+	// Data (notifications/cancelled), whichever replica serves it.
+	BusCancel BusKind = "cancel"
+)
+
+// BusEvent is one event on a [Bus].
+type BusEvent struct {
+	Kind    BusKind
+	Origin  string // the ReplicaID of the publisher
+	Target  string // the ReplicaID it is for; "": every one
+	ID      string // what the event is about: a task, a method, a URI
+	Session string // the Mcp-Session-Id it concerns, if any
+	Data    []byte
+}
+
+// MemoryBus is the in-process [Bus]: Publish calls every subscriber, in
+// the publisher's goroutine.
+type MemoryBus struct {
+	mu   sync.Mutex
+	subs map[*func(BusEvent)]struct{}
+}
+
+// Publish implements [Bus].
+func (b *MemoryBus) Publish(_ context.Context, e BusEvent) error {
+	b.mu.Lock()
+	fns := make([]func(BusEvent), 0, len(b.subs))
+	for fn := range b.subs {
+		fns = append(fns, *fn)
+	}
+	b.mu.Unlock()
+	for _, fn := range fns {
+		fn(e)
+	}
+	return nil
+}
+
+// Subscribe implements [Bus].
+func (b *MemoryBus) Subscribe(fn func(BusEvent)) (func(), error) {
+	key := &fn
+	b.mu.Lock()
+	if b.subs == nil {
+		b.subs = make(map[*func(BusEvent)]struct{})
+	}
+	b.subs[key] = struct{}{}
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.subs, key)
+		b.mu.Unlock()
+	}, nil
+}
+
+// replicaID returns Server.ReplicaID, made random on first use when empty.
+func (s *Server) replicaID() string {
+	s.replicaOnce.Do(func() {
+		if s.ReplicaID == "" {
+			s.ReplicaID = rand.Text()[:10]
+		}
+	})
+	return s.ReplicaID
+}
+
+// bus returns Server.Bus, subscribed once, or nil when there is none.
+func (s *Server) bus() Bus {
+	s.busOnce.Do(func() {
+		if s.Bus == nil {
+			return
+		}
+		if _, err := s.Bus.Subscribe(s.onBus); err != nil {
+			s.logger().Error("mcp bus: subscribing failed", "err", err)
+		}
+	})
+	return s.Bus
+}
+
+// publish sends e on the bus, if the server has one.
+func (s *Server) publish(ctx context.Context, e BusEvent) {
+	b := s.bus()
+	if b == nil {
+		return
+	}
+	e.Origin = s.replicaID()
+	if err := b.Publish(ctx, e); err != nil {
+		s.logger().Error("mcp bus: publishing failed", "err", err, "kind", string(e.Kind))
+	}
+}
+
+// onBus acts on an event of the bus. What this replica published it has
+// done already, but for the wake-up of its own waiters.
+func (s *Server) onBus(e BusEvent) {
+	if e.Kind == BusTaskChanged {
+		s.taskChanged(e.ID)
+		return
+	}
+	if e.Origin == s.replicaID() || e.Target != "" && e.Target != s.replicaID() {
+		return
+	}
+	switch e.Kind {
+	case BusNotify:
+		s.broadcastHere(e.ID)
+	case BusResourceUpdated:
+		s.resourceUpdatedHere(e.ID)
+	case BusReply:
+		if sess := s.localSession(e.Session); sess != nil {
+			if m, _, err := parseMessage(e.Data); err == nil && m.isResponse() {
+				sess.deliver(m)
+			}
+		}
+	case BusCancel:
+		if sess := s.localSession(e.Session); sess != nil {
+			sess.cancel(e.Data)
+		}
+	}
+}
+
+// localSession returns the HTTP session id as this replica serves it, or
+// nil.
+func (s *Server) localSession(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
+}
+
+// appendReply writes the response m again, for the bus.
+func appendReply(m *message) []byte {
+	dst := append(append([]byte(`{"jsonrpc":"2.0","id":`), m.id...), ',')
+	if m.error != nil {
+		return append(append(append(dst, `"error":`...), m.error...), '}')
+	}
+	return append(append(append(dst, `"result":`...), m.result...), '}')
+}
