@@ -224,3 +224,27 @@ func SampleTools() []mcprt.Tool {
 			}},
 	}
 }
+
+// URLTools are a tool that sends the user to a page and one that needs the
+// user to have visited one; both report the elicitation's id on ids.
+func URLTools(ids chan<- string) []mcprt.Tool {
+	schema := []byte(`{"type":"object"}`)
+	return []mcprt.Tool{
+		{Name: "consent", InputSchema: schema, Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			r, id, err := mcprt.ElicitURL(ctx, "Grant access", "https://example.com/consent")
+			if err != nil {
+				return mcprt.ErrorResult(err)
+			}
+			ids <- id
+			return mcprt.TextResult(r.Action)
+		}},
+		{Name: "gate", InputSchema: schema, Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			err := mcprt.URLElicitationRequired("Authorize", "https://example.com/oauth")
+			var ue *mcprt.URLElicitationError
+			if errors.As(err, &ue) {
+				ids <- ue.Elicitations[0].ID
+			}
+			return mcprt.ErrorResult(err)
+		}},
+	}
+}

@@ -54,6 +54,9 @@ type pathServer interface {
 	addPrompts(...mcprt.Prompt)
 	addResources(...mcprt.Resource)
 	resourceUpdated(uri string)
+	// elicitationComplete tells the client of cs, once it can be told,
+	// that the URL elicitation id is complete.
+	elicitationComplete(t *testing.T, cs *mcp.ClientSession, id string) error
 	// connect connects go-sdk's client asking for revision rev; opts
 	// may be nil. The session closes when the test ends.
 	connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession
@@ -98,6 +101,26 @@ var (
 		listResources: servertest.ByName, sorted: true,
 	}
 	modes = []*mode{builtinMode, gosdkMode, mcpgoMode}
+	// mcpgoOwnMode is mcp-go's server made by its caller with the SDK's
+	// own options for what id enables, its tools added by the adapter, so
+	// that the adapter finds those capabilities without NewServer.
+	mcpgoOwnMode = &mode{
+		name: "mcpgo-own", pkg: "mcpgo",
+		new: func(id mcprt.Identity, tools ...mcprt.Tool) pathServer {
+			var opts []server.ServerOption
+			if id.EnableElicitation {
+				opts = append(opts, server.WithElicitation())
+			}
+			s := server.NewMCPServer(id.Name, id.Version, opts...)
+			if id.EnableSampling {
+				s.EnableSampling()
+			}
+			mcpgo.AddTools(s, tools...)
+			return mcpgoServer{s}
+		},
+		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
+		listResources: servertest.ByName, sorted: true,
+	}
 )
 
 // run runs f as a subtest on each mode, or on every mode when none is
@@ -118,7 +141,7 @@ func (e each) on(m *mode) string {
 	switch m {
 	case gosdkMode:
 		return e.gosdk
-	case mcpgoMode:
+	case mcpgoMode, mcpgoOwnMode:
 		return e.mcpgo
 	}
 	return e.builtin
@@ -159,6 +182,10 @@ func (b builtinServer) addPrompts(p ...mcprt.Prompt)     { b.s.AddPrompts(p...) 
 func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }
 
+func (b builtinServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, id string) error {
+	return b.s.ElicitationComplete(id)
+}
+
 func (b builtinServer) serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 	return b.s.ServeStream(ctx, r, w)
 }
@@ -179,6 +206,10 @@ func (g gosdkServer) addTools(tools ...mcprt.Tool)     { gosdk.AddTools(g.s, too
 func (g gosdkServer) addPrompts(p ...mcprt.Prompt)     { gosdk.AddPrompts(g.s, p...) }
 func (g gosdkServer) addResources(r ...mcprt.Resource) { gosdk.AddResources(g.s, r...) }
 func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g.s, uri) }
+
+func (g gosdkServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, id string) error {
+	return gosdk.ElicitationComplete(g.s, id)
+}
 
 func (g gosdkServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	st, ct := mcp.NewInMemoryTransports()
@@ -203,6 +234,17 @@ func (g mcpgoServer) addTools(tools ...mcprt.Tool)     { mcpgo.AddTools(g.s, too
 func (g mcpgoServer) addPrompts(p ...mcprt.Prompt)     { mcpgo.AddPrompts(g.s, p...) }
 func (g mcpgoServer) addResources(r ...mcprt.Resource) { mcpgo.AddResources(g.s, r...) }
 func (g mcpgoServer) resourceUpdated(uri string)       { mcpgo.ResourceUpdated(g.s, uri) }
+
+// elicitationComplete waits for the standalone stream of cs, on which
+// mcp-go sends the notice.
+func (g mcpgoServer) elicitationComplete(t *testing.T, cs *mcp.ClientSession, id string) error {
+	for deadline := time.Now().Add(5 * time.Second); g.s.SendNotificationToSpecificClient(cs.ID(), "notifications/test/ready", nil) != nil; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the standalone stream did not open")
+		}
+	}
+	return mcpgo.ElicitationComplete(g.s, id)
+}
 
 // connect serves over mcp-go's Streamable HTTP transport.
 func (g mcpgoServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
