@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -62,6 +63,9 @@ type pathServer interface {
 	connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession
 	// raw connects a raw client of revision rev.
 	raw(t *testing.T, rev string) *servertest.Raw
+	// httpHandler serves the path's Streamable HTTP for revision rev
+	// behind auth.
+	httpHandler(t *testing.T, auth *mcpserver.Auth, rev string) http.Handler
 }
 
 // newMembers are the members every path adds to results on 2026-07-28.
@@ -186,6 +190,12 @@ func (b builtinServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, i
 	return b.s.ElicitationComplete(id)
 }
 
+func (b builtinServer) httpHandler(_ *testing.T, auth *mcpserver.Auth, _ string) http.Handler {
+	b.s.Auth = auth
+	b.s.Logger = slog.New(slog.DiscardHandler)
+	return b.s.HTTPHandler()
+}
+
 func (b builtinServer) serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 	return b.s.ServeStream(ctx, r, w)
 }
@@ -209,6 +219,16 @@ func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g
 
 func (g gosdkServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, id string) error {
 	return gosdk.ElicitationComplete(g.s, id)
+}
+
+// httpHandler serves 2026-07-28 statelessly, the only way go-sdk serves
+// it over HTTP.
+func (g gosdkServer) httpHandler(t *testing.T, auth *mcpserver.Auth, rev string) http.Handler {
+	h, err := gosdk.HTTPHandler(g.s, auth, &mcp.StreamableHTTPOptions{Stateless: rev == "2026-07-28", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 func (g gosdkServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
@@ -244,6 +264,14 @@ func (g mcpgoServer) elicitationComplete(t *testing.T, cs *mcp.ClientSession, id
 		}
 	}
 	return mcpgo.ElicitationComplete(g.s, id)
+}
+
+func (g mcpgoServer) httpHandler(t *testing.T, auth *mcpserver.Auth, _ string) http.Handler {
+	h, err := mcpgo.HTTPHandler(g.s, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // connect serves over mcp-go's Streamable HTTP transport.
