@@ -3,9 +3,11 @@ package generator
 import (
 	"bufio"
 	"encoding/json"
-	"os"
+	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,10 +210,17 @@ var agreeProblems = map[string]map[string]string{
 	},
 }
 
-// agreeMain calls the tools of a golden case with the documents read from
-// stdin, one "tool<TAB>arguments" a line, and prints "ok" or "error<TAB>text"
-// for each.
-const agreeMain = `package main
+// agreeMain calls the tools of the golden case named by its argument with
+// the documents read from stdin, one "tool<TAB>arguments" a line, and
+// prints "ok" or "error<TAB>text" for each. It imports every case of
+// agreeCases, in the shared module, so that one program serves them all.
+func agreeMain() string {
+	var imports, entries strings.Builder
+	for _, c := range slices.Sorted(maps.Keys(agreeCases)) {
+		fmt.Fprintf(&imports, "\t%q\n", modulePath+"/"+c)
+		fmt.Fprintf(&entries, "\t%q: %s.MCPTools,\n", c, c)
+	}
+	return `package main
 
 import (
 	"bufio"
@@ -220,12 +229,16 @@ import (
 	"os"
 	"strings"
 
-	golden "example.com/e2e"
-)
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+
+` + imports.String() + `)
+
+var cases = map[string]func() []mcprt.Tool{
+` + entries.String() + `}
 
 func main() {
 	tools := map[string]int{}
-	all := golden.MCPTools()
+	all := cases[os.Args[1]]()
 	for i, t := range all {
 		tools[t.Name] = i
 	}
@@ -242,6 +255,7 @@ func main() {
 	}
 }
 `
+}
 
 // TestDecoderAgreesWithValidator runs the documents of agreeCases through
 // each golden case's generated decoders, in a built program, and through
@@ -264,7 +278,7 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 				docs = append(docs, doc)
 				stdin.WriteString(c.tool + "\t" + doc + "\n")
 			}
-			outs := runDecoders(t, src, stdin.String())
+			outs := runDecoders(t, dir, stdin.String())
 			if len(outs) != len(docs) {
 				t.Fatalf("%d results for %d documents", len(outs), len(docs))
 			}
@@ -287,7 +301,7 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 // inputSchemas compiles the input schemas of a golden case, asserting
 // formats, by tool name.
 func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
-	files, diags := Generate(Config{Dir: dir})
+	files, diags := generated(dir)
 	if diags.HasErrors() || len(files) != 1 {
 		t.Fatalf("Generate: %v", diags)
 	}
@@ -310,19 +324,11 @@ func inputSchemas(t *testing.T, dir string) map[string]*jsonschema.Schema {
 	return out
 }
 
-// runDecoders builds the golden case with agreeMain and feeds it stdin.
-func runDecoders(t *testing.T, src, stdin string) []string {
-	mod := tempModule(t, src)
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	if err := os.MkdirAll(filepath.Join(mod, "agree"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(mod, "agree", "main.go"), agreeMain)
-	bin := filepath.Join(t.TempDir(), "agree")
-	goCmd(t, mod, "build", "-o", bin, "./agree")
-	cmd := exec.Command(bin)
+// runDecoders feeds stdin to the program of the shared module that runs
+// the decoders of golden case c (agreeMain).
+func runDecoders(t *testing.T, c, stdin string) []string {
+	bin := sharedModule(t).binary("agree")
+	cmd := exec.Command(bin, c)
 	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.Output()
 	if err != nil {

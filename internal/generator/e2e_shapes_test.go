@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -73,18 +71,8 @@ func TestEndToEndShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a server")
 	}
-	src, _ := filepath.Abs(filepath.Join("testdata", "golden", "shapes"))
-	mod := tempModule(t, src)
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	_, listJSON, _ := runMain(t, mod, "-list")
-	if err := os.MkdirAll(filepath.Join(mod, "server"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(mod, "server", "main.go"), shapesMain)
-	bin := filepath.Join(t.TempDir(), "server")
-	goCmd(t, mod, "build", "-o", bin, "./server")
+	b := sharedModule(t)
+	bin, listJSON := b.binary("shapes-server"), b.list["shapes"]
 
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {

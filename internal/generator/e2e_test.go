@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,21 +14,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestEndToEnd generates the basics example in a module of its own,
-// builds it, and drives the server over stdio with the go-sdk client: the
+// TestEndToEnd runs the basics example as the shared module generated and
+// built it, and drives the server over stdio with the go-sdk client: the
 // listed descriptors, good calls, coercion and every kind of bad call.
 func TestEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a server")
 	}
-	mod := tempModule(t, filepath.Join(repoRoot(t), "examples", "basics"))
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	_, listJSON, _ := runMain(t, mod, "-list")
-	bin := filepath.Join(t.TempDir(), "server")
-	goCmd(t, mod, "build", "-o", bin, ".")
+	b := sharedModule(t)
+	bin, listJSON := b.binary("basics"), b.list["basics"]
 
 	for _, p := range serverPaths {
 		t.Run(p.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func TestSchemaExpectations(t *testing.T) {
 	t.Parallel()
 	for dir, tools := range schemaExpectations {
 		abs, _ := filepath.Abs(filepath.Join("testdata", "golden", dir))
-		files, diags := Generate(Config{Dir: abs})
+		files, diags := generated(abs)
 		if diags.HasErrors() || len(files) != 1 {
 			t.Fatalf("%s: %v", dir, diags)
 		}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,7 +25,7 @@ func TestGolden(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			abs, _ := filepath.Abs(dir)
-			files, diags := Generate(Config{Dir: abs})
+			files, diags := generated(abs)
 			if diags.HasErrors() || len(files) != 1 {
 				t.Fatalf("Generate: %d files, diagnostics %v", len(files), diags)
 			}
@@ -60,22 +61,26 @@ func compareGolden(t *testing.T, path string, got []byte) {
 	}
 }
 
-// TestGoldenCompiles builds each golden case with its generated file in a
-// module of its own, and vets it.
+// TestGoldenCompiles builds each golden case with its generated file, in
+// the shared module where each is a package of its own, and vets it.
 func TestGoldenCompiles(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modules")
 	}
+	b := sharedModule(t)
 	cases, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
-			mod := tempModule(t, dir)
-			if code, _, stderr := runMain(t, mod); code != 0 {
-				t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
+			if !slices.Contains(b.cases, filepath.Base(dir)) {
+				t.Fatalf("the shared module lacks the case %s", filepath.Base(dir))
 			}
-			goCmd(t, mod, "vet", ".")
+			if out := b.vetOf(filepath.Base(dir)); out != "" {
+				t.Errorf("go vet:\n%s", out)
+			}
 		})
+	}
+	if b.vet != "" {
+		t.Errorf("go vet over the golden cases failed:\n%s", b.vet)
 	}
 }

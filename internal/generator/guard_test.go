@@ -45,10 +45,10 @@ func TestStaleFileBreaksBuild(t *testing.T) {
 	goCmd(t, mod, "build", ".")
 }
 
-// TestStaleFieldsBreakBuild generates a package, then changes struct
-// types it decodes without regenerating: a field added to an embedded
-// struct, a field's type changed, and a field added to a struct of
-// another package. Each must fail the build in the generated file, at a
+// TestStaleFieldsBreakBuild generates and builds a package, then changes
+// struct types it decodes, each change in a copy of it, without
+// regenerating: a field added to an embedded struct, a field's type
+// changed, and a field added to a struct of another package. Each must fail the build in the generated file, at a
 // type whose name says to rerun go generate; a tag change alone must not.
 func TestStaleFieldsBreakBuild(t *testing.T) {
 	t.Parallel()
@@ -58,6 +58,17 @@ func TestStaleFieldsBreakBuild(t *testing.T) {
 	const other = "package other\n\n// Customer is a customer.\ntype Customer struct {\n\tName string `json:\"name\"` // The name\n}\n"
 	const greet = "package types\n\nimport (\n\t\"context\"\n\n\t\"example.com/e2e/other\"\n)\n\n" +
 		"// Greet greets a customer.\n//\n//mcp:tool\nfunc Greet(ctx context.Context, in other.Customer) error { return nil }\n"
+	// The module every case changes a copy of, generated and built once.
+	base := tempModule(t, filepath.Join("testdata", "golden", "types"))
+	if err := os.MkdirAll(filepath.Join(base, "other"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(base, "other", "other.go"), other)
+	writeFile(t, filepath.Join(base, "greet.go"), greet)
+	if code, _, stderr := runMain(t, base); code != ExitOK {
+		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
+	}
+	goCmd(t, base, "build", ".")
 	for _, tc := range []struct {
 		name, file, old, new, guard string
 	}{
@@ -76,16 +87,10 @@ func TestStaleFieldsBreakBuild(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			mod := tempModule(t, filepath.Join("testdata", "golden", "types"))
-			if err := os.MkdirAll(filepath.Join(mod, "other"), 0o755); err != nil {
+			mod := t.TempDir()
+			if err := os.CopyFS(mod, os.DirFS(base)); err != nil {
 				t.Fatal(err)
 			}
-			writeFile(t, filepath.Join(mod, "other", "other.go"), other)
-			writeFile(t, filepath.Join(mod, "greet.go"), greet)
-			if code, _, stderr := runMain(t, mod); code != ExitOK {
-				t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-			}
-			goCmd(t, mod, "build", ".")
 			src := filepath.Join(mod, filepath.FromSlash(tc.file))
 			old := readOrEmpty(src)
 			changed := strings.Replace(old, tc.old, tc.new, 1)

@@ -17,63 +17,21 @@ func repoRoot(t testing.TB) string {
 }
 
 // tempModule copies the files of src, its sub-packages included, into a
-// new module in a temporary directory whose go.mod replaces this module
-// with the working tree, and returns the directory. Imports of src's
-// sub-packages are rewritten to the new module's paths, since testdata
-// under internal/ cannot be imported from another module.
+// new module in a temporary directory, with the go.mod and go.sum of the
+// shared module (which replace this module with the working tree), and
+// returns the directory. Imports of src's sub-packages are rewritten to
+// the new module's paths, since testdata under internal/ cannot be
+// imported from another module.
 func tempModule(t testing.TB, src string) string {
 	t.Helper()
-	root := repoRoot(t)
 	dir := t.TempDir()
-	gomod := "module example.com/e2e\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + root + "\n"
-	writeFile(t, filepath.Join(dir, "go.mod"), gomod)
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
+	if err := copyTemplate(dir); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "go.sum"), string(sum))
-	abs, err := filepath.Abs(src)
-	if err != nil {
+	if err := copySources(src, dir, modulePath); err != nil {
 		t.Fatal(err)
 	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyPackages(t, abs, dir, `"github.com/mcpgen/mcpgen/`+filepath.ToSlash(rel)+`/`, `"example.com/e2e/`)
-	goCmd(t, dir, "mod", "tidy")
 	return dir
-}
-
-// copyPackages copies the files of src and its directories into dst, all
-// but generated files, replacing from by to in Go files.
-func copyPackages(t testing.TB, src, dst, from, to string) {
-	t.Helper()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case e.IsDir():
-			if err := os.Mkdir(filepath.Join(dst, name), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			copyPackages(t, filepath.Join(src, name), filepath.Join(dst, name), from, to)
-			continue
-		case name == DefaultOutput:
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(name, ".go") {
-			data = bytes.ReplaceAll(data, []byte(from), []byte(to))
-		}
-		writeFile(t, filepath.Join(dst, name), string(data))
-	}
 }
 
 func writeFile(t testing.TB, path, content string) {

@@ -8,11 +8,11 @@ import (
 	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
 )
 
-// TestIdempotent generates each golden case and each example three times
-// in a module of its own: without a generated file, over the file the
-// first run wrote, and over a stale generated file that imports io/fs and
-// does not compile. Generation depends only on the user's code, so the
-// three runs give the same bytes.
+// TestIdempotent generates each golden case and each example three times,
+// all as packages of one module, in one run each: without a generated
+// file, over the file the first run wrote, and over a stale generated file
+// that imports io/fs and does not compile. Generation depends only on the
+// user's code, so the three runs give the same bytes.
 func TestIdempotent(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -23,31 +23,55 @@ func TestIdempotent(t *testing.T) {
 	if len(cases) == 0 || len(examples) == 0 {
 		t.Fatal("no golden cases or examples")
 	}
+	mod := t.TempDir()
+	if err := copyTemplate(mod); err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
 	for _, dir := range append(cases, examples...) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			t.Parallel()
-			abs, _ := filepath.Abs(dir)
-			mod := tempModule(t, abs)
-			first := generateOne(t, mod)
-			path := filepath.Join(mod, DefaultOutput)
-			writeFile(t, path, string(first))
-			if again := generateOne(t, mod); !bytes.Equal(first, again) {
+		pkg := filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir) // golden-x, examples-y
+		if err := copySources(dir, filepath.Join(mod, pkg), modulePath+"/"+pkg); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, pkg)
+	}
+	first := generateAll(t, mod, pkgs)
+	for _, pkg := range pkgs {
+		writeFile(t, filepath.Join(mod, pkg, DefaultOutput), string(first[pkg]))
+	}
+	again := generateAll(t, mod, pkgs)
+	for _, pkg := range pkgs {
+		writeFile(t, filepath.Join(mod, pkg, DefaultOutput), names.Header+"\n\npackage stale\n\nimport \"io/fs\"\n\nvar _ fs.FileMode = undefinedName\n")
+	}
+	overStale := generateAll(t, mod, pkgs)
+	for _, pkg := range pkgs {
+		t.Run(pkg, func(t *testing.T) {
+			if !bytes.Equal(first[pkg], again[pkg]) {
 				t.Errorf("generating over the previous output gave different bytes")
 			}
-			writeFile(t, path, names.Header+"\n\npackage stale\n\nimport \"io/fs\"\n\nvar _ fs.FileMode = undefinedName\n")
-			if again := generateOne(t, mod); !bytes.Equal(first, again) {
+			if !bytes.Equal(first[pkg], overStale[pkg]) {
 				t.Errorf("generating over a stale output gave different bytes")
 			}
 		})
 	}
 }
 
-// generateOne generates the package of dir, which must give one file.
-func generateOne(t *testing.T, dir string) []byte {
+// generateAll generates every package of the module in dir in one run,
+// which must give one file for each of pkgs, and returns them by package.
+func generateAll(t *testing.T, dir string, pkgs []string) map[string][]byte {
 	t.Helper()
-	files, diags := Generate(Config{Dir: dir})
-	if diags.HasErrors() || len(files) != 1 {
-		t.Fatalf("Generate: %d files, diagnostics %v", len(files), diags)
+	files, diags := Generate(Config{Dir: dir, Patterns: []string{"./..."}})
+	if diags.HasErrors() || len(files) != len(pkgs) {
+		t.Fatalf("Generate: %d files for %d packages, diagnostics %v", len(files), len(pkgs), diags)
 	}
-	return files[0].Content
+	out := map[string][]byte{}
+	for _, f := range files {
+		out[filepath.Base(filepath.Dir(f.Path))] = f.Content
+	}
+	for _, pkg := range pkgs {
+		if out[pkg] == nil {
+			t.Fatalf("Generate wrote no file for %s", pkg)
+		}
+	}
+	return out
 }

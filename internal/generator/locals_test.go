@@ -1,9 +1,7 @@
 package generator
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,17 +52,7 @@ func TestLocalsWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	src, _ := filepath.Abs(filepath.Join("testdata", "golden", "locals"))
-	mod := tempModule(t, src)
-	if code, _, stderr := runMain(t, mod); code != 0 {
-		t.Fatalf("mcpgen exit %d:\n%s", code, stderr)
-	}
-	if err := os.MkdirAll(filepath.Join(mod, "call"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(mod, "call", "main.go"), callMain)
-	bin := filepath.Join(t.TempDir(), "call")
-	goCmd(t, mod, "build", "-o", bin, "./call")
+	bin := sharedModule(t).binary("locals-call")
 	calls := []string{
 		"move\t" + `{"dir":"up","level":2,"small":-3,"flag":true,"weights":{"b":1.5,"a":2},"entries":{"y":{"n":4},"x":{"n":1}},"pair":["ab","c"],"maybe":1,"dirs":["down"]}`,
 		"move\t" + `{"dir":"left","level":3,"small":200,"flag":true,"pair":["a"],"entries":{"x":{}}}`,

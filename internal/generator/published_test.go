@@ -49,7 +49,7 @@ func TestPublishedSchemasCompile(t *testing.T) {
 	compiled, want := map[string]int{}, map[string]int{}
 	for _, dir := range dirs {
 		abs, _ := filepath.Abs(dir)
-		files, diags := Generate(Config{Dir: abs})
+		files, diags := generated(abs)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", dir, diags)
 		}

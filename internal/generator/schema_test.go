@@ -20,7 +20,7 @@ func TestSchemasCompile(t *testing.T) {
 	n := 0
 	for _, dir := range append(dirs, examples...) {
 		abs, _ := filepath.Abs(dir)
-		files, diags := Generate(Config{Dir: abs})
+		files, diags := generated(abs)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", dir, diags)
 		}
@@ -66,7 +66,7 @@ func compileSchema(t *testing.T, name string, js []byte) *jsonschema.Schema {
 func TestSchemaValidatesArguments(t *testing.T) {
 	t.Parallel()
 	abs := filepath.Join(repoRoot(t), "examples", "basics")
-	files, diags := Generate(Config{Dir: abs})
+	files, diags := generated(abs)
 	if diags.HasErrors() || len(files) != 1 {
 		t.Fatalf("Generate: %v", diags)
 	}

@@ -13,38 +13,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// TestAuthorization runs the authorization scenario of every server path
-// on go-sdk behind HTTPHandler, on every revision with HTTP.
-func TestAuthorization(t *testing.T) {
-	authtest.Run(t, authtest.Revisions, func(f *authtest.Fixture, rev string) http.Handler {
-		s := NewServer(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
-		AddPrompts(s, f.Prompts...)
-		AddResources(s, f.Resources...)
-		// go-sdk serves 2026-07-28 over HTTP only when stateless.
-		h, err := HTTPHandler(s, f.Auth, &mcp.StreamableHTTPOptions{Stateless: rev == "2026-07-28", Logger: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	})
-}
-
-// TestAuthListsPublic asserts a difference the SDK forces: behind
-// HTTPHandler with Auth, 2026-07-28 lists keep the SDK's cacheScope
-// "public", where the built-in server's Auth makes them "private".
-func TestAuthListsPublic(t *testing.T) {
-	f := authtest.NewFixture()
-	s := NewServer(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
-	h, err := HTTPHandler(s, f.Auth, &mcp.StreamableHTTPOptions{Stateless: true, Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := authtest.Start(t, h, "2026-07-28")
-	if got := authtest.Body(t, c.Do(http.MethodPost, c.Request(1, "tools/list", ""), "alice-base", nil)); !strings.Contains(got, `"cacheScope":"public"`) {
-		t.Errorf("tools/list: %s", got)
-	}
-}
-
 // TestHTTPHandlerRefusesBadAuth returns the error of an Auth that cannot
 // work rather than serving.
 func TestHTTPHandlerRefusesBadAuth(t *testing.T) {

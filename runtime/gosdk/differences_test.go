@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -28,8 +29,8 @@ func TestDifferences(t *testing.T) {
 	}}
 	server := func(id mcprt.Identity) *mcp.Server {
 		s := NewServer(id)
-		AddPrompts(s, kinds, empty, ranked, textPromptNamed("b"), textPromptNamed("a"))
-		AddResources(s, annotated, dataTemplate, textResource("test://b", "b"), textResource("test://a", "a"))
+		AddPrompts(s, servertest.Kinds, empty, ranked, textPromptNamed("b"), textPromptNamed("a"))
+		AddResources(s, annotated, servertest.DataTemplate, servertest.TextResource("test://b", "b"), servertest.TextResource("test://a", "a"))
 		return s
 	}
 	s := server(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true, EnableResourceSubscriptions: true})
@@ -55,7 +56,7 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("templates match as go-sdk's matcher does", func(t *testing.T) {
 		const uri = "test://template/a:b/data"
-		if contents, err := dataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
+		if contents, err := servertest.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
 			t.Fatalf("the template itself serves %s: %v, %v", uri, contents, err)
 		}
 		if got := old.call("resources/read", `{"uri":"`+uri+`"}`); !strings.Contains(got, `"code":-32602,"message":"Resource not found"`) {
@@ -89,7 +90,7 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("listChanged and subscribe on 2026-07-28", func(t *testing.T) {
 		stateless := dial(t, s, "2026-07-28")
-		if got := stateless.call("server/discover", `{`+statelessMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
+		if got := stateless.call("server/discover", `{`+servertest.StatelessMeta+`}`); !strings.Contains(got, `"resources":{"subscribe":true}`) {
 			t.Errorf("2026-07-28 discover: %s, want resources.subscribe", got)
 		}
 	})

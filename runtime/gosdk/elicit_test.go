@@ -1,114 +1,19 @@
 package gosdk
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// urlTools are a tool that sends the user to a page and one that needs the
-// user to have visited one.
-func urlTools(ids chan<- string) []mcprt.Tool {
-	schema := []byte(`{"type":"object"}`)
-	return []mcprt.Tool{
-		{Name: "consent", InputSchema: schema, Handler: func(ctx context.Context, _ []byte) mcprt.Result {
-			r, id, err := mcprt.ElicitURL(ctx, "Grant access", "https://example.com/consent")
-			if err != nil {
-				return mcprt.ErrorResult(err)
-			}
-			ids <- id
-			return mcprt.TextResult(r.Action)
-		}},
-		{Name: "gate", InputSchema: schema, Handler: func(ctx context.Context, _ []byte) mcprt.Result {
-			err := mcprt.URLElicitationRequired("Authorize", "https://example.com/oauth")
-			var ue *mcprt.URLElicitationError
-			if errors.As(err, &ue) {
-				ids <- ue.Elicitations[0].ID
-			}
-			return mcprt.ErrorResult(err)
-		}},
-	}
-}
-
-// TestElicitURL: a URL elicitation reaches go-sdk's client in URL mode with
-// its id, ElicitationComplete notifies that client once, and a handler's
-// URLElicitationRequired is the SDK's -32042; a client without
-// elicitation.url is sent nothing.
-func TestElicitURL(t *testing.T) {
-	ids := make(chan string, 4)
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, urlTools(ids)...)
-	asked := make(chan *mcp.ElicitParams, 1)
-	completed := make(chan string, 1)
-	cs := connect(t, s, "2025-11-25", &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
-		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			asked <- req.Params
-			return &mcp.ElicitResult{Action: "accept"}, nil
-		},
-		ElicitationCompleteHandler: func(_ context.Context, n *mcp.ElicitationCompleteNotificationRequest) {
-			completed <- n.Params.ElicitationID
-		},
-	})
-	ctx := context.Background()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "consent", Arguments: map[string]any{}})
-	if err != nil || res.IsError {
-		t.Fatalf("consent: %v %v", err, res)
-	}
-	p, id := <-asked, <-ids
-	if p.Mode != "url" || p.URL != "https://example.com/consent" || p.Message != "Grant access" || p.ElicitationID != id || id == "" {
-		t.Errorf("the client was asked %+v, want URL mode with id %q", p, id)
-	}
-	if err := ElicitationComplete(s, id); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case got := <-completed:
-		if got != id {
-			t.Errorf("completed %q, want %q", got, id)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no notifications/elicitation/complete")
-	}
-	if err := ElicitationComplete(s, id); err == nil {
-		t.Error("a second completion of the same id succeeded")
-	}
-
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "gate", Arguments: map[string]any{}})
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) || je.Code != mcp.CodeURLElicitationRequired || !strings.Contains(string(je.Data), `"elicitationId":"`+<-ids+`"`) {
-		t.Errorf("gate: %v, want -32042 with the elicitation", err)
-	}
-
-	plain := connect(t, s, "2025-11-25", &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			t.Error("a client without elicitation.url was sent a URL elicitation")
-			return &mcp.ElicitResult{Action: "decline"}, nil
-		},
-	})
-	res, err = plain.CallTool(ctx, &mcp.CallToolParams{Name: "consent", Arguments: map[string]any{}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "did not declare the elicitation.url capability") {
-		t.Errorf("consent without elicitation.url: %v %+v", err, res)
-	}
-	res, err = plain.CallTool(ctx, &mcp.CallToolParams{Name: "gate", Arguments: map[string]any{}})
-	<-ids
-	if err != nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != "Authorize: open https://example.com/oauth" {
-		t.Errorf("gate without elicitation.url: %v %+v, want a failed result naming the page", err, res)
-	}
-}
 
 // TestURLElicitationOn2026: the go-sdk adapter asks nothing on 2026-07-28,
 // as for forms: ElicitURL fails and URLElicitationRequired is a failed
 // result, where the built-in server answers with input-required results.
 func TestURLElicitationOn2026(t *testing.T) {
 	ids := make(chan string, 4)
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, urlTools(ids)...)
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, servertest.URLTools(ids)...)
 	r := dial(t, s, "2026-07-28")
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"url":{}}},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
 	for name, want := range map[string]string{"consent": "cannot be sent while serving a request on protocol version 2026-07-28", "gate": "Authorize: open https://example.com/oauth"} {

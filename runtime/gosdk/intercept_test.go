@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -14,7 +15,7 @@ import (
 // what they are told of requests, notifications and outcomes, a refusal,
 // and a panic answered -32603 while the server goes on serving.
 func TestUse(t *testing.T) {
-	log := quietLog(t)
+	log := servertest.QuietLog(t)
 	srv := NewServer(mcprt.Identity{Name: "t", Version: "1"},
 		mcprt.Tool{Name: "add", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, args []byte) mcprt.Result {
 			return mcprt.TextResult("3")

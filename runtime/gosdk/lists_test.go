@@ -8,29 +8,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// sampleTools are tools with everything a descriptor may hold: a title
-// and hints, a list result (its output schema wrapped before 2026-07-28),
-// icons and task support; and one with neither title nor hints.
-func sampleTools() []mcprt.Tool {
-	return []mcprt.Tool{
-		{Name: "b_full", Title: "Full", Description: "Has everything.",
-			InputSchema:  []byte(`{"type":"object","properties":{"n":{"type":["integer","null"]}},"additionalProperties":false}`),
-			OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true,
-			Hints: mcprt.Hints{ReadOnly: new(true), OpenWorld: new(false)},
-			Icons: []mcprt.Icon{{Src: "https://example.com/f.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}, TaskSupport: mcprt.TaskOptional,
-			Handler: func(context.Context, []byte) mcprt.Result {
-				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("full")}}
-			}},
-		{Name: "a_bare", Description: "Has no title and no hints.", InputSchema: []byte(`{"type":"object"}`),
-			Handler: func(context.Context, []byte) mcprt.Result {
-				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("bare")}}
-			}},
-	}
-}
 
 // listOf is the list result the built-in server sends for items on rev,
 // in the order given, each written by appendOne.
@@ -76,11 +57,11 @@ func withoutServerInfo(t *testing.T, got string) string {
 // has no tasks, and nothing the SDK's own types would add (false hints) or
 // drop (annotations.title) shows.
 func TestListsPerRevision(t *testing.T) {
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
-	AddPrompts(s, kinds)
-	rs := fixtures()
-	AddResources(s, rs[0], dataTemplate)
-	tools := sampleTools()
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
+	AddPrompts(s, servertest.Kinds)
+	rs := servertest.Resources()
+	AddResources(s, rs[0], servertest.DataTemplate)
+	tools := servertest.SampleTools()
 	sorted := []mcprt.Tool{tools[1], tools[0]} // go-sdk lists by name
 	for i := range sorted {
 		sorted[i].TaskSupport = "" // go-sdk has no tasks
@@ -97,13 +78,13 @@ func TestListsPerRevision(t *testing.T) {
 				return got
 			}
 			if rev.Stateless() {
-				params = `{` + statelessMeta + `}`
+				params = `{` + servertest.StatelessMeta + `}`
 			}
 			for _, tc := range []struct{ method, want string }{
 				{"tools/list", listOf("tools", sorted, wire.AppendTool, rev)},
-				{"prompts/list", listOf("prompts", []mcprt.Prompt{kinds}, wire.AppendPrompt, rev)},
+				{"prompts/list", listOf("prompts", []mcprt.Prompt{servertest.Kinds}, wire.AppendPrompt, rev)},
 				{"resources/list", listOf("resources", rs[:1], wire.AppendResource, rev)},
-				{"resources/templates/list", listOf("resourceTemplates", []mcprt.Resource{dataTemplate}, wire.AppendResourceTemplate, rev)},
+				{"resources/templates/list", listOf("resourceTemplates", []mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)},
 			} {
 				if got := call(tc.method); got != tc.want {
 					t.Errorf("%s:\n got %s\nwant %s", tc.method, got, tc.want)
@@ -119,13 +100,13 @@ func TestListsPerRevision(t *testing.T) {
 // paginate with the SDK's cursors.
 func TestListsOnACallersServer(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{PageSize: 1})
-	AddTools(s, sampleTools()...)
+	AddTools(s, servertest.SampleTools()...)
 	own := &mcp.Tool{Name: "c_own", Description: "The caller's.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{Title: "Own"}}
 	s.AddTool(own, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
 	})
 	ownJSON, _ := json.Marshal(own)
-	tools := sampleTools()
+	tools := servertest.SampleTools()
 	c := dial(t, s, "2024-11-05")
 	var got []string
 	cursor := ""
@@ -166,7 +147,7 @@ func TestListsOnACallersServer(t *testing.T) {
 // every other method alone: calls answer as before, with the client's
 // revision.
 func TestToolsCalledAfterListing(t *testing.T) {
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
 	cs := connect(t, s, "2025-03-26", nil)
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)
@@ -178,7 +159,7 @@ func TestToolsCalledAfterListing(t *testing.T) {
 		t.Errorf("go-sdk's client reads the 2025-03-26 list as %s", js)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "b_full", Arguments: map[string]any{}})
-	if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "full" {
+	if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "[1,2]" {
 		t.Errorf("call after listing: %v %+v", err, res)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -27,15 +28,15 @@ func TestDifferences(t *testing.T) {
 			return []mcprt.ResourceContents{{Text: "a"}}, nil
 		}}
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true, EnableResourceSubscriptions: true})
-	AddPrompts(s, kinds, failing)
-	AddResources(s, annotated, dataTemplate, textResource("test://b", "b"), textResource("test://a", "a"), fixtures()[4])
+	AddPrompts(s, servertest.Kinds, servertest.Failing)
+	AddResources(s, annotated, servertest.DataTemplate, servertest.TextResource("test://b", "b"), servertest.TextResource("test://a", "a"), servertest.Gone)
 	old := func(method, params string) string { return call(t, s, "2024-11-05", method, params) }
 
 	t.Run("descriptors are the same on every revision on a server the caller made", func(t *testing.T) {
 		own := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
-		AddPrompts(own, kinds)
+		AddPrompts(own, servertest.Kinds)
 		AddResources(own, annotated)
-		AddTools(own, sampleTools()...)
+		AddTools(own, servertest.SampleTools()...)
 		prompts := call(t, own, "2024-11-05", "prompts/list", `{}`)
 		if !strings.Contains(prompts, `"title":"Every kind"`) || !strings.Contains(prompts, `"icons":[`) {
 			t.Errorf("2024-11-05 prompts/list without title or icons: %s", prompts)
@@ -53,7 +54,7 @@ func TestDifferences(t *testing.T) {
 		}
 	})
 	t.Run("annotations always written", func(t *testing.T) {
-		tools := NewServer(mcprt.Identity{Name: "t", Version: "1"}, sampleTools()...)
+		tools := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
 		for rev, want := range map[string]string{
 			"2024-11-05": `"annotations":{},"description":"Has everything."`,
 			"2025-11-25": `"annotations":{},"description":"Has no title and no hints."`,
@@ -98,7 +99,7 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("templates match as mcp-go's matcher does", func(t *testing.T) {
 		const uri = "test://template/a:b/data"
-		if contents, err := dataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
+		if contents, err := servertest.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
 			t.Fatalf("the template itself serves %s: %v, %v", uri, contents, err)
 		}
 		if got := old("resources/read", `{"uri":"`+uri+`"}`); !strings.Contains(got, `"code":-32002`) {
@@ -121,7 +122,9 @@ func TestDifferences(t *testing.T) {
 		}
 	})
 	t.Run("completions only on a server NewServer made", func(t *testing.T) {
-		own := completing(server.NewMCPServer("t", "1", server.WithCompletions()))
+		own := server.NewMCPServer("t", "1", server.WithCompletions())
+		AddPrompts(own, servertest.CompletingPrompts()...)
+		AddResources(own, servertest.CompletingResources()...)
 		if got, want := call(t, own, "2025-11-25", "completion/complete", `{"ref":{"type":"ref/prompt","name":"show"},"argument":{"name":"x","value":""}}`), `{"completion":{"values":[]}}`; got != want {
 			t.Errorf("mcp-go's default provider:\n got %s\nwant %s", got, want)
 		}
@@ -133,14 +136,14 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("a listen stream is not told of updates", func(t *testing.T) { listenIsNotTold(t, s) })
 	t.Run("resources and templates added together notify twice", func(t *testing.T) {
-		changed := newNotifications()
+		changed := servertest.NewNotifications()
 		s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableResourceNotifications: true})
 		connect(t, s, "2025-11-25", &sdk.ClientOptions{ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
-			changed.add("resources")
+			changed.Add("resources")
 		}})
-		AddResources(s, textResource("test://late", "late"), dataTemplate)
-		changed.wait(t, "notifications/resources/list_changed")
-		changed.wait(t, "a second notifications/resources/list_changed")
+		AddResources(s, servertest.TextResource("test://late", "late"), servertest.DataTemplate)
+		changed.Wait(t, "notifications/resources/list_changed")
+		changed.Wait(t, "a second notifications/resources/list_changed")
 	})
 }
 
@@ -153,7 +156,7 @@ func listenIsNotTold(t *testing.T, s *server.MCPServer) {
 	ctx, cancel := context.WithCancel(s.WithContext(context.Background(), sess))
 	done := make(chan any)
 	go func() {
-		done <- s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{`+statelessMeta+`,"notifications":{"resourceSubscriptions":["test://a"]}}}`))
+		done <- s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{`+servertest.StatelessMeta+`,"notifications":{"resourceSubscriptions":["test://a"]}}}`))
 	}()
 	select {
 	case ack := <-sess.ch:
@@ -233,8 +236,8 @@ func TestTaskDifferences(t *testing.T) {
 		s := NewServer(tasksOn, instant("quick", "done", false, mcprt.TaskOptional))
 		owner, other := connectTasks(t, s), connectTasks(t, s)
 		task := owner.start(t, "quick", &mcp.TaskParams{}, nil)
-		other.status.wait(t, "another session's notifications/tasks/status")
-		if got := other.status.list()[0]; !strings.Contains(got, task.TaskId) {
+		other.status.Wait(t, "another session's notifications/tasks/status")
+		if got := other.status.List()[0]; !strings.Contains(got, task.TaskId) {
 			t.Errorf("the other session was told %s", got)
 		}
 	})
@@ -254,7 +257,7 @@ func TestTaskDifferences(t *testing.T) {
 		g.waitEnded(t)
 	})
 	t.Run("a failed task's status message is its error", func(t *testing.T) {
-		quietLog(t)
+		servertest.QuietLog(t)
 		boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 			Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 		s := NewServer(tasksOn, boom)
@@ -309,7 +312,7 @@ func progressSetsNoStatusMessage(t *testing.T) {
 	tc := connectTasks(t, NewServer(tasksOn, slow))
 	task := tc.start(t, "slow", &mcp.TaskParams{}, &mcp.Meta{ProgressToken: "p"})
 	close(answered)
-	tc.progress.wait(t, "notifications/progress")
+	tc.progress.Wait(t, "notifications/progress")
 	g.waitStarted(t)
 	if got := tc.get(t, task.TaskId); got.Status != mcp.TaskStatusWorking || got.StatusMessage != "" {
 		t.Errorf("tasks/get: %+v, want working without a status message", got)
@@ -420,7 +423,7 @@ func noTasksExtension(t *testing.T) {
 	if got := call(t, s, "2026-07-28", "tools/call", `{"name":"may","arguments":{},"task":{}}`); !strings.Contains(got, `"task":{"taskId":`) {
 		t.Errorf("a 2026-07-28 call with task: %s, want mcp-go's 2025-11-25 task (built-in: task ignored)", got)
 	}
-	extended := strings.Replace(statelessMeta, `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
+	extended := strings.Replace(servertest.StatelessMeta, `"clientCapabilities":{}`, `"clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, 1)
 	out, _ := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+extended+`,"name":"must","arguments":{}}}`)))
 	if !strings.Contains(string(out), `"code":-32601`) {
 		t.Errorf("a task=required tool from a client with the extension: %s, want mcp-go's -32601 (built-in: a task)", out)

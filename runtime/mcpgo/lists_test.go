@@ -1,33 +1,13 @@
 package mcpgo
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// sampleTools are tools with everything a descriptor may hold: a title
-// and hints, a list result (its output schema wrapped before 2026-07-28),
-// icons and task support; and one with neither title nor hints.
-func sampleTools() []mcprt.Tool {
-	return []mcprt.Tool{
-		{Name: "b_full", Title: "Full", Description: "Has everything.",
-			InputSchema:  []byte(`{"type":"object","properties":{"n":{"type":["integer","null"]}},"additionalProperties":false}`),
-			OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true,
-			Hints: mcprt.Hints{ReadOnly: new(true), OpenWorld: new(false)},
-			Icons: []mcprt.Icon{{Src: "https://example.com/f.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}, TaskSupport: mcprt.TaskOptional,
-			Handler: func(context.Context, []byte) mcprt.Result {
-				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
-			}},
-		{Name: "a_bare", Description: "Has no title and no hints.", InputSchema: []byte(`{"type":"object"}`),
-			Handler: func(context.Context, []byte) mcprt.Result {
-				return mcprt.Result{Content: []mcprt.Content{mcprt.Text("bare")}}
-			}},
-	}
-}
 
 // TestListsPerRevision lists tools, prompts, resources and templates on
 // every revision and compares them with what the built-in server's
@@ -38,11 +18,11 @@ func sampleTools() []mcprt.Tool {
 // without which no task support is published). The structured result of a
 // call is wrapped as the output schema listed to the same client.
 func TestListsPerRevision(t *testing.T) {
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, sampleTools()...)
-	AddPrompts(s, kinds)
-	rs := fixtures()
-	AddResources(s, rs[0], dataTemplate)
-	tools := sampleTools()
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, servertest.SampleTools()...)
+	AddPrompts(s, servertest.Kinds)
+	rs := servertest.Resources()
+	AddResources(s, rs[0], servertest.DataTemplate)
+	tools := servertest.SampleTools()
 	sorted := []mcprt.Tool{tools[1], tools[0]} // mcp-go lists by name
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
@@ -53,12 +33,12 @@ func TestListsPerRevision(t *testing.T) {
 				}
 				want = wire.AppendTool(want, &sorted[i], rev)
 			}
-			sameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, statelessMembers...)
-			sameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &kinds, rev))+`]}`, statelessMembers...)
-			sameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+list(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
-			sameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+list([]mcprt.Resource{dataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &servertest.Kinds, rev))+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+servertest.Join(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+servertest.Join([]mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
 			res := mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
-			sameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), statelessMembers...)
+			servertest.SameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), statelessMembers...)
 		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -115,63 +114,6 @@ func TestResultPerRevision(t *testing.T) {
 		}
 		if string(js) != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.rev, js, tc.want)
-		}
-	}
-}
-
-// TestCallerRefusals checks the errors a handler gets when the identity
-// does not enable a request, or the client did not declare it.
-func TestCallerRefusals(t *testing.T) {
-	ask := mcprt.Tool{Name: "ask", Description: "asks", InputSchema: []byte(`{"type":"object"}`),
-		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
-			_, errE := mcprt.Elicit(ctx, "?", nil)
-			_, errS := mcprt.Sample(ctx, mcprt.SampleRequest{MaxTokens: 1})
-			errL := mcprt.Log(ctx, "loud", "", nil)
-			errP := mcprt.Progress(ctx, 1, 2, "")
-			return mcprt.TextResult(strings.Join([]string{errE.Error(), errS.Error(), errL.Error(), fmtErr(errP)}, "\n"))
-		}}
-	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`
-	for _, tc := range []struct {
-		id   mcprt.Identity
-		want string
-	}{
-		{mcprt.Identity{Name: "t"}, `mcpgo: elicitation is not enabled in the server's identity\nmcpgo: sampling is not enabled in the server's identity\nmcpgo: invalid log level \"loud\"\nno error`},
-		{mcprt.Identity{Name: "t", EnableElicitation: true, EnableSampling: true}, `mcpgo: the client did not declare the elicitation capability\nmcpgo: the client did not declare the sampling capability\nmcpgo: invalid log level \"loud\"\nno error`},
-	} {
-		got := send(t, NewServer(tc.id, ask), call)
-		if want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + tc.want + `"}]}}`; got != want {
-			t.Errorf("%s", cmp.Diff(want, got))
-		}
-	}
-}
-
-func fmtErr(err error) string {
-	if err == nil {
-		return "no error"
-	}
-	return err.Error()
-}
-
-// TestAddToolsFollowsTheIdentity checks that tools added with AddTools to
-// a server NewServer made ask the client only as its identity allows, and
-// on a server the caller made wherever the client declared it.
-func TestAddToolsFollowsTheIdentity(t *testing.T) {
-	ask := mcprt.Tool{Name: "ask", Description: "asks", InputSchema: []byte(`{"type":"object"}`),
-		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
-			_, err := mcprt.Elicit(ctx, "?", nil)
-			return mcprt.TextResult(err.Error())
-		}}
-	for _, tc := range []struct {
-		s    *server.MCPServer
-		want string
-	}{
-		{NewServer(mcprt.Identity{Name: "t"}), "mcpgo: elicitation is not enabled in the server's identity"},
-		{server.NewMCPServer("t", "1"), "mcpgo: the client did not declare the elicitation capability"},
-	} {
-		AddTools(tc.s, ask)
-		got := send(t, tc.s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
-		if want := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + tc.want + `"}]}}`; got != want {
-			t.Errorf("%s", cmp.Diff(want, got))
 		}
 	}
 }

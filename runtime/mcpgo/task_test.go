@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -25,7 +26,7 @@ import (
 // 2025-11-25. It records the notifications it gets by method.
 type taskClient struct {
 	*client.Client
-	progress, status *notifications
+	progress, status *servertest.Notifications
 	ids              atomic.Int64
 }
 
@@ -48,7 +49,7 @@ func connectTasks(t *testing.T, s *server.MCPServer, opts ...client.ClientOption
 // not.
 func dialTasks(t *testing.T, s *server.MCPServer, listen bool, opts ...client.ClientOption) *taskClient {
 	t.Helper()
-	quietLog(t) // the transport logs that it listens
+	servertest.QuietLog(t) // the transport logs that it listens
 	hs := httptest.NewServer(server.NewStreamableHTTPServer(s))
 	var topts []transport.StreamableHTTPCOption
 	if listen {
@@ -59,7 +60,7 @@ func dialTasks(t *testing.T, s *server.MCPServer, listen bool, opts ...client.Cl
 		t.Fatal(err)
 	}
 	tc := &taskClient{Client: client.NewClient(tr, append(opts, client.WithProtocolVersion("2025-11-25"))...),
-		progress: newNotifications(), status: newNotifications()}
+		progress: servertest.NewNotifications(), status: servertest.NewNotifications()}
 	tc.OnNotification(tc.record)
 	ctx := context.Background()
 	if err := tc.Start(ctx); err != nil {
@@ -80,9 +81,9 @@ func (tc *taskClient) record(n mcp.JSONRPCNotification) {
 	js, _ := json.Marshal(n.Params.AdditionalFields)
 	switch n.Method {
 	case string(mcp.MethodNotificationProgress):
-		tc.progress.add(string(js))
+		tc.progress.Add(string(js))
 	case mcp.MethodNotificationTasksStatus:
-		tc.status.add(string(js))
+		tc.status.Add(string(js))
 	}
 }
 
@@ -252,14 +253,14 @@ func TestTaskLifecycle(t *testing.T) {
 		t.Errorf("tasks/get: %s, want working", got.Status)
 	}
 	close(answered)
-	tc.progress.wait(t, "notifications/progress")
-	if got := tc.progress.list()[0]; !strings.Contains(got, `"progressToken":"p1"`) || !strings.Contains(got, `"message":"half way"`) {
+	tc.progress.Wait(t, "notifications/progress")
+	if got := tc.progress.List()[0]; !strings.Contains(got, `"progressToken":"p1"`) || !strings.Contains(got, `"message":"half way"`) {
 		t.Errorf("progress: %s", got)
 	}
 	g.waitStarted(t)
 	close(g.open)
-	tc.status.wait(t, "notifications/tasks/status")
-	if got := tc.status.list()[0]; !strings.Contains(got, `"status":"completed"`) || !strings.Contains(got, task.TaskId) {
+	tc.status.Wait(t, "notifications/tasks/status")
+	if got := tc.status.List()[0]; !strings.Contains(got, `"status":"completed"`) || !strings.Contains(got, task.TaskId) {
 		t.Errorf("status notification: %s", got)
 	}
 	if got := tc.get(t, task.TaskId); got.Status != mcp.TaskStatusCompleted {
@@ -339,7 +340,7 @@ func TestTaskCancel(t *testing.T) {
 // TestTaskPanicFails checks that a handler that panics fails its task, and
 // tasks/result answers the error the built-in server answers.
 func TestTaskPanicFails(t *testing.T) {
-	quietLog(t)
+	servertest.QuietLog(t)
 	boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 		Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 	s := NewServer(tasksOn, boom)
@@ -365,7 +366,7 @@ func TestTaskSupportWithoutTask(t *testing.T) {
 	cs := connect(t, s, "2025-11-25", nil)
 	ctx := context.Background()
 	_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "must", Arguments: map[string]any{}})
-	if got, want := rpcError(err), "-32601 tool 'must' requires task augmentation"; got != want {
+	if got, want := servertest.RPCError(err), "-32601 tool 'must' requires task augmentation"; got != want {
 		t.Errorf("task=required without task: %s, want %s", got, want)
 	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "may", Arguments: map[string]any{}})

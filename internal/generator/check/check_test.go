@@ -11,5 +11,6 @@ import (
 // TestAnalyzer checks the diagnostics against the // want comments of
 // testdata/src/a.
 func TestAnalyzer(t *testing.T) {
+	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), check.Analyzer, "a")
 }

@@ -16,6 +16,7 @@ import (
 // generator's diagnostics cases, and checks that it reports, for each case,
 // exactly the lines mcpgen prints (its want.txt), in any order.
 func TestVetTool(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds mcpvet and runs go vet")
 	}

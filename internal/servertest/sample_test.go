@@ -1,0 +1,91 @@
+package servertest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/internal/servertest"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// weatherSample offers a tool and carries an earlier tool use and result.
+var weatherSample = mcprt.SampleRequest{
+	Messages: []mcprt.SampleMessage{
+		{Role: "user", Content: mcprt.Text("Weather in Paris?")},
+		{Role: "assistant", ToolUses: []mcprt.ToolUse{{ID: "u1", Name: "weather", Input: []byte(`{"city":"Paris"}`)}}},
+		{Role: "user", ToolResults: []mcprt.ToolResult{{ToolUseID: "u1", Content: []mcprt.Content{mcprt.Text("18C")}, IsError: true}}},
+	},
+	MaxTokens:  50,
+	Tools:      []mcprt.SampleTool{{Name: "weather", Description: "Weather of a city", InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
+	ToolChoice: mcprt.ToolChoiceRequired,
+}
+
+// weatherParams is weatherSample as go-sdk's client decodes it, which
+// writes a content of one block as that block, with the annotations a
+// path writes on every tool in place of %s. mcp-go writes an empty
+// annotations object, which go-sdk's client decodes with its two hints
+// that are plain booleans.
+const weatherParams = `{"messages":[` +
+	`{"role":"user","content":{"type":"text","text":"Weather in Paris?"}},` +
+	`{"role":"assistant","content":{"type":"tool_use","id":"u1","name":"weather","input":{"city":"Paris"}}},` +
+	`{"role":"user","content":{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"18C"}],"isError":true}}],` +
+	`"maxTokens":50,"tools":[{%s"name":"weather","description":"Weather of a city","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"toolChoice":{"mode":"required"}}`
+
+// sampleTool samples with weatherSample and reports what the model asked.
+var sampleTool = mcprt.Tool{Name: "ask_model", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+	r, err := mcprt.Sample(ctx, weatherSample)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := r.StopReason + " " + r.Content.Text
+	for _, u := range r.ToolUses {
+		out += fmt.Sprintf(" %s:%s%s", u.ID, u.Name, u.Input)
+	}
+	return mcprt.TextResult(out)
+}}
+
+// TestSampleWithTools: a request with tools reaches go-sdk's client that
+// declares sampling.tools with its tools, tool choice and tool blocks, and
+// the tool uses of the answer reach the handler; a client without
+// sampling.tools is sent nothing.
+func TestSampleWithTools(t *testing.T) {
+	annotations := each{mcpgo: `"annotations":{"idempotentHint":false,"readOnlyHint":false},`}
+	run(t, func(t *testing.T, m *mode) {
+		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableSampling: true}, sampleTool)
+		var params []byte
+		cs := s.connect(t, "2025-11-25", &mcp.ClientOptions{
+			CreateMessageWithToolsHandler: func(_ context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+				params, _ = json.Marshal(req.Params)
+				return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "m", StopReason: mcprt.StopToolUse, Content: []mcp.Content{
+					&mcp.TextContent{Text: "checking"},
+					&mcp.ToolUseContent{ID: "u2", Name: "weather", Input: map[string]any{"city": "Lyon"}},
+				}}, nil
+			},
+		})
+		ctx := context.Background()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask_model", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Content[0].(*mcp.TextContent).Text; got != `toolUse checking u2:weather{"city":"Lyon"}` {
+			t.Errorf("the handler saw %q", got)
+		}
+		servertest.SameJSON(t, "sampling/createMessage", string(params), fmt.Sprintf(weatherParams, annotations.on(m)))
+
+		plain := s.connect(t, "2025-11-25", &mcp.ClientOptions{
+			CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				t.Error("a client without sampling.tools was sent tools")
+				return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{}}, nil
+			},
+		})
+		res, err = plain.CallTool(ctx, &mcp.CallToolParams{Name: "ask_model", Arguments: map[string]any{}})
+		if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "did not declare the sampling.tools capability") {
+			t.Errorf("without sampling.tools: %v %+v", err, res)
+		}
+	}, builtinMode, gosdkMode, mcpgoMode, mcpgoOwnMode)
+}
