@@ -34,13 +34,27 @@ const (
 	// for its handler). Its runner applies what concerns it; replicas
 	// waiting for its end look again.
 	BusTaskChanged BusKind = "task"
+	// BusNotify: send the notification ID, without params, as this
+	// replica's broadcast does (the list_changed notifications).
+	BusNotify BusKind = "notify"
+	// BusResourceUpdated: the resource of URI ID changed.
+	BusResourceUpdated BusKind = "resource"
+	// BusReply: Data is a client's response, received for Session, to a
+	// request that replica Target sent.
+	BusReply BusKind = "reply"
+	// BusCancel: the client of Session cancelled its request of JSON id
+	// Data (notifications/cancelled), whichever replica serves it.
+	BusCancel BusKind = "cancel"
 )
 
 // BusEvent is one event on a [Bus].
 type BusEvent struct {
-	Kind   BusKind
-	Origin string // the ReplicaID of the publisher
-	ID     string // what the event is about: for BusTaskChanged, the task
+	Kind    BusKind
+	Origin  string // the ReplicaID of the publisher
+	Target  string // the ReplicaID it is for; "": every one
+	ID      string // what the event is about: a task, a method, a URI
+	Session string // the Mcp-Session-Id it concerns, if any
+	Data    []byte
 }
 
 // MemoryBus is the in-process [Bus]: Publish calls every subscriber, in
@@ -115,10 +129,47 @@ func (s *Server) publish(ctx context.Context, e BusEvent) {
 	}
 }
 
-// onBus acts on an event of the bus.
+// onBus acts on an event of the bus. What this replica published it has
+// done already, but for the wake-up of its own waiters.
 func (s *Server) onBus(e BusEvent) {
-	switch e.Kind {
-	case BusTaskChanged:
+	if e.Kind == BusTaskChanged {
 		s.taskChanged(e.ID)
+		return
 	}
+	if e.Origin == s.replicaID() || e.Target != "" && e.Target != s.replicaID() {
+		return
+	}
+	switch e.Kind {
+	case BusNotify:
+		s.broadcastHere(e.ID)
+	case BusResourceUpdated:
+		s.resourceUpdatedHere(e.ID)
+	case BusReply:
+		if sess := s.localSession(e.Session); sess != nil {
+			if m, _, err := parseMessage(e.Data); err == nil && m.isResponse() {
+				sess.deliver(m)
+			}
+		}
+	case BusCancel:
+		if sess := s.localSession(e.Session); sess != nil {
+			sess.cancel(e.Data)
+		}
+	}
+}
+
+// localSession returns the HTTP session id as this replica serves it, or
+// nil.
+func (s *Server) localSession(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
+}
+
+// appendReply writes the response m again, for the bus.
+func appendReply(m *message) []byte {
+	dst := append(append([]byte(`{"jsonrpc":"2.0","id":`), m.id...), ',')
+	if m.error != nil {
+		return append(append(append(dst, `"error":`...), m.error...), '}')
+	}
+	return append(append(append(dst, `"result":`...), m.result...), '}')
 }

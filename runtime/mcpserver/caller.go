@@ -246,7 +246,7 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 		return nil, err
 	}
 	defer x.sess.forget(id)
-	if err := x.out.send(appendRequest(nil, id, method, params)); err != nil {
+	if err := x.out.send(appendRequest(nil, x.sess.requestID(id), method, params)); err != nil {
 		return nil, err
 	}
 	select {

@@ -291,6 +291,10 @@ func (s *Server) notification(sess *session, m *message) {
 	}
 	if unmarshalParams(m.params, &p) == nil && p.RequestID != nil {
 		sess.cancel(p.RequestID)
+		if s.Sessions != nil && sess.id != "" {
+			// The request may run on another replica of the session.
+			s.publish(context.Background(), BusEvent{Kind: BusCancel, Session: sess.id, Data: p.RequestID})
+		}
 	}
 }
 

@@ -34,6 +34,7 @@ import (
 //	...
 //	err := hs.Shutdown(ctx) // waits for running requests
 func (s *Server) HTTPHandler() http.Handler {
+	s.bus() // what other replicas send this one comes from the start
 	return http.HandlerFunc(s.serveHTTP)
 }
 
@@ -318,6 +319,14 @@ func (s *Server) expireIdle() {
 	}
 	s.mu.Unlock()
 	for _, sess := range idle {
+		if s.Sessions != nil {
+			if _, err := s.Sessions.Get(context.Background(), sess.id); err == nil {
+				// Another replica may serve it still: only this copy ends.
+				sess.close()
+				sess.stop()
+				continue
+			}
+		}
 		s.endSession(sess)
 	}
 }

@@ -234,9 +234,9 @@ func appendNotification(dst []byte, method string, params []byte) []byte {
 }
 
 // appendRequest appends a server-initiated request with a numeric id.
-func appendRequest(dst []byte, id int64, method string, params []byte) []byte {
+func appendRequest(dst []byte, id []byte, method string, params []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = strconv.AppendInt(dst, id, 10)
+	dst = append(dst, id...)
 	dst = append(dst, `,"method":`...)
 	dst = jsonx.AppendString(dst, method)
 	dst = append(dst, `,"params":`...)

@@ -213,3 +213,112 @@ func TestReplicaSessionRoams(t *testing.T) {
 		c.post(call(6), 404, "", nil)
 	}
 }
+
+// sharedPair returns HTTP clients of two replicas sharing sessions and a
+// bus, and the servers, made of id and tools.
+func sharedPair(t *testing.T, id mcprt.Identity, tools ...mcprt.Tool) (a, b *httpClient, ra, rb *Server) {
+	store, bus := &MemorySessionStore{}, &MemoryBus{}
+	mk := func(name string) (*httpClient, *Server) {
+		srv := New(id, tools...)
+		srv.Sessions, srv.Bus, srv.ReplicaID = store, bus, name
+		return startHTTP(t, srv), srv
+	}
+	a, ra = mk("r1")
+	b, rb = mk("r2")
+	return a, b, ra, rb
+}
+
+// TestReplicaAnswerRouted: the client's answer to a request of the
+// replica running a call reaches it through another replica, and so does
+// notifications/cancelled.
+func TestReplicaAnswerRouted(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	a, b, _, _ := sharedPair(t, mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, elicitTool, blockTool(started, cancelled))
+	a.initialize(wire.Rev20250618, `{"elicitation":{}}`)
+	b.sid = a.sid
+	ev := events(t, a.do("POST", `{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"ask"}}`, nil))
+	nextEvent(t, ev, `{"jsonrpc":"2.0","id":"r1.1","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`)
+	b.post(`{"jsonrpc":"2.0","id":"r1.1","result":{"action":"decline"}}`, http.StatusAccepted, "", nil)
+	nextEvent(t, ev, `{"jsonrpc":"2.0","id":"q","result":{"content":[{"type":"text","text":"decline "}]}}`)
+
+	go a.do("POST", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`, nil)
+	waitFor(t, started)
+	b.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, http.StatusAccepted, "", nil)
+	waitFor(t, cancelled)
+}
+
+// TestReplicaNotificationsCrossed: a list_changed and a resource update
+// made on one replica reach the session whose GET stream another holds,
+// once each, for a subscription taken through either.
+func TestReplicaNotificationsCrossed(t *testing.T) {
+	a, b, ra, rb := sharedPair(t, mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true,
+		EnableResourceNotifications: true, EnableResourceSubscriptions: true})
+	a.initialize(wire.Rev20250618, `{}`)
+	b.sid = a.sid
+	ev := events(t, a.do("GET", "", header("Accept", "text/event-stream")))
+	waitGet(t, ra, a.sid)
+	b.post(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"file:///x"}}`, 200, `{"jsonrpc":"2.0","id":1,"result":{}}`, nil)
+	rb.Add(textTool("t", "T"))
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	rb.ResourceUpdated("file:///y") // not subscribed
+	rb.ResourceUpdated("file:///x")
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///x"}}`)
+	ra.ResourceUpdated("file:///x")
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///x"}}`)
+	ra.Add(textTool("u", "U"))
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+}
+
+// waitGet waits until srv holds the GET stream of session sid.
+func waitGet(t *testing.T, srv *Server, sid string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if sess := srv.localSession(sid); sess != nil {
+			sess.mu.Lock()
+			open := sess.get != nil
+			sess.mu.Unlock()
+			if open {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("no GET stream")
+}
+
+// TestReplicaIdleCopyKeepsEvents: a replica whose copy of a shared
+// session idles out forgets only its copy; the session's events stay in
+// the shared log, and another replica still resumes its streams.
+func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
+	release, ended := make(chan struct{}), make(chan error, 1)
+	close(release)
+	store, log := &MemorySessionStore{}, &MemoryEventLog{}
+	var mu sync.Mutex
+	now := time.Now()
+	mk := func() (*httpClient, *Server) {
+		srv := New(mcprt.Identity{Name: "n", Version: "v"}, stepTool(release, ended))
+		srv.Sessions, srv.Events, srv.SessionIdleTimeout = store, log, time.Minute
+		srv.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		return startHTTP(t, srv), srv
+	}
+	a, _ := mk()
+	b, _ := mk()
+	a.initialize(wire.Rev20250618, `{}`)
+	b.sid = a.sid
+	ev := rawEvents(t, b.do("POST", stepCall, nil))
+	first := nextRaw(t, ev).id
+	rest(t, ev)
+	<-ended
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	other := &httpClient{t: t, url: a.url}
+	other.initialize(wire.Rev20250618, `{}`) // a's sweep of idle sessions
+	if a.do("POST", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil).StatusCode != 200 {
+		t.Fatal("the shared session ended with a's idle copy")
+	}
+	if resp := b.do("GET", "", header("Last-Event-ID", first)); resp.StatusCode != 200 {
+		t.Errorf("resuming on b after a's copy idled out: status %d", resp.StatusCode)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -196,10 +198,31 @@ func (ss *session) forget(id int64) {
 	ss.mu.Unlock()
 }
 
-// deliver hands a client's response to the round trip awaiting it.
-// Responses to no pending request are dropped.
+// requestID is the JSON id of the session's request n to the client: n
+// itself, or, where sessions are shared by replicas, a string naming this
+// replica too, so that an answer reaching another replica finds its way
+// back here.
+func (ss *session) requestID(n int64) []byte {
+	if ss.srv.Sessions == nil || ss.id == "" {
+		return strconv.AppendInt(nil, n, 10)
+	}
+	return jsonx.AppendString(nil, ss.srv.replicaID()+"."+strconv.FormatInt(n, 10))
+}
+
+// deliver hands a client's response to the round trip awaiting it; one
+// to a request of another replica goes to it on the bus. Responses to no
+// pending request are dropped.
 func (ss *session) deliver(m *message) {
-	id, err := strconv.ParseInt(string(m.id), 10, 64)
+	raw := string(m.id)
+	if s, ok := stringValue(m.id); ok && ss.srv.Sessions != nil {
+		replica, n, _ := strings.Cut(s, ".")
+		if replica != ss.srv.replicaID() {
+			ss.srv.publish(context.Background(), BusEvent{Kind: BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
+			return
+		}
+		raw = n
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
 		ss.srv.logger().Debug("mcp response with an unknown id dropped", "id", string(m.id))
 		return

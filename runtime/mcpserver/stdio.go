@@ -35,6 +35,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // left behind when ctx is cancelled; the goroutine doing it ends with the
 // next line or the end of r.
 func (s *Server) ServeStream(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.bus() // what other replicas send this one comes from the start
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := newStream(ctx, s, r, w)

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"slices"
 )
 
 // ResourceUpdated tells the sessions subscribed to uri (with
@@ -13,10 +14,17 @@ import (
 // without Identity.EnableResourceSubscriptions, under which no client can
 // subscribe.
 func (s *Server) ResourceUpdated(uri string) {
+	s.resourceUpdatedHere(uri)
+	s.publish(context.Background(), BusEvent{Kind: BusResourceUpdated, ID: uri})
+}
+
+// resourceUpdatedHere tells this replica's sessions and listens that
+// the resource uri changed.
+func (s *Server) resourceUpdatedHere(uri string) {
 	s.listens.post(note{method: resourceUpdated, uri: uri})
 	var msg []byte
 	for _, sess := range s.liveSessions() {
-		if !sess.subscribed(uri) {
+		if !s.subscribedNow(sess, uri) {
 			continue
 		}
 		if msg == nil {
@@ -31,6 +39,13 @@ func (s *Server) ResourceUpdated(uri string) {
 // initialized legacy session and to the subscriptions/listen streams that
 // asked for it: the list_changed notifications.
 func (s *Server) broadcast(method string) {
+	s.broadcastHere(method)
+	s.publish(context.Background(), BusEvent{Kind: BusNotify, ID: method})
+}
+
+// broadcastHere sends the notification method to this replica's sessions
+// and listens.
+func (s *Server) broadcastHere(method string) {
 	s.listens.post(note{method: method})
 	msg := appendNotification(nil, method, nil)
 	for _, sess := range s.liveSessions() {
@@ -80,6 +95,24 @@ func (s *Server) subscribe(x *exchange, method string, params []byte, on bool) (
 	}
 	ss.mu.Unlock()
 	return []byte(`{}`), nil
+}
+
+// subscribedNow reports whether sess subscribed to uri: where sessions
+// are shared, as the store says now for a session whose stream this
+// replica holds (another replica may have taken the subscription), and
+// never for one it does not (that replica tells it).
+func (s *Server) subscribedNow(sess *session, uri string) bool {
+	if s.Sessions == nil || sess.id == "" {
+		return sess.subscribed(uri)
+	}
+	sess.mu.Lock()
+	holds := sess.stream != nil
+	sess.mu.Unlock()
+	if !holds {
+		return false
+	}
+	rec, err := s.Sessions.Get(context.Background(), sess.id)
+	return err == nil && slices.Contains(rec.Subscriptions, uri)
 }
 
 // subscribed reports whether the session subscribed to uri.
