@@ -77,8 +77,14 @@ func Open(ctx context.Context, url string) (*Backend, error) {
 }
 
 // OpenOptions connects with the options of a rueidis client, for what a
-// URL cannot say (a Sentinel or Cluster set-up, TLS certificates).
+// URL cannot say (a Sentinel or Cluster set-up, TLS certificates). Without
+// a RetryDelay of its own, a read is retried MaxRetries times only: the
+// client's default retries until the request's context ends, which would
+// hold a request for as long as Redis is down.
 func OpenOptions(ctx context.Context, opt rueidis.ClientOption) (*Backend, error) {
+	if opt.RetryDelay == nil {
+		opt.RetryDelay = retryDelay
+	}
 	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		return nil, fmt.Errorf("mcpredis: connecting: %w", err)
@@ -89,6 +95,17 @@ func OpenOptions(ctx context.Context, opt rueidis.ClientOption) (*Backend, error
 		return nil, err
 	}
 	return b, nil
+}
+
+// MaxRetries is how often a read that failed for the connection is tried
+// again, 50 ms, 100 ms and 200 ms apart.
+const MaxRetries = 3
+
+func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
+	if attempts >= MaxRetries {
+		return -1
+	}
+	return 50 * time.Millisecond << attempts
 }
 
 // New returns a backend on a client the caller made; Close closes it.
