@@ -36,13 +36,13 @@ const wait = 20 * time.Second
 
 // redisServer is a redis-server the test started on a free loopback port.
 type redisServer struct {
-	t    *testing.T
+	t    testing.TB
 	port int
 	cmd  *exec.Cmd
 }
 
 // freePort returns a loopback port nothing listens on.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -54,7 +54,7 @@ func freePort(t *testing.T) int {
 
 // startRedis starts redis-server without persistence, or skips the test
 // when there is none (fails under CI=true, where .ci/run installs it).
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t testing.TB) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("CI") == "true" {
