@@ -132,6 +132,9 @@ type cluster struct {
 	next     int
 	proxy    *httptest.Server
 	started  int
+	tasks    []string // every task a call created, to count their ends
+	requests int      // requests with an id sent, and the responses read
+	answered int
 }
 
 func newCluster(t *testing.T, n int) *cluster {
@@ -418,7 +421,21 @@ func (c *cluster) call2026(ctx context.Context, method, name, params, pin string
 	if pin != "" {
 		h[pinHeader] = pin
 	}
-	return c.send(ctx, "POST", body, h)
+	r, err := c.send(ctx, "POST", body, h)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests++
+	if err == nil && r.response() != nil {
+		c.answered++
+		task := r.result()
+		if nested, ok := task["task"].(map[string]any); ok {
+			task = nested
+		}
+		if id, _ := task["taskId"].(string); method == "tools/call" && id != "" {
+			c.tasks = append(c.tasks, id)
+		}
+	}
+	return r, err
 }
 
 // must fails the test on err, else returns r.

@@ -337,6 +337,35 @@ func TestReplicas(t *testing.T) {
 		}
 	})
 
+	t.Run("nothing lost", func(t *testing.T) {
+		c.mu.Lock()
+		tasks, requests, answered := c.tasks, c.requests, c.answered
+		c.mu.Unlock()
+		ended := 0
+		for _, id := range tasks {
+			deadline := time.Now().Add(wait)
+			for {
+				st := c.get2026(t, id, "")["status"]
+				if st == "completed" || st == "failed" || st == "cancelled" {
+					ended++
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("task %s is still %v", id, st)
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		if len(tasks) == 0 || ended != len(tasks) {
+			t.Errorf("tasks created %d, ended %d", len(tasks), ended)
+		}
+		if answered != requests {
+			t.Errorf("requests %d, responses %d", requests, answered)
+		}
+		t.Logf("tasks created %d = ended %d; requests %d = responses %d", len(tasks), ended, requests, answered)
+	})
+
 	t.Run("Redis outage", func(t *testing.T) {
 		s := c.initialize(t, "2025-06-18")
 		c.redis.stop()
