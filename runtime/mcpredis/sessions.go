@@ -13,22 +13,20 @@ import (
 // SessionStore is an [mcpserver.SessionStore] in Redis: a hash per
 // session and a set of its subscriptions, under the session's hash tag,
 // expiring after the idle timeout unless touched. A session is read on
-// every request, so reads go through rueidis's client-side cache, which
-// Redis invalidates on every change (server-assisted, CLIENT TRACKING):
-// a replica serves a session it has read without a round trip until some
-// replica changes or deletes it.
+// every request, one round trip (both keys in one pipeline).
 type SessionStore struct {
-	// CacheTTL bounds how long a replica keeps a session read from Redis
-	// without asking again, on top of Redis's invalidation. Zero means
-	// DefaultSessionCacheTTL.
+	// CacheTTL, when positive, reads sessions through rueidis's
+	// client-side cache for up to that long, which Redis invalidates on
+	// every change (CLIENT TRACKING): no round trip for a session this
+	// replica has read. The invalidation reaches the other replicas
+	// asynchronously, so a request arriving there right after a change
+	// (a DELETE, a new log level) may still see the session as it was;
+	// zero, the default, reads Redis every time.
 	CacheTTL time.Duration
 
 	b    *Backend
 	idle time.Duration // expiry of a new session; <= 0: none
 }
-
-// DefaultSessionCacheTTL is the client-side cache bound of session reads.
-const DefaultSessionCacheTTL = time.Minute
 
 var _ mcpserver.SessionStore = (*SessionStore)(nil)
 
@@ -110,16 +108,19 @@ func (s *SessionStore) Create(ctx context.Context, rec *mcpserver.SessionRecord)
 }
 
 // Get implements [mcpserver.SessionStore], from the client-side cache
-// when the session has not changed since this process last read it.
+// when CacheTTL allows it and the session has not changed since this
+// process last read it.
 func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRecord, error) {
 	c := s.b.client
-	ttl := s.CacheTTL
-	if ttl <= 0 {
-		ttl = DefaultSessionCacheTTL
+	var res []rueidis.RedisResult
+	if ttl := s.CacheTTL; ttl > 0 {
+		res = c.DoMultiCache(ctx,
+			rueidis.CT(c.B().Hgetall().Key(s.b.sessionKey(id)).Cache(), ttl),
+			rueidis.CT(c.B().Smembers().Key(s.b.subsKey(id)).Cache(), ttl))
+	} else {
+		res = c.DoMulti(ctx, c.B().Hgetall().Key(s.b.sessionKey(id)).Build(),
+			c.B().Smembers().Key(s.b.subsKey(id)).Build())
 	}
-	res := c.DoMultiCache(ctx,
-		rueidis.CT(c.B().Hgetall().Key(s.b.sessionKey(id)).Cache(), ttl),
-		rueidis.CT(c.B().Smembers().Key(s.b.subsKey(id)).Cache(), ttl))
 	h, err := res[0].AsStrMap()
 	if err != nil {
 		return nil, failed("reading the session", err)
