@@ -65,7 +65,9 @@ func (bus *Bus) Publish(ctx context.Context, e mcpserver.BusEvent) error {
 }
 
 // Subscribe implements [mcpserver.Bus]. The first subscriber starts the
-// tail of the stream, from its current end.
+// tail of the stream, from its current end; when Redis does not answer,
+// from the end the tail finds once it does, so that a replica started
+// during an outage still hears the others afterwards.
 func (bus *Bus) Subscribe(fn func(mcpserver.BusEvent)) (func(), error) {
 	key := &fn
 	bus.mu.Lock()
@@ -73,7 +75,7 @@ func (bus *Bus) Subscribe(fn func(mcpserver.BusEvent)) (func(), error) {
 	if !bus.tailing {
 		start, err := bus.end(context.Background())
 		if err != nil {
-			return nil, err
+			start = "" // found by the tail
 		}
 		bus.tailing = true
 		bus.b.wg.Add(1)
@@ -88,6 +90,23 @@ func (bus *Bus) Subscribe(fn func(mcpserver.BusEvent)) (func(), error) {
 		delete(bus.subs, key)
 		bus.mu.Unlock()
 	}, nil
+}
+
+// pause reports err and waits RetryDelay before the tail reads again;
+// false when the backend is closing instead.
+func (bus *Bus) pause(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || closed(err) {
+		return false
+	}
+	if bus.Errors != nil {
+		bus.Errors(err)
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(RetryDelay):
+		return true
+	}
 }
 
 // end returns the id of the stream's last entry, "0-0" when it is empty.
@@ -127,22 +146,23 @@ func (bus *Bus) tail(last string) {
 		cancel()
 	}()
 	for ctx.Err() == nil {
+		if last == "" {
+			var err error
+			if last, err = bus.end(ctx); err != nil {
+				if !bus.pause(ctx, err) {
+					return
+				}
+				continue
+			}
+		}
 		read, err := c.Do(ctx, c.B().Xread().Count(512).Block(followBlock.Milliseconds()).
 			Streams().Key(key).Id(last).Build()).AsXRead()
 		if rueidis.IsRedisNil(err) {
 			continue
 		}
 		if err != nil {
-			if ctx.Err() != nil || closed(err) {
+			if !bus.pause(ctx, failed("reading the bus", err)) {
 				return
-			}
-			if bus.Errors != nil {
-				bus.Errors(failed("reading the bus", err))
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(RetryDelay):
 			}
 			continue
 		}

@@ -318,6 +318,34 @@ func TestBusCatchesUp(t *testing.T) {
 	}
 }
 
+// TestBusSubscribeDuringOutage: a subscriber that joined while Redis
+// failed hears what other replicas publish once it answers again.
+func TestBusSubscribeDuringOutage(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	mr.SetError("LOADING")
+	seen := make(chan string, 10)
+	if _, err := b2.Bus.Subscribe(func(e mcpserver.BusEvent) { seen <- e.ID }); err != nil {
+		t.Fatalf("subscribing during an outage: %v", err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	mr.SetError("")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if err := b1.Bus.Publish(context.Background(), mcpserver.BusEvent{Kind: mcpserver.BusTaskChanged, ID: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-seen:
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the event never arrived")
+		}
+	}
+}
+
 // TestServerLinksNoRedis: the built-in server does not link a Redis
 // client; only this package and its users do.
 func TestServerLinksNoRedis(t *testing.T) {
