@@ -5,10 +5,16 @@
 //
 //	conformance -http 127.0.0.1:3001   # Streamable HTTP at http://127.0.0.1:3001/mcp
 //	conformance                       # stdio
+//
+// Several replicas share their state in Redis with -redis URL, each with
+// its own -replica NAME and all with the same -state-key HEX:
+//
+//	conformance -http 127.0.0.1:0 -redis redis://127.0.0.1:6379/0 -state-key 00ff... -replica r1
 package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,7 +24,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -40,10 +48,32 @@ var identity = mcprt.Identity{
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
+	redisURL := flag.String("redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
+	stateKey := flag.String("state-key", "", "the key sealing request states, in `HEX`, the same on every replica")
+	replica := flag.String("replica", "", "this replica's `NAME` among those sharing the Redis (default: random)")
+	lease := flag.Duration("lease", 0, "how often the replica running a task renews it (default 2s)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv := mcpserver.New(identity, MCPTools()...)
+	var ready func(context.Context) error
+	if *stateKey != "" {
+		key, err := hex.DecodeString(*stateKey)
+		if err != nil || len(key) < 16 {
+			log.Fatalf("-state-key: want at least 16 bytes in hex, got %q", *stateKey)
+		}
+		srv.StateKey = key
+	}
+	srv.ReplicaID, srv.TaskLease = *replica, *lease
+	if *redisURL != "" {
+		b, err := mcpredis.Open(ctx, *redisURL)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer b.Close()
+		b.Attach(srv) // before anything is added: the server subscribes to the bus on its first change
+		ready = b.Ping
+	}
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
 	server = srv
@@ -51,21 +81,34 @@ func main() {
 	if *addr == "" {
 		err = srv.ServeStdio(ctx)
 	} else {
-		err = serveHTTP(ctx, *addr, srv)
+		err = serveHTTP(ctx, *addr, srv, ready)
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
 }
 
-// serveHTTP serves srv at /mcp on addr until ctx is cancelled.
-func serveHTTP(ctx context.Context, addr string, srv *mcpserver.Server) error {
+// serveHTTP serves srv at /mcp on addr until ctx is cancelled, and
+// answers /ready with 200 while ready (nil: always) succeeds, 503 when
+// not, for a load balancer's readiness check.
+func serveHTTP(ctx context.Context, addr string, srv *mcpserver.Server, ready func(context.Context) error) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler())
+	mux.HandleFunc("/ready", func(w http.ResponseWriter, r *http.Request) {
+		if ready != nil {
+			ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+			defer cancel()
+			if err := ready(ctx); err != nil {
+				http.Error(w, err.Error(), http.StatusServiceUnavailable)
+				return
+			}
+		}
+		fmt.Fprintln(w, "ready")
+	})
 	hs := &http.Server{Handler: mux}
 	hs.RegisterOnShutdown(srv.CloseStreams)
 	go func() {

@@ -9,6 +9,8 @@
 //	kb                          # stdio
 //	kb -http 127.0.0.1:8080     # Streamable HTTP at http://127.0.0.1:8080/mcp
 //	kb -sdk gosdk               # the same server on the official Go SDK (or mcpgo)
+//	kb -http 127.0.0.1:8080 -redis redis://127.0.0.1:6379/0 -state-key HEX -replica r1
+//	                            # one of several replicas sharing their state in Redis
 //	kb -http 127.0.0.1:8080 -cors http://localhost:5173  # callable from that page's origin
 //
 // With -auth-issuer and -auth-resource the HTTP endpoint (on any of the
@@ -24,6 +26,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,6 +40,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpauth"
+	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -69,9 +73,15 @@ func main() {
 	flag.StringVar(&auth.jwks, "auth-jwks", "", "with -auth-issuer: the `URL` of the issuer's key set, instead of the one its metadata names")
 	flag.StringVar(&auth.scopes, "auth-scopes", "", "with -auth-issuer: `scopes` every request needs, space-separated")
 	cors := flag.String("cors", "", "with -http, let browser pages of these comma-separated origins call the server (builtin only)")
+	flag.StringVar(&shared.redis, "redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
+	flag.StringVar(&shared.stateKey, "state-key", "", "the key sealing request states, in `HEX`, the same on every replica")
+	flag.StringVar(&shared.replica, "replica", "", "this replica's `NAME` among those sharing the Redis (default: random)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *sdk != "builtin" && (shared.redis != "" || shared.stateKey != "" || shared.replica != "") {
+		log.Fatal("-redis, -state-key and -replica serve with -sdk builtin only")
+	}
 	a, err := auth.auth(ctx, *addr)
 	switch {
 	case err != nil:
@@ -114,8 +124,27 @@ func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, erro
 	}, nil
 }
 
+// shared is what the -redis, -state-key and -replica flags ask.
+var shared struct{ redis, stateKey, replica string }
+
 func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors string) error {
 	srv := mcpserver.New(identity, MCPTools()...)
+	if shared.stateKey != "" {
+		key, err := hex.DecodeString(shared.stateKey)
+		if err != nil || len(key) < 16 {
+			return fmt.Errorf("-state-key: want at least 16 bytes in hex, got %q", shared.stateKey)
+		}
+		srv.StateKey = key
+	}
+	srv.ReplicaID = shared.replica
+	if shared.redis != "" {
+		b, err := mcpredis.Open(ctx, shared.redis)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		b.Attach(srv) // before anything is added: the server subscribes to the bus on its first change
+	}
 	if cors != "" {
 		srv.CORS = &mcpserver.CORS{AllowedOrigins: strings.Split(cors, ",")}
 	}

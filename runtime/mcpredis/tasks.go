@@ -1,0 +1,374 @@
+package mcpredis
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+// TaskStore is an [mcpserver.SharedTaskStore] in Redis. A task is a hash
+// under its id's hash tag, with its posted answers beside it, expiring at
+// the end of its TTL; each owner has an index of its tasks in creation
+// order (for tasks/list and the per-owner bound) under the owner's tag.
+// Every transition is one Lua script on one slot.
+type TaskStore struct {
+	// MaxPerOwner bounds the tasks kept per owner, ended ones included
+	// until their TTL passes, as the memory store does; Create refuses
+	// more with ErrTooManyTasks. Zero means 100.
+	MaxPerOwner int
+
+	b   *Backend
+	now func() time.Time
+}
+
+var _ mcpserver.SharedTaskStore = (*TaskStore)(nil)
+
+func (s *TaskStore) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// The fields of a task's hash.
+const (
+	fOwner   = "owner"
+	fTool    = "tool"
+	fStatus  = "status"
+	fMessage = "msg"
+	fCreated = "created"
+	fUpdated = "updated"
+	fTTL     = "ttl"
+	fPoll    = "poll"
+	fResult  = "result"
+	fError   = "error"
+	fInput   = "input"
+	fRunner  = "runner"
+	fLease   = "lease"
+)
+
+// isTerminal is the Lua test of a terminal status, shared by the scripts.
+const isTerminal = `local function terminal(st) return st == 'completed' or st == 'failed' or st == 'cancelled' end
+`
+
+// reserveScript takes a place in the owner's index: it drops the entries
+// whose TTL ended, refuses a place beyond the bound, and keeps the index
+// as long as its longest-lived task. KEYS: index by creation, index by
+// end, counter. ARGV: id, end (ms or +inf), now (ms), bound.
+var reserveScript = rueidis.NewLuaScript(`
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3], 'LIMIT', 0, 256)
+for _, id in ipairs(gone) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], id)
+end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+local n = redis.call('INCR', KEYS[3])
+redis.call('ZADD', KEYS[1], n, ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+local top = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+for i = 1, 3 do
+  if top[2] == 'inf' then redis.call('PERSIST', KEYS[i])
+  else redis.call('PEXPIREAT', KEYS[i], math.floor(tonumber(top[2])) + 1000) end
+end
+return 1
+`)
+
+// writeScript stores a new task and its expiry in one step. KEYS: task.
+// ARGV: expiry (ms, 0: none), then field, value pairs.
+var writeScript = rueidis.NewLuaScript(`
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if ARGV[1] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+return 1
+`)
+
+// updateScript replaces what a task's run changes, unless the stored
+// status is terminal; a terminal status drops the unread answers. KEYS:
+// task, answers. ARGV: status, message, updated, result, error, input,
+// tool, poll.
+var updateScript = rueidis.NewLuaScript(isTerminal + `
+local st = redis.call('HGET', KEYS[1], 'status')
+if not st then return 'NF' end
+if terminal(st) then return 'TERM' end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'msg', ARGV[2], 'updated', ARGV[3],
+  'result', ARGV[4], 'error', ARGV[5], 'input', ARGV[6], 'tool', ARGV[7], 'poll', ARGV[8])
+if terminal(ARGV[1]) then redis.call('DEL', KEYS[2]) end
+return 'OK'
+`)
+
+// renewScript extends the runner's lease of a task that has not ended.
+// KEYS: task. ARGV: replica, until (ns).
+var renewScript = rueidis.NewLuaScript(isTerminal + `
+local st = redis.call('HGET', KEYS[1], 'status')
+if not st then return 'NF' end
+if terminal(st) then return 'TERM' end
+redis.call('HSET', KEYS[1], 'runner', ARGV[1], 'lease', ARGV[2])
+return 'OK'
+`)
+
+// reapScript fails a task whose lease lapsed before now and returns the
+// task as stored afterwards (empty when it is not the owner's). KEYS:
+// task, answers. ARGV: owner, now (ns), error object, status message.
+var reapScript = rueidis.NewLuaScript(isTerminal + `
+local t = redis.call('HMGET', KEYS[1], 'owner', 'status', 'lease')
+if not t[2] or t[1] ~= ARGV[1] then return {} end
+local lease = tonumber(t[3] or '0') or 0
+if not terminal(t[2]) and lease ~= 0 and lease < tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], 'status', 'failed', 'msg', ARGV[4], 'input', '',
+    'error', ARGV[3], 'updated', ARGV[2])
+  redis.call('DEL', KEYS[2])
+end
+return redis.call('HGETALL', KEYS[1])
+`)
+
+// postScript keeps answers for a task that has not ended, expiring with
+// it. KEYS: task, answers. ARGV: key, response pairs.
+var postScript = rueidis.NewLuaScript(isTerminal + `
+local st = redis.call('HGET', KEYS[1], 'status')
+if not st then return 'NF' end
+if terminal(st) then return 'TERM' end
+redis.call('HSET', KEYS[2], unpack(ARGV))
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 'OK'
+`)
+
+// takeScript returns and forgets the answers of a task. KEYS: answers.
+var takeScript = rueidis.NewLuaScript(`
+local a = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1])
+return a
+`)
+
+// Create implements [mcpserver.TaskStore]: it reserves the task's place in
+// its owner's index, then writes it, so that it is found before Create
+// returns.
+func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
+	b := s.b
+	end, expireAt := "+inf", "0"
+	if t.TTL > 0 {
+		ms := t.CreatedAt.Add(t.TTL).UnixMilli() + 1
+		end, expireAt = strconv.FormatInt(ms, 10), strconv.FormatInt(ms, 10)
+	}
+	max := s.MaxPerOwner
+	if max <= 0 {
+		max = 100
+	}
+	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n")}
+	n, err := reserveScript.Exec(ctx, b.client, keys,
+		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(max)}).AsInt64()
+	if err != nil {
+		return failed("creating the task", err)
+	}
+	if n == 0 {
+		return mcpserver.ErrTooManyTasks
+	}
+	args := append([]string{expireAt}, taskFields(t)...)
+	if err := writeScript.Exec(ctx, b.client, []string{b.taskKey(t.ID)}, args).Error(); err != nil {
+		// Give the place back; a failure here leaves an index entry
+		// without a task, which List skips and its TTL removes.
+		b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[0]).Member(t.ID).Build())
+		b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[1]).Member(t.ID).Build())
+		return failed("creating the task", err)
+	}
+	return nil
+}
+
+// taskFields returns the hash fields of t, as field, value pairs.
+func taskFields(t *mcpserver.Task) []string {
+	return []string{
+		fOwner, t.Owner, fTool, t.Tool, fStatus, string(t.Status), fMessage, t.StatusMessage,
+		fCreated, stamp(t.CreatedAt), fUpdated, stamp(t.UpdatedAt),
+		fTTL, strconv.FormatInt(int64(t.TTL), 10), fPoll, strconv.FormatInt(int64(t.PollInterval), 10),
+		fResult, string(t.Result), fError, string(t.Error), fInput, string(t.InputRequests),
+		fRunner, t.Runner, fLease, stamp(t.LeaseUntil),
+	}
+}
+
+// stamp writes a time as Unix nanoseconds, "0" for the zero time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "0"
+	}
+	return strconv.FormatInt(t.UnixNano(), 10)
+}
+
+func unstamp(s string) time.Time {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func bytesOrNil(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
+}
+
+// parseTask reads a task from its hash; nil for an empty (missing) one.
+func parseTask(id string, h map[string]string) *mcpserver.Task {
+	if h[fStatus] == "" {
+		return nil
+	}
+	ttl, _ := strconv.ParseInt(h[fTTL], 10, 64)
+	poll, _ := strconv.ParseInt(h[fPoll], 10, 64)
+	return &mcpserver.Task{
+		ID: id, Owner: h[fOwner], Tool: h[fTool], Status: mcpserver.TaskStatus(h[fStatus]),
+		StatusMessage: h[fMessage], CreatedAt: unstamp(h[fCreated]), UpdatedAt: unstamp(h[fUpdated]),
+		TTL: time.Duration(ttl), PollInterval: time.Duration(poll),
+		Result: bytesOrNil(h[fResult]), Error: bytesOrNil(h[fError]), InputRequests: bytesOrNil(h[fInput]),
+		Runner: h[fRunner], LeaseUntil: unstamp(h[fLease]),
+	}
+}
+
+// live reports whether t is there and has not outlived its TTL at now
+// (Redis removes it within a millisecond of that; this makes it exact).
+func live(t *mcpserver.Task, now time.Time) bool {
+	return t != nil && (t.TTL <= 0 || now.Sub(t.CreatedAt) <= t.TTL)
+}
+
+// Get implements [mcpserver.TaskStore].
+func (s *TaskStore) Get(ctx context.Context, owner, id string) (*mcpserver.Task, error) {
+	h, err := s.b.client.Do(ctx, s.b.client.B().Hgetall().Key(s.b.taskKey(id)).Build()).AsStrMap()
+	if err != nil {
+		return nil, failed("reading the task", err)
+	}
+	t := parseTask(id, h)
+	if !live(t, s.clock()) || t.Owner != owner {
+		return nil, mcpserver.ErrTaskNotFound
+	}
+	return t, nil
+}
+
+// verdict turns the answer of a transition script into the store's error.
+func verdict(what string, r rueidis.RedisResult) error {
+	v, err := r.ToString()
+	switch {
+	case err != nil:
+		return failed(what, err)
+	case v == "NF":
+		return mcpserver.ErrTaskNotFound
+	case v == "TERM":
+		return mcpserver.ErrTaskTerminal
+	}
+	return nil
+}
+
+// Update implements [mcpserver.TaskStore]. Owner, creation time, TTL,
+// runner and lease stay as stored.
+func (s *TaskStore) Update(ctx context.Context, t *mcpserver.Task) error {
+	return verdict("updating the task", updateScript.Exec(ctx, s.b.client,
+		[]string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)},
+		[]string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
+			string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)}))
+}
+
+// Renew implements [mcpserver.SharedTaskStore].
+func (s *TaskStore) Renew(ctx context.Context, id, replica string, until time.Time) error {
+	return verdict("renewing the lease", renewScript.Exec(ctx, s.b.client,
+		[]string{s.b.taskKey(id)}, []string{replica, stamp(until)}))
+}
+
+// Reap implements [mcpserver.SharedTaskStore].
+func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpserver.Task, error) {
+	h, err := reapScript.Exec(ctx, s.b.client, []string{s.b.taskKey(id), s.b.answersKey(id)},
+		[]string{owner, stamp(now), string(errObj), "The server running this task stopped."}).AsStrMap()
+	if err != nil {
+		return nil, failed("reaping the task", err)
+	}
+	t := parseTask(id, h)
+	if !live(t, s.clock()) {
+		return nil, mcpserver.ErrTaskNotFound
+	}
+	return t, nil
+}
+
+// PostAnswers implements [mcpserver.SharedTaskStore].
+func (s *TaskStore) PostAnswers(ctx context.Context, id string, answers map[string][]byte) error {
+	if len(answers) == 0 {
+		return nil
+	}
+	args := make([]string, 0, 2*len(answers))
+	for k, v := range answers {
+		args = append(args, k, string(v))
+	}
+	return verdict("posting the answers", postScript.Exec(ctx, s.b.client,
+		[]string{s.b.taskKey(id), s.b.answersKey(id)}, args))
+}
+
+// TakeAnswers implements [mcpserver.SharedTaskStore].
+func (s *TaskStore) TakeAnswers(ctx context.Context, id string) (map[string][]byte, error) {
+	h, err := takeScript.Exec(ctx, s.b.client, []string{s.b.answersKey(id)}, nil).AsStrMap()
+	if err != nil {
+		return nil, failed("taking the answers", err)
+	}
+	if len(h) == 0 {
+		return nil, nil
+	}
+	box := make(map[string][]byte, len(h))
+	for k, v := range h {
+		box[k] = []byte(v)
+	}
+	return box, nil
+}
+
+// List implements [mcpserver.TaskStore]: it reads the owner's index from
+// the task after after, and the tasks it names in one pipeline per page.
+func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([]*mcpserver.Task, string, error) {
+	b := s.b
+	idx := b.ownerKey(owner, "i")
+	start := int64(0)
+	if after != "" {
+		rank, err := b.client.Do(ctx, b.client.B().Zrank().Key(idx).Member(after).Build()).AsInt64()
+		switch {
+		case rueidis.IsRedisNil(err):
+			return nil, "", mcpserver.ErrTaskNotFound
+		case err != nil:
+			return nil, "", failed("listing the tasks", err)
+		}
+		start = rank + 1
+	}
+	want := math.MaxInt
+	if limit > 0 {
+		want = limit + 1 // one more tells whether there is a next page
+	}
+	chunk := int64(min(want, 100))
+	now := s.clock()
+	var page []*mcpserver.Task
+	for len(page) < want {
+		ids, err := b.client.Do(ctx, b.client.B().Zrange().Key(idx).Min(strconv.FormatInt(start, 10)).
+			Max(strconv.FormatInt(start+chunk-1, 10)).Build()).AsStrSlice()
+		if err != nil {
+			return nil, "", failed("listing the tasks", err)
+		}
+		if len(ids) == 0 {
+			break
+		}
+		start += int64(len(ids))
+		cmds := make(rueidis.Commands, len(ids))
+		for i, id := range ids {
+			cmds[i] = b.client.B().Hgetall().Key(b.taskKey(id)).Build()
+		}
+		for i, r := range b.client.DoMulti(ctx, cmds...) {
+			h, err := r.AsStrMap()
+			if err != nil {
+				return nil, "", failed("listing the tasks", err)
+			}
+			if t := parseTask(ids[i], h); live(t, now) && t.Owner == owner && len(page) < want {
+				page = append(page, t)
+			}
+		}
+	}
+	if limit > 0 && len(page) > limit {
+		return page[:limit], page[limit-1].ID, nil
+	}
+	return page, "", nil
+}

@@ -1,0 +1,318 @@
+package mcpredis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+// backend returns a backend on a fresh miniredis, which has no CLIENT
+// TRACKING (hence client_cache=0), and the server behind it.
+func backend(t *testing.T) (*Backend, *miniredis.Miniredis) {
+	t.Helper()
+	mr := miniredis.RunT(t)
+	b, err := Open(context.Background(), "redis://"+mr.Addr()+"/0?client_cache=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, mr
+}
+
+// newTask returns a working task of owner created now.
+func newTask(id, owner string, ttl time.Duration) *mcpserver.Task {
+	now := time.Now().UTC()
+	return &mcpserver.Task{ID: id, Owner: owner, Tool: "slow", Status: mcpserver.TaskWorking,
+		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: time.Second,
+		Runner: "r1", LeaseUntil: now.Add(time.Minute)}
+}
+
+func mustCreate(t *testing.T, s *TaskStore, task *mcpserver.Task) {
+	t.Helper()
+	if err := s.Create(context.Background(), task); err != nil {
+		t.Fatalf("create %s: %v", task.ID, err)
+	}
+}
+
+// TestTaskRoundTrip: what Create stores Get returns, field by field, to
+// its owner only.
+func TestTaskRoundTrip(t *testing.T) {
+	b, _ := backend(t)
+	ctx := context.Background()
+	want := newTask("T1", "sess-a", time.Hour)
+	want.StatusMessage, want.InputRequests = "asking", []byte(`{"k":{}}`)
+	mustCreate(t, b.Tasks, want)
+	got, err := b.Tasks.Get(ctx, "sess-a", "T1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(*got) != fmt.Sprint(*want) {
+		t.Errorf("got  %+v\nwant %+v", *got, *want)
+	}
+	if _, err := b.Tasks.Get(ctx, "sess-b", "T1"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("another owner's get: %v, want ErrTaskNotFound", err)
+	}
+	if _, err := b.Tasks.Get(ctx, "sess-a", "T2"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("unknown task: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// TestTaskTerminalIsFinal: an update after a terminal one is refused and
+// changes nothing; Update keeps the runner and lease as stored.
+func TestTaskTerminalIsFinal(t *testing.T) {
+	b, _ := backend(t)
+	ctx := context.Background()
+	task := newTask("T1", "", time.Hour)
+	mustCreate(t, b.Tasks, task)
+	upd := *task
+	upd.Status, upd.Runner, upd.LeaseUntil = mcpserver.TaskInputRequired, "elsewhere", time.Time{}
+	if err := b.Tasks.Update(ctx, &upd); err != nil {
+		t.Fatal(err)
+	}
+	upd.Status, upd.Result = mcpserver.TaskCompleted, []byte(`{"content":[]}`)
+	if err := b.Tasks.Update(ctx, &upd); err != nil {
+		t.Fatal(err)
+	}
+	upd.Status, upd.Result = mcpserver.TaskCancelled, nil
+	if err := b.Tasks.Update(ctx, &upd); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+		t.Errorf("update of a completed task: %v, want ErrTaskTerminal", err)
+	}
+	got, _ := b.Tasks.Get(ctx, "", "T1")
+	if got.Status != mcpserver.TaskCompleted || string(got.Result) != `{"content":[]}` {
+		t.Errorf("stored %s %s, want completed with its result", got.Status, got.Result)
+	}
+	if got.Runner != "r1" || !got.LeaseUntil.Equal(task.LeaseUntil) {
+		t.Errorf("runner %q lease %v, want r1 %v", got.Runner, got.LeaseUntil, task.LeaseUntil)
+	}
+	if err := b.Tasks.Update(ctx, newTask("T9", "", 0)); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("update of an unknown task: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// open returns a second backend on the miniredis of another, as a second
+// replica has.
+func open(t *testing.T, mr *miniredis.Miniredis) *Backend {
+	t.Helper()
+	b, err := Open(context.Background(), "redis://"+mr.Addr()+"/0?client_cache=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// TestTaskTerminalRace: of completions and cancels racing on two
+// replicas, exactly one is stored.
+func TestTaskTerminalRace(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	ctx := context.Background()
+	for i := range 20 {
+		id := fmt.Sprint("T", i)
+		mustCreate(t, b1.Tasks, newTask(id, "", time.Hour))
+		var wins sync.WaitGroup
+		won := make(chan mcpserver.TaskStatus, 2)
+		for _, side := range []struct {
+			s  *TaskStore
+			st mcpserver.TaskStatus
+		}{{b1.Tasks, mcpserver.TaskCompleted}, {b2.Tasks, mcpserver.TaskCancelled}} {
+			wins.Add(1)
+			go func() {
+				defer wins.Done()
+				task := newTask(id, "", time.Hour)
+				task.Status = side.st
+				if err := side.s.Update(ctx, task); err == nil {
+					won <- side.st
+				} else if !errors.Is(err, mcpserver.ErrTaskTerminal) {
+					t.Error(err)
+				}
+			}()
+		}
+		wins.Wait()
+		close(won)
+		var winners []mcpserver.TaskStatus
+		for st := range won {
+			winners = append(winners, st)
+		}
+		got, _ := b1.Tasks.Get(ctx, "", id)
+		if len(winners) != 1 || got.Status != winners[0] {
+			t.Fatalf("winners %v, stored %s: want exactly one", winners, got.Status)
+		}
+	}
+}
+
+// TestTaskOwnerLimit: creates beyond MaxPerOwner are refused, however many
+// replicas race; other owners are not counted; a task whose TTL passed
+// gives its place back.
+func TestTaskOwnerLimit(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	b1.Tasks.MaxPerOwner, b2.Tasks.MaxPerOwner = 5, 5
+	var ok sync.WaitGroup
+	var mu sync.Mutex
+	created, refused := 0, 0
+	for i := range 20 {
+		ok.Add(1)
+		go func() {
+			defer ok.Done()
+			s := b1.Tasks
+			if i%2 == 1 {
+				s = b2.Tasks
+			}
+			err := s.Create(context.Background(), newTask(fmt.Sprint("T", i), "sess-a", time.Minute))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				created++
+			case errors.Is(err, mcpserver.ErrTooManyTasks):
+				refused++
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	ok.Wait()
+	if created != 5 || refused != 15 {
+		t.Fatalf("created %d, refused %d; want 5 and 15", created, refused)
+	}
+	mustCreate(t, b1.Tasks, newTask("other", "sess-b", time.Minute))
+	later := time.Now().Add(2 * time.Minute)
+	b1.Tasks.now = func() time.Time { return later }
+	mr.FastForward(2 * time.Minute)
+	task := newTask("after", "sess-a", time.Minute)
+	task.CreatedAt = later
+	mustCreate(t, b1.Tasks, task)
+}
+
+// TestTaskExpiry: a task is not found once its TTL has passed.
+func TestTaskExpiry(t *testing.T) {
+	b, mr := backend(t)
+	ctx := context.Background()
+	mustCreate(t, b.Tasks, newTask("T1", "", time.Minute))
+	if _, err := b.Tasks.Get(ctx, "", "T1"); err != nil {
+		t.Fatal(err)
+	}
+	mr.FastForward(2 * time.Minute)
+	if _, err := b.Tasks.Get(ctx, "", "T1"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("get after the TTL: %v, want ErrTaskNotFound", err)
+	}
+	if err := b.Tasks.Renew(ctx, "T1", "r1", time.Now()); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("renew after the TTL: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// TestTaskList: an owner's tasks come in creation order, a page at a
+// time, skipping expired ones; an unknown cursor is refused.
+func TestTaskList(t *testing.T) {
+	b, mr := backend(t)
+	ctx := context.Background()
+	for i := range 7 {
+		ttl := time.Hour
+		if i == 2 {
+			ttl = time.Minute
+		}
+		mustCreate(t, b.Tasks, newTask(fmt.Sprint("T", i), "sess-a", ttl))
+	}
+	mustCreate(t, b.Tasks, newTask("B0", "sess-b", time.Hour))
+	mr.FastForward(2 * time.Minute) // T2 expires
+	var ids []string
+	after, pages := "", 0
+	for {
+		page, next, err := b.Tasks.List(ctx, "sess-a", after, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, task := range page {
+			ids = append(ids, task.ID)
+		}
+		if next == "" {
+			break
+		}
+		after = next
+	}
+	if fmt.Sprint(ids) != "[T0 T1 T3 T4 T5 T6]" || pages != 3 {
+		t.Errorf("listed %v in %d pages, want [T0 T1 T3 T4 T5 T6] in 3", ids, pages)
+	}
+	all, next, err := b.Tasks.List(ctx, "sess-a", "", 0)
+	if err != nil || len(all) != 6 || next != "" {
+		t.Errorf("unlimited list: %d tasks, next %q, %v", len(all), next, err)
+	}
+	if _, _, err := b.Tasks.List(ctx, "sess-a", "B0", 2); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("another owner's cursor: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// TestTaskLease: Renew moves the lease of a running task and is refused
+// for an ended one; Reap fails only a task whose lease lapsed, for its
+// owner, and drops its unread answers.
+func TestTaskLease(t *testing.T) {
+	b, _ := backend(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	mustCreate(t, b.Tasks, newTask("T1", "sess-a", time.Hour))
+	until := now.Add(3 * time.Second)
+	if err := b.Tasks.Renew(ctx, "T1", "r2", until); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := b.Tasks.Get(ctx, "sess-a", "T1")
+	if got.Runner != "r2" || !got.LeaseUntil.Equal(until) {
+		t.Errorf("after renew: runner %q lease %v, want r2 %v", got.Runner, got.LeaseUntil, until)
+	}
+	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
+	if got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || got.Status != mcpserver.TaskWorking {
+		t.Errorf("reap before the lease ends: %v %v, want working", got, err)
+	}
+	if _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("reap by another owner: %v, want ErrTaskNotFound", err)
+	}
+	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
+	if err != nil || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
+		t.Fatalf("reap after the lease: %+v %v, want failed with the error", got, err)
+	}
+	if box, _ := b.Tasks.TakeAnswers(ctx, "T1"); box != nil {
+		t.Errorf("answers of a reaped task: %v, want none", box)
+	}
+	if err := b.Tasks.Renew(ctx, "T1", "r2", until); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+		t.Errorf("renew of a failed task: %v, want ErrTaskTerminal", err)
+	}
+	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+		t.Errorf("answers for a failed task: %v, want ErrTaskTerminal", err)
+	}
+}
+
+// TestTaskAnswers: answers posted on one replica are taken once on
+// another, merged by key.
+func TestTaskAnswers(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	ctx := context.Background()
+	mustCreate(t, b1.Tasks, newTask("T1", "", time.Hour))
+	if err := b2.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"a": []byte(`1`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"b": []byte(`2`)}); err != nil {
+		t.Fatal(err)
+	}
+	box, err := b1.Tasks.TakeAnswers(ctx, "T1")
+	if err != nil || fmt.Sprintf("%s", box) != "map[a:1 b:2]" {
+		t.Errorf("taken %s %v, want a:1 b:2", box, err)
+	}
+	if box, _ := b1.Tasks.TakeAnswers(ctx, "T1"); box != nil {
+		t.Errorf("taken twice: %s", box)
+	}
+	if err := b2.Tasks.PostAnswers(ctx, "nope", map[string][]byte{"a": []byte(`1`)}); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+		t.Errorf("answers for an unknown task: %v, want ErrTaskNotFound", err)
+	}
+}
