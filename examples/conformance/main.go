@@ -71,7 +71,7 @@ func main() {
 			log.Fatal(err)
 		}
 		defer b.Close()
-		b.Attach(srv) // before anything is added: the server subscribes to the bus on its first change
+		b.Attach(srv) // tasks, sessions, SSE events and the bus in Redis
 		ready = b.Ping
 	}
 	srv.AddPrompts(MCPPrompts()...)

@@ -143,7 +143,7 @@ func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors stri
 			return err
 		}
 		defer b.Close()
-		b.Attach(srv) // before anything is added: the server subscribes to the bus on its first change
+		b.Attach(srv) // tasks, sessions, SSE events and the bus in Redis
 	}
 	if cors != "" {
 		srv.CORS = &mcpserver.CORS{AllowedOrigins: strings.Split(cors, ",")}

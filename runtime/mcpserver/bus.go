@@ -106,15 +106,22 @@ func (s *Server) replicaID() string {
 
 // bus returns Server.Bus, subscribed once, or nil when there is none.
 func (s *Server) bus() Bus {
-	s.busOnce.Do(func() {
-		if s.Bus == nil {
-			return
-		}
-		if _, err := s.Bus.Subscribe(s.onBus); err != nil {
+	b := s.Bus
+	if b == nil {
+		return nil
+	}
+	// Subscribed on the first use with a Bus set, not on the first use:
+	// a server may add tools and prompts before a backend sets its Bus.
+	s.busMu.Lock()
+	defer s.busMu.Unlock()
+	if !s.busSubscribed {
+		if _, err := b.Subscribe(s.onBus); err != nil {
 			s.logger().Error("mcp bus: subscribing failed", "err", err)
+		} else {
+			s.busSubscribed = true
 		}
-	})
-	return s.Bus
+	}
+	return b
 }
 
 // publish sends e on the bus, if the server has one.

@@ -348,3 +348,21 @@ func TestReplicaSessionKeepsItsPrincipal(t *testing.T) {
 		t.Errorf("alice on the other replica: %d %s", resp.StatusCode, got)
 	}
 }
+
+// TestReplicaBusSetAfterChanges: a server that changed its catalog before
+// its Bus was set (as an application adds prompts before attaching a
+// backend) still hears the other replicas.
+func TestReplicaBusSetAfterChanges(t *testing.T) {
+	id := mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}
+	store, bus := &MemorySessionStore{}, &MemoryBus{}
+	ra, rb := New(id), New(id)
+	ra.AddTools(textTool("early", "E")) // before its Bus: nothing to tell
+	ra.Sessions, ra.Bus, ra.ReplicaID = store, bus, "r1"
+	rb.Sessions, rb.Bus, rb.ReplicaID = store, bus, "r2"
+	a := startHTTP(t, ra)
+	a.initialize(wire.Rev20250618, `{}`)
+	ev := events(t, a.do("GET", "", header("Accept", "text/event-stream")))
+	waitGet(t, ra, a.sid)
+	rb.AddTools(textTool("t", "T"))
+	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+}

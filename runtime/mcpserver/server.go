@@ -214,21 +214,22 @@ type Server struct {
 	interceptors []Interceptor      // see Use
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
-	eventsOnce  sync.Once
-	replicaOnce sync.Once
-	busOnce     sync.Once
-	changedMu   sync.Mutex
-	changed     map[string]chan struct{} // closed when the task of the id changes
-	hintsOnce   sync.Once
-	hints       struct{ list, read []byte }
-	gateOnce    sync.Once
-	gate        *authgate.Gate
-	gateErr     error
-	sealOnce    sync.Once
-	seal        *mrtr.Sealer
-	tasksOnce   sync.Once
-	runsMu      sync.Mutex
-	runs        map[string]*taskRun // the tasks this process runs
+	eventsOnce    sync.Once
+	replicaOnce   sync.Once
+	busMu         sync.Mutex
+	busSubscribed bool // the server listens to Bus
+	changedMu     sync.Mutex
+	changed       map[string]chan struct{} // closed when the task of the id changes
+	hintsOnce     sync.Once
+	hints         struct{ list, read []byte }
+	gateOnce      sync.Once
+	gate          *authgate.Gate
+	gateErr       error
+	sealOnce      sync.Once
+	seal          *mrtr.Sealer
+	tasksOnce     sync.Once
+	runsMu        sync.Mutex
+	runs          map[string]*taskRun // the tasks this process runs
 
 	id        mcprt.Identity
 	tools     registry
