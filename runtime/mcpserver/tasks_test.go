@@ -252,9 +252,16 @@ func TestTaskAsksTheClient(t *testing.T) {
 	}()))
 	c.initialize(wire.Rev20251125, `{"elicitation":{}}`)
 	c.send(`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"name","task":{}}}`)
-	resp, _ := c.response(`"c"`)
+	// The task runs as soon as it is stored, so its question may reach the
+	// client before the answer that creates it does.
+	resp, before := c.response(`"c"`)
 	id, _, _ := taskOf(t, resp)
 	var req string
+	for _, line := range before {
+		if strings.Contains(line, `"method":"elicitation/create"`) {
+			req = line
+		}
+	}
 	for req == "" {
 		line := c.recv()
 		if strings.Contains(line, `"method":"elicitation/create"`) {
