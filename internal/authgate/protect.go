@@ -72,6 +72,23 @@ type ProtectOptions struct {
 	Log *slog.Logger
 }
 
+// Catalog is what a server knows of the scopes it declares: those of one
+// operation, and all of them (the adapters' wire.Catalog).
+type Catalog interface {
+	ScopesOf(method, name, uri string, match func(template, uri string) bool) []string
+	AllScopes() []string
+}
+
+// CatalogOptions are the options of Protect for a server whose scopes c
+// holds, logging refusals to log.
+func CatalogOptions(c Catalog, log *slog.Logger) ProtectOptions {
+	return ProtectOptions{
+		Scopes:   func(op Operation) []string { return c.ScopesOf(op.Method, op.Name, op.URI, MatchTemplate) },
+		Declared: c.AllScopes,
+		Log:      log,
+	}
+}
+
 // Protect puts an SDK's Streamable HTTP handler behind g, as the built-in
 // server is: the metadata on its well-known paths; 401 for a request
 // without a valid bearer token; 404 for a session another principal

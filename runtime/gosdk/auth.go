@@ -38,15 +38,8 @@ func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptio
 	if err != nil {
 		return nil, err
 	}
-	reg := registryOf(s)
 	inner := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h)
-	return g.Protect(inner, authgate.ProtectOptions{
-		Scopes: func(op authgate.Operation) []string {
-			return reg.ScopesOf(op.Method, op.Name, op.URI, authgate.MatchTemplate)
-		},
-		Declared: reg.AllScopes,
-		Log:      logger(opts),
-	}), nil
+	return g.Protect(inner, authgate.CatalogOptions(registryOf(s), logger(opts))), nil
 }
 
 // MetadataHandler serves the RFC 9728 metadata of a for s: Auth's

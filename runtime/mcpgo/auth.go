@@ -34,14 +34,7 @@ func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.Streamab
 	if err != nil {
 		return nil, err
 	}
-	reg := registryOf(s)
-	return g.Protect(h, authgate.ProtectOptions{
-		Scopes: func(op authgate.Operation) []string {
-			return reg.ScopesOf(op.Method, op.Name, op.URI, authgate.MatchTemplate)
-		},
-		Declared: reg.AllScopes,
-		Log:      slog.Default(),
-	}), nil
+	return g.Protect(h, authgate.CatalogOptions(registryOf(s), slog.Default())), nil
 }
 
 // MetadataHandler serves the RFC 9728 metadata of a for s: Auth's
