@@ -78,6 +78,7 @@ type config struct {
 	redis        string        // a Redis URL, "start", or empty for none
 	sessionCache time.Duration // of mcpserver-redis-cached; 0: no such target
 	targets      []target      // set by setUp
+	redisURL     string        // set by setUp: -redis, or the URL of the redis-server it started
 	redisPid     int           // of the redis-server of -redis start, 0 for none
 }
 
@@ -115,6 +116,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer cleanup()
 	stopSignals := cleanUpOnSignal(cleanup)
 	defer stopSignals()
+	if cfg.redisPid != 0 {
+		fmt.Fprintf(stdout, "redis-server at %s, process %d, stopped when the run ends\n", cfg.redisURL, cfg.redisPid)
+	}
 	failed := false
 	rounds := make(map[string][][]result)
 	for round := 1; round <= cfg.rounds; round++ {
@@ -222,17 +226,17 @@ func setUp(cfg *config) (func(), error) {
 		undo = append(undo, remove)
 		bin = path
 	}
-	redisURL := cfg.redis
-	if redisURL == "start" {
+	cfg.redisURL = cfg.redis
+	if cfg.redis == "start" {
 		rs, err := localredis.Start()
 		if err != nil {
 			cleanup()
 			return nil, fmt.Errorf("-redis start: %w", err)
 		}
 		undo = append(undo, rs.Stop)
-		redisURL, cfg.redisPid = rs.URL, rs.Pid()
+		cfg.redisURL, cfg.redisPid = rs.URL, rs.Pid()
 	}
-	cfg.targets = targets(cfg.servers, bin, cfg.ab, redisURL, cfg.sessionCache)
+	cfg.targets = targets(cfg.servers, bin, cfg.ab, cfg.redisURL, cfg.sessionCache)
 	return sync.OnceFunc(cleanup), nil
 }
 

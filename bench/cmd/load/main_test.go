@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"net"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -138,7 +143,15 @@ func serveBuild(t *testing.T) string {
 
 var cleanups []func()
 
+// loadArgsEnv, when set, makes the test binary run the command with these
+// arguments (separated by spaces) instead of the tests, for a test that
+// signals the run.
+const loadArgsEnv = "LOAD_TEST_ARGS"
+
 func TestMain(m *testing.M) {
+	if args := os.Getenv(loadArgsEnv); args != "" {
+		os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	for _, f := range cleanups {
 		f()
@@ -273,6 +286,39 @@ func TestRedisStart(t *testing.T) {
 	}
 	if pids := redisChildren(t); len(pids) > 0 {
 		t.Errorf("redis-server processes %v started by the run outlive it", pids)
+	}
+}
+
+// TestRedisStopsOnSignal sends SIGTERM to a run of -redis start and checks
+// that the run kills the redis-server it started before it exits.
+func TestRedisStopsOnSignal(t *testing.T) {
+	localredis.ForTest(t).Stop() // skipped, or failed under CI, without redis-server
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), loadArgsEnv+"=-serve "+serveBuild(t)+" -servers mcpserver -redis start -session-cache 0 -modes sessions -duration 1m -clients 1 -idle 0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	var url string
+	var pid int
+	if _, serr := fmt.Sscanf(line, "redis-server at %s process %d,", &url, &pid); err != nil || serr != nil {
+		t.Fatalf("the run's first line %q (%v, %v); want the redis-server it started", line, err, serr)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, out)
+	cmd.Wait()
+	addr := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(url, ","), "redis://"), "/0")
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("redis-server %d at %s still accepts connections after the run ended on SIGTERM", pid, addr)
 	}
 }
 
