@@ -208,8 +208,8 @@ func (cfg config) check() error {
 	return nil
 }
 
-// setUp builds bench/cmd/serve unless -serve names a build, starts Redis
-// for -redis start, and sets cfg's targets. It returns what undoes it.
+// setUp starts Redis for -redis start, builds bench/cmd/serve unless
+// -serve names a build, and sets cfg's targets. It returns what undoes it.
 func setUp(cfg *config) (func(), error) {
 	var undo []func()
 	cleanup := func() {
@@ -217,24 +217,24 @@ func setUp(cfg *config) (func(), error) {
 			f()
 		}
 	}
-	bin := cfg.serve
-	if bin == "" {
-		path, remove, err := buildServe()
-		if err != nil {
-			return nil, err
-		}
-		undo = append(undo, remove)
-		bin = path
-	}
 	cfg.redisURL = cfg.redis
 	if cfg.redis == "start" {
 		rs, err := localredis.Start()
 		if err != nil {
-			cleanup()
 			return nil, fmt.Errorf("-redis start: %w", err)
 		}
 		undo = append(undo, rs.Stop)
 		cfg.redisURL, cfg.redisPid = rs.URL, rs.Pid()
+	}
+	bin := cfg.serve
+	if bin == "" {
+		path, remove, err := buildServe()
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+		undo = append(undo, remove)
+		bin = path
 	}
 	cfg.targets = targets(cfg.servers, bin, cfg.ab, cfg.redisURL, cfg.sessionCache)
 	return sync.OnceFunc(cleanup), nil

@@ -289,6 +289,17 @@ func TestRedisStart(t *testing.T) {
 	}
 }
 
+// TestRedisStartWithoutRedis checks that -redis start without redis-server
+// on PATH says so before anything is built or run.
+func TestRedisStartWithoutRedis(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-servers", "mcpserver", "-redis", "start"}, &stdout, &stderr)
+	if want := "load: -redis start: redis-server is not on PATH"; code != 1 || !strings.HasPrefix(stderr.String(), want) || stdout.Len() > 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, stdout.String(), stderr.String(), want)
+	}
+}
+
 // TestRedisStopsOnSignal sends SIGTERM to a run of -redis start and checks
 // that the run kills the redis-server it started before it exits.
 func TestRedisStopsOnSignal(t *testing.T) {
