@@ -59,12 +59,12 @@ func BenchmarkReplicas(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer backend.Close()
+	backend.Sessions.CacheTTL = -1 // every request reads its session from Redis
 	cached, err := mcpredis.Open(context.Background(), rs.url())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer cached.Close()
-	cached.Sessions.CacheTTL = time.Minute
 	call2026 := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"echo"}}`
 	h2026 := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}
 	for _, mode := range []struct {

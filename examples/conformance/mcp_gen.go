@@ -51,6 +51,7 @@ type (
 	mcpgen_TestSampling_changed_rerun_go_generate                    = func(context.Context, string) (string, error)
 	mcpgen_TestReconnection_changed_rerun_go_generate                = func(context.Context) (string, error)
 	mcpgen_JSONSchema202012Tool_changed_rerun_go_generate            = func(SchemaInput) (string, error)
+	mcpgen_TestTriggerResourceUpdate_changed_rerun_go_generate       = func(string) string
 	mcpgen_TestSimplePrompt_changed_rerun_go_generate                = func() string
 	mcpgen_TestPromptWithArguments_changed_rerun_go_generate         = func(string, string) string
 	mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate  = func(string) []mcprt.PromptMessage
@@ -98,6 +99,7 @@ var (
 	_ mcpgen_TestSampling_changed_rerun_go_generate                    = TestSampling
 	_ mcpgen_TestReconnection_changed_rerun_go_generate                = TestReconnection
 	_ mcpgen_JSONSchema202012Tool_changed_rerun_go_generate            = JSONSchema202012Tool
+	_ mcpgen_TestTriggerResourceUpdate_changed_rerun_go_generate       = TestTriggerResourceUpdate
 	_ mcpgen_TestSimplePrompt_changed_rerun_go_generate                = TestSimplePrompt
 	_ mcpgen_TestPromptWithArguments_changed_rerun_go_generate         = TestPromptWithArguments
 	_ mcpgen_TestPromptWithEmbeddedResource_changed_rerun_go_generate  = TestPromptWithEmbeddedResource
@@ -340,6 +342,12 @@ func MCPTools() []mcprt.Tool {
 		InputSchema:     []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_JSONSchema202012Tool,
+		ChecksArguments: true,
+	}, {
+		Name:            "test_trigger_resource_update",
+		Description:     "Tells the subscribers of a resource, on every replica, that it changed, as a server does when its data changes under it.",
+		InputSchema:     []byte(`{"type":"object","properties":{"uri":{"type":"string","description":"The URI of the resource that changed"}},"required":["uri"],"additionalProperties":false}`),
+		Handler:         mcpgen_call_TestTriggerResourceUpdate,
 		ChecksArguments: true,
 	}}
 }
@@ -976,6 +984,22 @@ func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Re
 	if err != nil {
 		return mcprt.ErrorResult(err)
 	}
+	return mcprt.TextResult(string(out))
+}
+
+type mcpgen_args_TestTriggerResourceUpdate struct {
+	uri string
+}
+
+func mcpgen_call_TestTriggerResourceUpdate(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in mcpgen_args_TestTriggerResourceUpdate
+	mcpgen_decode_args_TestTriggerResourceUpdate(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out := TestTriggerResourceUpdate(in.uri)
 	return mcprt.TextResult(string(out))
 }
 
@@ -1635,18 +1659,38 @@ var mcpgen_enum_0 = []string{"phone", "email"}
 
 var mcpgen_fields_34 = []string{"name", "address", "contactMethod", "phone", "email"}
 
+func mcpgen_decode_args_TestTriggerResourceUpdate(d *mcpimpl.Decoder, v *mcpgen_args_TestTriggerResourceUpdate) {
+	if d.Object() {
+		var seen0 [1]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "uri":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.uri = d.String()
+			default:
+				d.UnknownField(mcpgen_fields_35)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_35, 0)
+	}
+}
+
+var mcpgen_fields_35 = []string{"uri"}
+
 func mcpgen_decode_args_TestSimplePrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestSimplePrompt) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
 			default:
-				d.UnknownField(mcpgen_fields_35)
+				d.UnknownField(mcpgen_fields_36)
 			}
 		}
 	}
 }
 
-var mcpgen_fields_35 = []string{}
+var mcpgen_fields_36 = []string{}
 
 func mcpgen_decode_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithArguments) {
 	if d.Object() {
@@ -1664,14 +1708,14 @@ func mcpgen_decode_args_TestPromptWithArguments(d *mcpimpl.Decoder, v *mcpgen_ar
 				}
 				v.arg2 = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_36)
+				d.UnknownField(mcpgen_fields_37)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_36, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_37, 0, 1)
 	}
 }
 
-var mcpgen_fields_36 = []string{"arg1", "arg2"}
+var mcpgen_fields_37 = []string{"arg1", "arg2"}
 
 func mcpgen_decode_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithEmbeddedResource) {
 	if d.Object() {
@@ -1684,29 +1728,16 @@ func mcpgen_decode_args_TestPromptWithEmbeddedResource(d *mcpimpl.Decoder, v *mc
 				}
 				v.resourceUri = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_37)
-			}
-		}
-		d.Require(seen0[:], mcpgen_fields_37, 0)
-	}
-}
-
-var mcpgen_fields_37 = []string{"resourceUri"}
-
-func mcpgen_decode_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
-	if d.Object() {
-		for d.NextField() {
-			switch string(d.Key()) {
-			default:
 				d.UnknownField(mcpgen_fields_38)
 			}
 		}
+		d.Require(seen0[:], mcpgen_fields_38, 0)
 	}
 }
 
-var mcpgen_fields_38 = []string{}
+var mcpgen_fields_38 = []string{"resourceUri"}
 
-func mcpgen_decode_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+func mcpgen_decode_args_TestPromptWithImage(d *mcpimpl.Decoder, v *mcpgen_args_TestPromptWithImage) {
 	if d.Object() {
 		for d.NextField() {
 			switch string(d.Key()) {
@@ -1719,6 +1750,19 @@ func mcpgen_decode_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_ar
 
 var mcpgen_fields_39 = []string{}
 
+func mcpgen_decode_args_TestInputRequiredPrompt(d *mcpimpl.Decoder, v *mcpgen_args_TestInputRequiredPrompt) {
+	if d.Object() {
+		for d.NextField() {
+			switch string(d.Key()) {
+			default:
+				d.UnknownField(mcpgen_fields_40)
+			}
+		}
+	}
+}
+
+var mcpgen_fields_40 = []string{}
+
 func mcpgen_decode_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_TemplateResource) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -1730,14 +1774,14 @@ func mcpgen_decode_args_TemplateResource(d *mcpimpl.Decoder, v *mcpgen_args_Temp
 				}
 				v.id = d.String()
 			default:
-				d.UnknownField(mcpgen_fields_40)
+				d.UnknownField(mcpgen_fields_41)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_40, 0)
+		d.Require(seen0[:], mcpgen_fields_41, 0)
 	}
 }
 
-var mcpgen_fields_40 = []string{"id"}
+var mcpgen_fields_41 = []string{"id"}
 
 func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	if d.Object() {
@@ -1761,7 +1805,7 @@ func mcpgen_decode_Address(d *mcpimpl.Decoder, v *Address) {
 	}
 }
 
-var mcpgen_fields_41 = []string{"street", "city"}
+var mcpgen_fields_42 = []string{"street", "city"}
 
 func mcpgen_encode_TemplateData(enc *mcpimpl.Encoder, v *TemplateData) {
 	sep0 := byte(0x7b)

@@ -44,6 +44,9 @@ type Backend struct {
 	client rueidis.Client
 	prefix string
 	token  string // tells this backend's bus events from other processes'
+	// uncached is set when the client was opened without client-side
+	// caching, so that nothing waits for cached copies to expire.
+	uncached bool
 
 	closeOnce sync.Once
 	done      chan struct{}
@@ -90,6 +93,7 @@ func OpenOptions(ctx context.Context, opt rueidis.ClientOption) (*Backend, error
 		return nil, fmt.Errorf("mcpredis: connecting: %w", err)
 	}
 	b := New(client)
+	b.uncached = opt.DisableCache
 	if err := b.Ping(ctx); err != nil {
 		client.Close()
 		return nil, err

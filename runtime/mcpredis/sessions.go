@@ -12,20 +12,72 @@ import (
 
 // SessionStore is an [mcpserver.SessionStore] in Redis: a hash per
 // session and a set of its subscriptions, under the session's hash tag,
-// expiring after the idle timeout unless touched. A session is read on
-// every request, one round trip (both keys in one pipeline).
+// expiring after the idle timeout unless touched.
+//
+// A session is read on every request. Through rueidis's client-side
+// cache (CLIENT TRACKING), a replica that has read a session lately reads
+// it again without a round trip, and Redis invalidates its copy when the
+// session changes. That invalidation reaches the other replicas
+// asynchronously, so a change (a DELETE, a new log level, a subscription)
+// returns only once every copy cached before it has expired: after
+// CacheTTL. Then a request that follows the change's answer sees it on
+// every replica, as it would without a cache, and only the changes, which
+// are rare, pay the wait.
 type SessionStore struct {
-	// CacheTTL, when positive, reads sessions through rueidis's
-	// client-side cache for up to that long, which Redis invalidates on
-	// every change (CLIENT TRACKING): no round trip for a session this
-	// replica has read. The invalidation reaches the other replicas
-	// asynchronously, so a request arriving there right after a change
-	// (a DELETE, a new log level) may still see the session as it was;
-	// zero, the default, reads Redis every time.
+	// CacheTTL bounds how long a replica serves a session from its
+	// client-side cache, and so how long a change waits before it
+	// returns. Zero means DefaultSessionCacheTTL; a negative value reads
+	// Redis on every request and changes do not wait. A backend opened
+	// with client_cache=0 (or DisableCache) never caches.
 	CacheTTL time.Duration
 
 	b    *Backend
 	idle time.Duration // expiry of a new session; <= 0: none
+}
+
+// DefaultSessionCacheTTL is how long a session read is cached when
+// SessionStore.CacheTTL is zero: long enough that a busy session is
+// read from Redis a few times a second at most, short enough that a
+// DELETE or logging/setLevel is not noticeably slower.
+const DefaultSessionCacheTTL = 50 * time.Millisecond
+
+// settleMargin is added to the wait after a change, for clocks of
+// replicas that run at slightly different rates. (rueidis starts a copy's
+// life when its read is sent, before Redis reads the session, so a copy
+// read before the change expires within CacheTTL of the change.)
+const settleMargin = 5 * time.Millisecond
+
+// cacheTTL is how long reads are cached; zero when they are not.
+func (s *SessionStore) cacheTTL() time.Duration {
+	if s.b.uncached {
+		return 0
+	}
+	switch {
+	case s.CacheTTL < 0:
+		return 0
+	case s.CacheTTL == 0:
+		return DefaultSessionCacheTTL
+	}
+	return s.CacheTTL
+}
+
+// settle waits, after a change, until no replica may still serve a copy
+// of the session read before it. A context that ends first ends the wait
+// with its error: the change is made, but its caller cannot count on it
+// being seen everywhere yet.
+func (s *SessionStore) settle(ctx context.Context, err error) error {
+	ttl := s.cacheTTL()
+	if err != nil || ttl == 0 {
+		return err
+	}
+	t := time.NewTimer(ttl + settleMargin)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 var _ mcpserver.SessionStore = (*SessionStore)(nil)
@@ -108,12 +160,12 @@ func (s *SessionStore) Create(ctx context.Context, rec *mcpserver.SessionRecord)
 }
 
 // Get implements [mcpserver.SessionStore], from the client-side cache
-// when CacheTTL allows it and the session has not changed since this
-// process last read it.
+// when the session has not changed since this process last read it, less
+// than CacheTTL ago.
 func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRecord, error) {
 	c := s.b.client
 	var res []rueidis.RedisResult
-	if ttl := s.CacheTTL; ttl > 0 {
+	if ttl := s.cacheTTL(); ttl > 0 {
 		res = c.DoMultiCache(ctx,
 			rueidis.CT(c.B().Hgetall().Key(s.b.sessionKey(id)).Cache(), ttl),
 			rueidis.CT(c.B().Smembers().Key(s.b.subsKey(id)).Cache(), ttl))
@@ -142,8 +194,8 @@ func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRe
 
 // SetLogLevel implements [mcpserver.SessionStore].
 func (s *SessionStore) SetLogLevel(ctx context.Context, id, level string) error {
-	return sessionVerdict("setting the log level", levelScript.Exec(ctx, s.b.client,
-		[]string{s.b.sessionKey(id)}, []string{level}))
+	return s.settle(ctx, sessionVerdict("setting the log level", levelScript.Exec(ctx, s.b.client,
+		[]string{s.b.sessionKey(id)}, []string{level})))
 }
 
 // Subscribe implements [mcpserver.SessionStore].
@@ -152,11 +204,12 @@ func (s *SessionStore) Subscribe(ctx context.Context, id, uri string, on bool) e
 	if on {
 		flag = "1"
 	}
-	return sessionVerdict("subscribing", subscribeScript.Exec(ctx, s.b.client,
-		[]string{s.b.sessionKey(id), s.b.subsKey(id)}, []string{uri, flag}))
+	return s.settle(ctx, sessionVerdict("subscribing", subscribeScript.Exec(ctx, s.b.client,
+		[]string{s.b.sessionKey(id), s.b.subsKey(id)}, []string{uri, flag})))
 }
 
-// Touch implements [mcpserver.SessionStore].
+// Touch implements [mcpserver.SessionStore]. It does not wait: a copy
+// cached before it expires no later than the session did.
 func (s *SessionStore) Touch(ctx context.Context, id string, idle time.Duration) error {
 	if idle <= 0 {
 		return nil
@@ -168,5 +221,5 @@ func (s *SessionStore) Touch(ctx context.Context, id string, idle time.Duration)
 // Delete implements [mcpserver.SessionStore].
 func (s *SessionStore) Delete(ctx context.Context, id string) error {
 	err := s.b.client.Do(ctx, s.b.client.B().Del().Key(s.b.sessionKey(id), s.b.subsKey(id)).Build()).Error()
-	return failed("deleting the session", err)
+	return s.settle(ctx, failed("deleting the session", err))
 }

@@ -1,0 +1,122 @@
+package replicas
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stream opens a long-lived SSE request through the proxy and sends each
+// message's method and params on the channel it returns, after the
+// stream's first event (its priming event or acknowledgement) arrived, so
+// that whatever is sent next is meant for a listener already there.
+func (c *cluster) stream(t *testing.T, method, body string, h map[string]string) <-chan map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequestWithContext(ctx, method, c.proxy.URL+"/mcp", rd)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: status %d", method, resp.StatusCode)
+	}
+	first := make(chan struct{})
+	events := make(chan map[string]any, 100)
+	go readSSE(bufio.NewReader(resp.Body), func(_ string, m map[string]any) bool {
+		select {
+		case <-first:
+		default:
+			close(first)
+		}
+		if m != nil {
+			events <- m
+		}
+		return true
+	})
+	select {
+	case <-first:
+	case <-time.After(wait):
+		t.Fatalf("%s: no first event", method)
+	}
+	return events
+}
+
+// updates collects the URIs of notifications/resources/updated on events
+// until quiet has passed without one.
+func updates(events <-chan map[string]any, quiet time.Duration) []string {
+	var uris []string
+	for {
+		select {
+		case m := <-events:
+			if m["method"] == "notifications/resources/updated" {
+				p, _ := m["params"].(map[string]any)
+				uri, _ := p["uri"].(string)
+				uris = append(uris, uri)
+			}
+		case <-time.After(quiet):
+			return uris
+		}
+	}
+}
+
+// TestResourceUpdatesAcrossReplicas: a resource changes on one replica;
+// its subscribers hear of it once each wherever they subscribed and
+// wherever their stream is held, and nobody else does.
+func TestResourceUpdatesAcrossReplicas(t *testing.T) {
+	c := newCluster(t, 3)
+	names := c.names()
+	const watched, other = "test://watched-resource", "test://static-text"
+
+	// A 2025-11-25 session subscribes through the first replica and
+	// holds its GET stream on the third.
+	s := c.initialize(t, "2025-11-25")
+	if r := s.call(t, "resources/subscribe", `"uri":"`+watched+`"`, names[0]); r.errorCode() != 0 || r.response() == nil {
+		t.Fatalf("subscribe: %d %v", r.status, r.messages)
+	}
+	legacy := c.stream(t, "GET", "", s.headers(names[2]))
+
+	// A 2026-07-28 listener on the first replica asks for the same URI.
+	listen := c.stream(t, "POST", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta2026+
+		`,"notifications":{"resourceSubscriptions":["`+watched+`"]}}}`,
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen", pinHeader: names[0]})
+
+	// The second replica changes a resource nobody follows, then the
+	// watched one, three times.
+	trigger := func(uri string) {
+		t.Helper()
+		r := do(t)(c.call2026(context.Background(), "tools/call", "test_trigger_resource_update",
+			`"name":"test_trigger_resource_update","arguments":{"uri":"`+uri+`"}`, names[1]))
+		if got := text(r.result()); got != "updated "+uri {
+			t.Fatalf("trigger %s: %v", uri, r.messages)
+		}
+	}
+	trigger(other)
+	const n = 3
+	for range n {
+		trigger(watched)
+	}
+
+	want := strings.Repeat(watched+" ", n)
+	for name, events := range map[string]<-chan map[string]any{"the 2025 session's GET stream": legacy, "the 2026 listen": listen} {
+		got := updates(events, time.Second)
+		if strings.Join(got, " ")+" " != want {
+			t.Errorf("%s heard %q, want %s once per change (%d) and nothing of %s", name, got, watched, n, other)
+		}
+	}
+}
