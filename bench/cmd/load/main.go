@@ -22,8 +22,9 @@
 //     the built-in server serves a task tool; the others are skipped.
 //
 // With -redis URL, the built-in server runs a second time with the Redis
-// backend attached, as mcpserver-redis, and a third time with its sessions
-// read through the client-side cache (-session-cache), as
+// backend attached, as mcpserver-redis, reading a session from Redis on
+// every request, and a third time serving sessions from the client-side
+// cache for up to -session-cache (the backend's default), as
 // mcpserver-redis-cached, in sessions mode only, both right after
 // mcpserver, and their throughput is also given as a ratio to
 // mcpserver's: what sharing the state with other replicas costs. With
@@ -58,6 +59,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/internal/localredis"
 	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 )
 
 func main() {
@@ -170,7 +172,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.serve, "serve", "", "a build of bench/cmd/serve; empty builds one from this tree")
 	fs.StringVar(&cfg.ab, "ab", "", "other `builds` of bench/cmd/serve, as label=path[,...]; their built-in server runs after this tree's as mcpserver-label")
 	fs.StringVar(&cfg.redis, "redis", "", "also run the built-in server with the Redis backend attached, on the Redis at `URL` (redis://host:port/db), or on a redis-server of its own with start; the run writes sessions and tasks there")
-	fs.DurationVar(&cfg.sessionCache, "session-cache", time.Minute, "with -redis, the client-side cache of sessions of mcpserver-redis-cached; 0 leaves that server out")
+	fs.DurationVar(&cfg.sessionCache, "session-cache", mcpredis.DefaultSessionCacheTTL, "with -redis, how long mcpserver-redis-cached serves a session from the client-side cache; 0 leaves that server out")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -269,7 +271,7 @@ func targets(names []string, bin, ab, redisURL string, sessionCache time.Duratio
 			continue
 		}
 		if redisURL != "" {
-			ts = append(ts, target{name: name + "-redis", bin: bin, server: name, args: []string{"-redis", redisURL}, base: name, redis: true})
+			ts = append(ts, target{name: name + "-redis", bin: bin, server: name, args: []string{"-redis", redisURL, "-session-cache", "0"}, base: name, redis: true})
 			if sessionCache > 0 {
 				ts = append(ts, target{name: name + "-redis-cached", bin: bin, server: name, base: name, sessionsOnly: true, redis: true,
 					args: []string{"-redis", redisURL, "-session-cache", sessionCache.String()}})

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/bench/internal/localredis"
 	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 )
 
 // TestParseFlags checks the flags a run is configured with.
@@ -34,7 +35,7 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("parseFlags gave modes %v, servers %v, redis %q, session cache %s, serve %q", cfg.modes, cfg.servers, cfg.redis, cfg.sessionCache, cfg.serve)
 	}
 	cfg, err = parseFlags(nil, &stderr)
-	if err != nil || cfg.redis != "" || cfg.sessionCache != time.Minute || !slices.Equal(cfg.modes, []string{modeSessions, modeStateless}) {
+	if err != nil || cfg.redis != "" || cfg.sessionCache != mcpredis.DefaultSessionCacheTTL || !slices.Equal(cfg.modes, []string{modeSessions, modeStateless}) {
 		t.Errorf("defaults: redis %q, session cache %s, modes %v, err %v", cfg.redis, cfg.sessionCache, cfg.modes, err)
 	}
 }
@@ -68,7 +69,7 @@ func TestTargets(t *testing.T) {
 	want := []target{
 		{name: "floor", bin: "/bin/serve", server: "floor"},
 		{name: "mcpserver", bin: "/bin/serve", server: "mcpserver"},
-		{name: "mcpserver-redis", bin: "/bin/serve", server: "mcpserver", args: []string{"-redis", "redis://127.0.0.1:6379/0"}, base: "mcpserver", redis: true},
+		{name: "mcpserver-redis", bin: "/bin/serve", server: "mcpserver", args: []string{"-redis", "redis://127.0.0.1:6379/0", "-session-cache", "0"}, base: "mcpserver", redis: true},
 		{name: "mcpserver-redis-cached", bin: "/bin/serve", server: "mcpserver", args: []string{"-redis", "redis://127.0.0.1:6379/0", "-session-cache", "1m0s"},
 			base: "mcpserver", sessionsOnly: true, redis: true},
 		{name: "mcpserver-old", bin: "/bin/old", server: "mcpserver", base: "mcpserver"},

@@ -23,9 +23,9 @@ func TestStoreFlagsRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-server", "floor", "-redis", "redis://127.0.0.1:6379/0"}, "configure the built-in server only (-server mcpserver), not floor"},
-		{[]string{"-server", "gosdk-typed", "-max-tasks", "5"}, "configure the built-in server only (-server mcpserver), not gosdk-typed"},
-		{[]string{"-server", "mcpgo-typed", "-task-ttl", "1m"}, "configure the built-in server only"},
+		{[]string{"-server", "floor", "-redis", "redis://127.0.0.1:6379/0"}, "serve: -redis: -redis, -session-cache, -max-tasks and -task-ttl configure the built-in server only (-server mcpserver), not floor"},
+		{[]string{"-server", "gosdk-typed", "-max-tasks", "5", "-session-cache", "0"}, "serve: -max-tasks, -session-cache: -redis, -session-cache, -max-tasks and -task-ttl configure the built-in server only (-server mcpserver), not gosdk-typed"},
+		{[]string{"-server", "mcpgo-typed", "-task-ttl", "1m"}, "serve: -task-ttl: "},
 		{[]string{"-session-cache", "1m"}, "-session-cache caches the sessions kept in Redis: it needs -redis"},
 		{[]string{"-max-tasks", "-1"}, "must not be negative"},
 	} {
@@ -33,6 +33,32 @@ func TestStoreFlagsRefused(t *testing.T) {
 		if code := run(tc.args, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("serve %q exited %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestSessionCacheFlag checks that -redis alone caches sessions as the
+// backend does by default, and that -session-cache 0 reads Redis on every
+// request.
+func TestSessionCacheFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration // of SessionStore.CacheTTL
+	}{
+		{[]string{"-redis", "R"}, mcpredis.DefaultSessionCacheTTL},
+		{[]string{"-redis", "R", "-session-cache", "1m"}, time.Minute},
+		{[]string{"-redis", "R", "-session-cache", "0"}, -1},
+	} {
+		var stderr bytes.Buffer
+		o, err := parseFlags(tc.args, &stderr)
+		if err != nil {
+			t.Fatalf("serve %q: %v; %s", tc.args, err, stderr.Bytes())
+		}
+		if got := sessionCacheTTL(o.store); got != tc.want {
+			t.Errorf("serve %q: the sessions' CacheTTL is %s, want %s", tc.args, got, tc.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-server", "floor"}, io.Discard); err != nil {
+		t.Errorf("the floor with the stores' defaults: %v", err)
 	}
 }
 
