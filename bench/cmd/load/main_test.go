@@ -126,9 +126,13 @@ var (
 	serveErr  error
 )
 
-// serveBuild builds bench/cmd/serve once for the tests that run servers.
+// serveBuild builds bench/cmd/serve once for the tests that run servers,
+// which -short leaves out.
 func serveBuild(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs servers")
+	}
 	serveOnce.Do(func() {
 		var remove func()
 		serveBin, remove, serveErr = buildServe()
