@@ -3,7 +3,8 @@
 // that the in-process benchmarks, the stdio process benchmark and the HTTP
 // load run measure the same servers: mcpgen's built-in server, go-sdk,
 // mcp-go with and without validation, and a floor that answers without
-// reading JSON at all.
+// reading JSON at all. The built-in server also serves the reference tool
+// as a task (TaskTool), which the load run's tasks mode calls.
 package servers
 
 import (
@@ -35,16 +36,24 @@ const (
 // Names lists the servers, the floor first.
 var Names = []string{Floor, Builtin, GoSDK, MCPGoUntyped, MCPGoTyped}
 
-// Identity is the identity of the built-in server.
-var Identity = mcprt.Identity{Name: "bench", Version: "1.0.0"}
+// Identity is the identity of the built-in server, with tasks enabled for
+// the task tool.
+var Identity = mcprt.Identity{Name: "bench", Version: "1.0.0", EnableTasks: true}
+
+// TaskTool is the name of the tool the built-in server alone serves beside
+// the reference tool: the reference call run as a task.
+const TaskTool = "bulk_price_update_task"
 
 // FloorResponse is what the floor answers to every line or POST: the
 // reference call's answer, with id 1, so that a driver checking answers
 // accepts it.
 const FloorResponse = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"updated 10 prices in emea"}]}}`
 
-// BuiltinServer returns mcpgen's server with the generated reference tool.
-func BuiltinServer() *mcpserver.Server { return mcpserver.New(Identity, pricing.MCPTools()...) }
+// BuiltinServer returns mcpgen's server with the generated reference tool
+// and its task form, TaskTool.
+func BuiltinServer() *mcpserver.Server {
+	return mcpserver.New(Identity, append(pricing.MCPTools(), MCPTools()...)...)
+}
 
 // ServeStdio serves the server name on r and w until r ends or ctx is
 // done. go-sdk's stdio transport always uses the process's own standard

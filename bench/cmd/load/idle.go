@@ -41,7 +41,7 @@ func idleAll(cfg config) ([]memory, error) {
 // clients, and measures what the process grew by.
 func idleSessions(t target, n, clients int) memory {
 	m := memory{name: t.name, n: n}
-	p, err := start(t, false)
+	p, err := start(t)
 	if err != nil {
 		m.err = err
 		return m

@@ -37,13 +37,11 @@ type proc struct {
 	url    string
 }
 
-// start runs t over HTTP on a free loopback port and waits for its URL.
-func start(t target, stateless bool) (*proc, error) {
-	args := []string{"-server", t.server, "-http", "127.0.0.1:0"}
-	if stateless {
-		args = append(args, "-stateless")
-	}
-	p := &proc{cmd: exec.Command(t.bin, args...)}
+// start runs t over HTTP on a free loopback port, with more flags of
+// bench/cmd/serve, and waits for its URL.
+func start(t target, more ...string) (*proc, error) {
+	args := append([]string{"-server", t.server, "-http", "127.0.0.1:0"}, t.args...)
+	p := &proc{cmd: exec.Command(t.bin, append(args, more...)...)}
 	p.cmd.Stderr = &p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
@@ -95,10 +93,13 @@ func (p *proc) rss() int64 {
 	return 0
 }
 
-// cpu is the processor time the process has used so far, from /proc (0
-// where there is none).
-func (p *proc) cpu() time.Duration {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+// cpu is the processor time the process has used so far.
+func (p *proc) cpu() time.Duration { return processCPU(p.cmd.Process.Pid) }
+
+// processCPU is the processor time the process pid has used so far, from
+// /proc (0 where there is none).
+func processCPU(pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
 	}
