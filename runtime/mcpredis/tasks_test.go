@@ -268,18 +268,21 @@ func TestTaskLease(t *testing.T) {
 		t.Errorf("after renew: runner %q lease %v, want r2 %v", got.Runner, got.LeaseUntil, until)
 	}
 	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
-	if got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || got.Status != mcpserver.TaskWorking {
-		t.Errorf("reap before the lease ends: %v %v, want working", got, err)
+	if got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || reaped || got.Status != mcpserver.TaskWorking {
+		t.Errorf("reap before the lease ends: %v %v %v, want working", got, reaped, err)
 	}
-	if _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
 		t.Errorf("reap by another owner: %v, want ErrTaskNotFound", err)
 	}
 	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
-	if err != nil || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
-		t.Fatalf("reap after the lease: %+v %v, want failed with the error", got, err)
+	got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
+	if err != nil || !reaped || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
+		t.Fatalf("reap after the lease: %+v %v %v, want failed with the error", got, reaped, err)
+	}
+	if _, reaped, _ := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj); reaped {
+		t.Error("a second reap reports that it failed the task too")
 	}
 	if box, _ := b.Tasks.TakeAnswers(ctx, "T1"); box != nil {
 		t.Errorf("answers of a reaped task: %v, want none", box)

@@ -45,6 +45,11 @@ const (
 	// BusCancel: the client of Session cancelled its request of JSON id
 	// Data (notifications/cancelled), whichever replica serves it.
 	BusCancel BusKind = "cancel"
+	// BusTaskStatus: Data is the notifications/tasks/status of task ID,
+	// changed by a replica that does not run it (a reaper's failure),
+	// for the 2025-11-25 session whose tasks belong to Owner; the replica
+	// holding that session's stream sends it.
+	BusTaskStatus BusKind = "status"
 )
 
 // BusEvent is one event on a [Bus].
@@ -54,6 +59,7 @@ type BusEvent struct {
 	Target  string // the ReplicaID it is for; "": every one
 	ID      string // what the event is about: a task, a method, a URI
 	Session string // the Mcp-Session-Id it concerns, if any
+	Owner   string // the owner of the task it concerns (BusTaskStatus)
 	Data    []byte
 }
 
@@ -105,7 +111,11 @@ func (s *Server) replicaID() string {
 }
 
 // bus returns Server.Bus, subscribed once, or nil when there is none.
+// It is called wherever a replica begins its share of the work (serving
+// HTTP or a stream, the first task), so it also starts the reaper of a
+// shared task store there.
 func (s *Server) bus() Bus {
+	s.startReaper()
 	b := s.Bus
 	if b == nil {
 		return nil
@@ -160,6 +170,10 @@ func (s *Server) onBus(e BusEvent) {
 	case BusCancel:
 		if sess := s.localSession(e.Session); sess != nil {
 			sess.cancel(e.Data)
+		}
+	case BusTaskStatus:
+		if m, _, err := parseMessage(e.Data); err == nil && m.method == "notifications/tasks/status" {
+			s.taskStatusHere(e.Owner, e.Data)
 		}
 	}
 }

@@ -324,7 +324,7 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 }
 
 // listTasks answers tasks/list (2025-11-25): the session's tasks, a page at
-// a time.
+// a time, those whose runner died failed first.
 func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError) {
 	after := ""
 	if c := x.meta.cursor; c != nil && !isNull(c) {
@@ -343,6 +343,13 @@ func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError)
 	}
 	dst := []byte(`{"tasks":[`)
 	for i, t := range page {
+		// A task whose runner died is listed failed, as tasks/get shows it.
+		switch reaped, err := s.reapIfLapsed(ctx, t); {
+		case err == nil:
+			t = reaped
+		case !errors.Is(err, ErrTaskNotFound): // else it expired since: listed as it was
+			return nil, errorf(codeInternalError, "internal error: reading the task: "+err.Error())
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -79,16 +79,22 @@ type openQuestion struct {
 	answer chan json.RawMessage
 }
 
-// taskSettings returns the store and durations of the server's tasks.
+// taskStore returns the server's task store, set on first use, with the
+// bus subscribed.
 func (s *Server) taskStore() TaskStore {
-	s.tasksOnce.Do(func() {
-		if s.Tasks == nil {
-			s.Tasks = NewMemoryTaskStore()
-		}
-		s.runs = map[string]*taskRun{}
-	})
+	s.tasksOnce.Do(s.initTasks)
 	s.bus() // subscribed before any task runs, for what other replicas send it
 	return s.Tasks
+}
+
+// initTasks sets the task store, a MemoryTaskStore of the server's own
+// when none is set, and the table of runs.
+func (s *Server) initTasks() {
+	if s.Tasks == nil {
+		s.ownTasks = NewMemoryTaskStore()
+		s.Tasks = s.ownTasks
+	}
+	s.runs = map[string]*taskRun{}
 }
 
 func durationOr(d, def time.Duration) time.Duration {
