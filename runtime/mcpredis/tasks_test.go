@@ -319,3 +319,99 @@ func TestTaskAnswers(t *testing.T) {
 		t.Errorf("answers for an unknown task: %v, want ErrTaskNotFound", err)
 	}
 }
+
+// TestTaskLapsed: Lapsed finds the unended tasks whose lease ended, of
+// every owner, following renewals and ends, and puts right an index
+// entry out of step with its task; of two replicas reaping a lapsed task
+// at once, one fails it.
+func TestTaskLapsed(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	ctx := context.Background()
+	start := time.Now().UTC()
+	for i, owner := range []string{"sess-a", "sess-b", "", "sess-a"} {
+		task := newTask(fmt.Sprint("T", i), owner, time.Hour)
+		task.LeaseUntil = start.Add(time.Duration(i+1) * time.Second)
+		mustCreate(t, b1.Tasks, task)
+	}
+	ids := func(s *TaskStore, now time.Time) []string {
+		t.Helper()
+		found, err := s.Lapsed(ctx, now, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, f := range found {
+			ids = append(ids, f.ID)
+		}
+		return ids
+	}
+	if got := ids(b2.Tasks, start); got != nil {
+		t.Errorf("Lapsed at the start = %v, want none", got)
+	}
+	at := start.Add(3500 * time.Millisecond) // T0, T1, T2 lapsed
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T0 T1 T2]" {
+		t.Errorf("Lapsed = %v, want [T0 T1 T2]", got)
+	}
+	if err := b1.Tasks.Renew(ctx, "T0", "r2", start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	done := newTask("T1", "sess-b", time.Hour)
+	done.Status = mcpserver.TaskCompleted
+	if err := b1.Tasks.Update(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T2]" {
+		t.Errorf("Lapsed after a renewal and an end = %v, want [T2]", got)
+	}
+	// An index entry behind its task (a renewal whose index write was
+	// lost) is raised to the task's lease, not reaped.
+	mr.ZAdd(b1.leasesKey(), float64(start.UnixMilli()), "T0")
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T2]" {
+		t.Errorf("Lapsed with an entry behind its lease = %v, want [T2]", got)
+	}
+	if score, _ := mr.ZScore(b1.leasesKey(), "T0"); score != float64(start.Add(time.Minute).UnixMilli()) {
+		t.Errorf("entry of T0 at %v, want its lease", score)
+	}
+	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
+	won := make(chan *TaskStore, 2)
+	var reapers sync.WaitGroup
+	for _, s := range []*TaskStore{b1.Tasks, b2.Tasks} {
+		reapers.Go(func() {
+			got, reaped, err := s.Reap(ctx, "", "T2", at, errObj)
+			if err != nil || got.Status != mcpserver.TaskFailed {
+				t.Errorf("reap: %+v %v", got, err)
+			}
+			if reaped {
+				won <- s
+			}
+		})
+	}
+	reapers.Wait()
+	close(won)
+	if n := len(won); n != 1 {
+		t.Errorf("%d reapers failed the task, want 1", n)
+	}
+	if got := ids(b1.Tasks, start.Add(time.Hour)); fmt.Sprint(got) != "[T3 T0]" {
+		t.Errorf("Lapsed much later = %v, want [T3 T0]", got)
+	}
+	if members, _ := mr.ZMembers(b1.leasesKey()); fmt.Sprint(members) != "[T3 T0]" {
+		t.Errorf("index of leases %v, want [T3 T0]", members)
+	}
+}
+
+// TestTaskLapsedCleansGone: an index entry whose task is gone (expired,
+// or never written) is removed by the first look.
+func TestTaskLapsedCleansGone(t *testing.T) {
+	b, mr := backend(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	mr.ZAdd(b.leasesKey(), float64(now.Add(-time.Minute).UnixMilli()), "ghost")
+	found, err := b.Tasks.Lapsed(ctx, now, 10)
+	if err != nil || len(found) != 0 {
+		t.Fatalf("Lapsed = %v, %v; want none", found, err)
+	}
+	if members, _ := mr.ZMembers(b.leasesKey()); len(members) != 0 {
+		t.Errorf("index of leases %v, want empty", members)
+	}
+}
