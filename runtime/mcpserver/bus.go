@@ -45,11 +45,21 @@ const (
 	// BusCancel: the client of Session cancelled its request of JSON id
 	// Data (notifications/cancelled), whichever replica serves it.
 	BusCancel BusKind = "cancel"
-	// BusTaskStatus: Data is the notifications/tasks/status of task ID,
-	// changed by a replica that does not run it (a reaper's failure),
-	// for the 2025-11-25 session whose tasks belong to Owner; the replica
-	// holding that session's stream sends it.
+	// BusTaskStatus: Data is the notifications/tasks/status of task ID
+	// for the 2025-11-25 session whose tasks belong to Owner, from a
+	// replica without that session's stream (the runner, or the reaper
+	// that failed the task); the replica holding the stream sends it.
 	BusTaskStatus BusKind = "status"
+	// BusTaskMessage: Data is a message of task ID's handler for its
+	// 2025-11-25 client (a question, a log message) that its runner has
+	// no stream for; a replica where the client waits in tasks/result for
+	// the task sends it there.
+	BusTaskMessage BusKind = "message"
+	// BusTaskWaiting: a client waits in tasks/result for task ID on the
+	// publisher; the runner publishes the messages it holds for the
+	// client (BusTaskMessage) and forgets them, as it hands them to a
+	// tasks/result of its own.
+	BusTaskWaiting BusKind = "waiting"
 )
 
 // BusEvent is one event on a [Bus].
@@ -174,6 +184,12 @@ func (s *Server) onBus(e BusEvent) {
 	case BusTaskStatus:
 		if m, _, err := parseMessage(e.Data); err == nil && m.method == "notifications/tasks/status" {
 			s.taskStatusHere(e.Owner, e.Data)
+		}
+	case BusTaskMessage:
+		s.relayHere(e.ID, e.Data)
+	case BusTaskWaiting:
+		if run := s.running(e.ID); run != nil {
+			go run.relayQueued()
 		}
 	}
 }

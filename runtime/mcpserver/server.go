@@ -232,6 +232,8 @@ type Server struct {
 	ownTasks      *MemoryTaskStore // the store the server made, when none was set
 	runsMu        sync.Mutex
 	runs          map[string]*taskRun // the tasks this process runs
+	relayMu       sync.Mutex
+	relays        map[string]map[*relay]struct{} // tasks/result here of tasks run elsewhere, by task
 	reaperMu      sync.Mutex
 	reaperStop    func() // stops the reaper of lapsed tasks and waits for it
 	closed        bool   // Close was called: no reaper starts

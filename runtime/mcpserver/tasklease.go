@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -286,6 +287,61 @@ func (s *Server) reapLapsed(ctx context.Context, store SharedTaskStore) {
 		if len(lapsed) < reapBatch {
 			return
 		}
+	}
+}
+
+// relay is a tasks/result served here for a task run on another replica:
+// its stream, and the messages sent on it, each sent once.
+type relay struct {
+	mu   sync.Mutex
+	out  sender
+	sent map[string]bool
+}
+
+// relayTo makes out the stream of the messages of task id, run on another
+// replica, until the returned function is called, and asks the runner for
+// those it holds.
+func (s *Server) relayTo(ctx context.Context, id string, out sender) func() {
+	if s.bus() == nil {
+		return func() {}
+	}
+	rl := &relay{out: out, sent: map[string]bool{}}
+	s.relayMu.Lock()
+	if s.relays == nil {
+		s.relays = map[string]map[*relay]struct{}{}
+	}
+	if s.relays[id] == nil {
+		s.relays[id] = map[*relay]struct{}{}
+	}
+	s.relays[id][rl] = struct{}{}
+	s.relayMu.Unlock()
+	s.publish(ctx, BusEvent{Kind: BusTaskWaiting, ID: id})
+	return func() {
+		s.relayMu.Lock()
+		delete(s.relays[id], rl)
+		if len(s.relays[id]) == 0 {
+			delete(s.relays, id)
+		}
+		s.relayMu.Unlock()
+	}
+}
+
+// relayHere sends msg, a message of task id's handler, to the
+// tasks/result streams waiting here for the task.
+func (s *Server) relayHere(id string, msg []byte) {
+	s.relayMu.Lock()
+	var to []*relay
+	for rl := range s.relays[id] {
+		to = append(to, rl)
+	}
+	s.relayMu.Unlock()
+	for _, rl := range to {
+		rl.mu.Lock()
+		if !rl.sent[string(msg)] {
+			rl.sent[string(msg)] = true
+			_ = rl.out.send(msg)
+		}
+		rl.mu.Unlock()
 	}
 }
 
