@@ -173,6 +173,7 @@ func (b *Backend) subsKey(id string) string      { return b.prefix + "{s:" + id 
 func (b *Backend) streamsKey(id string) string   { return b.prefix + "{s:" + id + "}:es" }
 func (b *Backend) streamKey(id, s string) string { return b.prefix + "{s:" + id + "}:e:" + s }
 func (b *Backend) busKey() string                { return b.prefix + "bus" }
+func (b *Backend) leasesKey() string             { return b.prefix + "{leases}" }
 
 // failed wraps an error of Redis itself, so that the server answers it as
 // an internal error rather than as a fact about the task or session.

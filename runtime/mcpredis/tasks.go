@@ -2,6 +2,7 @@ package mcpredis
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strconv"
 	"time"
@@ -16,6 +17,15 @@ import (
 // the end of its TTL; each owner has an index of its tasks in creation
 // order (for tasks/list and the per-owner bound) under the owner's tag.
 // Every transition is one Lua script on one slot.
+//
+// The unended tasks with a lease are also in one sorted set by the end of
+// their lease, for Lapsed. It lives in a slot of its own, so no script of
+// a task's slot may touch it on Redis Cluster: it is written beside the
+// scripts, before a task is created and after its lease is renewed or it
+// ends, so that it never holds a later end than the task does nor misses
+// a task that has a lease. Lapsed corrects what it finds out of step (a
+// lease renewed since, a task ended or gone), and Reap, on the task's
+// hash, decides.
 type TaskStore struct {
 	// MaxPerOwner bounds the tasks kept per owner, ended ones included
 	// until their TTL passes, as the memory store does; Create refuses
@@ -111,19 +121,22 @@ redis.call('HSET', KEYS[1], 'runner', ARGV[1], 'lease', ARGV[2])
 return 'OK'
 `)
 
-// reapScript fails a task whose lease lapsed before now and returns the
-// task as stored afterwards (empty when it is not the owner's). KEYS:
-// task, answers. ARGV: owner, now (ns), error object, status message.
+// reapScript fails a task whose lease lapsed before now and returns
+// whether it did (1 or 0) and the task as stored afterwards (empty when
+// it is not the owner's). KEYS: task, answers. ARGV: owner, now (ns),
+// error object, status message.
 var reapScript = rueidis.NewLuaScript(isTerminal + `
 local t = redis.call('HMGET', KEYS[1], 'owner', 'status', 'lease')
-if not t[2] or t[1] ~= ARGV[1] then return {} end
+if not t[2] or t[1] ~= ARGV[1] then return {0, {}} end
 local lease = tonumber(t[3] or '0') or 0
+local reaped = 0
 if not terminal(t[2]) and lease ~= 0 and lease < tonumber(ARGV[2]) then
   redis.call('HSET', KEYS[1], 'status', 'failed', 'msg', ARGV[4], 'input', '',
     'error', ARGV[3], 'updated', ARGV[2])
   redis.call('DEL', KEYS[2])
+  reaped = 1
 end
-return redis.call('HGETALL', KEYS[1])
+return {reaped, redis.call('HGETALL', KEYS[1])}
 `)
 
 // postScript keeps answers for a task that has not ended, expiring with
@@ -167,6 +180,16 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
 	}
 	if n == 0 {
 		return mcpserver.ErrTooManyTasks
+	}
+	if !t.LeaseUntil.IsZero() {
+		// Indexed before it exists: an entry without a task costs Lapsed a
+		// read, a task without an entry would never be reaped.
+		if err := b.client.Do(ctx, b.client.B().Zadd().Key(b.leasesKey()).ScoreMember().
+			ScoreMember(leaseScore(t.LeaseUntil), t.ID).Build()).Error(); err != nil {
+			b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[0]).Member(t.ID).Build())
+			b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[1]).Member(t.ID).Build())
+			return failed("creating the task", err)
+		}
 	}
 	args := append([]string{expireAt}, taskFields(t)...)
 	if err := writeScript.Exec(ctx, b.client, []string{b.taskKey(t.ID)}, args).Error(); err != nil {
@@ -263,32 +286,109 @@ func verdict(what string, r rueidis.RedisResult) error {
 }
 
 // Update implements [mcpserver.TaskStore]. Owner, creation time, TTL,
-// runner and lease stay as stored.
+// runner and lease stay as stored. A task that has ended leaves the index
+// of leases.
 func (s *TaskStore) Update(ctx context.Context, t *mcpserver.Task) error {
-	return verdict("updating the task", updateScript.Exec(ctx, s.b.client,
+	err := verdict("updating the task", updateScript.Exec(ctx, s.b.client,
 		[]string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)},
 		[]string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
 			string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)}))
+	if t.Status.Terminal() && (err == nil || errors.Is(err, mcpserver.ErrTaskTerminal) || errors.Is(err, mcpserver.ErrTaskNotFound)) {
+		s.unlease(ctx, t.ID)
+	}
+	return err
 }
 
-// Renew implements [mcpserver.SharedTaskStore].
+// unlease removes task id, ended or gone, from the index of leases. A
+// failure leaves an entry that Lapsed removes.
+func (s *TaskStore) unlease(ctx context.Context, id string) {
+	s.b.client.Do(context.WithoutCancel(ctx), s.b.client.B().Zrem().Key(s.b.leasesKey()).Member(id).Build())
+}
+
+// leaseScore is a lease's end as a score of the index of leases, in
+// milliseconds (a float64 holds nanoseconds of today only approximately),
+// rounded down so that an entry never ends later than its lease.
+func leaseScore(t time.Time) float64 { return float64(t.UnixMilli()) }
+
+// Renew implements [mcpserver.SharedTaskStore]. The index of leases
+// follows the renewal, and only raises an entry still there.
 func (s *TaskStore) Renew(ctx context.Context, id, replica string, until time.Time) error {
-	return verdict("renewing the lease", renewScript.Exec(ctx, s.b.client,
+	err := verdict("renewing the lease", renewScript.Exec(ctx, s.b.client,
 		[]string{s.b.taskKey(id)}, []string{replica, stamp(until)}))
+	if err == nil {
+		s.b.client.Do(ctx, s.b.client.B().Zadd().Key(s.b.leasesKey()).Xx().Gt().ScoreMember().
+			ScoreMember(leaseScore(until), id).Build())
+	}
+	return err
 }
 
 // Reap implements [mcpserver.SharedTaskStore].
-func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpserver.Task, error) {
-	h, err := reapScript.Exec(ctx, s.b.client, []string{s.b.taskKey(id), s.b.answersKey(id)},
-		[]string{owner, stamp(now), string(errObj), "The server running this task stopped."}).AsStrMap()
+func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpserver.Task, bool, error) {
+	r, err := reapScript.Exec(ctx, s.b.client, []string{s.b.taskKey(id), s.b.answersKey(id)},
+		[]string{owner, stamp(now), string(errObj), "The server running this task stopped."}).ToArray()
+	if err == nil && len(r) != 2 {
+		err = errors.New("unexpected reply")
+	}
 	if err != nil {
-		return nil, failed("reaping the task", err)
+		return nil, false, failed("reaping the task", err)
+	}
+	n, err1 := r[0].AsInt64()
+	h, err2 := r[1].AsStrMap()
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, false, failed("reaping the task", err)
 	}
 	t := parseTask(id, h)
 	if !live(t, s.clock()) {
-		return nil, mcpserver.ErrTaskNotFound
+		return nil, false, mcpserver.ErrTaskNotFound
 	}
-	return t, nil
+	if n == 1 {
+		s.unlease(ctx, id)
+	}
+	return t, n == 1, nil
+}
+
+// Lapsed implements [mcpserver.SharedTaskStore]: it reads the index of
+// leases up to now and the tasks it names, in one pipeline, and puts
+// right the entries of tasks renewed, ended or gone since.
+func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mcpserver.Task, error) {
+	b := s.b
+	if limit <= 0 {
+		limit = 100
+	}
+	ids, err := b.client.Do(ctx, b.client.B().Zrangebyscore().Key(b.leasesKey()).Min("-inf").
+		Max("("+strconv.FormatInt(now.UnixMilli(), 10)).Limit(0, int64(limit)).Build()).AsStrSlice()
+	if err != nil {
+		return nil, failed("finding lapsed leases", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	cmds := make(rueidis.Commands, len(ids))
+	for i, id := range ids {
+		cmds[i] = b.client.B().Hgetall().Key(b.taskKey(id)).Build()
+	}
+	var lapsed []*mcpserver.Task
+	var fix rueidis.Commands
+	clock := s.clock()
+	for i, r := range b.client.DoMulti(ctx, cmds...) {
+		h, err := r.AsStrMap()
+		if err != nil {
+			return nil, failed("finding lapsed leases", err)
+		}
+		switch t := parseTask(ids[i], h); {
+		case !live(t, clock) || t.Status.Terminal() || t.LeaseUntil.IsZero():
+			fix = append(fix, b.client.B().Zrem().Key(b.leasesKey()).Member(ids[i]).Build())
+		case !t.LeaseUntil.Before(now):
+			fix = append(fix, b.client.B().Zadd().Key(b.leasesKey()).Xx().Gt().ScoreMember().
+				ScoreMember(leaseScore(t.LeaseUntil), ids[i]).Build())
+		default:
+			lapsed = append(lapsed, t)
+		}
+	}
+	if len(fix) > 0 {
+		b.client.DoMulti(ctx, fix...)
+	}
+	return lapsed, nil
 }
 
 // PostAnswers implements [mcpserver.SharedTaskStore].

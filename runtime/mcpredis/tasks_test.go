@@ -268,18 +268,21 @@ func TestTaskLease(t *testing.T) {
 		t.Errorf("after renew: runner %q lease %v, want r2 %v", got.Runner, got.LeaseUntil, until)
 	}
 	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
-	if got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || got.Status != mcpserver.TaskWorking {
-		t.Errorf("reap before the lease ends: %v %v, want working", got, err)
+	if got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || reaped || got.Status != mcpserver.TaskWorking {
+		t.Errorf("reap before the lease ends: %v %v %v, want working", got, reaped, err)
 	}
-	if _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
 		t.Errorf("reap by another owner: %v, want ErrTaskNotFound", err)
 	}
 	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
-	if err != nil || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
-		t.Fatalf("reap after the lease: %+v %v, want failed with the error", got, err)
+	got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
+	if err != nil || !reaped || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
+		t.Fatalf("reap after the lease: %+v %v %v, want failed with the error", got, reaped, err)
+	}
+	if _, reaped, _ := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj); reaped {
+		t.Error("a second reap reports that it failed the task too")
 	}
 	if box, _ := b.Tasks.TakeAnswers(ctx, "T1"); box != nil {
 		t.Errorf("answers of a reaped task: %v, want none", box)
@@ -314,5 +317,101 @@ func TestTaskAnswers(t *testing.T) {
 	}
 	if err := b2.Tasks.PostAnswers(ctx, "nope", map[string][]byte{"a": []byte(`1`)}); !errors.Is(err, mcpserver.ErrTaskNotFound) {
 		t.Errorf("answers for an unknown task: %v, want ErrTaskNotFound", err)
+	}
+}
+
+// TestTaskLapsed: Lapsed finds the unended tasks whose lease ended, of
+// every owner, following renewals and ends, and puts right an index
+// entry out of step with its task; of two replicas reaping a lapsed task
+// at once, one fails it.
+func TestTaskLapsed(t *testing.T) {
+	b1, mr := backend(t)
+	b2 := open(t, mr)
+	ctx := context.Background()
+	start := time.Now().UTC()
+	for i, owner := range []string{"sess-a", "sess-b", "", "sess-a"} {
+		task := newTask(fmt.Sprint("T", i), owner, time.Hour)
+		task.LeaseUntil = start.Add(time.Duration(i+1) * time.Second)
+		mustCreate(t, b1.Tasks, task)
+	}
+	ids := func(s *TaskStore, now time.Time) []string {
+		t.Helper()
+		found, err := s.Lapsed(ctx, now, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, f := range found {
+			ids = append(ids, f.ID)
+		}
+		return ids
+	}
+	if got := ids(b2.Tasks, start); got != nil {
+		t.Errorf("Lapsed at the start = %v, want none", got)
+	}
+	at := start.Add(3500 * time.Millisecond) // T0, T1, T2 lapsed
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T0 T1 T2]" {
+		t.Errorf("Lapsed = %v, want [T0 T1 T2]", got)
+	}
+	if err := b1.Tasks.Renew(ctx, "T0", "r2", start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	done := newTask("T1", "sess-b", time.Hour)
+	done.Status = mcpserver.TaskCompleted
+	if err := b1.Tasks.Update(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T2]" {
+		t.Errorf("Lapsed after a renewal and an end = %v, want [T2]", got)
+	}
+	// An index entry behind its task (a renewal whose index write was
+	// lost) is raised to the task's lease, not reaped.
+	mr.ZAdd(b1.leasesKey(), float64(start.UnixMilli()), "T0")
+	if got := ids(b2.Tasks, at); fmt.Sprint(got) != "[T2]" {
+		t.Errorf("Lapsed with an entry behind its lease = %v, want [T2]", got)
+	}
+	if score, _ := mr.ZScore(b1.leasesKey(), "T0"); score != float64(start.Add(time.Minute).UnixMilli()) {
+		t.Errorf("entry of T0 at %v, want its lease", score)
+	}
+	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
+	won := make(chan *TaskStore, 2)
+	var reapers sync.WaitGroup
+	for _, s := range []*TaskStore{b1.Tasks, b2.Tasks} {
+		reapers.Go(func() {
+			got, reaped, err := s.Reap(ctx, "", "T2", at, errObj)
+			if err != nil || got.Status != mcpserver.TaskFailed {
+				t.Errorf("reap: %+v %v", got, err)
+			}
+			if reaped {
+				won <- s
+			}
+		})
+	}
+	reapers.Wait()
+	close(won)
+	if n := len(won); n != 1 {
+		t.Errorf("%d reapers failed the task, want 1", n)
+	}
+	if got := ids(b1.Tasks, start.Add(time.Hour)); fmt.Sprint(got) != "[T3 T0]" {
+		t.Errorf("Lapsed much later = %v, want [T3 T0]", got)
+	}
+	if members, _ := mr.ZMembers(b1.leasesKey()); fmt.Sprint(members) != "[T3 T0]" {
+		t.Errorf("index of leases %v, want [T3 T0]", members)
+	}
+}
+
+// TestTaskLapsedCleansGone: an index entry whose task is gone (expired,
+// or never written) is removed by the first look.
+func TestTaskLapsedCleansGone(t *testing.T) {
+	b, mr := backend(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	mr.ZAdd(b.leasesKey(), float64(now.Add(-time.Minute).UnixMilli()), "ghost")
+	found, err := b.Tasks.Lapsed(ctx, now, 10)
+	if err != nil || len(found) != 0 {
+		t.Fatalf("Lapsed = %v, %v; want none", found, err)
+	}
+	if members, _ := mr.ZMembers(b.leasesKey()); len(members) != 0 {
+		t.Errorf("index of leases %v, want empty", members)
 	}
 }

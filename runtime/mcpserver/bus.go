@@ -45,6 +45,21 @@ const (
 	// BusCancel: the client of Session cancelled its request of JSON id
 	// Data (notifications/cancelled), whichever replica serves it.
 	BusCancel BusKind = "cancel"
+	// BusTaskStatus: Data is the notifications/tasks/status of task ID
+	// for the 2025-11-25 session whose tasks belong to Owner, from a
+	// replica without that session's stream (the runner, or the reaper
+	// that failed the task); the replica holding the stream sends it.
+	BusTaskStatus BusKind = "status"
+	// BusTaskMessage: Data is a message of task ID's handler for its
+	// 2025-11-25 client (a question, a log message) that its runner has
+	// no stream for; a replica where the client waits in tasks/result for
+	// the task sends it there.
+	BusTaskMessage BusKind = "message"
+	// BusTaskWaiting: a client waits in tasks/result for task ID on the
+	// publisher; the runner publishes the messages it holds for the
+	// client (BusTaskMessage) and forgets them, as it hands them to a
+	// tasks/result of its own.
+	BusTaskWaiting BusKind = "waiting"
 )
 
 // BusEvent is one event on a [Bus].
@@ -54,6 +69,7 @@ type BusEvent struct {
 	Target  string // the ReplicaID it is for; "": every one
 	ID      string // what the event is about: a task, a method, a URI
 	Session string // the Mcp-Session-Id it concerns, if any
+	Owner   string // the owner of the task it concerns (BusTaskStatus)
 	Data    []byte
 }
 
@@ -105,7 +121,11 @@ func (s *Server) replicaID() string {
 }
 
 // bus returns Server.Bus, subscribed once, or nil when there is none.
+// It is called wherever a replica begins its share of the work (serving
+// HTTP or a stream, the first task), so it also starts the reaper of a
+// shared task store there.
 func (s *Server) bus() Bus {
+	s.startReaper()
 	b := s.Bus
 	if b == nil {
 		return nil
@@ -160,6 +180,16 @@ func (s *Server) onBus(e BusEvent) {
 	case BusCancel:
 		if sess := s.localSession(e.Session); sess != nil {
 			sess.cancel(e.Data)
+		}
+	case BusTaskStatus:
+		if m, _, err := parseMessage(e.Data); err == nil && m.method == "notifications/tasks/status" {
+			s.taskStatusHere(e.Owner, e.Data)
+		}
+	case BusTaskMessage:
+		s.relayHere(e.ID, e.Data)
+	case BusTaskWaiting:
+		if run := s.running(e.ID); run != nil {
+			go run.relayQueued()
 		}
 	}
 }

@@ -167,7 +167,8 @@ type Server struct {
 	// TaskLease is how often the replica running a task renews its lease
 	// in a [SharedTaskStore] and looks for answers and cancels posted by
 	// other replicas; a task whose lease went unrenewed for two periods is
-	// failed (-32603) by the next replica that looks at it. Zero means
+	// failed (-32603) by the reaper of a replica, which looks for them
+	// about every period, or by the first that reads it before. Zero means
 	// DefaultTaskLease.
 	TaskLease time.Duration
 	// ReplicaID names this server among the replicas that share its
@@ -228,8 +229,14 @@ type Server struct {
 	sealOnce      sync.Once
 	seal          *mrtr.Sealer
 	tasksOnce     sync.Once
+	ownTasks      *MemoryTaskStore // the store the server made, when none was set
 	runsMu        sync.Mutex
 	runs          map[string]*taskRun // the tasks this process runs
+	relayMu       sync.Mutex
+	relays        map[string]map[*relay]struct{} // tasks/result here of tasks run elsewhere, by task
+	reaperMu      sync.Mutex
+	reaperStop    func() // stops the reaper of lapsed tasks and waits for it
+	closed        bool   // Close was called: no reaper starts
 
 	id        mcprt.Identity
 	tools     registry
@@ -338,6 +345,17 @@ func (s *Server) logger() *slog.Logger {
 }
 
 var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+
+// Close ends the server's streams, as CloseStreams does, and stops its
+// own background work: the reaper that fails the tasks of a shared
+// TaskStore whose replica died. Calls and tasks still running here go on
+// and finish. Call it once the server serves no more, after
+// http.Server.Shutdown; it returns nil.
+func (s *Server) Close() error {
+	s.CloseStreams()
+	s.stopReaper()
+	return nil
+}
 
 // eventLog returns Events, or the memory log that stands for it.
 func (s *Server) eventLog() EventLog {

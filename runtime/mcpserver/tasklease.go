@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
 // This file makes tasks safe on several replicas sharing a
 // SharedTaskStore: the runner's lease, answers and cancels that reach it
 // from other replicas, waits for the end on any replica, and the failure
-// of a task whose runner died.
+// of a task whose runner died, found by every replica's reaper.
 
 // DefaultTaskLease is the lease period of tasks when Server.TaskLease is
 // zero.
@@ -134,21 +139,210 @@ func (s *Server) whenChanged(id string) <-chan struct{} {
 // runner's lease has lapsed.
 func (s *Server) loadTask(ctx context.Context, owner, id string) (*Task, error) {
 	t, err := s.taskStore().Get(ctx, owner, id)
-	if err != nil || t.Status.Terminal() || t.LeaseUntil.IsZero() || !t.LeaseUntil.Before(s.clock()) {
-		return t, err
+	if err != nil {
+		return nil, err
+	}
+	return s.reapIfLapsed(ctx, t)
+}
+
+// reapIfLapsed fails t, read from the store, when its runner's lease has
+// lapsed, and returns it as stored afterwards.
+func (s *Server) reapIfLapsed(ctx context.Context, t *Task) (*Task, error) {
+	if t.Status.Terminal() || t.LeaseUntil.IsZero() || !t.LeaseUntil.Before(s.clock()) {
+		return t, nil
 	}
 	store := s.shared()
 	if store == nil {
 		return t, nil
 	}
-	reaped, err := store.Reap(ctx, owner, id, s.clock().UTC(), appendErrorObject(nil, errRunnerStopped))
+	return s.reap(ctx, store, t)
+}
+
+// reap fails task t, whose lease was seen lapsed, and returns it as
+// stored afterwards. The replica whose Reap failed it, and only that one,
+// tells the others (BusTaskChanged) and the session that created it
+// (notifications/tasks/status), as its runner would have.
+func (s *Server) reap(ctx context.Context, store SharedTaskStore, t *Task) (*Task, error) {
+	reaped, ok, err := store.Reap(ctx, t.Owner, t.ID, s.clock().UTC(), appendErrorObject(nil, errRunnerStopped))
 	if err != nil {
 		return nil, err
 	}
-	if reaped.Status.Terminal() {
-		s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: id})
+	if ok {
+		s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+		s.taskStatus(ctx, reaped)
 	}
 	return reaped, nil
+}
+
+// taskStatus sends notifications/tasks/status of t, changed by this
+// replica but run by another, to the 2025-11-25 session owning it,
+// whichever replica holds that session's stream. A 2026-07-28 task has
+// no session to tell.
+func (s *Server) taskStatus(ctx context.Context, t *Task) {
+	if t.Owner == "" {
+		return
+	}
+	msg := appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, wire.Rev20251125))
+	s.taskStatusHere(t.Owner, msg)
+	s.publish(ctx, BusEvent{Kind: BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
+}
+
+// taskStatusHere sends msg to this replica's 2025-11-25 sessions whose
+// tasks belong to owner; a session copy without a stream drops it, as the
+// runner's does, so only the replica holding the stream sends it.
+func (s *Server) taskStatusHere(owner string, msg []byte) {
+	for _, sess := range s.liveSessions() {
+		if sess.revision() == wire.Rev20251125 && ownsTasks(sess.taskOwner, owner) {
+			sess.notify(msg)
+		}
+	}
+}
+
+// ownsTasks reports whether the tasks of owner are those of the session
+// of task owner session: its own, or with authorization its own and its
+// principal's (see taskOwner).
+func ownsTasks(session, owner string) bool {
+	return session != "" && (owner == session || strings.HasPrefix(owner, session+".") && len(owner) > len(session)+1)
+}
+
+// reapBatch is how many lapsed tasks the reaper asks the store for at
+// once, and reapRounds how many batches it fails per look.
+const (
+	reapBatch  = 100
+	reapRounds = 10
+)
+
+// startReaper starts the reaper of a shared task store once: every
+// TaskLease or so (jittered, so that replicas started together do not
+// look together), it fails the tasks whose lease lapsed, so that a task
+// whose replica died ends even when nobody asks for it. It runs only for
+// a store set on the server that is a SharedTaskStore, never for the
+// store the server made for itself (one process: nobody else renews or
+// reaps), and not once the server is closed.
+func (s *Server) startReaper() {
+	s.tasksOnce.Do(s.initTasks)
+	store, ok := s.Tasks.(SharedTaskStore)
+	if !ok || s.Tasks == s.ownTasks {
+		return
+	}
+	s.reaperMu.Lock()
+	defer s.reaperMu.Unlock()
+	if s.reaperStop != nil || s.closed {
+		return
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.reaperStop = func() { stop(); <-done }
+	go func() {
+		defer close(done)
+		timer := time.NewTimer(s.reapWait())
+		defer timer.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+			s.reapLapsed(ctx, store)
+			timer.Reset(s.reapWait())
+		}
+	}()
+}
+
+// reapWait is how long the reaper waits before its next look: between a
+// half and a whole TaskLease, so that a lapsed lease (two periods after
+// its last renewal) is failed within three.
+func (s *Server) reapWait() time.Duration {
+	lease := s.taskLease()
+	return lease/2 + rand.N(lease/2+1)
+}
+
+// stopReaper stops the reaper, if it runs, and waits for it to end; the
+// server starts none afterwards.
+func (s *Server) stopReaper() {
+	s.reaperMu.Lock()
+	stop := s.reaperStop
+	s.reaperStop, s.closed = nil, true
+	s.reaperMu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// reapLapsed fails the tasks of store whose lease has lapsed now.
+func (s *Server) reapLapsed(ctx context.Context, store SharedTaskStore) {
+	for range reapRounds {
+		lapsed, err := store.Lapsed(ctx, s.clock().UTC(), reapBatch)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.logger().Error("mcp task reaper: finding lapsed leases failed", "err", err)
+			}
+			return
+		}
+		for _, t := range lapsed {
+			if _, err := s.reap(ctx, store, t); err != nil && !errors.Is(err, ErrTaskNotFound) && ctx.Err() == nil {
+				s.logger().Error("mcp task reaper: failing a task failed", "task", t.ID, "err", err)
+			}
+		}
+		if len(lapsed) < reapBatch {
+			return
+		}
+	}
+}
+
+// relay is a tasks/result served here for a task run on another replica:
+// its stream, and the messages sent on it, each sent once.
+type relay struct {
+	mu   sync.Mutex
+	out  sender
+	sent map[string]bool
+}
+
+// relayTo makes out the stream of the messages of task id, run on another
+// replica, until the returned function is called, and asks the runner for
+// those it holds.
+func (s *Server) relayTo(ctx context.Context, id string, out sender) func() {
+	if s.bus() == nil {
+		return func() {}
+	}
+	rl := &relay{out: out, sent: map[string]bool{}}
+	s.relayMu.Lock()
+	if s.relays == nil {
+		s.relays = map[string]map[*relay]struct{}{}
+	}
+	if s.relays[id] == nil {
+		s.relays[id] = map[*relay]struct{}{}
+	}
+	s.relays[id][rl] = struct{}{}
+	s.relayMu.Unlock()
+	s.publish(ctx, BusEvent{Kind: BusTaskWaiting, ID: id})
+	return func() {
+		s.relayMu.Lock()
+		delete(s.relays[id], rl)
+		if len(s.relays[id]) == 0 {
+			delete(s.relays, id)
+		}
+		s.relayMu.Unlock()
+	}
+}
+
+// relayHere sends msg, a message of task id's handler, to the
+// tasks/result streams waiting here for the task.
+func (s *Server) relayHere(id string, msg []byte) {
+	s.relayMu.Lock()
+	var to []*relay
+	for rl := range s.relays[id] {
+		to = append(to, rl)
+	}
+	s.relayMu.Unlock()
+	for _, rl := range to {
+		rl.mu.Lock()
+		if !rl.sent[string(msg)] {
+			rl.sent[string(msg)] = true
+			_ = rl.out.send(msg)
+		}
+		rl.mu.Unlock()
+	}
 }
 
 // awaitEnd waits until task t, run by another replica, ends: it looks

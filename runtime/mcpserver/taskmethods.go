@@ -236,9 +236,13 @@ func (s *Server) taskResult(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			return nil, errorf(codeInvalidParams, "invalid params: the task expired")
 		}
 	} else if !t.Status.Terminal() {
-		// Another replica runs it: wait for the end it stores.
+		// Another replica runs it: wait for the end it stores, carrying
+		// the messages its handler has no other stream for.
+		release := s.relayTo(ctx, t.ID, x.out)
 		var err error
-		if t, err = s.awaitEnd(ctx, t); err != nil {
+		t, err = s.awaitEnd(ctx, t)
+		release()
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil, errorf(codeInternalError, "internal error: the request ended before the task")
 			}
@@ -305,7 +309,7 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			run.statusMu.Unlock()
 			run.cancel()
 			if err == nil && !x.rev.Stateless() && run.sess != nil {
-				run.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, x.rev)))
+				run.notify(ctx, t, appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, x.rev)))
 			}
 		}
 		if run == nil && err == nil {
@@ -324,7 +328,7 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 }
 
 // listTasks answers tasks/list (2025-11-25): the session's tasks, a page at
-// a time.
+// a time, those whose runner died failed first.
 func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError) {
 	after := ""
 	if c := x.meta.cursor; c != nil && !isNull(c) {
@@ -343,6 +347,13 @@ func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError)
 	}
 	dst := []byte(`{"tasks":[`)
 	for i, t := range page {
+		// A task whose runner died is listed failed, as tasks/get shows it.
+		switch reaped, err := s.reapIfLapsed(ctx, t); {
+		case err == nil:
+			t = reaped
+		case !errors.Is(err, ErrTaskNotFound): // else it expired since: listed as it was
+			return nil, errorf(codeInternalError, "internal error: reading the task: "+err.Error())
+		}
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -79,16 +79,22 @@ type openQuestion struct {
 	answer chan json.RawMessage
 }
 
-// taskSettings returns the store and durations of the server's tasks.
+// taskStore returns the server's task store, set on first use, with the
+// bus subscribed.
 func (s *Server) taskStore() TaskStore {
-	s.tasksOnce.Do(func() {
-		if s.Tasks == nil {
-			s.Tasks = NewMemoryTaskStore()
-		}
-		s.runs = map[string]*taskRun{}
-	})
+	s.tasksOnce.Do(s.initTasks)
 	s.bus() // subscribed before any task runs, for what other replicas send it
 	return s.Tasks
+}
+
+// initTasks sets the task store, a MemoryTaskStore of the server's own
+// when none is set, and the table of runs.
+func (s *Server) initTasks() {
+	if s.Tasks == nil {
+		s.ownTasks = NewMemoryTaskStore()
+		s.Tasks = s.ownTasks
+	}
+	s.runs = map[string]*taskRun{}
 }
 
 func durationOr(d, def time.Duration) time.Duration {
@@ -222,7 +228,22 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 	}
 	if !r.rev.Stateless() && r.sess != nil {
-		r.sess.notify(appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))
+		r.notify(ctx, t, appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))
+	}
+}
+
+// notify sends msg, a notification about task t, on the stream of the
+// run's session here; with shared sessions and no such stream here, the
+// replica holding the session's stream sends it.
+func (r *taskRun) notify(ctx context.Context, t *Task, msg []byte) {
+	r.sess.mu.Lock()
+	out := r.sess.stream
+	r.sess.mu.Unlock()
+	switch {
+	case out != nil:
+		r.sess.notify(msg)
+	case r.srv.Sessions != nil:
+		r.srv.publish(ctx, BusEvent{Kind: BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
 	}
 }
 
@@ -309,23 +330,49 @@ func taskCaller(x *exchange, run *taskRun) *exchange {
 
 // send implements sender for a 2025-11-25 task's handler: messages go to
 // a client waiting in tasks/result, else to the session's stream, else
-// wait for one of those.
+// wait for one of those; with a bus, they also go to a tasks/result that
+// may wait on another replica.
 func (r *taskRun) send(msg []byte) error {
+	if r.sendHere(msg) {
+		return nil
+	}
+	if r.srv.bus() != nil {
+		r.srv.publish(context.Background(), BusEvent{Kind: BusTaskMessage, ID: r.id, Data: msg})
+	}
+	return nil
+}
+
+// sendHere sends msg on a stream of this replica, or queues it and
+// reports false.
+func (r *taskRun) sendHere(msg []byte) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.waiting != nil && r.waiting.send(msg) == nil {
-		return nil
+		return true
 	}
 	if r.sess != nil {
 		r.sess.mu.Lock()
 		stream := r.sess.stream
 		r.sess.mu.Unlock()
 		if stream != nil && stream.send(msg) == nil {
-			return nil
+			return true
 		}
 	}
 	r.queued = append(r.queued, msg)
-	return nil
+	return false
+}
+
+// relayQueued publishes the messages no stream has taken yet for a
+// tasks/result waiting on another replica, which takes them instead of
+// the next one here.
+func (r *taskRun) relayQueued() {
+	r.mu.Lock()
+	queued := r.queued
+	r.queued = nil
+	r.mu.Unlock()
+	for _, m := range queued {
+		r.srv.publish(context.Background(), BusEvent{Kind: BusTaskMessage, ID: r.id, Data: m})
+	}
 }
 
 // wait makes out the stream of r's messages until it returns, sending it

@@ -88,16 +88,20 @@ type TaskStore interface {
 // SharedTaskStore is what a [TaskStore] shared by several replicas adds,
 // so that nothing sent to a task is lost whichever replica receives it.
 // The replica running a task holds a lease on it, renewed every
-// Server.TaskLease; a task whose lease lapsed is failed by the first
-// replica that looks at it. Answers for its handler wait in the store
+// Server.TaskLease; a task whose lease lapsed is failed by the reaper of
+// any replica, which looks for them every TaskLease, or by the first
+// replica that reads it before. Answers for its handler wait in the store
 // until the runner takes them; a cancel is the stored status itself,
 // which the runner sees at its next renewal. (A [Bus] makes both arrive
 // at once; the lease makes them arrive within one TaskLease without it.)
 //
 // A shared implementation must provide, each atomically: Renew only of a
-// task that is not terminal; Reap only of a task whose lease has lapsed;
-// answers kept until taken, each taken once. Update leaves Runner and
-// LeaseUntil as stored: only Create and Renew write them.
+// task that is not terminal; Reap only of a task whose lease has lapsed,
+// reporting the one call that failed it; answers kept until taken, each
+// taken once. Update leaves Runner and LeaseUntil as stored: only Create
+// and Renew write them. Lapsed must cost no more than the tasks it
+// returns, however many the store holds, since every replica asks it
+// every TaskLease.
 type SharedTaskStore interface {
 	TaskStore
 	// Renew extends the lease replica holds on task id to until. It
@@ -106,8 +110,14 @@ type SharedTaskStore interface {
 	Renew(ctx context.Context, id, replica string, until time.Time) error
 	// Reap fails owner's task id with the JSON-RPC error object errObj
 	// when it is not terminal and its lease ended before now, and returns
-	// the task as stored afterwards, reaped or not.
-	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*Task, error)
+	// the task as stored afterwards, reaped or not; reaped is true only
+	// for the call that failed it, so that one replica tells the client.
+	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (t *Task, reaped bool, err error)
+	// Lapsed returns up to limit tasks, of every owner, that are not
+	// terminal and whose lease ended before now, for the reaper to fail.
+	// A task it returns may have been renewed or have ended since: Reap
+	// decides.
+	Lapsed(ctx context.Context, now time.Time, limit int) ([]*Task, error)
 	// PostAnswers keeps answers (input key to JSON response) for the
 	// handler of task id until its runner takes them.
 	PostAnswers(ctx context.Context, id string, answers map[string][]byte) error
@@ -124,8 +134,10 @@ var (
 
 // MemoryTaskStore is the default [TaskStore]: tasks in memory, bounded per
 // owner and in total, removed once their TTL has passed. Every operation
-// but List costs the same however many tasks it holds: expiry is a heap
-// ordered by end of life, and each owner's tasks a list in creation order.
+// but List and Lapsed costs the same however many tasks it holds (a heap
+// operation at most): expiry is a heap ordered by end of life, leases a
+// heap ordered by their end, and each owner's tasks a list in creation
+// order.
 type MemoryTaskStore struct {
 	// MaxPerOwner and MaxTotal bound how many tasks are kept; Create
 	// refuses more with ErrTooManyTasks. Zero means 100 per owner and
@@ -137,16 +149,18 @@ type MemoryTaskStore struct {
 	answers map[string]map[string][]byte // posted for tasks by id
 	owners  map[string]*list.List        // of *memTask, in creation order
 	ending  endHeap                      // the tasks with a TTL, soonest end first
+	leases  leaseHeap                    // the unended tasks with a lease, soonest end first
 	now     func() time.Time
 	initial sync.Once
 }
 
 // memTask is a stored task with its places in the owner's list and in
-// the heap of ends.
+// the heaps of ends and of leases.
 type memTask struct {
 	Task
-	elem *list.Element
-	heap int // index in the heap, or -1
+	elem  *list.Element
+	heap  int // index in the heap of ends, or -1
+	lease int // index in the heap of leases, or -1
 }
 
 // NewMemoryTaskStore returns an empty in-memory store.
@@ -177,12 +191,13 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 		own = list.New()
 		m.owners[t.Owner] = own
 	}
-	mt := &memTask{Task: *t, heap: -1}
+	mt := &memTask{Task: *t, heap: -1, lease: -1}
 	mt.elem = own.PushBack(mt)
 	m.byID[t.ID] = mt
 	if t.TTL > 0 {
 		heap.Push(&m.ending, mt)
 	}
+	m.leaseLocked(mt)
 	return nil
 }
 
@@ -223,6 +238,7 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	owner, created, ttl, runner, lease := old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil
 	old.Task = *t
 	old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil = owner, created, ttl, runner, lease
+	m.leaseLocked(old)
 	return nil
 }
 
@@ -239,25 +255,68 @@ func (m *MemoryTaskStore) Renew(ctx context.Context, id, replica string, until t
 		return ErrTaskTerminal
 	}
 	t.Runner, t.LeaseUntil = replica, until
+	m.leaseLocked(t)
 	return nil
 }
 
 // Reap implements [SharedTaskStore].
-func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*Task, error) {
+func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*Task, bool, error) {
 	m.init()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t := m.byID[id]
 	if t == nil || t.Owner != owner || t.expired(m.now()) {
-		return nil, ErrTaskNotFound
+		return nil, false, ErrTaskNotFound
 	}
-	if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && t.LeaseUntil.Before(now) {
-		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, "The server running this task stopped.", nil
+	reaped := !t.Status.Terminal() && !t.LeaseUntil.IsZero() && t.LeaseUntil.Before(now)
+	if reaped {
+		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, reapedMessage, nil
 		t.Error, t.UpdatedAt = errObj, now
 		delete(m.answers, id)
+		m.leaseLocked(t)
 	}
 	c := t.Task
-	return &c, nil
+	return &c, reaped, nil
+}
+
+// reapedMessage is the status message of a task failed by a reaper.
+const reapedMessage = "The server running this task stopped."
+
+// Lapsed implements [SharedTaskStore]. It walks only the top of the heap
+// of leases, where the lapsed ones are: a lease that has not lapsed ends
+// no sooner than every one below it.
+func (m *MemoryTaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*Task, error) {
+	m.init()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sweepLocked()
+	var found []*Task
+	next := []int{0}
+	for len(next) > 0 && (limit <= 0 || len(found) < limit) {
+		i := next[len(next)-1]
+		next = next[:len(next)-1]
+		if i >= len(m.leases) || !m.leases[i].LeaseUntil.Before(now) {
+			continue
+		}
+		c := m.leases[i].Task
+		found = append(found, &c)
+		next = append(next, 2*i+2, 2*i+1)
+	}
+	return found, nil
+}
+
+// leaseLocked keeps t's place in the heap of leases in step with its
+// status and lease: there while it has a lease and has not ended.
+func (m *MemoryTaskStore) leaseLocked(t *memTask) {
+	want := !t.LeaseUntil.IsZero() && !t.Status.Terminal()
+	switch {
+	case want && t.lease < 0:
+		heap.Push(&m.leases, t)
+	case want:
+		heap.Fix(&m.leases, t.lease)
+	case t.lease >= 0:
+		heap.Remove(&m.leases, t.lease)
+	}
 }
 
 // PostAnswers implements [SharedTaskStore].
@@ -346,6 +405,9 @@ func (m *MemoryTaskStore) sweepLocked() {
 	now := m.now()
 	for len(m.ending) > 0 && m.ending[0].expired(now) {
 		t := heap.Pop(&m.ending).(*memTask)
+		if t.lease >= 0 {
+			heap.Remove(&m.leases, t.lease)
+		}
 		delete(m.byID, t.ID)
 		delete(m.answers, t.ID)
 		own := m.owners[t.Owner]
@@ -377,6 +439,29 @@ func (h *endHeap) Pop() any {
 	t := old[len(old)-1]
 	old[len(old)-1] = nil
 	t.heap = -1
+	*h = old[:len(old)-1]
+	return t
+}
+
+// leaseHeap orders tasks by the end of their lease (container/heap).
+type leaseHeap []*memTask
+
+func (h leaseHeap) Len() int           { return len(h) }
+func (h leaseHeap) Less(i, j int) bool { return h[i].LeaseUntil.Before(h[j].LeaseUntil) }
+func (h leaseHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].lease, h[j].lease = i, j
+}
+func (h *leaseHeap) Push(x any) {
+	t := x.(*memTask)
+	t.lease = len(*h)
+	*h = append(*h, t)
+}
+func (h *leaseHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	t.lease = -1
 	*h = old[:len(old)-1]
 	return t
 }

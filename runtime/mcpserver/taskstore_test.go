@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -117,8 +118,9 @@ func TestMemoryTaskStoreTerminalIsFinal(t *testing.T) {
 	}
 }
 
-// BenchmarkMemoryTaskStore measures one task's life (create, get, end)
-// beside a store already holding n tasks: the cost must not grow with n.
+// BenchmarkMemoryTaskStore measures one task's life (create, get, a
+// renewal, end) beside a store already holding n tasks with leases, and
+// a look for lapsed leases: the cost must not grow with n.
 func BenchmarkMemoryTaskStore(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprint("stored=", n), func(b *testing.B) {
@@ -135,12 +137,19 @@ func BenchmarkMemoryTaskStore(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				*now = now.Add(time.Millisecond)
-				t := &Task{ID: ids[i], Owner: "bench", Status: TaskWorking, CreatedAt: *now, TTL: time.Millisecond}
+				t := &Task{ID: ids[i], Owner: "bench", Status: TaskWorking, CreatedAt: *now, TTL: time.Millisecond,
+					Runner: "r1", LeaseUntil: now.Add(time.Second)}
 				if err := m.Create(ctx, t); err != nil {
 					b.Fatal(err)
 				}
 				if _, err := m.Get(ctx, "bench", t.ID); err != nil {
 					b.Fatal(err)
+				}
+				if err := m.Renew(ctx, t.ID, "r1", now.Add(2*time.Second)); err != nil {
+					b.Fatal(err)
+				}
+				if lapsed, err := m.Lapsed(ctx, *now, 100); err != nil || len(lapsed) != 0 {
+					b.Fatal(lapsed, err)
 				}
 				t.Status = TaskCompleted
 				if err := m.Update(ctx, t); err != nil {
@@ -152,7 +161,87 @@ func BenchmarkMemoryTaskStore(b *testing.B) {
 }
 
 func mustCreateB(b *testing.B, m *MemoryTaskStore, id, owner string, created time.Time) {
-	if err := m.Create(context.Background(), &Task{ID: id, Owner: owner, Status: TaskWorking, CreatedAt: created, TTL: time.Hour}); err != nil {
+	if err := m.Create(context.Background(), &Task{ID: id, Owner: owner, Status: TaskWorking, CreatedAt: created, TTL: time.Hour,
+		Runner: "r1", LeaseUntil: created.Add(24 * time.Hour)}); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// leased creates a working task of owner o whose lease ends at until.
+func leased(t *testing.T, m *MemoryTaskStore, id string, created, until time.Time) {
+	t.Helper()
+	if err := m.Create(context.Background(), &Task{ID: id, Owner: "o", Status: TaskWorking, CreatedAt: created,
+		TTL: time.Hour, Runner: "r1", LeaseUntil: until}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lapsedIDs(t *testing.T, m *MemoryTaskStore, now time.Time, limit int) []string {
+	t.Helper()
+	found, err := m.Lapsed(context.Background(), now, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range found {
+		ids = append(ids, f.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestMemoryTaskStoreLapsed: Lapsed finds the unended tasks whose lease
+// ended, following renewals, ends, reaps and expiry, and a task is
+// reaped once.
+func TestMemoryTaskStoreLapsed(t *testing.T) {
+	m, now := clockStore()
+	start := *now
+	ctx := context.Background()
+	for i := range 6 {
+		leased(t, m, fmt.Sprint("t", i), start, start.Add(time.Duration(i+1)*time.Second))
+	}
+	mustCreate(t, m, "unleased", "o", start, time.Hour)
+	if ids := lapsedIDs(t, m, start, 0); ids != nil {
+		t.Errorf("Lapsed at the start = %v, want none", ids)
+	}
+	at := start.Add(4500 * time.Millisecond) // t0..t3 lapsed
+	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t0 t1 t2 t3]" {
+		t.Errorf("Lapsed = %v, want [t0 t1 t2 t3]", ids)
+	}
+	if ids := lapsedIDs(t, m, at, 2); len(ids) != 2 {
+		t.Errorf("Lapsed with limit 2 = %v", ids)
+	}
+	if err := m.Renew(ctx, "t0", "r2", start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Update(ctx, &Task{ID: "t1", Status: TaskCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Update(ctx, &Task{ID: "t2", Status: TaskInputRequired}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t2 t3]" {
+		t.Errorf("Lapsed after a renewal and an end = %v, want [t2 t3]", ids)
+	}
+	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
+	got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj)
+	if err != nil || !reaped || got.Status != TaskFailed || got.StatusMessage != reapedMessage || string(got.Error) != string(errObj) {
+		t.Fatalf("Reap = %+v, %v, %v; want failed by this call", got, reaped, err)
+	}
+	if got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj); err != nil || reaped || got.Status != TaskFailed {
+		t.Errorf("second Reap = %+v, %v, %v; want failed, not by this call", got, reaped, err)
+	}
+	if _, reaped, _ := m.Reap(ctx, "o", "t4", at, errObj); reaped {
+		t.Error("Reap of a lease not yet ended failed it")
+	}
+	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t2]" {
+		t.Errorf("Lapsed after the reap = %v, want [t2]", ids)
+	}
+	*now = start.Add(2 * time.Hour) // every TTL has passed
+	if ids := lapsedIDs(t, m, now.Add(time.Hour), 0); ids != nil {
+		t.Errorf("Lapsed after expiry = %v, want none", ids)
+	}
+	if len(m.leases) != 0 {
+		t.Errorf("%d leases left in the heap", len(m.leases))
 	}
 }
