@@ -160,7 +160,7 @@ func (s *Server) publish(ctx context.Context, e BusEvent) {
 // done already, but for the wake-up of its own waiters.
 func (s *Server) onBus(e BusEvent) {
 	if e.Kind == BusTaskChanged {
-		s.taskChanged(e.ID)
+		s.taskChanged(e.ID, e.Origin != s.replicaID())
 		return
 	}
 	if e.Origin == s.replicaID() || e.Target != "" && e.Target != s.replicaID() {

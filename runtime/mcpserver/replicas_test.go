@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -365,4 +366,36 @@ func TestReplicaBusSetAfterChanges(t *testing.T) {
 	waitGet(t, ra, a.sid)
 	rb.AddTools(textTool("t", "T"))
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+}
+
+// answerCount is a shared task store that counts TakeAnswers.
+type answerCount struct {
+	*MemoryTaskStore
+	takes atomic.Int32
+}
+
+func (a *answerCount) TakeAnswers(ctx context.Context, id string) (map[string][]byte, error) {
+	a.takes.Add(1)
+	return a.MemoryTaskStore.TakeAnswers(ctx, id)
+}
+
+// TestReplicaOwnEndReadsNothing: the runner hears of its own task's end
+// on the bus like every replica, and reads nothing for it: it has the
+// answers and the end already.
+func TestReplicaOwnEndReadsNothing(t *testing.T) {
+	g := newGate()
+	r1, r2 := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	store := &answerCount{MemoryTaskStore: r1.Tasks.(*MemoryTaskStore)}
+	r1.Tasks, r2.Tasks = store, store
+	c1 := startStdio(t, r1)
+	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+	resp, _ := c1.response("1")
+	id, _, _ := taskOf(t, resp)
+	waitFor(t, g.started)
+	close(g.release)
+	getUntil(t, c1, id, "completed")
+	time.Sleep(50 * time.Millisecond) // time enough for a read the end would cause
+	if n := store.takes.Load(); n != 0 {
+		t.Errorf("the runner took answers %d times after its own end, want 0", n)
+	}
 }

@@ -93,16 +93,21 @@ func (s *Server) takeAnswers(ctx context.Context, run *taskRun) {
 	run.answer(ctx, responses)
 }
 
-// taskChanged acts on a change of task id made on any replica: its run
-// here, if any, takes its answers and ends if the task did; whoever waits
-// here for it looks again.
-func (s *Server) taskChanged(id string) {
+// taskChanged acts on a change of task id made on any replica: whoever
+// waits here for it looks again, and when another replica made it, the
+// run here, if any, takes its answers and ends if the task did. A change
+// this replica made, its run has had already (it ended the task itself,
+// or took the answer or cancel directly), so it costs no reads.
+func (s *Server) taskChanged(id string, elsewhere bool) {
 	s.changedMu.Lock()
 	if ch := s.changed[id]; ch != nil {
 		close(ch)
 		delete(s.changed, id)
 	}
 	s.changedMu.Unlock()
+	if !elsewhere {
+		return
+	}
 	run := s.running(id)
 	if run == nil {
 		return
@@ -168,6 +173,9 @@ func (s *Server) reap(ctx context.Context, store SharedTaskStore, t *Task) (*Tas
 		return nil, err
 	}
 	if ok {
+		if run := s.running(t.ID); run != nil {
+			run.cancel() // its renewals came too late: it ran here all along
+		}
 		s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 		s.taskStatus(ctx, reaped)
 	}
