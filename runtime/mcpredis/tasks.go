@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -27,10 +28,12 @@ import (
 // lease renewed since, a task ended or gone), and Reap, on the task's
 // hash, decides.
 type TaskStore struct {
-	// MaxPerOwner bounds the tasks kept per owner, ended ones included
-	// until their TTL passes, as the memory store does; Create refuses
-	// more with ErrTooManyTasks. Zero means 100.
-	MaxPerOwner int
+	// MaxPerOwner bounds an owner's tasks that have not ended, as the
+	// memory store does, and MaxKept its tasks kept, ended ones included
+	// until their TTL passes; Create refuses more with ErrTooManyTasks.
+	// Zero means 100 and 10,000. (Clients of 2026-07-28 without
+	// authorization have no identity and share one owner.)
+	MaxPerOwner, MaxKept int
 
 	b   *Backend
 	now func() time.Time
@@ -67,21 +70,25 @@ const isTerminal = `local function terminal(st) return st == 'completed' or st =
 `
 
 // reserveScript takes a place in the owner's index: it drops the entries
-// whose TTL ended, refuses a place beyond the bound, and keeps the index
-// as long as its longest-lived task. KEYS: index by creation, index by
-// end, counter. ARGV: id, end (ms or +inf), now (ms), bound.
+// whose TTL ended, refuses a place beyond the bounds (of tasks not ended,
+// and of tasks kept), and keeps the index as long as its longest-lived
+// task. KEYS: index by creation, index by end, counter, the tasks not
+// ended (by end of TTL). ARGV: id, end (ms or +inf), now (ms), bound of
+// tasks not ended, bound of tasks kept.
 var reserveScript = rueidis.NewLuaScript(`
 local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3], 'LIMIT', 0, 256)
 for _, id in ipairs(gone) do
   redis.call('ZREM', KEYS[1], id)
   redis.call('ZREM', KEYS[2], id)
 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[3])
+if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[4]) or redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then return 0 end
 local n = redis.call('INCR', KEYS[3])
 redis.call('ZADD', KEYS[1], n, ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
 local top = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-for i = 1, 3 do
+for i = 1, 4 do
   if top[2] == 'inf' then redis.call('PERSIST', KEYS[i])
   else redis.call('PEXPIREAT', KEYS[i], math.floor(tonumber(top[2])) + 1000) end
 end
@@ -107,7 +114,10 @@ if not st then return 'NF' end
 if terminal(st) then return 'TERM' end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'msg', ARGV[2], 'updated', ARGV[3],
   'result', ARGV[4], 'error', ARGV[5], 'input', ARGV[6], 'tool', ARGV[7], 'poll', ARGV[8])
-if terminal(ARGV[1]) then redis.call('DEL', KEYS[2]) end
+if terminal(ARGV[1]) then
+  redis.call('DEL', KEYS[2])
+  return 'END' .. (redis.call('HGET', KEYS[1], 'owner') or '')
+end
 return 'OK'
 `)
 
@@ -168,13 +178,16 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
 		ms := t.CreatedAt.Add(t.TTL).UnixMilli() + 1
 		end, expireAt = strconv.FormatInt(ms, 10), strconv.FormatInt(ms, 10)
 	}
-	max := s.MaxPerOwner
-	if max <= 0 {
-		max = 100
+	running, kept := s.MaxPerOwner, s.MaxKept
+	if running <= 0 {
+		running = 100
 	}
-	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n")}
+	if kept <= 0 {
+		kept = 10000
+	}
+	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n"), b.ownerKey(t.Owner, "r")}
 	n, err := reserveScript.Exec(ctx, b.client, keys,
-		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(max)}).AsInt64()
+		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(running), strconv.Itoa(kept)}).AsInt64()
 	if err != nil {
 		return failed("creating the task", err)
 	}
@@ -186,8 +199,7 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
 		// read, a task without an entry would never be reaped.
 		if err := b.client.Do(ctx, b.client.B().Zadd().Key(b.leasesKey()).ScoreMember().
 			ScoreMember(leaseScore(t.LeaseUntil), t.ID).Build()).Error(); err != nil {
-			b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[0]).Member(t.ID).Build())
-			b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[1]).Member(t.ID).Build())
+			s.giveBack(ctx, keys, t.ID)
 			return failed("creating the task", err)
 		}
 	}
@@ -195,11 +207,18 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
 	if err := writeScript.Exec(ctx, b.client, []string{b.taskKey(t.ID)}, args).Error(); err != nil {
 		// Give the place back; a failure here leaves an index entry
 		// without a task, which List skips and its TTL removes.
-		b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[0]).Member(t.ID).Build())
-		b.client.Do(context.WithoutCancel(ctx), b.client.B().Zrem().Key(keys[1]).Member(t.ID).Build())
+		s.giveBack(ctx, keys, t.ID)
 		return failed("creating the task", err)
 	}
 	return nil
+}
+
+// giveBack takes task id out of its owner's indexes keys, for a create
+// that failed after its reservation.
+func (s *TaskStore) giveBack(ctx context.Context, keys []string, id string) {
+	c := s.b.client
+	c.DoMulti(context.WithoutCancel(ctx), c.B().Zrem().Key(keys[0]).Member(id).Build(),
+		c.B().Zrem().Key(keys[1]).Member(id).Build(), c.B().Zrem().Key(keys[3]).Member(id).Build())
 }
 
 // taskFields returns the hash fields of t, as field, value pairs.
@@ -287,20 +306,36 @@ func verdict(what string, r rueidis.RedisResult) error {
 
 // Update implements [mcpserver.TaskStore]. Owner, creation time, TTL,
 // runner and lease stay as stored. A task that has ended leaves the index
-// of leases.
+// of leases and its owner's tasks not ended.
 func (s *TaskStore) Update(ctx context.Context, t *mcpserver.Task) error {
-	err := verdict("updating the task", updateScript.Exec(ctx, s.b.client,
+	r := updateScript.Exec(ctx, s.b.client,
 		[]string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)},
 		[]string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
-			string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)}))
-	if t.Status.Terminal() && (err == nil || errors.Is(err, mcpserver.ErrTaskTerminal) || errors.Is(err, mcpserver.ErrTaskNotFound)) {
-		s.unlease(ctx, t.ID)
+			string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)})
+	if v, err := r.ToString(); err == nil {
+		if owner, ended := strings.CutPrefix(v, "END"); ended {
+			s.ended(ctx, owner, t.ID)
+			return nil
+		}
+	}
+	err := verdict("updating the task", r)
+	if t.Status.Terminal() && (errors.Is(err, mcpserver.ErrTaskTerminal) || errors.Is(err, mcpserver.ErrTaskNotFound)) {
+		s.unlease(ctx, t.ID) // whoever ended it took it out of its owner's
 	}
 	return err
 }
 
-// unlease removes task id, ended or gone, from the index of leases. A
-// failure leaves an entry that Lapsed removes.
+// ended takes task id, which has just ended, out of the index of leases
+// and out of owner's tasks not ended, in one round trip. A failure leaves
+// an entry of the leases that Lapsed removes, and one of the owner's that
+// the task's TTL does.
+func (s *TaskStore) ended(ctx context.Context, owner, id string) {
+	c := s.b.client
+	c.DoMulti(context.WithoutCancel(ctx), c.B().Zrem().Key(s.b.leasesKey()).Member(id).Build(),
+		c.B().Zrem().Key(s.b.ownerKey(owner, "r")).Member(id).Build())
+}
+
+// unlease takes task id, ended or gone, out of the index of leases.
 func (s *TaskStore) unlease(ctx context.Context, id string) {
 	s.b.client.Do(context.WithoutCancel(ctx), s.b.client.B().Zrem().Key(s.b.leasesKey()).Member(id).Build())
 }
@@ -342,7 +377,7 @@ func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, e
 		return nil, false, mcpserver.ErrTaskNotFound
 	}
 	if n == 1 {
-		s.unlease(ctx, id)
+		s.ended(ctx, t.Owner, id)
 	}
 	return t, n == 1, nil
 }

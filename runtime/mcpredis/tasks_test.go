@@ -192,6 +192,45 @@ func TestTaskOwnerLimit(t *testing.T) {
 	mustCreate(t, b1.Tasks, task)
 }
 
+// TestTaskOwnerLimitCountsRunning: MaxPerOwner counts the owner's tasks
+// that have not ended, so an ended or reaped task gives its place back
+// and stays kept; MaxKept bounds the tasks kept.
+func TestTaskOwnerLimitCountsRunning(t *testing.T) {
+	b, _ := backend(t)
+	ctx := context.Background()
+	b.Tasks.MaxPerOwner, b.Tasks.MaxKept = 2, 4
+	mustCreate(t, b.Tasks, newTask("A1", "", time.Minute))
+	mustCreate(t, b.Tasks, newTask("A2", "", time.Minute))
+	if err := b.Tasks.Create(ctx, newTask("A3", "", time.Minute)); !errors.Is(err, mcpserver.ErrTooManyTasks) {
+		t.Fatalf("a third running task: %v, want ErrTooManyTasks", err)
+	}
+	done := newTask("A1", "", time.Minute)
+	done.Status = mcpserver.TaskCompleted
+	if err := b.Tasks.Update(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, b.Tasks, newTask("A3", "", time.Minute))
+	lapsed := newTask("A2", "", time.Minute)
+	if err := b.Tasks.Renew(ctx, "A2", "r1", time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, reaped, err := b.Tasks.Reap(ctx, lapsed.Owner, lapsed.ID, time.Now(), []byte(`{}`)); err != nil || !reaped {
+		t.Fatalf("Reap: %v %v", reaped, err)
+	}
+	mustCreate(t, b.Tasks, newTask("A4", "", time.Minute))
+	if tasks, _, err := b.Tasks.List(ctx, "", "", 0); err != nil || len(tasks) != 4 {
+		t.Errorf("List: %d tasks, %v; want the 4 kept", len(tasks), err)
+	}
+	finish := newTask("A3", "", time.Minute)
+	finish.Status = mcpserver.TaskFailed
+	if err := b.Tasks.Update(ctx, finish); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Tasks.Create(ctx, newTask("A5", "", time.Minute)); !errors.Is(err, mcpserver.ErrTooManyTasks) {
+		t.Errorf("a fifth task kept: %v, want ErrTooManyTasks", err)
+	}
+}
+
 // TestTaskExpiry: a task is not found once its TTL has passed.
 func TestTaskExpiry(t *testing.T) {
 	b, mr := backend(t)

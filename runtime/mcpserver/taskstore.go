@@ -139,15 +139,19 @@ var (
 // heap ordered by their end, and each owner's tasks a list in creation
 // order.
 type MemoryTaskStore struct {
-	// MaxPerOwner and MaxTotal bound how many tasks are kept; Create
-	// refuses more with ErrTooManyTasks. Zero means 100 per owner and
-	// 10,000 in total.
+	// MaxPerOwner bounds the tasks of one owner that have not ended, and
+	// MaxTotal the tasks kept, ended ones included until their TTL
+	// passes; Create refuses more with ErrTooManyTasks. Zero means 100
+	// per owner and 10,000 in total. (Clients of 2026-07-28 without
+	// authorization have no identity and share one owner, so for them
+	// MaxPerOwner bounds the tasks running at once for all together.)
 	MaxPerOwner, MaxTotal int
 
 	mu      sync.Mutex
 	byID    map[string]*memTask
 	answers map[string]map[string][]byte // posted for tasks by id
 	owners  map[string]*list.List        // of *memTask, in creation order
+	running map[string]int               // per owner, the tasks not ended
 	ending  endHeap                      // the tasks with a TTL, soonest end first
 	leases  leaseHeap                    // the unended tasks with a lease, soonest end first
 	now     func() time.Time
@@ -170,6 +174,7 @@ func (m *MemoryTaskStore) init() {
 	m.initial.Do(func() {
 		m.byID = map[string]*memTask{}
 		m.owners = map[string]*list.List{}
+		m.running = map[string]int{}
 		if m.now == nil {
 			m.now = time.Now
 		}
@@ -184,7 +189,7 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	m.sweepLocked()
 	maxOwn, maxAll := orDefault(m.MaxPerOwner, 100), orDefault(m.MaxTotal, 10000)
 	own := m.owners[t.Owner]
-	if own != nil && own.Len() >= maxOwn || len(m.byID) >= maxAll {
+	if m.running[t.Owner] >= maxOwn || len(m.byID) >= maxAll {
 		return ErrTooManyTasks
 	}
 	if own == nil {
@@ -197,8 +202,19 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	if t.TTL > 0 {
 		heap.Push(&m.ending, mt)
 	}
+	if !t.Status.Terminal() {
+		m.running[t.Owner]++
+	}
 	m.leaseLocked(mt)
 	return nil
+}
+
+// endedLocked counts t, which has just ended or is removed unended, out of
+// its owner's running tasks.
+func (m *MemoryTaskStore) endedLocked(t *memTask) {
+	if m.running[t.Owner]--; m.running[t.Owner] <= 0 {
+		delete(m.running, t.Owner)
+	}
 }
 
 func orDefault(n, d int) int {
@@ -238,6 +254,9 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	owner, created, ttl, runner, lease := old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil
 	old.Task = *t
 	old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil = owner, created, ttl, runner, lease
+	if t.Status.Terminal() {
+		m.endedLocked(old)
+	}
 	m.leaseLocked(old)
 	return nil
 }
@@ -273,6 +292,7 @@ func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.T
 		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, reapedMessage, nil
 		t.Error, t.UpdatedAt = errObj, now
 		delete(m.answers, id)
+		m.endedLocked(t)
 		m.leaseLocked(t)
 	}
 	c := t.Task
@@ -410,6 +430,9 @@ func (m *MemoryTaskStore) sweepLocked() {
 		}
 		delete(m.byID, t.ID)
 		delete(m.answers, t.ID)
+		if !t.Status.Terminal() {
+			m.endedLocked(t)
+		}
 		own := m.owners[t.Owner]
 		own.Remove(t.elem)
 		if own.Len() == 0 {

@@ -82,21 +82,44 @@ func TestMemoryTaskStoreExpiresSoonestFirst(t *testing.T) {
 	}
 }
 
+// TestMemoryTaskStoreLimits: MaxPerOwner bounds an owner's tasks that
+// have not ended, MaxTotal the tasks kept, ended ones included.
 func TestMemoryTaskStoreLimits(t *testing.T) {
 	m, now := clockStore()
-	m.MaxPerOwner, m.MaxTotal = 2, 3
+	ctx := context.Background()
+	m.MaxPerOwner, m.MaxTotal = 2, 4
 	mustCreate(t, m, "a1", "a", *now, time.Minute)
 	mustCreate(t, m, "a2", "a", *now, time.Minute)
-	if err := m.Create(context.Background(), &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("third task of a: %v, want ErrTooManyTasks", err)
+	if err := m.Create(ctx, &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("third running task of a: %v, want ErrTooManyTasks", err)
+	}
+	// An ended task frees its owner's place, and stays kept.
+	if err := m.Update(ctx, &Task{ID: "a1", Owner: "a", Status: TaskCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, m, "a3", "a", *now, time.Minute)
+	if ids, _ := listIDs(t, m, "a", "", 0); fmt.Sprint(ids) != "[a1 a2 a3]" {
+		t.Errorf("a's tasks: %v, want [a1 a2 a3]", ids)
+	}
+	// So does a reaped one.
+	if err := m.Renew(ctx, "a2", "r1", now.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, reaped, err := m.Reap(ctx, "a", "a2", *now, []byte(`{}`)); err != nil || !reaped {
+		t.Fatalf("Reap: %v %v", reaped, err)
 	}
 	mustCreate(t, m, "b1", "b", *now, 0)
-	if err := m.Create(context.Background(), &Task{ID: "c1", Owner: "c", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("fourth task in all: %v, want ErrTooManyTasks", err)
+	if err := m.Create(ctx, &Task{ID: "c1", Owner: "c", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("fifth task kept: %v, want ErrTooManyTasks", err)
 	}
 	*now = now.Add(2 * time.Minute) // a's tasks expire and free their places
-	mustCreate(t, m, "a3", "a", *now, 0)
+	mustCreate(t, m, "a4", "a", *now, 0)
+	mustCreate(t, m, "a5", "a", *now, 0)
 	mustCreate(t, m, "c1", "c", *now, 0)
+	m.MaxTotal = 5 // room in all: only a's bound refuses
+	if err := m.Create(ctx, &Task{ID: "a6", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("a's third running task after the expiry: %v, want ErrTooManyTasks", err)
+	}
 }
 
 func TestMemoryTaskStoreTerminalIsFinal(t *testing.T) {

@@ -192,7 +192,7 @@ func builtin(ctx context.Context, bf builtinFlags) (*mcpserver.Server, func(), e
 		return nil, nil, err
 	}
 	b.Sessions.CacheTTL = sessionCacheTTL(bf)
-	b.Tasks.MaxPerOwner = bf.maxTasks // 0 keeps the store's default
+	b.Tasks.MaxPerOwner, b.Tasks.MaxKept = bf.maxTasks, bf.maxTasks // 0 keeps the store's defaults
 	b.Attach(srv)
 	return srv, func() { b.Close() }, nil
 }
