@@ -50,6 +50,10 @@ const (
 	// replica without that session's stream (the runner, or the reaper
 	// that failed the task); the replica holding the stream sends it.
 	BusTaskStatus BusKind = "status"
+	// BusStreamTaken: a replica opened the GET stream of Session; the
+	// others stop writing the session's messages to its event log, which
+	// they did while it had no stream so that nothing would be lost.
+	BusStreamTaken BusKind = "stream"
 	// BusTaskMessage: Data is a message of task ID's handler for its
 	// 2025-11-25 client (a question, a log message) that its runner has
 	// no stream for; a replica where the client waits in tasks/result for
@@ -184,6 +188,10 @@ func (s *Server) onBus(e BusEvent) {
 	case BusTaskStatus:
 		if m, _, err := parseMessage(e.Data); err == nil && m.method == "notifications/tasks/status" {
 			s.taskStatusHere(e.Owner, e.Data)
+		}
+	case BusStreamTaken:
+		if sess := s.localSession(e.Session); sess != nil {
+			sess.streamTaken()
 		}
 	case BusTaskMessage:
 		s.relayHere(e.ID, e.Data)

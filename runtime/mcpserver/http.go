@@ -455,6 +455,10 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		sess.stream = &eventStream{srv: s, sess: sess, name: getStream}
 	}
 	sess.mu.Unlock()
+	if resumable(rev) && s.Sessions != nil {
+		// Only this replica writes the session's messages to the log now.
+		s.publish(r.Context(), BusEvent{Kind: BusStreamTaken, Session: sess.id})
+	}
 	if !resumable(rev) {
 		st.openLocked()
 		st.mu.Unlock()
@@ -483,6 +487,17 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		stop()
 	}
 	s.dropGet(sess, st)
+}
+
+// streamTaken makes the session, whose GET stream another replica has
+// opened, leave the writing of its messages to that replica, unless it
+// holds a GET stream itself.
+func (ss *session) streamTaken() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if _, logged := ss.stream.(*eventStream); logged && ss.get == nil {
+		ss.stream = nil
+	}
 }
 
 // getStream is the name of a session's GET stream in its event log.
