@@ -368,10 +368,15 @@ func TestReplicaBusSetAfterChanges(t *testing.T) {
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 }
 
-// answerCount is a shared task store that counts TakeAnswers.
+// answerCount is a shared task store that counts TakeAnswers and Get.
 type answerCount struct {
 	*MemoryTaskStore
-	takes atomic.Int32
+	takes, gets atomic.Int32
+}
+
+func (a *answerCount) Get(ctx context.Context, owner, id string) (*Task, error) {
+	a.gets.Add(1)
+	return a.MemoryTaskStore.Get(ctx, owner, id)
 }
 
 func (a *answerCount) TakeAnswers(ctx context.Context, id string) (map[string][]byte, error) {
@@ -397,5 +402,55 @@ func TestReplicaOwnEndReadsNothing(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // time enough for a read the end would cause
 	if n := store.takes.Load(); n != 0 {
 		t.Errorf("the runner took answers %d times after its own end, want 0", n)
+	}
+}
+
+// TestTaskRunWritesFromItsCopy: a run stores its task's changes from its
+// own copy, reading nothing, and a cancel made meanwhile still wins over
+// the end it stores after.
+func TestTaskRunWritesFromItsCopy(t *testing.T) {
+	g := newGate()
+	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	store := &answerCount{MemoryTaskStore: r1.Tasks.(*MemoryTaskStore)}
+	r1.Tasks = store
+	c1 := startStdio(t, r1)
+	run := func(id string) string {
+		c1.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+		resp, _ := c1.response(id)
+		task, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		return task
+	}
+	ended := func(task string) *Task {
+		t.Helper()
+		run := r1.running(task)
+		if run != nil {
+			<-run.done
+		}
+		got, err := store.MemoryTaskStore.Get(context.Background(), "", task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+
+	done := run("1")
+	g.release <- struct{}{}
+	<-g.ended
+	if got := ended(done); got.Status != TaskCompleted {
+		t.Fatalf("task %s, want completed", got.Status)
+	}
+	if n := store.gets.Load(); n != 0 {
+		t.Errorf("a task's life read it %d times, want 0", n)
+	}
+
+	cancelled := run("2")
+	if err := store.MemoryTaskStore.Update(context.Background(), &Task{ID: cancelled, Status: TaskCancelled}); err != nil {
+		t.Fatal(err)
+	}
+	g.release <- struct{}{}
+	<-g.ended
+	if got := ended(cancelled); got.Status != TaskCancelled {
+		t.Errorf("a task cancelled while its handler ran: %s, want cancelled", got.Status)
 	}
 }

@@ -70,6 +70,11 @@ type taskRun struct {
 	// statusMu orders the writes of the task's status, so that the last
 	// one stored reflects the last change of the questions.
 	statusMu sync.Mutex
+	// stored is the task as the run last stored it, under statusMu. Only
+	// the run changes a task that has not ended, and the store refuses to
+	// change one that has (a cancel, a reap), so the run writes from its
+	// own copy rather than reading the store first.
+	stored Task
 }
 
 // openQuestion is a question of a 2026-07-28 task awaiting tasks/update.
@@ -149,6 +154,9 @@ func (s *Server) newRun(x *exchange) *taskRun {
 // register makes run the run of task t, which tasks/* requests find.
 func (s *Server) register(run *taskRun, t *Task) {
 	run.id, run.owner = t.ID, t.Owner
+	run.statusMu.Lock()
+	run.stored = *t
+	run.statusMu.Unlock()
 	s.runsMu.Lock()
 	s.runs[t.ID] = run
 	s.runsMu.Unlock()
@@ -183,10 +191,7 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	}()
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
-	t, err := s.taskStore().Get(ctx, r.owner, r.id)
-	if err != nil || t.Status.Terminal() {
-		return // expired, or cancelled
-	}
+	t := r.copy() // if it was cancelled or expired meanwhile, the store refuses the end
 	t.Status, t.InputRequests = TaskCompleted, nil
 	switch {
 	case o.panicked != nil:
@@ -217,13 +222,21 @@ func toString(v any) string {
 	return string(b)
 }
 
+// copy returns the task as the run last stored it; statusMu is held.
+func (r *taskRun) copy() *Task {
+	c := r.stored
+	return &c
+}
+
 // store writes t with a new update time and tells the client of the
 // change where the revision does (2025-11-25: notifications/tasks/status).
+// statusMu is held.
 func (r *taskRun) store(ctx context.Context, t *Task) {
 	t.UpdatedAt = r.srv.clock().UTC()
 	if err := r.srv.taskStore().Update(ctx, t); err != nil {
-		return
+		return // ended elsewhere (cancelled, reaped), expired, or the store failed
 	}
+	r.stored = *t
 	if t.Status.Terminal() {
 		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 	}
@@ -253,10 +266,10 @@ func (r *taskRun) notify(ctx context.Context, t *Task, msg []byte) {
 func (r *taskRun) publish(ctx context.Context, message *string) {
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
-	t, err := r.srv.taskStore().Get(ctx, r.owner, r.id)
-	if err != nil || t.Status.Terminal() {
+	if r.stored.Status.Terminal() {
 		return
 	}
+	t := r.copy()
 	r.mu.Lock()
 	t.Status, t.InputRequests = TaskWorking, r.inputRequestsLocked()
 	if t.InputRequests != nil || r.asking > 0 {
