@@ -104,7 +104,7 @@ func BenchmarkReplicas(b *testing.B) {
 				i := n.Add(1)
 				id := "bench-" + strconv.FormatInt(i, 10)
 				t := &mcpserver.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpserver.TaskWorking,
-					CreatedAt: now, UpdatedAt: now, TTL: time.Minute}
+					CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Runner: "r1", LeaseUntil: now.Add(4 * time.Second)}
 				if err := store.Create(ctx, t); err != nil {
 					b.Fatal(err)
 				}
