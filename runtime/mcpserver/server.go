@@ -167,8 +167,10 @@ type Server struct {
 	// TaskLease is how often the replica running a task renews its lease
 	// in a [SharedTaskStore] and looks for answers and cancels posted by
 	// other replicas; a task whose lease went unrenewed for two periods is
-	// failed (-32603) by the next replica that looks at it. Zero means
-	// DefaultTaskLease.
+	// failed (-32603) by the next replica that looks at it. The replica
+	// answering a 2025 call over SSE holds its stream in Events alike: a
+	// follower on any replica ends a stream whose hold went unrenewed for
+	// two periods with a -32603 answer. Zero means DefaultTaskLease.
 	TaskLease time.Duration
 	// ReplicaID names this server among the replicas that share its
 	// stores: it marks the tasks it runs and the events it publishes.
@@ -215,6 +217,7 @@ type Server struct {
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
 	eventsOnce    sync.Once
+	ownEvents     bool // Events is the log eventLog made, which no other server reads
 	replicaOnce   sync.Once
 	busMu         sync.Mutex
 	busSubscribed bool // the server listens to Bus
@@ -343,7 +346,7 @@ var defaultLogger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 func (s *Server) eventLog() EventLog {
 	s.eventsOnce.Do(func() {
 		if s.Events == nil {
-			s.Events = &MemoryEventLog{}
+			s.Events, s.ownEvents = &MemoryEventLog{}, true
 		}
 	})
 	return s.Events
