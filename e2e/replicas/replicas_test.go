@@ -287,6 +287,7 @@ func TestReplicas(t *testing.T) {
 		}
 		c.kill(writer)
 		killed := time.Now()
+		defer c.start(c.key) // back to three replicas, whatever the outcome
 		h := s.headers(c.names()[0])
 		h["Last-Event-ID"] = last
 		r, err := c.send(ctx, "GET", "", h)
@@ -304,7 +305,6 @@ func TestReplicas(t *testing.T) {
 			t.Errorf("the answer came %v after the kill, want within %v", took, bound)
 		}
 		t.Logf("the -32603 answer came %v after the kill", took)
-		c.start(c.key) // back to three replicas
 	})
 
 	t.Run("request state opened on another replica", func(t *testing.T) {

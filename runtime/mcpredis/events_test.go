@@ -39,9 +39,10 @@ func readAll(t *testing.T, l *EventLog, session, stream, after string) []string 
 
 // TestEventLogHold: when the writer of a held stream stops renewing it,
 // followers on two other replicas both get its will, appended once, then
-// the end, and so does a client resuming after the lapse; a held stream
-// ended by its writer, or renewed in time, never gets its will; a stream
-// never held never lapses.
+// the end, and so does a client resuming after the lapse, whether or not
+// another follower saw the lapse first; a held stream ended by its
+// writer, or renewed in time, never gets its will; a stream never held
+// never lapses.
 func TestEventLogHold(t *testing.T) {
 	b1, mr := backend(t)
 	b2, b3 := open(t, mr), open(t, mr)
@@ -56,6 +57,8 @@ func TestEventLogHold(t *testing.T) {
 	}
 	first3, _ := b1.Events.Append(ctx, "S1", "p3", nil)
 	b1.Events.Hold(ctx, "S1", "p3", ttl, []byte(will))
+	first4, _ := b1.Events.Append(ctx, "S1", "p4", nil)
+	b1.Events.Hold(ctx, "S1", "p4", ttl, []byte(will)) // followed only after its lapse
 	g, _ := b1.Events.Append(ctx, "S1", "g", nil)
 	out2, errc2 := collect(b2.Events, ctx, "S1", "p1", prime)
 	out3, errc3 := collect(b3.Events, ctx, "S1", "p1", prime)
@@ -87,6 +90,9 @@ func TestEventLogHold(t *testing.T) {
 	}
 	if got := readAll(t, b1.Events, "S1", "p1", prime); !slices.Equal(got, []string{"one", will}) {
 		t.Errorf("resumed after the lapse: %q, want one and the will", got)
+	}
+	if got := readAll(t, b3.Events, "S1", "p4", first4); !slices.Equal(got, []string{will}) {
+		t.Errorf("first followed after its lapse: %q, want the will", got)
 	}
 
 	// p3 and g were followed past a lapse check (XREAD blocks a second).

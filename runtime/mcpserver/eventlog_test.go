@@ -93,8 +93,9 @@ func drain(t *testing.T, out <-chan string, errc <-chan error) ([]string, error)
 
 // TestMemoryEventLogHold: a held stream whose writer stops renewing ends
 // with its will, once, for a follower waiting before the lapse and for
-// one that comes after; a held stream ended normally, or renewed, never
-// gets its will; a stream never held never lapses.
+// one that comes after, even when none looked at the lapse; a held
+// stream ended normally, or renewed, never gets its will; a stream never
+// held never lapses.
 func TestMemoryEventLogHold(t *testing.T) {
 	ctx := context.Background()
 	l := &MemoryEventLog{}
@@ -125,8 +126,16 @@ func TestMemoryEventLogHold(t *testing.T) {
 		t.Errorf("resumed after the lapse: %q, %v; want one and the will once", got, err)
 	}
 
+	// Lapsed before any follower looked.
+	first, _ := l.Append(ctx, "s", "p4", nil)
+	l.Hold(ctx, "s", "p4", time.Nanosecond, []byte(will))
+	out, errc = follow(l, "s", "p4", first)
+	if got, err := drain(t, out, errc); err != nil || !slices.Equal(got, []string{will}) {
+		t.Errorf("first followed after the lapse: %q, %v; want the will", got, err)
+	}
+
 	// Ended before any follower looked, though its hold lapsed.
-	first, _ := l.Append(ctx, "s", "p2", nil)
+	first, _ = l.Append(ctx, "s", "p2", nil)
 	l.Hold(ctx, "s", "p2", time.Nanosecond, []byte(will))
 	l.Append(ctx, "s", "p2", []byte("answer"))
 	l.End(ctx, "s", "p2")

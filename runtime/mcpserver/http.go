@@ -685,6 +685,7 @@ func (p *postStream) openLocked() {
 		return
 	}
 	id, err := p.log.append(nil)
+	p.hold.wait()
 	if err == nil {
 		p.gone = writePriming(p.w, id) != nil
 	}
@@ -698,6 +699,7 @@ func (p *postStream) writeLocked(msg []byte) error {
 		return writeEvent(p.w, msg)
 	}
 	id, err := p.log.append(msg)
+	p.hold.wait()
 	if err != nil {
 		if p.gone {
 			return err

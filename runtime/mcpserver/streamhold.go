@@ -19,6 +19,7 @@ var errAnswerStopped = errorf(codeInternalError, "internal error: the server ans
 type streamHold struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	held   chan struct{} // closed once the first Hold returned
 }
 
 // hold takes the hold on e with the will that will() makes, and renews
@@ -32,12 +33,18 @@ func (e *eventStream) hold(will func() []byte) *streamHold {
 	}
 	period := e.srv.taskLease()
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &streamHold{cancel: cancel, done: make(chan struct{})}
+	h := &streamHold{cancel: cancel, done: make(chan struct{}), held: make(chan struct{})}
 	data := will()
-	// The first Hold runs beside the priming event's Append, which a
-	// shared log may pipeline with it.
+	// The first Hold runs beside the first event's Append, which a shared
+	// log may pipeline with it.
 	go func() {
 		defer close(h.done)
+		held := h.held
+		defer func() {
+			if held != nil { // the session ended before the first Hold
+				close(held)
+			}
+		}()
 		tick := time.NewTicker(period)
 		defer tick.Stop()
 		for e.sess.ctx.Err() == nil { // an ended session's log is gone
@@ -47,6 +54,10 @@ func (e *eventStream) hold(will func() []byte) *streamHold {
 			if err != nil && ctx.Err() == nil {
 				e.srv.logger().Error("mcp event log: holding a stream failed", "stream", e.name, "err", err)
 			}
+			if held != nil {
+				close(held)
+				held = nil
+			}
 			select {
 			case <-ctx.Done():
 				return
@@ -55,6 +66,15 @@ func (e *eventStream) hold(will func() []byte) *streamHold {
 		}
 	}()
 	return h
+}
+
+// wait returns once the first Hold returned (or failed), so that no
+// client learns an event id of the stream, and resumes it elsewhere,
+// before its will is in the log. A nil hold has nothing to wait for.
+func (h *streamHold) wait() {
+	if h != nil {
+		<-h.held
+	}
 }
 
 // release stops renewing the hold and waits until no renewal runs, so

@@ -20,6 +20,7 @@ type holdLog struct {
 	dead  bool
 	holds []holdCall
 	ended map[string]bool
+	gate  chan struct{} // when set, Hold waits for it to close
 }
 
 type holdCall struct {
@@ -30,6 +31,9 @@ type holdCall struct {
 }
 
 func (l *holdLog) Hold(ctx context.Context, session, stream string, ttl time.Duration, will []byte) error {
+	if l.gate != nil {
+		<-l.gate
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dead {
@@ -62,15 +66,16 @@ func (l *holdLog) calls() []holdCall {
 }
 
 // holdPair returns clients of two replicas sharing sessions and an event
-// log, the first replica's view of the log, and the first replica.
-func holdPair(t *testing.T, lease time.Duration, tools ...mcprt.Tool) (a, b *httpClient, la *holdLog, ra *Server) {
+// log, in one session of rev, the first replica's view of the log, and
+// the first replica.
+func holdPair(t *testing.T, rev wire.Revision, lease time.Duration, tools ...mcprt.Tool) (a, b *httpClient, la *holdLog, ra *Server) {
 	store, log := &MemorySessionStore{}, &MemoryEventLog{}
 	la = &holdLog{EventLog: log}
 	ra, rb := New(mcprt.Identity{Name: "n", Version: "v"}, tools...), New(mcprt.Identity{Name: "n", Version: "v"}, tools...)
 	ra.Sessions, ra.Events, ra.TaskLease = store, la, lease
 	rb.Sessions, rb.Events = store, log
 	a, b = startHTTP(t, ra), startHTTP(t, rb)
-	a.initialize(wire.Rev20251125, `{}`)
+	a.initialize(rev, `{}`)
 	b.sid = a.sid
 	return a, b, la, ra
 }
@@ -85,7 +90,7 @@ const stoppedReply = `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"
 func TestHTTPResumeWriterStopped(t *testing.T) {
 	release, ended := make(chan struct{}), make(chan error, 1)
 	const lease = 20 * time.Millisecond
-	a, b, la, _ := holdPair(t, lease, stepTool(release, ended))
+	a, b, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended))
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free) // before the servers close, should the test fail
@@ -130,7 +135,7 @@ func TestHTTPHoldOnlySSE(t *testing.T) {
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
 	const lease = 5 * time.Millisecond
-	a, _, la, _ := holdPair(t, lease, stepTool(release, ended), textTool("plain", "P"))
+	a, _, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended), textTool("plain", "P"))
 	a.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain"}}`, 200, "", nil)
 	if calls := la.calls(); len(calls) != 0 {
 		t.Errorf("a plain JSON answer took holds %+v", calls)
@@ -149,6 +154,49 @@ func TestHTTPHoldOnlySSE(t *testing.T) {
 		if c.afterEnd {
 			t.Errorf("hold %+v renewed after the stream's end", c)
 		}
+	}
+}
+
+// TestHTTPHeldBeforeSeen: no event id of a call's stream reaches the
+// client before the stream is held, on every resumable revision: a
+// client could resume from it on another replica just as this one dies,
+// and follow a stream without a will forever.
+func TestHTTPHeldBeforeSeen(t *testing.T) {
+	for _, rev := range []wire.Revision{wire.Rev20250326, wire.Rev20250618, wire.Rev20251125} {
+		t.Run(string(rev), func(t *testing.T) {
+			release, ended := make(chan struct{}), make(chan error, 1)
+			close(release)
+			a, _, la, _ := holdPair(t, rev, time.Minute, stepTool(release, ended))
+			gate := make(chan struct{})
+			var once sync.Once
+			open := func() { once.Do(func() { close(gate) }) }
+			t.Cleanup(open) // before the servers close, should the test fail
+			la.mu.Lock()
+			la.gate = gate
+			la.mu.Unlock()
+			seen := make(chan sseEvent, 1)
+			go func() {
+				ev := rawEvents(t, a.do("POST", stepCall, nil))
+				seen <- <-ev
+				for range ev {
+				}
+			}()
+			select {
+			case e := <-seen:
+				t.Fatalf("event %+v sent before the stream was held", e)
+			case <-time.After(50 * time.Millisecond):
+			}
+			open()
+			select {
+			case e := <-seen:
+				if e.id == "" {
+					t.Errorf("first event %+v without an id", e)
+				}
+			case <-time.After(timeout):
+				t.Fatal("no event once the stream was held")
+			}
+			<-ended
+		})
 	}
 }
 
