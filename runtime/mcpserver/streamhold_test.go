@@ -215,3 +215,23 @@ func TestHTTPHoldWillOfBatch(t *testing.T) {
 		t.Errorf("the will of a batch of notifications: %s, want none", w)
 	}
 }
+
+// TestHTTPOwnLogTakesNoHold: a server with the event log it made itself,
+// which no other replica follows, holds none of its streams: they would
+// outlive it no more than its followers do.
+func TestHTTPOwnLogTakesNoHold(t *testing.T) {
+	release, ended := make(chan struct{}), make(chan error, 1)
+	close(release)
+	srv := New(mcprt.Identity{Name: "n", Version: "v"}, stepTool(release, ended))
+	a := startHTTP(t, srv)
+	a.initialize(wire.Rev20251125, `{}`)
+	rest(t, rawEvents(t, a.do("POST", stepCall, nil)))
+	<-ended
+	log := srv.eventLog().(*MemoryEventLog)
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	st := log.sessions[a.sid].streams["p1"]
+	if st == nil || st.held {
+		t.Errorf("the call's stream %+v, want one never held", st)
+	}
+}
