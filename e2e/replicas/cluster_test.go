@@ -27,7 +27,7 @@ import (
 )
 
 // lease is the replicas' TaskLease: short, so that a dead runner's tasks
-// fail within seconds.
+// fail, and a dead replica's SSE streams end, within seconds.
 const lease = 500 * time.Millisecond
 
 // wait bounds every wait of the suite; nothing it waits for takes so long

@@ -258,6 +258,55 @@ func TestReplicas(t *testing.T) {
 		}
 	})
 
+	t.Run("replica killed mid SSE", func(t *testing.T) {
+		s := c.initialize(t, "2025-11-25")
+		writer := c.names()[0]
+		req, _ := http.NewRequest("POST", c.proxy.URL+"/mcp", strings.NewReader(
+			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"slow_compute","arguments":{"seconds":60,"label":"orphan"},"_meta":{"progressToken":"p"}}}`))
+		for k, v := range s.headers(writer) {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var last string
+		var first map[string]any
+		readSSE(resp.Body, func(id string, m map[string]any) bool {
+			if id != "" {
+				last = id
+			}
+			first = m
+			return m == nil // stop at the first message, the first progress
+		})
+		if last == "" || first["method"] != "notifications/progress" {
+			t.Fatalf("before the kill: id %q, %v", last, first)
+		}
+		c.kill(writer)
+		killed := time.Now()
+		defer c.start(c.key) // back to three replicas, whatever the outcome
+		h := s.headers(c.names()[0])
+		h["Last-Event-ID"] = last
+		r, err := c.send(ctx, "GET", "", h)
+		took := time.Since(killed)
+		if err != nil {
+			t.Fatalf("resume after the kill, %v later: %v", took, err)
+		}
+		resp.Body.Close()
+		if r.status != 200 || r.errorCode() != -32603 || r.response()["id"] != float64(9) {
+			t.Errorf("resume on %s after the kill: %d %v %s, want the -32603 answer to request 9", r.replica, r.status, r.messages, r.body)
+		}
+		// The hold lapses within two leases of the last renewal, and a
+		// follower looks at it after each idle read of a second.
+		if bound := 2*lease + time.Second + time.Second; took > bound {
+			t.Errorf("the answer came %v after the kill, want within %v", took, bound)
+		}
+		t.Logf("the -32603 answer came %v after the kill", took)
+	})
+
 	t.Run("request state opened on another replica", func(t *testing.T) {
 		names := c.names()
 		r := do(t)(c.call2026(ctx, "tools/call", "test_input_required_result_elicitation", `"name":"test_input_required_result_elicitation"`, names[0]))

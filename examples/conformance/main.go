@@ -51,7 +51,7 @@ func main() {
 	redisURL := flag.String("redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
 	stateKey := flag.String("state-key", "", "the key sealing request states, in `HEX`, the same on every replica")
 	replica := flag.String("replica", "", "this replica's `NAME` among those sharing the Redis (default: random)")
-	lease := flag.Duration("lease", 0, "how often the replica running a task renews it (default 2s)")
+	lease := flag.Duration("lease", 0, "how often the replica renews its leases on the tasks it runs and the SSE streams it answers (default 2s)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

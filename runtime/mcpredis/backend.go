@@ -172,6 +172,8 @@ func (b *Backend) sessionKey(id string) string   { return b.prefix + "{s:" + id 
 func (b *Backend) subsKey(id string) string      { return b.prefix + "{s:" + id + "}:u" }
 func (b *Backend) streamsKey(id string) string   { return b.prefix + "{s:" + id + "}:es" }
 func (b *Backend) streamKey(id, s string) string { return b.prefix + "{s:" + id + "}:e:" + s }
+func (b *Backend) holdKey(id, s string) string   { return b.prefix + "{s:" + id + "}:h:" + s }
+func (b *Backend) willKey(id, s string) string   { return b.prefix + "{s:" + id + "}:w:" + s }
 func (b *Backend) busKey() string                { return b.prefix + "bus" }
 func (b *Backend) leasesKey() string             { return b.prefix + "{leases}" }
 

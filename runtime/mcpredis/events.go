@@ -18,6 +18,12 @@ import (
 // blocks on the stream (XREAD BLOCK) whichever replica appends to it.
 // The end of a stream is an entry of its own, so followers on every
 // replica see it in order.
+//
+// A held stream has two more keys under the tag: its will, kept as long
+// as the stream, and its hold, which expires with the lease. A follower
+// whose XREAD found nothing new runs one script that, when the hold is
+// gone and the stream neither ended nor lost its will, appends the will
+// and the end: atomic, so two followers cannot both append them.
 type EventLog struct {
 	// MaxEvents bounds the events kept per stream (approximately, as
 	// Redis trims whole nodes). Zero means mcpserver.DefaultEventLogSize.
@@ -79,15 +85,74 @@ func (l *EventLog) Append(ctx context.Context, session, stream string, data []by
 	return stream + "/" + id, nil
 }
 
-// End implements [mcpserver.EventLog].
+// End implements [mcpserver.EventLog]. The stream's hold and will go in
+// the same round trip: an ended stream never lapses.
 func (l *EventLog) End(ctx context.Context, session, stream string) error {
 	c := l.b.client
-	err := c.Do(ctx, c.B().Xadd().Key(l.b.streamKey(session, stream)).Nomkstream().Id("*").
-		FieldValue().FieldValue(eEnd, "").Build()).Error()
-	if rueidis.IsRedisNil(err) {
-		return nil // no such stream
+	res := c.DoMulti(ctx,
+		c.B().Xadd().Key(l.b.streamKey(session, stream)).Nomkstream().Id("*").
+			FieldValue().FieldValue(eEnd, "").Build(),
+		c.B().Del().Key(l.b.willKey(session, stream), l.b.holdKey(session, stream)).Build())
+	for _, r := range res {
+		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) { // nil: no such stream
+			return failed("ending a stream", err)
+		}
 	}
-	return failed("ending a stream", err)
+	return nil
+}
+
+// Hold implements [mcpserver.EventLog]: the will and the hold in one
+// round trip, which rueidis pipelines with the commands made meanwhile,
+// as the priming event's.
+func (l *EventLog) Hold(ctx context.Context, session, stream string, ttl time.Duration, will []byte) error {
+	c := l.b.client
+	w := c.B().Set().Key(l.b.willKey(session, stream)).Value(string(will))
+	var setWill rueidis.Completed
+	if keep := l.keep(); keep > 0 {
+		setWill = w.PxMilliseconds(keep).Build()
+	} else {
+		setWill = w.Build()
+	}
+	res := c.DoMulti(ctx, setWill,
+		c.B().Set().Key(l.b.holdKey(session, stream)).Value("1").PxMilliseconds(max(ttl.Milliseconds(), 1)).Build())
+	for _, r := range res {
+		if err := r.Error(); err != nil {
+			return failed("holding a stream", err)
+		}
+	}
+	return nil
+}
+
+// lapseScript looks at a stream a follower found idle. KEYS: the stream,
+// its will, its hold. ARGV: the bound of the stream. It returns 0 when
+// the stream is gone (its session closed or expired), 2 when the hold
+// had lapsed and it appended the will (unless empty) and the end, 1 when
+// there was nothing to do: held, never held, or ended.
+var lapseScript = rueidis.NewLuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('EXISTS', KEYS[3]) == 1 then return 1 end
+local will = redis.call('GET', KEYS[2])
+if not will then return 1 end
+redis.call('DEL', KEYS[2])
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if last and last[2][1] == '` + eEnd + `' then return 1 end
+if will ~= '' then
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', '` + eData + `', will)
+end
+redis.call('XADD', KEYS[1], '*', '` + eEnd + `', '')
+return 2
+`)
+
+// lapse runs lapseScript on stream; it returns false when the stream is
+// gone.
+func (l *EventLog) lapse(ctx context.Context, session, stream string) (bool, error) {
+	limit := l.MaxEvents
+	if limit <= 0 {
+		limit = mcpserver.DefaultEventLogSize
+	}
+	keys := []string{l.b.streamKey(session, stream), l.b.willKey(session, stream), l.b.holdKey(session, stream)}
+	n, err := lapseScript.Exec(ctx, l.b.client, keys, []string{strconv.Itoa(limit)}).AsInt64()
+	return n != 0, err
 }
 
 // position returns the Redis entry id an event id of stream names, or
@@ -143,12 +208,13 @@ func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn
 		}
 		read, err := c.Do(ctx, c.B().Xread().Count(256).Block(followBlock.Milliseconds()).
 			Streams().Key(key).Id(last).Build()).AsXRead()
-		if rueidis.IsRedisNil(err) { // nothing new: is the stream still there?
-			n, err := c.Do(ctx, c.B().Exists().Key(key).Build()).AsInt64()
+		if rueidis.IsRedisNil(err) {
+			// Nothing new: is the stream still there, and its writer?
+			live, err := l.lapse(ctx, session, stream)
 			if err != nil {
 				return ctxOr(ctx, failed("following the event log", err))
 			}
-			if n == 0 {
+			if !live {
 				return nil // the session was closed, or expired
 			}
 			continue
@@ -185,12 +251,13 @@ func (l *EventLog) Close(ctx context.Context, session string) error {
 	if err != nil {
 		return failed("closing the event log", err)
 	}
-	cmds := make(rueidis.Commands, 0, 2*len(names)+1)
+	cmds := make(rueidis.Commands, 0, 3*len(names)+1)
 	for _, name := range names {
 		key := l.b.streamKey(session, name)
 		cmds = append(cmds,
 			c.B().Xadd().Key(key).Nomkstream().Id("*").FieldValue().FieldValue(eEnd, "").Build(),
-			c.B().Pexpire().Key(key).Milliseconds(closedKeep.Milliseconds()).Build())
+			c.B().Pexpire().Key(key).Milliseconds(closedKeep.Milliseconds()).Build(),
+			c.B().Del().Key(l.b.willKey(session, name), l.b.holdKey(session, name)).Build())
 	}
 	cmds = append(cmds, c.B().Del().Key(l.b.streamsKey(session)).Build())
 	for _, r := range c.DoMulti(ctx, cmds...) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // EventLog keeps the SSE events of the session revisions (2025-03-26 to
@@ -20,7 +21,9 @@ import (
 // session's streams, increasing along a stream and never reused for
 // another session; Follow delivering each event once, in Append order,
 // whichever replica appended it; events kept at least as long as the
-// session, bounded per stream; records made only of strings and bytes.
+// session, bounded per stream; records made only of strings and bytes;
+// a held stream whose hold lapses ending, once, with its will, on
+// whichever replica first follows it after the lapse.
 // Errors other than ErrUnknownEvent are failures of the log itself.
 type EventLog interface {
 	// Append adds data as the next event of stream and returns its id.
@@ -28,6 +31,13 @@ type EventLog interface {
 	Append(ctx context.Context, session, stream string, data []byte) (id string, err error)
 	// End marks stream finished: followers stop after its last event.
 	End(ctx context.Context, session, stream string) error
+	// Hold declares that the caller writes stream and will End it: the
+	// hold lasts ttl and each call renews it. Should it lapse before
+	// End, as when the writer's process died, a follower appends will
+	// (the answer that stands for the one never written; empty: none)
+	// and ends the stream, once, so that no follower waits forever. Each
+	// call sets the will; a stream never held never lapses.
+	Hold(ctx context.Context, session, stream string, ttl time.Duration, will []byte) error
 	// Follow calls fn with each event of stream after the event with id
 	// after, in order, then with each new one, until the stream ends (nil),
 	// ctx is done (its error) or fn fails (fn's error). It returns
@@ -86,6 +96,9 @@ type memStream struct {
 	evicted uint64 // position of the last event dropped for the bound; 0: none
 	ended   bool
 	changed chan struct{} // closed and replaced on every change
+	held    bool          // Hold was called: the stream lapses at until
+	until   time.Time
+	will    []byte
 }
 
 type memEvent struct {
@@ -105,6 +118,17 @@ func (l *MemoryEventLog) session(id string, create bool) *memSession {
 	return ms
 }
 
+// isClosed reports whether the log closed the session; its streams are
+// forgotten and end with it.
+func (ms *memSession) isClosed() bool {
+	select {
+	case <-ms.closed:
+		return true
+	default:
+		return false
+	}
+}
+
 func (ms *memSession) stream(name string) *memStream {
 	st := ms.streams[name]
 	if st == nil {
@@ -121,10 +145,6 @@ func (st *memStream) signal() {
 
 // Append implements [EventLog].
 func (l *MemoryEventLog) Append(_ context.Context, session, stream string, data []byte) (string, error) {
-	limit := l.MaxEvents
-	if limit <= 0 {
-		limit = DefaultEventLogSize
-	}
 	pos := l.seq.Add(1)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -132,13 +152,23 @@ func (l *MemoryEventLog) Append(_ context.Context, session, stream string, data 
 	if st.ended {
 		return "", errors.New("mcpserver: append to an ended stream")
 	}
+	l.add(st, pos, data)
+	return stream + "/" + strconv.FormatUint(pos, 10), nil
+}
+
+// add appends data as the event at pos, dropping the oldest beyond the
+// bound; l.mu is held.
+func (l *MemoryEventLog) add(st *memStream, pos uint64, data []byte) {
+	limit := l.MaxEvents
+	if limit <= 0 {
+		limit = DefaultEventLogSize
+	}
 	if len(st.events) >= limit {
 		st.evicted = st.events[0].pos
 		st.events = append(st.events[:0], st.events[1:]...)
 	}
 	st.events = append(st.events, memEvent{pos: pos, data: append([]byte(nil), data...)})
 	st.signal()
-	return stream + "/" + strconv.FormatUint(pos, 10), nil
 }
 
 // End implements [EventLog].
@@ -149,18 +179,56 @@ func (l *MemoryEventLog) End(_ context.Context, session, stream string) error {
 	if ms == nil {
 		return nil
 	}
-	st := ms.streams[stream]
-	if st == nil || st.ended {
-		return nil
+	if st := ms.streams[stream]; st != nil && !st.ended {
+		ms.end(stream, st)
 	}
-	st.ended = true
+	return nil
+}
+
+// end marks st, the stream name of ms, finished and forgets the oldest
+// finished streams beyond the bound; the log's mu is held.
+func (ms *memSession) end(name string, st *memStream) {
+	st.ended, st.will = true, nil
 	st.signal()
-	ms.ended = append(ms.ended, stream)
+	ms.ended = append(ms.ended, name)
 	if len(ms.ended) > maxEndedStreams {
 		delete(ms.streams, ms.ended[0])
 		ms.ended = ms.ended[1:]
 	}
+}
+
+// Hold implements [EventLog]. In one process a hold lapses only when its
+// writer stops renewing it without ending the stream; the followers'
+// wait looks at its deadline.
+func (l *MemoryEventLog) Hold(_ context.Context, session, stream string, ttl time.Duration, will []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.session(session, true).stream(stream)
+	if st.ended {
+		return nil
+	}
+	first := !st.held
+	st.held, st.until, st.will = true, time.Now().Add(ttl), append(st.will[:0], will...)
+	if first {
+		st.signal() // followers already waiting learn the deadline
+	}
 	return nil
+}
+
+// lapse ends st with its will when its hold has lapsed, and returns how
+// long until it lapses otherwise (0: never); l.mu is held.
+func (l *MemoryEventLog) lapse(ms *memSession, name string, st *memStream) time.Duration {
+	if !st.held || st.ended || ms.isClosed() {
+		return 0
+	}
+	if left := time.Until(st.until); left > 0 {
+		return left
+	}
+	if len(st.will) > 0 {
+		l.add(st, l.seq.Add(1), st.will)
+	}
+	ms.end(name, st)
+	return 0
 }
 
 // find returns the session and stream of the event id, and its position;
@@ -224,14 +292,40 @@ func (l *MemoryEventLog) Follow(ctx context.Context, session, stream, after stri
 		if ended {
 			return nil
 		}
+		// A held stream's wait ends at its deadline too, to look at it
+		// again; its lapse ends it, which closes changed.
+		var lapsed <-chan time.Time
+		timer := l.lapseTimer(ms, stream, st)
+		if timer != nil {
+			lapsed = timer.C
+		}
+		var stop bool
 		select {
 		case <-changed:
+		case <-lapsed:
 		case <-closed:
-			return nil
+			stop = true
 		case <-ctx.Done():
-			return ctx.Err()
+			stop, err = true, ctx.Err()
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if stop {
+			return err
 		}
 	}
+}
+
+// lapseTimer ends st with its will if its hold lapsed, and returns a
+// timer of the time left otherwise (nil: none, or never held).
+func (l *MemoryEventLog) lapseTimer(ms *memSession, name string, st *memStream) *time.Timer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if left := l.lapse(ms, name, st); left > 0 {
+		return time.NewTimer(left)
+	}
+	return nil
 }
 
 // holds reports whether pos is an event of st, kept or the last one

@@ -171,6 +171,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 	ctx, stop := s.callContext(r, sess)
 	defer stop()
 	st := s.newPostStream(w, sess)
+	st.id = m.id
 	st.finish(s.handle(ctx, sess, m, st), http.StatusOK)
 }
 
@@ -388,6 +389,7 @@ func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.
 	ctx, stop := s.callContext(r, sess)
 	defer stop()
 	st := s.newPostStream(w, sess)
+	st.batch = items
 	resp := s.handleBatch(ctx, sess, items, st)
 	if resp == nil && !st.sse {
 		w.WriteHeader(http.StatusAccepted)
@@ -659,6 +661,12 @@ type postStream struct {
 	log   *eventStream
 	prime bool
 	gone  bool // the client's connection failed a write
+	// id is the request the stream answers, or batch the batch's items,
+	// for the will of its hold; hold keeps the stream from waiting forever
+	// for an answer should this replica die.
+	id    json.RawMessage
+	batch []json.RawMessage
+	hold  *streamHold
 }
 
 var errRequestDone = errors.New("mcpserver: the request has been answered")
@@ -684,10 +692,15 @@ func (p *postStream) openLocked() {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	p.w.WriteHeader(http.StatusOK)
-	if p.log == nil || !p.prime {
+	if p.log == nil {
+		return
+	}
+	p.hold = p.log.hold(p.will)
+	if !p.prime {
 		return
 	}
 	id, err := p.log.append(nil)
+	p.hold.wait()
 	if err == nil {
 		p.gone = writePriming(p.w, id) != nil
 	}
@@ -701,6 +714,7 @@ func (p *postStream) writeLocked(msg []byte) error {
 		return writeEvent(p.w, msg)
 	}
 	id, err := p.log.append(msg)
+	p.hold.wait()
 	if err != nil {
 		if p.gone {
 			return err
@@ -721,7 +735,7 @@ func (p *postStream) finish(resp []byte, status int) {
 	defer p.mu.Unlock()
 	p.done = true
 	if p.sse && p.log != nil {
-		defer p.log.end()
+		defer p.log.end(p.hold)
 	}
 	switch {
 	case p.sse && resp != nil:
@@ -806,7 +820,9 @@ func (e *eventStream) append(msg []byte) (string, error) {
 	return e.srv.eventLog().Append(context.Background(), e.sess.id, e.name, msg)
 }
 
-func (e *eventStream) end() {
+// end stops renewing the stream's hold (nil: none), then ends it.
+func (e *eventStream) end(h *streamHold) {
+	h.release()
 	if err := e.srv.eventLog().End(context.Background(), e.sess.id, e.name); err != nil {
 		e.srv.logger().Error("mcp event log", "err", err)
 	}

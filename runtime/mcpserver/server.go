@@ -168,7 +168,10 @@ type Server struct {
 	// in a [SharedTaskStore] and looks for answers and cancels posted by
 	// other replicas; a task whose lease went unrenewed for two periods is
 	// failed (-32603) by the reaper of a replica, which looks for them
-	// about every period, or by the first that reads it before. Zero means
+	// about every period, or by the first that reads it before. The
+	// replica answering a 2025 call over SSE holds its stream in Events
+	// alike: a follower on any replica ends a stream whose hold went
+	// unrenewed for two periods with a -32603 answer. Zero means
 	// DefaultTaskLease.
 	TaskLease time.Duration
 	// ReplicaID names this server among the replicas that share its
@@ -216,6 +219,7 @@ type Server struct {
 	sessionEnds  []func(SessionEnd) // see OnSessionEnd
 
 	eventsOnce    sync.Once
+	ownEvents     bool // Events is the log eventLog made, which no other server reads
 	replicaOnce   sync.Once
 	busMu         sync.Mutex
 	busSubscribed bool // the server listens to Bus
@@ -361,7 +365,7 @@ func (s *Server) Close() error {
 func (s *Server) eventLog() EventLog {
 	s.eventsOnce.Do(func() {
 		if s.Events == nil {
-			s.Events = &MemoryEventLog{}
+			s.Events, s.ownEvents = &MemoryEventLog{}, true
 		}
 	})
 	return s.Events
