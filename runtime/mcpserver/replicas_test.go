@@ -454,3 +454,51 @@ func TestTaskRunWritesFromItsCopy(t *testing.T) {
 		t.Errorf("a task cancelled while its handler ran: %s, want cancelled", got.Status)
 	}
 }
+
+// kindCount is a bus that counts what is published of one kind.
+type kindCount struct {
+	MemoryBus
+	kind BusKind
+	n    atomic.Int32
+}
+
+func (b *kindCount) Publish(ctx context.Context, e BusEvent) error {
+	if e.Kind == b.kind {
+		b.n.Add(1)
+	}
+	return b.MemoryBus.Publish(ctx, e)
+}
+
+// TestTaskEndPublishedWhereAwaited: the end of a 2026-07-28 task, which
+// nobody awaits on another replica (its client polls), costs no bus event;
+// a 2025-11-25 task's end, which a tasks/result elsewhere may await, is
+// published once.
+func TestTaskEndPublishedWhereAwaited(t *testing.T) {
+	g := newGate()
+	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	bus := &kindCount{kind: BusTaskChanged}
+	r1.Bus = bus
+	c1 := startStdio(t, r1)
+	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+	resp, _ := c1.response("1")
+	id, _, _ := taskOf(t, resp)
+	waitFor(t, g.started)
+	g.release <- struct{}{}
+	getUntil(t, c1, id, "completed")
+	if n := bus.n.Load(); n != 0 {
+		t.Errorf("a 2026-07-28 task's end published %d task changes, want 0", n)
+	}
+
+	c2 := startStdio(t, r1)
+	c2.initialize(wire.Rev20251125, `{}`)
+	c2.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{}}}`)
+	resp, _ = c2.response("1")
+	id, _, _ = taskOf(t, resp)
+	waitFor(t, g.started)
+	g.release <- struct{}{}
+	c2.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	c2.response("2")
+	if n := bus.n.Load(); n != 1 {
+		t.Errorf("a 2025-11-25 task's end published %d task changes, want 1", n)
+	}
+}

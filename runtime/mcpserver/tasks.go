@@ -237,7 +237,9 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 		return // ended elsewhere (cancelled, reaped), expired, or the store failed
 	}
 	r.stored = *t
-	if t.Status.Terminal() {
+	if t.Status.Terminal() && !r.rev.Stateless() {
+		// For a 2025-11-25 tasks/result waiting on another replica; on
+		// 2026-07-28 nobody waits for the end, the client polls it.
 		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
 	}
 	if !r.rev.Stateless() && r.sess != nil {
