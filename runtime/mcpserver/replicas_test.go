@@ -274,19 +274,34 @@ func TestReplicaNotificationsCrossed(t *testing.T) {
 // waitGet waits until srv holds the GET stream of session sid.
 func waitGet(t *testing.T, srv *Server, sid string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+	if !getOpenBecomes(srv, sid, true) {
+		t.Fatal("no GET stream")
+	}
+}
+
+// waitNoGet waits until srv has seen the GET stream of session sid go.
+func waitNoGet(t *testing.T, srv *Server, sid string) {
+	t.Helper()
+	if !getOpenBecomes(srv, sid, false) {
+		t.Fatal("the GET stream stayed open")
+	}
+}
+
+// getOpenBecomes reports whether, within the tests' timeout, srv comes to
+// hold a GET stream of session sid (open) or to hold none (!open).
+func getOpenBecomes(srv *Server, sid string, open bool) bool {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		held := false
 		if sess := srv.localSession(sid); sess != nil {
 			sess.mu.Lock()
-			open := sess.get != nil
+			held = sess.get != nil
 			sess.mu.Unlock()
-			if open {
-				return
-			}
 		}
-		time.Sleep(time.Millisecond)
+		if held == open {
+			return true
+		}
 	}
-	t.Fatal("no GET stream")
+	return false
 }
 
 // TestReplicaIdleCopyKeepsEvents: a replica whose copy of a shared

@@ -232,25 +232,6 @@ func TestHTTPResumeGetStream(t *testing.T) {
 	}
 }
 
-// waitNoGet waits until the server has seen the session's GET stream go.
-func waitNoGet(t *testing.T, srv *Server, sid string) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		srv.mu.Lock()
-		sess := srv.byID[sid]
-		srv.mu.Unlock()
-		sess.mu.Lock()
-		open := sess.get != nil
-		sess.mu.Unlock()
-		if !open {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("the GET stream stayed open")
-}
-
 // TestHTTPResumeRefused checks the answers to a Last-Event-ID the server
 // cannot resume from: 400 for a malformed id, one of no stream, one of
 // another session and one of an ended session's log; 404 for an unknown

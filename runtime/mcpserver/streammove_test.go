@@ -30,18 +30,7 @@ func TestReplicaStreamMovesOnce(t *testing.T) {
 	first := a.do(http.MethodGet, "", accept)
 	waitGet(t, ra, a.sid)
 	first.Body.Close() // the client drops it, and opens one on b
-	deadline := time.Now().Add(timeout)
-	for sess := ra.localSession(a.sid); ; time.Sleep(time.Millisecond) {
-		sess.mu.Lock()
-		open := sess.get != nil
-		sess.mu.Unlock()
-		if !open {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a kept the dropped GET stream")
-		}
-	}
+	waitNoGet(t, ra, a.sid)
 	ev := events(t, b.do(http.MethodGet, "", accept))
 	waitGet(t, rb, b.sid)
 
