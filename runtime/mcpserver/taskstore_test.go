@@ -264,7 +264,7 @@ func TestMemoryTaskStoreLapsed(t *testing.T) {
 	if ids := lapsedIDs(t, m, now.Add(time.Hour), 0); ids != nil {
 		t.Errorf("Lapsed after expiry = %v, want none", ids)
 	}
-	if len(m.leases) != 0 {
-		t.Errorf("%d leases left in the heap", len(m.leases))
+	if len(m.leases.tasks) != 0 {
+		t.Errorf("%d leases left in the heap", len(m.leases.tasks))
 	}
 }
