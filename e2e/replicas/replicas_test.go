@@ -6,7 +6,6 @@
 package replicas
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -331,32 +330,13 @@ func TestReplicas(t *testing.T) {
 
 	t.Run("notifications across replicas", func(t *testing.T) {
 		names := c.names()
-		lctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		req, _ := http.NewRequestWithContext(lctx, "POST", c.proxy.URL+"/mcp", strings.NewReader(
-			`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta2026+`,"notifications":{"toolsListChanged":true}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "subscriptions/listen")
-		req.Header.Set(pinHeader, names[0])
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		events := make(chan string, 100)
-		go readSSE(bufio.NewReader(resp.Body), func(_ string, m map[string]any) bool {
-			if m != nil {
-				method, _ := m["method"].(string)
-				events <- method
-			}
-			return true
-		})
+		events := c.stream(t, "POST", `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+meta2026+`,"notifications":{"toolsListChanged":true}}}`,
+			map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen", pinHeader: names[0]})
 		next := func() string {
 			select {
 			case m := <-events:
-				return m
+				method, _ := m["method"].(string)
+				return method
 			case <-time.After(wait):
 				return "nothing"
 			}

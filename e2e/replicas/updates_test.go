@@ -1,61 +1,10 @@
 package replicas
 
 import (
-	"bufio"
 	"context"
-	"io"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 )
-
-// stream opens a long-lived SSE request through the proxy and sends each
-// message's method and params on the channel it returns, after the
-// stream's first event (its priming event or acknowledgement) arrived, so
-// that whatever is sent next is meant for a listener already there.
-func (c *cluster) stream(t *testing.T, method, body string, h map[string]string) <-chan map[string]any {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, _ := http.NewRequestWithContext(ctx, method, c.proxy.URL+"/mcp", rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range h {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode != 200 {
-		t.Fatalf("%s: status %d", method, resp.StatusCode)
-	}
-	first := make(chan struct{})
-	events := make(chan map[string]any, 100)
-	go readSSE(bufio.NewReader(resp.Body), func(_ string, m map[string]any) bool {
-		select {
-		case <-first:
-		default:
-			close(first)
-		}
-		if m != nil {
-			events <- m
-		}
-		return true
-	})
-	select {
-	case <-first:
-	case <-time.After(wait):
-		t.Fatalf("%s: no first event", method)
-	}
-	return events
-}
 
 // updates collects the URIs of notifications/resources/updated on events
 // until it has max of them (0: no bound) or quiet has passed without one.
