@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,21 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/bench/pricing"
+	"github.com/mcpgen/mcpgen/internal/tokentest"
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
-
-// warmVerifier stands for a verifier whose cache of verified tokens is
-// warm: the token is found in a map, as a cache finds it.
-type warmVerifier map[string]mcprt.TokenInfo
-
-func (v warmVerifier) VerifyToken(_ context.Context, token string) (mcprt.TokenInfo, error) {
-	if t, ok := v[token]; ok {
-		return t, nil
-	}
-	return mcprt.TokenInfo{}, errors.New("unknown token")
-}
 
 const benchToken = "eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl"
 
@@ -50,7 +38,9 @@ func newHTTPSession(tb testing.TB, auth bool) *httpSession {
 		srv = mcpserver.New(identity, tools...)
 		srv.Auth = &mcpserver.Auth{
 			Resource: "http://localhost/mcp", AuthorizationServers: []string{"https://as.example.com"},
-			Verifier: warmVerifier{benchToken: {Issuer: "https://as.example.com", Subject: "alice", Scopes: []string{"prices", "prices:write"}}},
+			// A map of tokens stands for a verifier whose cache of
+			// verified tokens is warm: the token is found as a cache finds it.
+			Verifier: tokentest.Tokens{benchToken: {Issuer: "https://as.example.com", Subject: "alice", Scopes: []string{"prices", "prices:write"}}},
 			Scopes:   []string{"prices"},
 		}
 		s.h, s.token = srv.HTTPHandler(), benchToken

@@ -2,25 +2,15 @@ package authgate
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/tokentest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-type fakeVerifier map[string]mcprt.TokenInfo
-
-func (f fakeVerifier) VerifyToken(_ context.Context, token string) (mcprt.TokenInfo, error) {
-	if t, ok := f[token]; ok {
-		return t, nil
-	}
-	return mcprt.TokenInfo{}, errors.New("token " + token + " is not known")
-}
 
 func TestMetadataURL(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -123,7 +113,7 @@ func newGate(t *testing.T, c Config) *Gate {
 }
 
 func TestNewRefuses(t *testing.T) {
-	v := fakeVerifier{}
+	v := tokentest.Tokens{}
 	for name, c := range map[string]Config{
 		"no resource":   {AuthorizationServers: []string{"https://as"}, Verifier: v},
 		"no servers":    {Resource: "https://h/mcp", Verifier: v},
@@ -138,7 +128,7 @@ func TestNewRefuses(t *testing.T) {
 }
 
 func TestMetadataHandler(t *testing.T) {
-	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: fakeVerifier{},
+	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: tokentest.Tokens{},
 		Scopes: []string{"kb"}})
 	declared := func() []string { return []string{"kb:write", "offline_access", "kb"} }
 	rec := httptest.NewRecorder()
@@ -158,7 +148,7 @@ func TestMetadataHandler(t *testing.T) {
 }
 
 func TestAuthenticate(t *testing.T) {
-	v := fakeVerifier{"good": {Issuer: "https://as", Subject: "alice", Scopes: []string{"kb"}}}
+	v := tokentest.Tokens{"good": {Issuer: "https://as", Subject: "alice", Scopes: []string{"kb"}}}
 	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, Scopes: []string{"kb"}})
 	const m = `resource_metadata="https://h/.well-known/oauth-protected-resource/mcp"`
 	var logs bytes.Buffer
@@ -203,7 +193,7 @@ func TestAuthenticate(t *testing.T) {
 }
 
 func TestNeedAndLacks(t *testing.T) {
-	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: fakeVerifier{}, Scopes: []string{"kb"}})
+	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: tokentest.Tokens{}, Scopes: []string{"kb"}})
 	need := g.Need([]string{"kb:write", "kb"})
 	if strings.Join(need, " ") != "kb kb:write" {
 		t.Errorf("Need = %q", need)

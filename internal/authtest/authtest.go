@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,20 +17,13 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/tokentest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
 // Tokens is a verifier that knows a fixed set of tokens.
-type Tokens map[string]mcprt.TokenInfo
-
-// VerifyToken returns the information of a known token.
-func (v Tokens) VerifyToken(_ context.Context, token string) (mcprt.TokenInfo, error) {
-	if t, ok := v[token]; ok {
-		return t, nil
-	}
-	return mcprt.TokenInfo{}, errors.New("unknown token " + token)
-}
+type Tokens = tokentest.Tokens
 
 // The fixture's resource and metadata parameter.
 const (

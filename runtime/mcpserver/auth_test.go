@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,19 +11,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/tokentest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// tokens is a verifier that knows a fixed set of tokens.
-type tokens map[string]mcprt.TokenInfo
-
-func (v tokens) VerifyToken(_ context.Context, token string) (mcprt.TokenInfo, error) {
-	if t, ok := v[token]; ok {
-		return t, nil
-	}
-	return mcprt.TokenInfo{}, errors.New("unknown token " + token)
-}
 
 const (
 	authResource = "https://kb.example.com/mcp"
@@ -33,7 +23,7 @@ const (
 
 // testTokens are alice's with every scope, alice's with the base scope only,
 // and bob's with every scope.
-var testTokens = tokens{
+var testTokens = tokentest.Tokens{
 	"alice-all":  {Issuer: "https://as.example.com", Subject: "alice", Scopes: []string{"kb", "kb:write", "kb:prompt", "kb:read", "kb:t"}},
 	"alice-base": {Issuer: "https://as.example.com", Subject: "alice", Scopes: []string{"kb"}},
 	"bob-all":    {Issuer: "https://as.example.com", Subject: "bob", Scopes: []string{"kb", "kb:write", "kb:prompt", "kb:read", "kb:t"}},
