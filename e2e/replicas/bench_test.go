@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -30,11 +29,9 @@ func benchServer(tb testing.TB, backend *mcpredis.Backend) *httptest.Server {
 }
 
 func post(tb testing.TB, url, body string, h map[string]string) *http.Response {
-	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range h {
-		req.Header.Set(k, v)
+	req, err := mcpRequest(context.Background(), "POST", url, body, h)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

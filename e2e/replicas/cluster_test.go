@@ -329,18 +329,14 @@ func (r *reply) errorCode() int {
 	return int(code)
 }
 
-// client bounds every exchange of send, so that a request that hangs
-// fails the test instead of stalling it.
-var client = &http.Client{Timeout: wait}
-
-// send posts body (or sends method with no body when body is "") to the
-// proxy with headers, reading a JSON or SSE answer whole.
-func (c *cluster) send(ctx context.Context, method, body string, headers map[string]string) (*reply, error) {
+// mcpRequest is a request to the MCP endpoint url, with body (none when
+// "") and headers, accepting JSON and SSE as clients do.
+func mcpRequest(ctx context.Context, method, url, body string, headers map[string]string) (*http.Request, error) {
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.proxy.URL+"/mcp", rd)
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -348,6 +344,20 @@ func (c *cluster) send(ctx context.Context, method, body string, headers map[str
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range headers {
 		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
+// client bounds every exchange of send, so that a request that hangs
+// fails the test instead of stalling it.
+var client = &http.Client{Timeout: wait}
+
+// send posts body (or sends method with no body when body is "") to the
+// proxy with headers, reading a JSON or SSE answer whole.
+func (c *cluster) send(ctx context.Context, method, body string, headers map[string]string) (*reply, error) {
+	req, err := mcpRequest(ctx, method, c.proxy.URL+"/mcp", body, headers)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -411,15 +421,9 @@ func (c *cluster) stream(t *testing.T, method, body string, h map[string]string)
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, _ := http.NewRequestWithContext(ctx, method, c.proxy.URL+"/mcp", rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range h {
-		req.Header.Set(k, v)
+	req, err := mcpRequest(ctx, method, c.proxy.URL+"/mcp", body, h)
+	if err != nil {
+		t.Fatal(err)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -103,17 +103,25 @@ func events(t *testing.T, resp *http.Response) <-chan string {
 	return ch
 }
 
+// nextEvent checks that the next event of ch is the message want.
 func nextEvent(t *testing.T, ch <-chan string, want string) {
 	t.Helper()
+	sameJSON(t, nextOf(t, ch), want)
+}
+
+// nextOf returns the next event of ev.
+func nextOf(t *testing.T, ev <-chan string) string {
+	t.Helper()
 	select {
-	case got, ok := <-ch:
+	case got, ok := <-ev:
 		if !ok {
 			t.Fatal("stream ended")
 		}
-		sameJSON(t, got, want)
+		return got
 	case <-time.After(timeout):
 		t.Fatal("no event")
 	}
+	return ""
 }
 
 func TestHTTPSession(t *testing.T) {

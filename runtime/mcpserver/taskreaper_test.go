@@ -79,21 +79,6 @@ func failedStatus(t *testing.T, ev, id string) {
 	}
 }
 
-// nextOf returns the next event of ev.
-func nextOf(t *testing.T, ev <-chan string) string {
-	t.Helper()
-	select {
-	case got, ok := <-ev:
-		if !ok {
-			t.Fatal("stream ended")
-		}
-		return got
-	case <-time.After(timeout):
-		t.Fatal("no event")
-	}
-	return ""
-}
-
 // TestReaperFailsDeadRunnersTask: a task whose runner stopped renewing its
 // lease becomes failed (-32603) with nobody asking for it, and the session
 // that created it is told so once, on its GET stream held by the other
