@@ -83,6 +83,10 @@ than a run per package:
 
 	//go:generate go tool mcpgen ./...
 
+A new server module starts with "mcpgen init [-module PATH] [-replace DIR]
+[dir]": a tool, a main serving stdio and HTTP, a test, generated and
+tidied. It never overwrites a file.
+
 Directives go at the end of a doc comment (of a top-level func or method,
 or of a struct type for //mcp:form), after a "//" line, with no space after
 the slashes:
@@ -146,7 +150,16 @@ Flags:
 // Main runs the mcpgen command with args (without the program name) and
 // returns its exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	return invocation{stdout: stdout, stderr: stderr}.run(args)
+	return invocation{stdout: stdout, stderr: stderr}.main(args)
+}
+
+// main is Main in inv's directory: "init" starts a new module, anything
+// else is a run of the generator.
+func (inv invocation) main(args []string) int {
+	if len(args) > 0 && args[0] == "init" {
+		return inv.runInit(args[1:])
+	}
+	return inv.run(args)
 }
 
 // options are the flags of one run.
