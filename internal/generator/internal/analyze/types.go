@@ -237,9 +237,10 @@ func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
 }
 
 // enumerates reports whether integer constants are an enumeration: all
-// declared in one const block that uses iota, with distinct values that
-// follow one another. Bit flags (1 << iota) and units (KB = 1024) are
-// constants of a type, not the only values it takes.
+// declared in one const block, with distinct values that follow one
+// another, written with iota or by hand (Low = 1; Normal = 2; High = 3).
+// Bit flags (1 << iota) and units (KB = 1024) are constants of a type, not
+// the only values it takes; so is a lone constant written by hand.
 func (a *analyzer) enumerates(consts []*types.Const) bool {
 	var block *ast.GenDecl
 	for _, c := range consts {
@@ -249,7 +250,7 @@ func (a *analyzer) enumerates(consts []*types.Const) bool {
 		}
 		block = g
 	}
-	if !usesIota(block) {
+	if len(consts) < 2 && !usesIota(block) {
 		return false
 	}
 	vals := make([]constant.Value, len(consts))
