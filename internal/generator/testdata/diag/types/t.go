@@ -20,6 +20,36 @@ type Change struct {
 // In has changes.
 type In struct {
 	Changes []Change `json:"changes"`
+	Dup     Dup      `json:"dup"`
+	Both
+}
+
+// Dup has three fields of one JSON name, and an untagged field that a
+// tagged one of its name hides, as encoding/json does.
+type Dup struct {
+	Old  string `json:"name"`
+	New  string `json:"name"`
+	Last string `json:"name"`
+	Kind string
+	K    string `json:"Kind"`
+}
+
+// Left and Right are embedded side by side.
+type Left struct {
+	ID   string `json:"id"`
+	Note string
+}
+
+// Right has the ID Left has, at the same depth.
+type Right struct {
+	ID   string `json:"id"`
+	Note string
+}
+
+// Both embeds Left and Right: their IDs vanish together.
+type Both struct {
+	Left
+	Right
 }
 
 // Apply applies changes.
