@@ -64,7 +64,7 @@ var agreeCases = map[string]struct {
 		{"check", `{"inline":5,"id":null,"mode":"medium"}`, invalid},
 		{"check", `{"inline":{"a":1,"b":2}}`, invalid},
 	}},
-	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`}, []argCase{
+	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`, "lookup": `{"isbn":"9781234567890","shelf":"AB"}`}, []argCase{
 		{"greet", `{}`, valid},
 		{"greet", `{"must":null}`, invalid},
 		{"greet", `{"name":"b"}`, invalid},
@@ -120,6 +120,10 @@ var agreeCases = map[string]struct {
 		{"search", `{"limit":51}`, invalid},
 		{"search", `{"limit":0}`, invalid}, // the file's minimum, checked
 		{"search", `{"x":1}`, invalid},
+		{"lookup", `{}`, valid},
+		{"lookup", `{"isbn":"'9781234567890'"}`, invalid}, // the quotes are the directive's, not the pattern's
+		{"lookup", `{"isbn":"1234567890123"}`, invalid},
+		{"lookup", `{"shelf":"abc"}`, invalid},
 	}},
 	"methods": {map[string]string{"read": `{"temp":21,"on":"2024-05-01","level":"low","addr":"10.0.0.1"}`}, []argCase{
 		{"read", `{}`, valid},

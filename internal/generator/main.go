@@ -90,8 +90,10 @@ the slashes:
 `
 
 const manualValues = `
-Values are bare words or Go quoted strings; a bare boolean key means true,
-and key=false may be written out.
+Values are bare words or quoted; a bare boolean key means true, and
+key=false may be written out. Directives and tags quote alike: 'single
+quotes' hold any text but a single quote, with no escapes; "double quotes"
+hold a Go string literal. pattern='^a,b$' and pattern="^a,b$" are one value.
 `
 
 const manualShapes = `
