@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
@@ -173,11 +174,26 @@ func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Con
 			return a.misfit(k.pos, k.name, typ, "strings")
 		}
 	}
+	if t.Format.Set {
+		a.checkFormat(t.Format)
+	}
 	c.MinLength, c.MaxLength = intPtr(t.MinLength), intPtr(t.MaxLength)
 	c.Pattern, c.Format = t.Pattern.Value, t.Format.Value
 	c.MinItems, c.MaxItems = intPtr(t.MinItems), intPtr(t.MaxItems)
 	c.UniqueItems = t.UniqueItems.Value
 	return true
+}
+
+// checkFormat warns of a format JSON Schema does not define, suggesting
+// the nearest one as an unknown key does: it is published, but no client
+// or decoder checks it, which a misspelling like e-mail never meant.
+func (a *analyzer) checkFormat(f annotations.String) {
+	known := annotations.Formats()
+	if slices.Contains(known, f.Value) {
+		return
+	}
+	a.warnf(f.Pos, "format %q is not one JSON Schema defines, so neither the decoder nor a client checks it%s (known: %s)",
+		f.Value, annotations.DidYouMean(f.Value, known), strings.Join(known, ", "))
 }
 
 // noEnum applies the noenum key: f's type loses the enum of its
