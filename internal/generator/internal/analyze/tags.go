@@ -110,6 +110,8 @@ func typeText(t *model.Type) string {
 		return "*" + typeText(t.Elem)
 	case t.Kind == model.Slice:
 		return "[]" + typeText(t.Elem)
+	case t.Kind == model.Map && t.NamedKey():
+		return "map[" + typeText(t.Key) + "]" + typeText(t.Elem)
 	case t.Kind == model.Map:
 		return "map[string]" + typeText(t.Elem)
 	case t.Kind == model.Struct:
@@ -197,13 +199,17 @@ func (a *analyzer) checkFormat(f annotations.String) {
 }
 
 // noEnum applies the noenum key: f's type loses the enum of its
-// constants, for this field only.
+// constants, for this field only. On a map it is the keys' enum.
 func (a *analyzer) noEnum(t annotations.Tag, value *model.Type, f *model.Field) bool {
+	enum := value.Enum
+	if value.Kind == model.Map {
+		enum = value.KeyEnum()
+	}
 	switch {
 	case t.Enum.Set:
 		a.errorf(t.NoEnum.Pos, "keys \"noenum\" and \"enum\" contradict each other: enum= alone replaces the constants of the type")
 		return false
-	case len(value.Enum) == 0:
+	case len(enum) == 0:
 		a.errorf(t.NoEnum.Pos, "key \"noenum\" does not apply to %s, which has no enum of constants", typeText(value))
 		return false
 	}
@@ -212,13 +218,17 @@ func (a *analyzer) noEnum(t annotations.Tag, value *model.Type, f *model.Field) 
 }
 
 // withoutEnum copies t, and the pointers, slices and arrays on the way to
-// the value, with no enum on the value. The cached type itself is shared
-// by every field of that type and is left as it is.
+// the value, with no enum on the value (on a map, on its keys). The cached
+// type itself is shared by every field of that type and is left as it is.
 func withoutEnum(t *model.Type) *model.Type {
 	c := *t
 	switch t.Kind {
 	case model.Pointer, model.Slice, model.Array:
 		c.Elem = withoutEnum(t.Elem)
+	case model.Map:
+		if t.Key != nil {
+			c.Key = withoutEnum(t.Key)
+		}
 	default:
 		c.Enum = nil
 	}
