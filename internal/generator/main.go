@@ -94,8 +94,10 @@ the slashes:
 `
 
 const manualValues = `
-Values are bare words or Go quoted strings; a bare boolean key means true,
-and key=false may be written out.
+Values are bare words or quoted; a bare boolean key means true, and
+key=false may be written out. Directives and tags quote alike: 'single
+quotes' hold any text but a single quote, with no escapes; "double quotes"
+hold a Go string literal. pattern='^a,b$' and pattern="^a,b$" are one value.
 `
 
 const manualShapes = `
@@ -116,8 +118,9 @@ a slice or array field.
 Enums from constants: a field of a named type declared in the module being
 generated takes the type's constants as its enum, in declaration order.
 A string type: every constant of the type in its package. An integer type:
-only when its constants are all in one const block that uses iota, with
-distinct, consecutive values; bit flags (1 << iota) and units (KB = 1024)
+only when its constants are all in one const block, with distinct,
+consecutive values, written with iota or by hand (Low = 1; Normal = 2;
+High = 3); bit flags (1 << iota), units (KB = 1024) and a lone constant
 are plain integers. Types of the standard library and of dependencies
 (os.FileMode, time.Month) have no enum. noenum turns the enum off for one
 field; enum=a|b replaces it. A run reads no earlier generated file, so

@@ -130,9 +130,10 @@ func (e *Encoder) Text() mcprt.Result {
 	return mcprt.TextResult(string(e.B))
 }
 
-// SortedKeys returns m's keys in the order encoding/json writes them.
-func SortedKeys[M ~map[string]E, E any](m M) []string {
-	keys := make([]string, 0, len(m))
+// SortedKeys returns m's keys in the order encoding/json writes them. The
+// keys may be of any string type, as encoding/json takes them.
+func SortedKeys[M ~map[K]E, K ~string, E any](m M) []K {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

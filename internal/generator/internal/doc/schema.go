@@ -159,6 +159,15 @@ func constraints(s jsonv.Object) []string {
 	if c, ok := s.Get("const"); ok {
 		out = append(out, "always "+code(jsonv.Text(c)))
 	}
+	if names, ok := s.Object("propertyNames"); ok {
+		if enum := names.Array("enum"); len(enum) > 0 {
+			keys := make([]string, len(enum))
+			for i, v := range enum {
+				keys[i] = code(jsonv.Text(v))
+			}
+			out = append(out, "keys one of "+strings.Join(keys, ", "))
+		}
+	}
 	out = append(out, bounds(s)...)
 	if m, ok := s.Get("multipleOf"); ok {
 		out = append(out, "a multiple of "+jsonv.Text(m))

@@ -221,7 +221,17 @@ func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (je
 }
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	k, v := local(e.l.key, depth), local(e.l.elem, depth)
-	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id(e.l.dec).Dot("Key").Call())}
+	var body []jen.Code
+	if enum := t.KeyEnum(); len(enum) > 0 {
+		// A key of a type with constants is one of them; any other is
+		// reported at its path and its value skipped.
+		body = append(body, jen.If(jen.Op("!").Id(e.l.dec).Dot("KeyIn").Call(jen.Id(e.enumVar(enum)))).Block(jen.Continue()))
+	}
+	var keyType jen.Code = jen.String()
+	if t.NamedKey() {
+		keyType = goType(t.Key)
+	}
+	body = append(body, jen.Id(k).Op(":=").Add(keyType).Call(jen.Id(e.l.dec).Dot("Key").Call()))
 	values := itemChecks(c) // the checks of the values: an input= file's, tags give none
 	if decodesByAssignment(t.Elem) {
 		// The map entry itself is the target: m[k] = ... needs no copy.

@@ -186,6 +186,14 @@ func (e *emitter) encodeList(t *model.Type, x *jen.Statement, depth int) []jen.C
 	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(loop...)}
 }
 
+// keyString is the key k of the map t as a string.
+func keyString(t *model.Type, k jen.Code) jen.Code {
+	if t.NamedKey() {
+		return jen.String().Call(k)
+	}
+	return k
+}
+
 // encodeMap writes a map with its keys sorted, or null when it is nil.
 func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Code {
 	i, k, v := local(e.l.index, depth), local(e.l.key, depth), local(e.l.mapVal, depth)
@@ -193,7 +201,7 @@ func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Co
 		e.appendTo(jen.LitByte('{')),
 		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Add(rtSortedKeys.qual()).Call(x)).Block(append([]jen.Code{
 			jen.If(jen.Id(i).Op(">").Lit(0)).Block(e.appendTo(jen.LitByte(','))),
-			jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), jen.Id(k)),
+			jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), keyString(t, jen.Id(k))),
 			e.appendTo(jen.LitByte(':')),
 			jen.Id(v).Op(":=").Add(x).Index(jen.Id(k)),
 		}, e.encodeValue(t.Elem, jen.Id(v), depth+1)...)...),

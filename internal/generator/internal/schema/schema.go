@@ -40,6 +40,7 @@ type Schema struct {
 	Properties           *Properties       `json:"properties,omitempty"`
 	Required             []string          `json:"required,omitempty"`
 	AdditionalProperties json.RawMessage   `json:"additionalProperties,omitempty"`
+	PropertyNames        *Schema           `json:"propertyNames,omitempty"`
 	Defs                 *Properties       `json:"$defs,omitempty"`
 	// Header is the x-mcp-header annotation of a tool property: the name
 	// under which an HTTP client mirrors its value (Mcp-Param-NAME).
@@ -279,7 +280,11 @@ func (b *builder) typeSchema(t *model.Type) *Schema {
 		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), MinItems: &n, MaxItems: &n}
 	case model.Map:
 		items, _ := marshal(b.typeSchema(t.Elem))
-		return &Schema{Type: "object", AdditionalProperties: items, Null: b.output}
+		s := &Schema{Type: "object", AdditionalProperties: items, Null: b.output}
+		if enum := t.KeyEnum(); len(enum) > 0 {
+			s.PropertyNames = &Schema{Enum: literals(enum)} // the keys: the constants of their type
+		}
+		return s
 	}
 	s := scalar(t)
 	s.Null = b.output && t.Kind == model.Bytes
