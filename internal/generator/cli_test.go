@@ -111,6 +111,45 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestListMeta checks that a descriptor with both an MCP App's _meta.ui
+// and scopes lists one _meta holding both, not two members of that name,
+// which JSON decoders read as the last alone.
+func TestListMeta(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": `package x
+
+// Viewer is the page.
+//
+//mcp:resource uri=ui://x/viewer scope=read
+func Viewer() string { return "<!doctype html>" }
+
+// Show shows an item.
+//
+//mcp:tool ui=ui://x/viewer scope=read
+func Show(id int) (string, error) { return "item", nil }
+`})
+	code, stdout, stderr := runMain(t, dir, "-list")
+	if code != ExitOK {
+		t.Fatalf("-list: exit %d, stderr %q", code, stderr)
+	}
+	if n := strings.Count(stdout, `"_meta"`); n != 2 {
+		t.Errorf("-list has %d _meta members, want one a descriptor:\n%s", n, stdout)
+	}
+	var list struct {
+		Tools     []struct{ Meta map[string]any `json:"_meta"` } `json:"tools"`
+		Resources []struct{ Meta map[string]any `json:"_meta"` } `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
+		t.Fatal(err)
+	}
+	if meta := list.Tools[0].Meta; meta[ScopesMeta] == nil || meta["ui"] == nil {
+		t.Errorf("the tool's _meta lacks the scopes or ui: %v\n%s", meta, stdout)
+	}
+	if meta := list.Resources[0].Meta; meta[ScopesMeta] == nil {
+		t.Errorf("the resource's _meta lacks the scopes: %v\n%s", meta, stdout)
+	}
+}
+
 func TestOutputFlag(t *testing.T) {
 	t.Parallel()
 	dir := miniModule(t, map[string]string{"a.go": toolSource})

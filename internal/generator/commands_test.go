@@ -12,7 +12,8 @@ func TestDoc(t *testing.T) {
 	t.Parallel()
 	dir := miniModule(t, map[string]string{"a.go": toolSource})
 	code, stdout, stderr := runMain(t, dir, "-doc")
-	want := "## Tools\n\n### `double`\n\nDoubles a number.\n\nHints: read-only.\n\nArguments:\n\n" +
+	want := "## Tools\n\n### `double`\n\nDoubles a number.\n\nHints: read-only, open world (default).\n\n" +
+		"Task support: forbidden (default).\n\nArguments:\n\n" +
 		"| argument | type | required | constraints | description |\n|---|---|---|---|---|\n" +
 		"| `n` | integer | yes |  | A number |\n"
 	if code != ExitOK || stderr != "" || stdout != want {
@@ -20,6 +21,50 @@ func TestDoc(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
 		t.Error("-doc wrote a file")
+	}
+}
+
+// TestTaskSupport checks that -list, -doc and -diff show how a tool runs
+// as a task, though the latest revision publishes no per-tool task
+// support: a tool that must now run as a task breaks its clients.
+func TestTaskSupport(t *testing.T) {
+	t.Parallel()
+	optional := strings.Replace(toolSource, "//mcp:tool readonly", "//mcp:tool readonly task=optional", 1)
+	dir := miniModule(t, map[string]string{"a.go": optional})
+	_, list, _ := runMain(t, dir, "-list")
+	if !strings.Contains(list, `"execution": {`+"\n"+`        "taskSupport": "optional"`) {
+		t.Errorf("-list does not show the task support:\n%s", list)
+	}
+	writeFile(t, filepath.Join(dir, "old.json"), list)
+	if _, md, _ := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\nTask support: optional.\n\n") {
+		t.Errorf("-doc does not say the task support:\n%s", md)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), strings.Replace(optional, "task=optional", "task=required", 1))
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail,
+		"breaking: tool double: must now run as a task (taskSupport required, was optional)\n", "")
+	if _, md, _ := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\nTask support: required.\n\n") {
+		t.Errorf("-doc does not say the task support:\n%s", md)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), toolSource)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail,
+		"breaking: tool double: can no longer run as a task (taskSupport forbidden, was optional)\n", "")
+}
+
+// TestDocHints checks that -doc says every hint a client reads, the
+// specification's defaults marked, and leaves out what means nothing for
+// a read-only tool.
+func TestDocHints(t *testing.T) {
+	t.Parallel()
+	for directive, want := range map[string]string{
+		"//mcp:tool":                               "Hints: not read-only (default), destructive (default), not idempotent (default), open world (default).",
+		"//mcp:tool destructive=false idempotent":  "Hints: not read-only (default), not destructive, idempotent, open world (default).",
+		"//mcp:tool readonly openworld=false":      "Hints: read-only, closed world.",
+		"//mcp:tool readonly idempotent openworld": "Hints: read-only, idempotent, open world.",
+	} {
+		dir := miniModule(t, map[string]string{"a.go": strings.Replace(toolSource, "//mcp:tool readonly", directive, 1)})
+		if _, md, stderr := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\n"+want+"\n\n") {
+			t.Errorf("%s: -doc lacks %q:\n%s%s", directive, want, md, stderr)
+		}
 	}
 }
 

@@ -297,43 +297,62 @@ func comma(list []byte) []byte {
 // the listing shows them so that -doc and readers see what each needs.
 const ScopesMeta = "mcpgen/scopes"
 
-// withScopes adds "_meta":{"mcpgen/scopes":[...]} to the descriptor that
-// ends list, when there are scopes. Descriptors carry no _meta of their
-// own, so the member is new.
-func withScopes(list []byte, scopes []string) []byte {
+// scopesMeta is the _meta object {"mcpgen/scopes":[...]}, or nil when
+// there are no scopes. The generator's descriptors carry no Meta of their
+// own, so it is theirs; the wire merges _meta.ui into it.
+func scopesMeta(scopes []string) []byte {
 	if len(scopes) == 0 {
-		return list
+		return nil
 	}
-	list = append(list[:len(list)-1], `,"_meta":{"`+ScopesMeta+`":[`...)
+	meta := []byte(`{"` + ScopesMeta + `":[`)
 	for i, s := range scopes {
 		if i > 0 {
-			list = append(list, ',')
+			meta = append(meta, ',')
 		}
-		list = jsonx.AppendString(list, s)
+		meta = jsonx.AppendString(meta, s)
 	}
-	return append(list, "]}}"...)
+	return append(meta, "]}"...)
+}
+
+// listTool appends t's descriptor as -list shows it: the latest
+// revision's, with its scopes under _meta and its task support as
+// 2025-11-25 publishes it, execution.taskSupport. The latest revision
+// has no per-tool task support, but a change of it breaks the clients of
+// 2025-11-25, so -diff and -doc need it. Forbidden, the default, is left
+// out, as 2025-11-25 leaves it out.
+func listTool(dst []byte, t *mcprt.Tool) []byte {
+	lt := *t
+	lt.Meta = scopesMeta(t.Scopes)
+	dst = wire.AppendTool(dst, &lt, wire.LatestRevision)
+	if t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired {
+		dst = append(dst[:len(dst)-1], `,"execution":{"taskSupport":"`+string(t.TaskSupport)+`"}}`...)
+	}
+	return dst
 }
 
 // List returns what the packages would serve, for the latest revision, as
 // indented JSON: the tools/list result, with the lists of prompts,
 // resources and resource templates beside "tools" when there are any.
-// Scopes show under _meta, as ScopesMeta says.
+// Scopes show under _meta, as ScopesMeta says, and task support as
+// listTool says.
 func List(files []File) ([]byte, error) {
 	var tools, prompts, resources, templates []byte
 	for _, f := range files {
 		for i := range f.Tools {
-			t := &f.Tools[i]
-			tools = withScopes(wire.AppendTool(comma(tools), t, wire.LatestRevision), t.Scopes)
+			tools = listTool(comma(tools), &f.Tools[i])
 		}
 		for i := range f.Prompts {
-			p := &f.Prompts[i]
-			prompts = withScopes(wire.AppendPrompt(comma(prompts), p, wire.LatestRevision), p.Scopes)
+			p := f.Prompts[i]
+			p.Meta = scopesMeta(p.Scopes)
+			prompts = wire.AppendPrompt(comma(prompts), &p, wire.LatestRevision)
 		}
 		for i := range f.Resources {
-			if r := &f.Resources[i]; wire.IsTemplate(r.URI) {
-				templates = withScopes(wire.AppendResourceTemplate(comma(templates), r, wire.LatestRevision), r.Scopes)
+			r := f.Resources[i]
+			r.Meta = scopesMeta(r.Scopes)
+			if wire.IsTemplate(r.URI) {
+				templates = wire.AppendResourceTemplate(comma(templates), &r, wire.LatestRevision)
 			} else {
-				resources = withScopes(wire.AppendResource(comma(resources), r, wire.LatestRevision), r.Scopes)
+				resources = wire.AppendResource(comma(resources), &r, wire.LatestRevision)
 			}
 		}
 	}
