@@ -56,7 +56,7 @@ func TestTaskSupport(t *testing.T) {
 func TestDocHints(t *testing.T) {
 	t.Parallel()
 	for directive, want := range map[string]string{
-		"//mcp:tool":                               "Hints: not read-only (default), destructive (default), not idempotent (default), open world (default).",
+		"//mcp:tool": "Hints: not read-only (default), destructive (default), not idempotent (default), open world (default).",
 		"//mcp:tool destructive=false idempotent":  "Hints: not read-only (default), not destructive, idempotent, open world (default).",
 		"//mcp:tool readonly openworld=false":      "Hints: read-only, closed world.",
 		"//mcp:tool readonly idempotent openworld": "Hints: read-only, idempotent, open world.",

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/analyze"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/apidiff"
+	"github.com/mcpgen/mcpgen/internal/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/doc"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/lint"
@@ -44,6 +45,11 @@ type Config struct {
 	// Portable publishes input schemas in the portable form (see
 	// lint.Portable).
 	Portable bool
+	// OneServer is the flag (-list, -doc, -diff) under which the run
+	// prints its packages as one server, so that a name two of them
+	// declare is an error; "" when packages are generated each apart,
+	// and only those a package imports together are one server's.
+	OneServer string
 	// hook, when set by a test, is called at each position the generator
 	// processes, with the stage's name; a test makes it panic to check
 	// that internal errors are recovered and reported.
@@ -62,6 +68,8 @@ type File struct {
 	// models are the analyzed tools behind Tools, in the same order, for
 	// positioning what -lint finds at the Go source.
 	models []*model.Tool
+	// pkg is the analyzed package, for what is checked across packages.
+	pkg *model.Package
 }
 
 // Generate loads and analyzes the packages and returns the files to write.
@@ -89,6 +97,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 			files = append(files, *f)
 		}
 	}
+	diags = append(diags, analyze.Duplicates(servedTogether(cfg, pkgs, files), func(p token.Position) string { return diag.Where(p, cfg.Dir) })...)
 	if cfg.Strict {
 		for i := range diags {
 			diags[i].Warning = false
@@ -99,6 +108,51 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 		return nil, diags
 	}
 	return files, diags
+}
+
+// servedTogether returns the packages of the run that one server serves
+// together: all of them under cfg.OneServer, else those that a package of
+// the run imports together, with itself when it is annotated (a main
+// package registering them, as a go:generate line at the root loads it).
+func servedTogether(cfg Config, pkgs []*load.Package, files []File) []analyze.Server {
+	var all []*model.Package
+	byPath := map[string]*model.Package{}
+	for _, f := range files {
+		if f.pkg != nil {
+			all = append(all, f.pkg)
+			byPath[f.pkg.Path] = f.pkg
+		}
+	}
+	if cfg.OneServer != "" {
+		why := cfg.OneServer + " prints the packages of the run as one server (run it on each server's packages apart)"
+		return []analyze.Server{{Packages: all, Why: func(_, _ *model.Package) string { return why }}}
+	}
+	var out []analyze.Server
+	for _, p := range pkgs {
+		var members []*model.Package
+		if m := byPath[p.Path]; m != nil {
+			members = append(members, m)
+		}
+		for _, imp := range p.Imports {
+			if m := byPath[imp]; m != nil {
+				members = append(members, m)
+			}
+		}
+		if len(members) < 2 {
+			continue
+		}
+		importer := p.Path
+		out = append(out, analyze.Server{Packages: members, Why: func(a, b *model.Package) string {
+			switch importer {
+			case a.Path:
+				return "package " + a.Path + " imports package " + b.Path
+			case b.Path:
+				return "package " + b.Path + " imports package " + a.Path
+			}
+			return "package " + importer + " imports both"
+		}})
+	}
+	return out
 }
 
 // internalError is the message of a recovered panic: a bug in mcpgen.
@@ -160,7 +214,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools, pkg: m}, diags
 }
 
 // portable rewrites the input schema of each tool of m in the portable

@@ -213,6 +213,20 @@ func (o options) modes() []string {
 	return modes
 }
 
+// oneServer is the flag under which the run prints its packages as one
+// server, or "" (see Config.OneServer).
+func (o options) oneServer() string {
+	switch {
+	case o.list:
+		return "-list"
+	case o.doc:
+		return "-doc"
+	case o.diff != "":
+		return "-diff"
+	}
+	return ""
+}
+
 // usageError prints msg, or when it is empty the hint after the flag
 // package's own message, and returns ExitUsage.
 func (inv invocation) usageError(msg string) int {
@@ -241,7 +255,7 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
-		Portable: opts.portable, hook: inv.hook})
+		Portable: opts.portable, OneServer: opts.oneServer(), hook: inv.hook})
 	if opts.lint.set && !diags.HasErrors() {
 		return inv.lint(files, diags, opts, dir)
 	}
