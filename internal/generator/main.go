@@ -131,9 +131,14 @@ The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
 -lint prints a line a tool saying which profiles accept its input schema,
-and warns at the Go field of each thing a profile rejects; -lint=PROFILES
-checks only those. -portable rewrites in every input schema what a
-profile rejects but can be said another way with the same meaning.
+and warns at the Go field of each thing a profile rejects, once for all
+the tools that share the field; -lint=PROFILES checks only those. Each
+warning ends with its rule, which nolint=RULE in the field's mcp tag (or
+the tool's directive, for a warning there) silences. -lint also warns at
+a tool that is not read-only and says nothing of destructive, which
+clients then take for destructive. -portable rewrites in every input
+schema what a profile rejects but can be said another way with the same
+meaning.
 
 Exit status: 0 success (warnings allowed, what -lint finds included), 1
 errors, warnings under -strict (with -lint, anything a profile rejects),
