@@ -11,39 +11,30 @@ import (
 // makes a module use a local checkout of mcpgen.
 const localRecipe = "go mod edit -replace github.com/mcpgen/mcpgen=PATH "
 
-// recipeMain is a server of one annotated tool, as the guide's second step
-// writes one.
-const recipeMain = `// Command words counts words.
-package main
-
-import (
-	"context"
-	"strings"
-
-	"github.com/mcpgen/mcpgen/runtime/mcprt"
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
-)
-
-//go:generate go tool mcpgen
-
-// CountInput is the text to count.
-type CountInput struct {
-	Text string ` + "`json:\"text\"`" + ` // Text to count the words of
+// guideBlock returns the first Go code block of guide after the line
+// holding marker, without the indentation of the list item it is in.
+func guideBlock(t *testing.T, guide, marker string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(guide, marker)
+	if !ok {
+		t.Fatalf("docs/guide.md has no %q", marker)
+	}
+	_, rest, ok = strings.Cut(rest, "```go\n")
+	code, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatalf("docs/guide.md has no Go block after %q", marker)
+	}
+	var b strings.Builder
+	for line := range strings.Lines(code) {
+		b.WriteString(strings.TrimPrefix(line, "   "))
+	}
+	return b.String()
 }
-
-// CountWords counts the words of a text.
-//
-//mcp:tool readonly
-func CountWords(ctx context.Context, in CountInput) (int, error) { return len(strings.Fields(in.Text)), nil }
-
-func main() {
-	_ = mcpserver.New(mcprt.Identity{Name: "words", Version: "0.1.0"}, MCPTools()...).ServeStdio(context.Background())
-}
-`
 
 // TestLocalCheckoutRecipe runs the commands docs/guide.md gives for a
 // module built against a local checkout of mcpgen, with the working tree
-// as the checkout, then writes an annotated tool, generates and builds.
+// as the checkout, then writes the guide's annotated tool and its test,
+// generates, builds and runs the test.
 func TestLocalCheckoutRecipe(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -71,10 +62,13 @@ func TestLocalCheckoutRecipe(t *testing.T) {
 		}
 		goCmd(t, dir, args[1:]...)
 	}
-	writeFile(t, filepath.Join(dir, "main.go"), recipeMain)
+	writeFile(t, filepath.Join(dir, "main.go"), guideBlock(t, string(guide), "Write `main.go`"))
+	writeFile(t, filepath.Join(dir, "main_test.go"), guideBlock(t, string(guide), "in `main_test.go`"))
 	goCmd(t, dir, "generate", "./...")
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err != nil {
 		t.Fatalf("go generate did not write %s", DefaultOutput)
 	}
+	goCmd(t, dir, "mod", "tidy") // the guide's third step
 	goCmd(t, dir, "build", "./...")
+	goCmd(t, dir, "test", "./...")
 }
