@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/lint"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/model"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // LintReport says, for one tool, how many things each profile rejects in
@@ -44,52 +45,65 @@ func Lint(files []File, profiles []lint.Profile) ([]LintReport, Diagnostics) {
 // lintFiles is Lint with the warning about closed objects apart, since
 // -strict leaves it a warning: no change to the Go code removes it.
 func lintFiles(files []File, profiles []lint.Profile) ([]LintReport, Diagnostics, *Diagnostic) {
+	var l linter
 	var reports []LintReport
-	var diags Diagnostics
-	var closed []string // the tools with objects Gemini refuses as closed
-	var closedPos token.Position
-	var found findings
 	for _, f := range files {
-		for i, t := range f.Tools {
+		for i := range f.Tools {
 			var mt *model.Tool
 			if i < len(f.models) {
 				mt = f.models[i]
 			}
-			checked, err := lint.Check(t.Name, t.InputSchema, profiles)
-			if err != nil {
-				diags = append(diags, Diagnostic{Pos: toolPos(mt), Msg: internalError("lint", err)})
-				continue
+			if r, ok := l.tool(&f.Tools[i], mt, profiles); ok {
+				reports = append(reports, r)
 			}
-			r := LintReport{Tool: t.Name, Rejected: map[lint.Profile]int{}}
-			for _, fd := range checked {
-				if fd.Closed {
-					if len(closed) == 0 {
-						closedPos = toolPos(mt)
-					}
-					if !slices.Contains(closed, t.Name) {
-						closed = append(closed, t.Name)
-					}
-					continue
-				}
-				pos, field := fieldAt(mt, fd.Path)
-				if silenced(mt, field, fd.Rule()) {
-					continue
-				}
-				r.Rejected[fd.Profile]++
-				found.add(pos, fmt.Sprintf("%s: %s", fd.Profile, fd.Msg), fd.Rule(), t.Name, lint.Describe(fd.Path))
-			}
-			if mayDestroy(mt) && !slices.Contains(mt.Nolint, lint.DestructiveRule) {
-				found.add(mt.Pos, destructiveMessage, lint.DestructiveRule, t.Name, "")
-			}
-			reports = append(reports, r)
 		}
 	}
-	diags = append(diags, found.diagnostics()...)
+	diags := append(l.diags, l.found.diagnostics()...)
 	var note *Diagnostic
-	if len(closed) > 0 {
-		note = &Diagnostic{Pos: closedPos, Msg: closedMessage(len(closed)), Warning: true}
+	if len(l.closed) > 0 {
+		note = &Diagnostic{Pos: l.closedPos, Msg: closedMessage(len(l.closed)), Warning: true}
 	}
 	return reports, diags.Sorted(), note
+}
+
+// linter holds what -lint has found so far.
+type linter struct {
+	diags     Diagnostics // internal errors
+	found     findings
+	closed    []string // the tools with objects Gemini refuses as closed
+	closedPos token.Position
+}
+
+// tool lints one tool, whose analyzed form is mt, and returns its line of
+// the report; ok is false after an internal error.
+func (l *linter) tool(t *mcprt.Tool, mt *model.Tool, profiles []lint.Profile) (r LintReport, ok bool) {
+	checked, err := lint.Check(t.Name, t.InputSchema, profiles)
+	if err != nil {
+		l.diags = append(l.diags, Diagnostic{Pos: toolPos(mt), Msg: internalError("lint", err)})
+		return r, false
+	}
+	r = LintReport{Tool: t.Name, Rejected: map[lint.Profile]int{}}
+	for _, fd := range checked {
+		if fd.Closed {
+			if len(l.closed) == 0 {
+				l.closedPos = toolPos(mt)
+			}
+			if !slices.Contains(l.closed, t.Name) {
+				l.closed = append(l.closed, t.Name)
+			}
+			continue
+		}
+		pos, field := fieldAt(mt, fd.Path)
+		if silenced(mt, field, fd.Rule()) {
+			continue
+		}
+		r.Rejected[fd.Profile]++
+		l.found.add(pos, fmt.Sprintf("%s: %s", fd.Profile, fd.Msg), fd.Rule(), t.Name, lint.Describe(fd.Path))
+	}
+	if mayDestroy(mt) && !slices.Contains(mt.Nolint, lint.DestructiveRule) {
+		l.found.add(mt.Pos, destructiveMessage, lint.DestructiveRule, t.Name, "")
+	}
+	return r, true
 }
 
 // mayDestroy reports whether a client takes mt for destructive only by
