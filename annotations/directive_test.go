@@ -155,9 +155,9 @@ func TestParseDirectiveGood(t *testing.T) {
 	}
 }
 
-const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope)"
+const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint)"
 
-const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, description)"
+const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, nolint, description)"
 
 func TestParseDirectiveBad(t *testing.T) {
 	tests := []struct {

@@ -99,6 +99,7 @@ var toolKeys = []Key{
 	{"ui", "ui://URI", "an MCP App: the ui:// resource of the package whose page shows the results, published as _meta.ui.resourceUri"},
 	{"visibility", "model|app", "who may call an MCP App's tool: model, app, or both (the default); with ui="},
 	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
+	{"nolint", "RULE[|RULE]", "-lint says nothing of these rules on the tool itself, each written PROFILE:KEYWORD as its warnings end"},
 }
 
 var resourceKeys = []Key{
@@ -164,6 +165,7 @@ var tagKeys = []Key{
 	{"uniqueItems", "", "the items of a list are all different JSON values (objects whatever their member order, numbers by value)"},
 	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable; on a method, a method of its receiver may be named"},
 	{"header", "NAME", "mirror a tool's top-level string, integer or bool property in the HTTP header Mcp-Param-NAME (x-mcp-header)"},
+	{"nolint", "RULE[|RULE]", "-lint says nothing of these rules on this field, each written PROFILE:KEYWORD as its warnings end (nolint=anthropic-strict:minimum)"},
 }
 
 // formats are the formats JSON Schema 2020-12 defines, those decoders

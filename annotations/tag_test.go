@@ -114,7 +114,7 @@ func TestParseTagAbsent(t *testing.T) {
 	}
 }
 
-const tagKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header)"
+const tagKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, nolint)"
 
 func TestParseTagBad(t *testing.T) {
 	tests := []struct {

@@ -256,6 +256,9 @@ func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string,
 		if rev < "2025-11-25" {
 			delete(d, "icons")
 		}
+		// -list shows task support as 2025-11-25 publishes it; the suite
+		// says which tools the path publishes it for.
+		delete(d, "execution")
 		if task := tasks[d["name"].(string)]; task != "" && rev == "2025-11-25" {
 			d["execution"] = map[string]any{"taskSupport": task}
 		}

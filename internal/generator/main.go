@@ -138,9 +138,14 @@ The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
 -lint prints a line a tool saying which profiles accept its input schema,
-and warns at the Go field of each thing a profile rejects; -lint=PROFILES
-checks only those. -portable rewrites in every input schema what a
-profile rejects but can be said another way with the same meaning.
+and warns at the Go field of each thing a profile rejects, once for all
+the tools that share the field; -lint=PROFILES checks only those. Each
+warning ends with its rule, which nolint=RULE in the field's mcp tag (or
+the tool's directive, for a warning there) silences. -lint also warns at
+a tool that is not read-only and says nothing of destructive, which
+clients then take for destructive. -portable rewrites in every input
+schema what a profile rejects but can be said another way with the same
+meaning.
 
 Exit status: 0 success (warnings allowed, what -lint finds included), 1
 errors, warnings under -strict (with -lint, anything a profile rejects),
@@ -229,6 +234,20 @@ func (o options) modes() []string {
 	return modes
 }
 
+// oneServer is the flag under which the run prints its packages as one
+// server, or "" (see Config.OneServer).
+func (o options) oneServer() string {
+	switch {
+	case o.list:
+		return "-list"
+	case o.doc:
+		return "-doc"
+	case o.diff != "":
+		return "-diff"
+	}
+	return ""
+}
+
 // usageError prints msg, or when it is empty the hint after the flag
 // package's own message, and returns ExitUsage.
 func (inv invocation) usageError(msg string) int {
@@ -257,7 +276,7 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
-		Portable: opts.portable, hook: inv.hook})
+		Portable: opts.portable, OneServer: opts.oneServer(), hook: inv.hook})
 	if opts.lint.set && !diags.HasErrors() {
 		return inv.lint(files, diags, opts, dir)
 	}

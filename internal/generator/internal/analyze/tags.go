@@ -51,6 +51,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 		f.Constraints.NoNull = true // x-mcp-header takes a property of one type
 		a.headerPos(f, t.Header.Pos)
 	}
+	f.Nolint = a.nolint(t.Nolint)
 	return ok
 }
 

@@ -208,6 +208,9 @@ type Field struct {
 	// Header is the name HTTP clients mirror a tool property's value
 	// under (header=, published as x-mcp-header), or "".
 	Header string
+	// Nolint are the -lint rules silenced on the field (nolint=), each
+	// PROFILE:KEYWORD.
+	Nolint []string
 }
 
 // Constraints are the checks and schema keywords of an mcp tag.
