@@ -614,11 +614,12 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 					continue
 				}
 				if d.Array() {
+					at1 := d.ValueStart()
 					for d.NextElem() {
 						v.Tags = mcpimpl.Grow(d, v.Tags)
 						v.Tags[len(v.Tags)-1] = d.String()
 					}
-					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags))
+					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags), at1)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_4)

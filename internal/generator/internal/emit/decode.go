@@ -208,12 +208,12 @@ func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constrain
 	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(body...)}
 }
 
-// arrayStart returns, for an array whose items are compared by their JSON
-// (see uniqueCheck), the local holding the array's offset in the
-// arguments and the statement setting it, taken as the array is opened;
-// else nil and no statement.
+// arrayStart returns, for an array whose items must be unique (see
+// uniqueCheck), the local holding the array's offset in the arguments and
+// the statement setting it, taken as the array is opened; else nil and no
+// statement.
 func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (jen.Code, []jen.Code) {
-	if c == nil || !c.UniqueItems || t.Elem.ComparesAsGo() {
+	if c == nil || !c.UniqueItems {
 		return nil, nil
 	}
 	at := local(e.l.at, depth)
@@ -289,11 +289,12 @@ func (e *emitter) uniqueCheck(items jen.Code, t *model.Type, c *model.Constraint
 
 // unique wraps items in the uniqueItems check: a comparison of the Go
 // values for items that compare as Go (strings, numbers, booleans), with
-// nothing read again; else of the JSON the client sent for each item,
-// read again from the array's offset at (see mcpimpl.CheckUniqueJSON).
+// nothing read again unless a problem was found (see mcpimpl.CheckUnique);
+// else of the JSON the client sent for each item, read again from the
+// array's offset at (see mcpimpl.CheckUniqueJSON).
 func (e *emitter) unique(items jen.Code, t *model.Type, at jen.Code) jen.Code {
 	if t.Elem.ComparesAsGo() {
-		return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
+		return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items, at)
 	}
 	return rtCheckUniqueJS.qual().Call(jen.Id(e.l.dec), items, at)
 }
