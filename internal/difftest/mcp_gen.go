@@ -22,12 +22,14 @@ type (
 	mcpgen_MakeReport_changed_rerun_go_generate      = func(context.Context, KindsInput) (*Report, error)
 	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
 	mcpgen_Kinds_changed_rerun_go_generate           = func(context.Context, KindsInput) (string, error)
+	mcpgen_Problems_changed_rerun_go_generate        = func(context.Context, ProblemsInput) (int, error)
 )
 
 var (
 	_ mcpgen_MakeReport_changed_rerun_go_generate      = MakeReport
 	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
 	_ mcpgen_Kinds_changed_rerun_go_generate           = Kinds
+	_ mcpgen_Problems_changed_rerun_go_generate        = Problems
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
@@ -51,6 +53,12 @@ func MCPTools() []mcprt.Tool {
 		Description:     "Takes arguments of many kinds.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_Kinds,
+		ChecksArguments: true,
+	}, {
+		Name:            "problems",
+		Description:     "Takes arguments whose problems are compared with the validator's.",
+		InputSchema:     []byte(`{"type":"object","properties":{"a":{"type":"integer","description":"At least five","minimum":5},"b":{"type":"array","description":"Two or three names","items":{"type":"string"},"minItems":2,"maxItems":3},"c":{"type":"array","description":"Numbers, each once","items":{"type":"integer"},"uniqueItems":true},"d":{"type":"string","description":"A word","pattern":"^[a-z]+$","minLength":2},"e":{"type":"array","description":"Objects","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"maxItems":2},"f":{"type":"string","description":"A region","enum":["emea","amer","apac"]},"g":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"h":{"type":"object","description":"Numbers by name","additionalProperties":{"type":"integer"}},"i":{"type":"array","description":"Regions, each once","items":{"type":"string","enum":["emea","amer","apac"]},"minItems":1,"uniqueItems":true}},"required":["a","b","c"],"additionalProperties":false}`),
+		Handler:         mcpgen_call_Problems,
 		ChecksArguments: true,
 	}}
 }
@@ -103,6 +111,21 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 		return mcprt.ErrorResult(err)
 	}
 	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_Problems(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in ProblemsInput
+	mcpgen_decode_ProblemsInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := Problems(ctx, in)
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
 
 func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
@@ -163,11 +186,7 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 				if d.Array() {
 					n1 := 0
 					for d.NextElem() {
-						if n1 < 2 {
-							v.Pair[n1] = int32(d.Int(32))
-						} else {
-							d.Skip()
-						}
+						v.Pair[n1%2] = int32(d.Int(32))
 						n1++
 					}
 					if n1 != 2 {
@@ -330,6 +349,102 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
+func mcpgen_decode_ProblemsInput(d *mcpimpl.Decoder, v *ProblemsInput) {
+	if d.Object() {
+		var seen0 [9]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "a":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.A = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			case "b":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.B = mcpimpl.Grow(d, v.B)
+						v.B[len(v.B)-1] = d.String()
+					}
+					v.B = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.B), 2, 3)
+				}
+			case "c":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.C = mcpimpl.Grow(d, v.C)
+						v.C[len(v.C)-1] = int(d.Int(64))
+					}
+					v.C = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.C), at1)
+				}
+			case "d":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				v.D = mcpimpl.CheckPattern(d, mcpimpl.CheckLength(d, d.String(), 2, -1), mcpgen_pattern_1)
+			case "e":
+				if d.Repeated(&seen0[4]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.E = mcpimpl.Grow(d, v.E)
+						mcpgen_decode_Common(d, &v.E[len(v.E)-1])
+					}
+					v.E = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.E), 0, 2)
+				}
+			case "f":
+				if d.Repeated(&seen0[5]) {
+					continue
+				}
+				v.F = Region(d.Enum(mcpgen_enum_0))
+			case "g":
+				if d.Repeated(&seen0[6]) {
+					continue
+				}
+				v.G = int8(d.Int(8))
+			case "h":
+				if d.Repeated(&seen0[7]) {
+					continue
+				}
+				if d.Object() {
+					if v.H == nil {
+						v.H = mcpimpl.NewMap(v.H)
+					}
+					for d.NextField() {
+						k1 := string(d.Key())
+						v.H[k1] = int(d.Int(64))
+					}
+				}
+			case "i":
+				if d.Repeated(&seen0[8]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.I = mcpimpl.Grow(d, v.I)
+						v.I[len(v.I)-1] = Region(d.Enum(mcpgen_enum_0))
+					}
+					v.I = mcpimpl.CheckUnique(d, mcpimpl.CheckItems(d, mcpimpl.NonNil(v.I), 1, -1), at1)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_2)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_2, 0, 1, 2)
+	}
+}
+
+var mcpgen_bounds_1 = mcpimpl.Bounds{Min: 5, MinText: "5"}
+
+var mcpgen_fields_2 = []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
+
 func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -341,14 +456,14 @@ func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 				}
 				v.ID = mcpimpl.CheckLength(d, d.String(), 1, 8)
 			default:
-				d.UnknownField(mcpgen_fields_2)
+				d.UnknownField(mcpgen_fields_3)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_2, 0)
+		d.Require(seen0[:], mcpgen_fields_3, 0)
 	}
 }
 
-var mcpgen_fields_2 = []string{"id"}
+var mcpgen_fields_3 = []string{"id"}
 
 func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 	if d.Object() {
@@ -376,14 +491,14 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:
-				d.UnknownField(mcpgen_fields_3)
+				d.UnknownField(mcpgen_fields_4)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
 
-var mcpgen_fields_3 = []string{"product_id", "new_price", "effective_from"}
+var mcpgen_fields_4 = []string{"product_id", "new_price", "effective_from"}
 
 func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	sep0 := byte(0x7b)
@@ -645,6 +760,17 @@ type (
 		Rounding string
 		Changes  []PriceChange
 	}
+	mcpgen_ProblemsInput_fields_changed_rerun_go_generate struct {
+		A int
+		B []string
+		C []int
+		D string
+		E []Common
+		F Region
+		G int8
+		H map[string]int
+		I []Region
+	}
 	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
 		ProductID     string
 		NewPrice      float64
@@ -690,6 +816,7 @@ var (
 	_ = mcpgen_KindsInput_fields_changed_rerun_go_generate(KindsInput{})
 	_ = mcpgen_Common_fields_changed_rerun_go_generate(Common{})
 	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_ProblemsInput_fields_changed_rerun_go_generate(ProblemsInput{})
 	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
 	_ = mcpgen_Report_fields_changed_rerun_go_generate(Report{})
 	_ = mcpgen_Extra_fields_changed_rerun_go_generate(Extra{})
@@ -697,3 +824,4 @@ var (
 )
 
 var mcpgen_pattern_0 = regexp.MustCompile("^[A-Z]{2}[0-9]{2}$")
+var mcpgen_pattern_1 = regexp.MustCompile("^[a-z]+$")

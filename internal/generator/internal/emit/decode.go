@@ -192,14 +192,16 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	n := local(e.l.count, depth)
 	at, body := e.arrayStart(t, c, depth)
+	// An item past the last is decoded over an earlier one (n % Len), to
+	// be checked as the schema checks every item: the count is wrong
+	// then, so the value is not used.
+	item := []jen.Code{jen.Id(e.l.dec).Dot("Skip").Call()}
+	if t.Len > 0 {
+		item = e.value(t.Elem, jen.Add(target).Index(jen.Id(n).Op("%").Lit(t.Len)), itemChecks(c), depth+1)
+	}
 	body = append(body,
 		jen.Id(n).Op(":=").Lit(0),
-		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(
-			jen.If(jen.Id(n).Op("<").Lit(t.Len)).Block(
-				e.value(t.Elem, jen.Add(target).Index(jen.Id(n)), itemChecks(c), depth+1)...,
-			).Else().Block(jen.Id(e.l.dec).Dot("Skip").Call()),
-			jen.Id(n).Op("++"),
-		),
+		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(append(item, jen.Id(n).Op("++"))...),
 		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
 			jen.Id(e.l.dec).Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
 		),
