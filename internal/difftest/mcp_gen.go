@@ -39,7 +39,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "make_report",
 		Description:     "Returns a report naming the input's identifier.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":["array","null"],"items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":["object","null"],"additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"One line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":["array","null"],"items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"One line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_MakeReport,
 		ChecksArguments: true,
 	}, {
@@ -583,18 +583,14 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"tags\":"...)
-	if v.Tags == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range v.Tags {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Tags {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"pair\":"...)
@@ -609,37 +605,29 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"labels\":"...)
-	if v.Labels == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x7b))
-		for i1, k1 := range mcpimpl.SortedKeys(v.Labels) {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, k1)
-			enc.B = append(enc.B, byte(0x3a))
-			v1 := v.Labels[k1]
-			enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
+	enc.B = append(enc.B, byte(0x7b))
+	for i1, k1 := range mcpimpl.SortedKeys(v.Labels) {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x7d))
+		enc.B = mcpimpl.AppendString(enc.B, k1)
+		enc.B = append(enc.B, byte(0x3a))
+		v1 := v.Labels[k1]
+		enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
 	}
+	enc.B = append(enc.B, byte(0x7d))
 	if len(v.Items) != 0 {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"items\":"...)
-		if v.Items == nil {
-			enc.B = append(enc.B, "null"...)
-		} else {
-			enc.B = append(enc.B, byte(0x5b))
-			for i1 := range v.Items {
-				if i1 > 0 {
-					enc.B = append(enc.B, byte(0x2c))
-				}
-				mcpgen_encode_Item(enc, &v.Items[i1])
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Items {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
 			}
-			enc.B = append(enc.B, byte(0x5d))
+			mcpgen_encode_Item(enc, &v.Items[i1])
 		}
+		enc.B = append(enc.B, byte(0x5d))
 	}
 	if v.Next != nil {
 		enc.B = append(enc.B, sep0)
@@ -675,32 +663,24 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"sets\":"...)
-		if v.Sets == nil {
-			enc.B = append(enc.B, "null"...)
-		} else {
-			enc.B = append(enc.B, byte(0x7b))
-			for i1, k1 := range mcpimpl.SortedKeys(v.Sets) {
-				if i1 > 0 {
+		enc.B = append(enc.B, byte(0x7b))
+		for i1, k1 := range mcpimpl.SortedKeys(v.Sets) {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcpimpl.AppendString(enc.B, k1)
+			enc.B = append(enc.B, byte(0x3a))
+			v1 := v.Sets[k1]
+			enc.B = append(enc.B, byte(0x5b))
+			for i2 := range v1 {
+				if i2 > 0 {
 					enc.B = append(enc.B, byte(0x2c))
 				}
-				enc.B = mcpimpl.AppendString(enc.B, k1)
-				enc.B = append(enc.B, byte(0x3a))
-				v1 := v.Sets[k1]
-				if v1 == nil {
-					enc.B = append(enc.B, "null"...)
-				} else {
-					enc.B = append(enc.B, byte(0x5b))
-					for i2 := range v1 {
-						if i2 > 0 {
-							enc.B = append(enc.B, byte(0x2c))
-						}
-						enc.B = mcpimpl.AppendString(enc.B, string(v1[i2]))
-					}
-					enc.B = append(enc.B, byte(0x5d))
-				}
+				enc.B = mcpimpl.AppendString(enc.B, string(v1[i2]))
 			}
-			enc.B = append(enc.B, byte(0x7d))
+			enc.B = append(enc.B, byte(0x5d))
 		}
+		enc.B = append(enc.B, byte(0x7d))
 	}
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))

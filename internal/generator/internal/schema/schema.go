@@ -250,9 +250,9 @@ type builder struct {
 	defs      Properties
 	defined   map[*model.Type]string
 	noNull    bool // pointers are published as their values alone (forms)
-	// output says the document is of what a tool sends: a nil slice, map
-	// or []byte is encoded as null, as encoding/json writes it, so their
-	// schemas allow null unless the property is left out when empty.
+	// output says the document is of what a tool sends. A nil slice, map
+	// or []byte is written [], {} or "" there, as encoding/json/v2 writes
+	// them: only a pointer may be null.
 	output bool
 }
 
@@ -273,17 +273,15 @@ func (b *builder) typeSchema(t *model.Type) *Schema {
 		}
 		return b.object(t)
 	case model.Slice:
-		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), Null: b.output}
+		return &Schema{Type: "array", Items: b.typeSchema(t.Elem)}
 	case model.Array:
 		n := t.Len
 		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), MinItems: &n, MaxItems: &n}
 	case model.Map:
 		items, _ := marshal(b.typeSchema(t.Elem))
-		return &Schema{Type: "object", AdditionalProperties: items, Null: b.output}
+		return &Schema{Type: "object", AdditionalProperties: items}
 	}
-	s := scalar(t)
-	s.Null = b.output && t.Kind == model.Bytes
-	return s
+	return scalar(t)
 }
 
 // define enters a recursive type in $defs once and returns its name.
@@ -338,9 +336,6 @@ func (b *builder) field(f *model.Field) *Schema {
 	s.Header = f.Header
 	if f.Constraints.NoNull {
 		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
-	}
-	if b.output && (f.OmitEmpty || f.OmitZero) && f.Type.Kind != model.Pointer {
-		s.Null = false // nil is left out, never written
 	}
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {

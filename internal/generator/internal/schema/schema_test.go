@@ -103,10 +103,10 @@ func TestToolSchemas(t *testing.T) {
 		name: "list output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutJSON, OutType: slice(str)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-			Output: []byte(`{"type":["array","null"],"items":{"type":"string"}}`), Wrap: true},
+			Output: []byte(`{"type":"array","items":{"type":"string"}}`), Wrap: true},
 	}, {
-		// encoding/json writes a nil slice, map or []byte as null: a result
-		// may hold null where they are not left out when empty.
+		// A nil slice, map or []byte is written [], {} or "", as
+		// encoding/json/v2 writes them: only a pointer may be null.
 		name: "output of values that may be nil",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "", field("in", slice(str), true, ""))}, Out: model.OutStructured, OutType: object("Out", "",
 			field("list", slice(slice(str)), true, ""),
@@ -119,11 +119,11 @@ func TestToolSchemas(t *testing.T) {
 		)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{"in":{"type":"array","items":{"type":"string"}}},"required":["in"],"additionalProperties":false}`),
 			Output: []byte(`{"type":"object","properties":{` +
-				`"list":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"string"}}},` +
+				`"list":{"type":"array","items":{"type":"array","items":{"type":"string"}}},` +
 				`"opt":{"type":"array","items":{"type":"string"}},` +
 				`"zero":{"type":"object","additionalProperties":{"type":"string"}},` +
-				`"m":{"type":["object","null"],"additionalProperties":{"type":"integer"}},` +
-				`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"` + strings.ReplaceAll(base64Pattern, `\`, `\\`) + `"},` +
+				`"m":{"type":"object","additionalProperties":{"type":"integer"}},` +
+				`"blob":{"type":"string","contentEncoding":"base64","pattern":"` + strings.ReplaceAll(base64Pattern, `\`, `\\`) + `"},` +
 				`"p":{"type":["string","null"]},` +
 				`"pair":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2}},` +
 				`"required":["list","m","blob","pair"],"additionalProperties":false}`)},
