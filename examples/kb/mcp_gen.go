@@ -71,7 +71,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "search_articles",
 		Title:           "Search articles",
 		Description:     "Finds articles by words in their title or body.",
-		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"anyOf":[{"type":"string","enum":["setup","operations"]},{"type":"null"}],"description":"Only articles with this tag"},"limit":{"anyOf":[{"type":"integer","minimum":1,"maximum":20},{"type":"null"}],"description":"Most articles to return","default":5}},"required":["query"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":"array","description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SearchArticles,
@@ -89,7 +89,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "add_article",
 		Title:           "Add an article",
 		Description:     "Adds an article to the knowledge base; it is listed as a resource of its own from then on.",
-		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"uniqueItems":true},{"type":"null"}],"description":"Topics the article is about"}},"required":["title","body"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
 		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddArticle,
@@ -536,12 +536,18 @@ func mcpgen_decode_SearchInput(d *mcpimpl.Decoder, v *SearchInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Tag = d.Enum(mcpgen_enum_2)
+				if !d.Null() {
+					v.Tag = d.Enum(mcpgen_enum_2)
+				}
 			case "limit":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				v.Limit = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				if d.Null() {
+					v.Limit = 5
+				} else {
+					v.Limit = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				}
 			default:
 				d.UnknownField(mcpgen_fields_2)
 			}
@@ -605,13 +611,15 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					at1 := d.ValueStart()
-					for d.NextElem() {
-						v.Tags = mcpimpl.Grow(d, v.Tags)
-						v.Tags[len(v.Tags)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.Tags = mcpimpl.Grow(d, v.Tags)
+							v.Tags[len(v.Tags)-1] = d.String()
+						}
+						v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags), at1)
 					}
-					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags), at1)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_4)

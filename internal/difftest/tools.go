@@ -94,6 +94,7 @@ type ProblemsInput struct {
 	G int8           `json:"g,omitempty"`                                    // An int8
 	H map[string]int `json:"h,omitempty"`                                    // Numbers by name
 	I []Region       `json:"i,omitempty" mcp:"uniqueItems,minItems=1"`       // Regions, each once
+	J int            `json:"j" mcp:"default=3,max=9"`                        // At most nine
 }
 
 // Problems takes arguments whose problems are compared with the validator's.

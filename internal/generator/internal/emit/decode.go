@@ -129,8 +129,21 @@ func fieldTarget(f *model.Field, obj jen.Code) *jen.Statement {
 }
 
 // fieldDecode decodes one property, allocating embedded struct pointers on
-// its path first.
+// its path first. null stands for the property left out where
+// f.NullIsAbsent says so: its default is applied, if it has one.
 func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Code {
+	decode := e.fieldValue(f, obj, depth)
+	if !f.NullIsAbsent() {
+		return decode
+	}
+	if f.Constraints.Default == nil {
+		return []jen.Code{jen.If(jen.Op("!").Id(e.l.dec).Dot("Null").Call()).Block(decode...)}
+	}
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Null").Call()).Block(defaultValue(f, obj)...).Else().Block(decode...)}
+}
+
+// fieldValue decodes the value of one property.
+func (e *emitter) fieldValue(f *model.Field, obj jen.Code, depth int) []jen.Code {
 	var out []jen.Code
 	sel := jen.Add(obj)
 	for _, step := range f.Path[:len(f.Path)-1] {

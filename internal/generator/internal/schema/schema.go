@@ -49,6 +49,12 @@ type Schema struct {
 	// "null"]) and the enum, or, for a $ref, as anyOf the reference and
 	// {"type":"null"}; a schema without a type allows null already.
 	Null bool `json:"-"`
+	// Absent says that null stands for the property left out (see
+	// model.Field.NullIsAbsent). It is written as anyOf the schema and
+	// {"type":"null"}, the annotations (title, description, default)
+	// outside: every client whose schema subset takes the schema alone
+	// takes that form too, where some refuse a list of types.
+	Absent bool `json:"-"`
 }
 
 // nullSchema is the schema of null alone, the second branch of a nullable
@@ -66,6 +72,17 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	}{plain: (*plain)(s)}
 	if s.Type != "" {
 		out.Type = s.Type
+	}
+	if s.Absent {
+		value := *s
+		value.Absent, value.Title, value.Description, value.Default = false, "", "", nil
+		branch, err := marshal(&value)
+		if err != nil {
+			return nil, err
+		}
+		out.AnyOf, out.Type = []json.RawMessage{branch, nullSchema}, nil
+		out.plain = &plain{Title: s.Title, Description: s.Description, Default: s.Default}
+		return marshal(out)
 	}
 	if s.Null {
 		c := *s
@@ -337,6 +354,7 @@ func (b *builder) field(f *model.Field) *Schema {
 	if f.Constraints.NoNull {
 		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
 	}
+	s.Absent = !b.output && !b.noNull && f.NullIsAbsent()
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
 		value = s.Items

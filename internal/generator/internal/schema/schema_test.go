@@ -71,10 +71,10 @@ func TestToolSchemas(t *testing.T) {
 			field("level", level, true, ""), field("blob", ptr(b64), false, ""))}},
 		inputs: `{"type":"object","properties":{` +
 			`"name":{"type":"string","description":"Who"},` +
-			`"mode":{"type":"string","title":"Mode","description":"How","enum":["fast","slow"],"default":"fast"},` +
+			`"mode":{"anyOf":[{"type":"string","enum":["fast","slow"]},{"type":"null"}],"title":"Mode","description":"How","default":"fast"},` +
 			`"small":{"type":"integer","minimum":1,"maximum":255},` +
 			`"tiny":{"type":"integer","exclusiveMinimum":-10,"maximum":127},` +
-			`"tags":{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},` +
+			`"tags":{"anyOf":[{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},{"type":"null"}]},` +
 			`"level":{"type":"integer","description":"Values:\n- 0: quiet\n- 1","enum":[0,1]},` +
 			`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},` +
 			`"required":["name","small","tiny","level"],"additionalProperties":false}`,
@@ -87,13 +87,13 @@ func TestToolSchemas(t *testing.T) {
 			`"level":{"type":["integer","null"],"description":"Level\n\nValues:\n- 0: quiet\n- 1","enum":[0,1,null]},` +
 			`"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}],"description":"Next"},` +
 			`"any":{},` +
-			`"kids":{"type":"array","items":{"type":["integer","null"]}},` +
+			`"kids":{"anyOf":[{"type":"array","items":{"type":["integer","null"]}},{"type":"null"}]},` +
 			`"region":{"type":"string","x-mcp-header":"Region"}},` +
-			`"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
+			`"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Node"}},{"type":"null"}]}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name:   "recursive",
 		tool:   &model.Tool{Func: model.Func{Input: object("In", "", field("tree", node(), true, "The tree"))}},
-		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
+		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Node"}},{"type":"null"}]}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name: "structured output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutStructured, OutType: object("Out", "Out is the result.", field("n", i64, true, "Count"))},
