@@ -227,7 +227,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "slow_compute",
 		Description:     "Computes for a while; it may run as a task, and is cancelled with it.",
-		InputSchema:     []byte(`{"type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes","minimum":0,"maximum":600},"label":{"type":"string","description":"A name for the computation"}},"required":["seconds"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes","minimum":0,"maximum":600},"label":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"A name for the computation"}},"required":["seconds"],"additionalProperties":false}`),
 		TaskSupport:     mcprt.TaskOptional,
 		Handler:         mcpgen_call_SlowCompute,
 		ChecksArguments: true,
@@ -1395,7 +1395,9 @@ func mcpgen_decode_ComputeInput(d *mcpimpl.Decoder, v *ComputeInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Label = d.String()
+				if !d.Null() {
+					v.Label = d.String()
+				}
 			default:
 				d.UnknownField(mcpgen_fields_18)
 			}

@@ -158,7 +158,7 @@ func TestLint(t *testing.T) {
 		"a.go:31:1: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name= (nolint=anthropic:name)\n")
 	code, stdout, stderr := runMain(t, dir, "-lint=anthropic-strict")
 	for _, want := range []string{
-		"a.go:8:2: warning: tool apply, argument $defs.Node.children[](anyOf 0): anthropic-strict: recursive schema",
+		"a.go:8:2: warning: tool apply, argument $defs.Node.children(anyOf 0)[](anyOf 0): anthropic-strict: recursive schema",
 		"a.go:19:2: warning: tool apply, argument tree: anthropic-strict: recursive schema",
 		"a.go:13:2: warning: tool apply, argument changes[].price: anthropic-strict: minimum is not supported",
 		"a.go:20:2: warning: tool apply, argument meta: anthropic-strict: a map",

@@ -10,7 +10,9 @@ import "math"
 // Grow appends a zero element to s; decoders then decode into s[len(s)-1]
 // in place. Once d has found a problem the call will not run and the value
 // is thrown away, so Grow reuses the last element instead of appending:
-// memory stops growing with a bad input however long it is.
+// memory stops growing with a bad input however long it is. The checks of
+// the whole list (CheckItems, CheckUnique) then count and compare the
+// items from what d read, not from s.
 func Grow[S ~[]E, E any](d *Decoder, s S) S {
 	var zero E
 	if len(s) > 0 && d.invalid() {

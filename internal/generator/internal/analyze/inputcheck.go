@@ -42,7 +42,7 @@ func (fs *fileSchema) object(nodes []*jnode, t *model.Type, what string) *model.
 		case fs.opaque(m.val):
 			nf.Constraints = f.Constraints // the file's schema of it is not known: the tag's checks stay
 		default:
-			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.Constraints, whole: true}, "property "+f.WireName)
+			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.Constraints, whole: true, optional: !nf.Required}, "property "+f.WireName)
 			fs.droppedTagChecks(f, &nf)
 			fs.headerPublished(f, m.val)
 		}

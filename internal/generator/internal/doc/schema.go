@@ -50,6 +50,7 @@ type row struct {
 func properties(rows []row, prefix string, props jsonv.Object, required []string) []row {
 	for _, p := range props {
 		s, _ := p.Value.(jsonv.Object)
+		s = jsonv.Nullable(s) // a property that takes null for absent: its schema or null
 		name := prefix + p.Key
 		rows = append(rows, row{name: name, schema: s, required: slices.Contains(required, p.Key)})
 		rows = children(rows, name, s)

@@ -213,6 +213,19 @@ type Field struct {
 	Nolint []string
 }
 
+// NullIsAbsent reports whether null stands for the property left out: a
+// property that may be left out takes null, as strict clients send it
+// for what they omit, and its input schema allows null. A value that
+// takes null already (a pointer, any, raw JSON, a type with JSON methods)
+// keeps its own meaning of null, and NoNull keeps a property to one type.
+func (f *Field) NullIsAbsent() bool {
+	switch f.Type.Kind {
+	case Pointer, Any, Raw, JSONMethod:
+		return false
+	}
+	return !f.Required && !f.Constraints.NoNull
+}
+
 // Constraints are the checks and schema keywords of an mcp tag.
 type Constraints struct {
 	Title, Format, Pattern string
@@ -224,8 +237,10 @@ type Constraints struct {
 	MinItems, MaxItems     *int
 	UniqueItems            bool
 	// NoNull refuses null for a pointer, whose decoder otherwise takes it
-	// for nil and whose schema allows it: a property mirrored in a header
-	// (header=) is published as one type, as x-mcp-header requires.
+	// for nil and whose schema allows it, and for a property that may be
+	// left out (see Field.NullIsAbsent): a property mirrored in a header
+	// (header=) is published as one type, as x-mcp-header requires, and an
+	// input= file's property allows null only where its schema says so.
 	NoNull bool
 	// NoNullItems refuses null for the pointers that are the items of a
 	// list or the values of a map: an input= schema file allows none.
