@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
@@ -50,14 +51,14 @@ func post(tb testing.TB, url, body string, h map[string]string) *http.Response {
 //
 //	go test -run '^$' -bench Replicas -benchtime 2000x ./e2e/replicas
 func BenchmarkReplicas(b *testing.B) {
-	rs := startRedis(b)
-	backend, err := mcpredis.Open(context.Background(), rs.url())
+	rs := redistest.Start(b)
+	backend, err := mcpredis.Open(context.Background(), rs.URL())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer backend.Close()
 	backend.Sessions.CacheTTL = -1 // every request reads its session from Redis
-	cached, err := mcpredis.Open(context.Background(), rs.url())
+	cached, err := mcpredis.Open(context.Background(), rs.URL())
 	if err != nil {
 		b.Fatal(err)
 	}
