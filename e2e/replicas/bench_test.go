@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // benchServer serves one echo tool over HTTP, on Redis when backend is
@@ -101,7 +102,7 @@ func BenchmarkReplicas(b *testing.B) {
 				now := time.Now().UTC()
 				i := n.Add(1)
 				id := "bench-" + strconv.FormatInt(i, 10)
-				t := &mcpserver.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpserver.TaskWorking,
+				t := &mcpstore.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpstore.TaskWorking,
 					CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Runner: "r1", LeaseUntil: now.Add(4 * time.Second)}
 				if err := store.Create(ctx, t); err != nil {
 					b.Fatal(err)
@@ -109,7 +110,7 @@ func BenchmarkReplicas(b *testing.B) {
 				if _, err := store.Get(ctx, t.Owner, id); err != nil {
 					b.Fatal(err)
 				}
-				t.Status = mcpserver.TaskCompleted
+				t.Status = mcpstore.TaskCompleted
 				if err := store.Update(ctx, t); err != nil {
 					b.Fatal(err)
 				}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // slowLink is a TCP proxy to addr that holds every chunk Redis sends for
@@ -93,7 +93,7 @@ func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
 	a := open(rs.Addr())
 	b := open(slowLink(t, rs.Addr(), delay))
 
-	rec := &mcpserver.SessionRecord{ID: "cached-" + strconv.FormatInt(time.Now().UnixNano(), 36), Revision: "2025-06-18", LogLevel: "info"}
+	rec := &mcpstore.SessionRecord{ID: "cached-" + strconv.FormatInt(time.Now().UnixNano(), 36), Revision: "2025-06-18", LogLevel: "info"}
 	if err := a.Create(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
 	if err := a.Delete(ctx, rec.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.Get(ctx, rec.ID); !errors.Is(err, mcpserver.ErrSessionNotFound) {
+	if got, err := b.Get(ctx, rec.ID); !errors.Is(err, mcpstore.ErrSessionNotFound) {
 		t.Errorf("after Delete on a, b reads %+v, %v; want ErrSessionNotFound", got, err)
 	}
 

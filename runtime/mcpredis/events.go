@@ -8,10 +8,10 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// EventLog is an [mcpserver.EventLog] on Redis Streams: one stream per SSE
+// EventLog is an [mcpstore.EventLog] on Redis Streams: one stream per SSE
 // stream of a session, under the session's hash tag, trimmed to about
 // MaxEvents entries (XADD MAXLEN ~). An event id is the SSE stream's name,
 // "/", and the Redis entry id; resuming reads the entries after it, then
@@ -26,14 +26,14 @@ import (
 // and the end: atomic, so two followers cannot both append them.
 type EventLog struct {
 	// MaxEvents bounds the events kept per stream (approximately, as
-	// Redis trims whole nodes). Zero means mcpserver.DefaultEventLogSize.
+	// Redis trims whole nodes). Zero means mcpstore.DefaultEventLogSize.
 	MaxEvents int
 
 	b    *Backend
 	idle time.Duration // the session idle timeout; streams live twice as long
 }
 
-var _ mcpserver.EventLog = (*EventLog)(nil)
+var _ mcpstore.EventLog = (*EventLog)(nil)
 
 // The fields of a stream entry: an event's data, or the end of the stream.
 const (
@@ -56,12 +56,12 @@ func (l *EventLog) keep() int64 {
 	return (2 * l.idle).Milliseconds()
 }
 
-// Append implements [mcpserver.EventLog].
+// Append implements [mcpstore.EventLog].
 func (l *EventLog) Append(ctx context.Context, session, stream string, data []byte) (string, error) {
 	c, key := l.b.client, l.b.streamKey(session, stream)
 	limit := l.MaxEvents
 	if limit <= 0 {
-		limit = mcpserver.DefaultEventLogSize
+		limit = mcpstore.DefaultEventLogSize
 	}
 	cmds := rueidis.Commands{
 		c.B().Xadd().Key(key).Maxlen().Almost().Threshold(strconv.Itoa(limit)).Id("*").
@@ -85,7 +85,7 @@ func (l *EventLog) Append(ctx context.Context, session, stream string, data []by
 	return stream + "/" + id, nil
 }
 
-// End implements [mcpserver.EventLog]. The stream's hold and will go in
+// End implements [mcpstore.EventLog]. The stream's hold and will go in
 // the same round trip: an ended stream never lapses.
 func (l *EventLog) End(ctx context.Context, session, stream string) error {
 	c := l.b.client
@@ -101,7 +101,7 @@ func (l *EventLog) End(ctx context.Context, session, stream string) error {
 	return nil
 }
 
-// Hold implements [mcpserver.EventLog]: the will and the hold in one
+// Hold implements [mcpstore.EventLog]: the will and the hold in one
 // round trip, which rueidis pipelines with the commands made meanwhile,
 // as the priming event's.
 func (l *EventLog) Hold(ctx context.Context, session, stream string, ttl time.Duration, will []byte) error {
@@ -148,7 +148,7 @@ return 2
 func (l *EventLog) lapse(ctx context.Context, session, stream string) (bool, error) {
 	limit := l.MaxEvents
 	if limit <= 0 {
-		limit = mcpserver.DefaultEventLogSize
+		limit = mcpstore.DefaultEventLogSize
 	}
 	keys := []string{l.b.streamKey(session, stream), l.b.willKey(session, stream), l.b.holdKey(session, stream)}
 	n, err := lapseScript.Exec(ctx, l.b.client, keys, []string{strconv.Itoa(limit)}).AsInt64()
@@ -175,11 +175,11 @@ func position(stream, id string) (string, bool) {
 	return pos, true
 }
 
-// Check implements [mcpserver.EventLog]: the event must still be kept.
+// Check implements [mcpstore.EventLog]: the event must still be kept.
 func (l *EventLog) Check(ctx context.Context, session, stream, id string) error {
 	pos, ok := position(stream, id)
 	if !ok {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	c := l.b.client
 	got, err := c.Do(ctx, c.B().Xrange().Key(l.b.streamKey(session, stream)).Start(pos).End(pos).Build()).AsXRange()
@@ -187,15 +187,15 @@ func (l *EventLog) Check(ctx context.Context, session, stream, id string) error 
 		return failed("reading the event log", err)
 	}
 	if len(got) != 1 {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	if _, end := got[0].FieldValues[eEnd]; end {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	return nil
 }
 
-// Follow implements [mcpserver.EventLog].
+// Follow implements [mcpstore.EventLog].
 func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn func(id string, data []byte) error) error {
 	if err := l.Check(ctx, session, stream, after); err != nil {
 		return err
@@ -243,7 +243,7 @@ func ctxOr(ctx context.Context, err error) error {
 	return err
 }
 
-// Close implements [mcpserver.EventLog]: each stream of the session gets
+// Close implements [mcpstore.EventLog]: each stream of the session gets
 // its end, so that followers stop, and expires shortly after.
 func (l *EventLog) Close(ctx context.Context, session string) error {
 	c := l.b.client

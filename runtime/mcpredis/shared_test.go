@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // TestSessionShared: a session created on one replica is read on
@@ -24,7 +25,7 @@ func TestSessionShared(t *testing.T) {
 	b1.Attach(srv1)
 	b2.Attach(srv2)
 	ctx := context.Background()
-	rec := &mcpserver.SessionRecord{ID: "S1", Revision: "2025-06-18", Capabilities: []byte(`{"roots":{}}`),
+	rec := &mcpstore.SessionRecord{ID: "S1", Revision: "2025-06-18", Capabilities: []byte(`{"roots":{}}`),
 		Subscriptions: []string{"file:///a"}, TaskOwner: "S1", Owner: "iss sub"}
 	if err := srv1.Sessions.Create(ctx, rec); err != nil {
 		t.Fatal(err)
@@ -56,13 +57,13 @@ func TestSessionShared(t *testing.T) {
 		t.Fatalf("a touched session: %v", err)
 	}
 	mr.FastForward(20 * time.Second)
-	if _, err := srv1.Sessions.Get(ctx, "S1"); !errors.Is(err, mcpserver.ErrSessionNotFound) {
+	if _, err := srv1.Sessions.Get(ctx, "S1"); !errors.Is(err, mcpstore.ErrSessionNotFound) {
 		t.Errorf("an idle session: %v, want ErrSessionNotFound", err)
 	}
-	if err := srv1.Sessions.SetLogLevel(ctx, "S1", "info"); !errors.Is(err, mcpserver.ErrSessionNotFound) {
+	if err := srv1.Sessions.SetLogLevel(ctx, "S1", "info"); !errors.Is(err, mcpstore.ErrSessionNotFound) {
 		t.Errorf("level of an expired session: %v, want ErrSessionNotFound", err)
 	}
-	if err := srv1.Sessions.Create(ctx, &mcpserver.SessionRecord{ID: "S2", Revision: "2025-11-25"}); err != nil {
+	if err := srv1.Sessions.Create(ctx, &mcpstore.SessionRecord{ID: "S2", Revision: "2025-11-25"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv2.Sessions.Delete(ctx, "S2"); err != nil {
@@ -73,7 +74,7 @@ func TestSessionShared(t *testing.T) {
 		srv1.Sessions.Subscribe(ctx, "S2", "x", true),
 		srv1.Sessions.Touch(ctx, "S2", time.Minute),
 	} {
-		if !errors.Is(call, mcpserver.ErrSessionNotFound) {
+		if !errors.Is(call, mcpstore.ErrSessionNotFound) {
 			t.Errorf("a deleted session: %v, want ErrSessionNotFound", call)
 		}
 	}
@@ -143,11 +144,11 @@ func TestEventLogResume(t *testing.T) {
 		t.Errorf("check of the priming event: %v", err)
 	}
 	for _, bad := range []string{"p2/" + prime[3:], "p1/0-1", "p1", "p1/x-y", ids[0] + "/1"} {
-		if err := b2.Events.Check(ctx, "S1", "p1", bad); !errors.Is(err, mcpserver.ErrUnknownEvent) {
+		if err := b2.Events.Check(ctx, "S1", "p1", bad); !errors.Is(err, mcpstore.ErrUnknownEvent) {
 			t.Errorf("check %q: %v, want ErrUnknownEvent", bad, err)
 		}
 	}
-	if err := b2.Events.Check(ctx, "S2", "p1", prime); !errors.Is(err, mcpserver.ErrUnknownEvent) {
+	if err := b2.Events.Check(ctx, "S2", "p1", prime); !errors.Is(err, mcpstore.ErrUnknownEvent) {
 		t.Errorf("check in another session: %v, want ErrUnknownEvent", err)
 	}
 	out, errc := collect(b2.Events, ctx, "S1", "p1", prime)
@@ -200,7 +201,7 @@ func TestEventLogClose(t *testing.T) {
 		t.Errorf("event after close: %q", s)
 	}
 	mr.FastForward(2 * closedKeep)
-	if err := b2.Events.Check(ctx, "S1", "g", id); !errors.Is(err, mcpserver.ErrUnknownEvent) {
+	if err := b2.Events.Check(ctx, "S1", "g", id); !errors.Is(err, mcpstore.ErrUnknownEvent) {
 		t.Errorf("check after close: %v, want ErrUnknownEvent", err)
 	}
 }
@@ -217,7 +218,7 @@ func TestEventLogBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := b.Events.Check(ctx, "S1", "g", first); !errors.Is(err, mcpserver.ErrUnknownEvent) {
+	if err := b.Events.Check(ctx, "S1", "g", first); !errors.Is(err, mcpstore.ErrUnknownEvent) {
 		t.Errorf("check of a trimmed event: %v, want ErrUnknownEvent", err)
 	}
 }
@@ -248,7 +249,7 @@ func TestBus(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string][]string{}
 	sub := func(name string, b *Backend) {
-		if _, err := b.Bus.Subscribe(func(e mcpserver.BusEvent) {
+		if _, err := b.Bus.Subscribe(func(e mcpstore.BusEvent) {
 			mu.Lock()
 			got[name] = append(got[name], fmt.Sprintf("%+v", e))
 			mu.Unlock()
@@ -259,7 +260,7 @@ func TestBus(t *testing.T) {
 	sub("a", b1)
 	sub("b", b2)
 	sub("c", b2)
-	e := mcpserver.BusEvent{Kind: mcpserver.BusTaskChanged, Origin: "r1", ID: "T1"}
+	e := mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, Origin: "r1", ID: "T1"}
 	if err := b1.Bus.Publish(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
@@ -295,14 +296,14 @@ func TestBusCatchesUp(t *testing.T) {
 	b1, mr := backend(t)
 	b2 := open(t, mr)
 	seen := make(chan string, 10)
-	if _, err := b2.Bus.Subscribe(func(e mcpserver.BusEvent) { seen <- e.ID }); err != nil {
+	if _, err := b2.Bus.Subscribe(func(e mcpstore.BusEvent) { seen <- e.ID }); err != nil {
 		t.Fatal(err)
 	}
 	mr.SetError("LOADING") // every command fails until cleared
 	time.Sleep(50 * time.Millisecond)
 	mr.SetError("")
 	for _, id := range []string{"x", "y"} {
-		if err := b1.Bus.Publish(context.Background(), mcpserver.BusEvent{Kind: mcpserver.BusTaskChanged, ID: id}); err != nil {
+		if err := b1.Bus.Publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -325,14 +326,14 @@ func TestBusSubscribeDuringOutage(t *testing.T) {
 	b2 := open(t, mr)
 	mr.SetError("LOADING")
 	seen := make(chan string, 10)
-	if _, err := b2.Bus.Subscribe(func(e mcpserver.BusEvent) { seen <- e.ID }); err != nil {
+	if _, err := b2.Bus.Subscribe(func(e mcpstore.BusEvent) { seen <- e.ID }); err != nil {
 		t.Fatalf("subscribing during an outage: %v", err)
 	}
 	time.Sleep(50 * time.Millisecond)
 	mr.SetError("")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if err := b1.Bus.Publish(context.Background(), mcpserver.BusEvent{Kind: mcpserver.BusTaskChanged, ID: "x"}); err != nil {
+		if err := b1.Bus.Publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: "x"}); err != nil {
 			t.Fatal(err)
 		}
 		select {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // backend returns a backend on a fresh miniredis, which has no CLIENT
@@ -27,14 +27,14 @@ func backend(t *testing.T) (*Backend, *miniredis.Miniredis) {
 }
 
 // newTask returns a working task of owner created now.
-func newTask(id, owner string, ttl time.Duration) *mcpserver.Task {
+func newTask(id, owner string, ttl time.Duration) *mcpstore.Task {
 	now := time.Now().UTC()
-	return &mcpserver.Task{ID: id, Owner: owner, Tool: "slow", Status: mcpserver.TaskWorking,
+	return &mcpstore.Task{ID: id, Owner: owner, Tool: "slow", Status: mcpstore.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: time.Second,
 		Runner: "r1", LeaseUntil: now.Add(time.Minute)}
 }
 
-func mustCreate(t *testing.T, s *TaskStore, task *mcpserver.Task) {
+func mustCreate(t *testing.T, s *TaskStore, task *mcpstore.Task) {
 	t.Helper()
 	if err := s.Create(context.Background(), task); err != nil {
 		t.Fatalf("create %s: %v", task.ID, err)
@@ -56,10 +56,10 @@ func TestTaskRoundTrip(t *testing.T) {
 	if fmt.Sprint(*got) != fmt.Sprint(*want) {
 		t.Errorf("got  %+v\nwant %+v", *got, *want)
 	}
-	if _, err := b.Tasks.Get(ctx, "sess-b", "T1"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, err := b.Tasks.Get(ctx, "sess-b", "T1"); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("another owner's get: %v, want ErrTaskNotFound", err)
 	}
-	if _, err := b.Tasks.Get(ctx, "sess-a", "T2"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, err := b.Tasks.Get(ctx, "sess-a", "T2"); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("unknown task: %v, want ErrTaskNotFound", err)
 	}
 }
@@ -72,26 +72,26 @@ func TestTaskTerminalIsFinal(t *testing.T) {
 	task := newTask("T1", "", time.Hour)
 	mustCreate(t, b.Tasks, task)
 	upd := *task
-	upd.Status, upd.Runner, upd.LeaseUntil = mcpserver.TaskInputRequired, "elsewhere", time.Time{}
+	upd.Status, upd.Runner, upd.LeaseUntil = mcpstore.TaskInputRequired, "elsewhere", time.Time{}
 	if err := b.Tasks.Update(ctx, &upd); err != nil {
 		t.Fatal(err)
 	}
-	upd.Status, upd.Result = mcpserver.TaskCompleted, []byte(`{"content":[]}`)
+	upd.Status, upd.Result = mcpstore.TaskCompleted, []byte(`{"content":[]}`)
 	if err := b.Tasks.Update(ctx, &upd); err != nil {
 		t.Fatal(err)
 	}
-	upd.Status, upd.Result = mcpserver.TaskCancelled, nil
-	if err := b.Tasks.Update(ctx, &upd); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+	upd.Status, upd.Result = mcpstore.TaskCancelled, nil
+	if err := b.Tasks.Update(ctx, &upd); !errors.Is(err, mcpstore.ErrTaskTerminal) {
 		t.Errorf("update of a completed task: %v, want ErrTaskTerminal", err)
 	}
 	got, _ := b.Tasks.Get(ctx, "", "T1")
-	if got.Status != mcpserver.TaskCompleted || string(got.Result) != `{"content":[]}` {
+	if got.Status != mcpstore.TaskCompleted || string(got.Result) != `{"content":[]}` {
 		t.Errorf("stored %s %s, want completed with its result", got.Status, got.Result)
 	}
 	if got.Runner != "r1" || !got.LeaseUntil.Equal(task.LeaseUntil) {
 		t.Errorf("runner %q lease %v, want r1 %v", got.Runner, got.LeaseUntil, task.LeaseUntil)
 	}
-	if err := b.Tasks.Update(ctx, newTask("T9", "", 0)); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if err := b.Tasks.Update(ctx, newTask("T9", "", 0)); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("update of an unknown task: %v, want ErrTaskNotFound", err)
 	}
 }
@@ -118,11 +118,11 @@ func TestTaskTerminalRace(t *testing.T) {
 		id := fmt.Sprint("T", i)
 		mustCreate(t, b1.Tasks, newTask(id, "", time.Hour))
 		var wins sync.WaitGroup
-		won := make(chan mcpserver.TaskStatus, 2)
+		won := make(chan mcpstore.TaskStatus, 2)
 		for _, side := range []struct {
 			s  *TaskStore
-			st mcpserver.TaskStatus
-		}{{b1.Tasks, mcpserver.TaskCompleted}, {b2.Tasks, mcpserver.TaskCancelled}} {
+			st mcpstore.TaskStatus
+		}{{b1.Tasks, mcpstore.TaskCompleted}, {b2.Tasks, mcpstore.TaskCancelled}} {
 			wins.Add(1)
 			go func() {
 				defer wins.Done()
@@ -130,14 +130,14 @@ func TestTaskTerminalRace(t *testing.T) {
 				task.Status = side.st
 				if err := side.s.Update(ctx, task); err == nil {
 					won <- side.st
-				} else if !errors.Is(err, mcpserver.ErrTaskTerminal) {
+				} else if !errors.Is(err, mcpstore.ErrTaskTerminal) {
 					t.Error(err)
 				}
 			}()
 		}
 		wins.Wait()
 		close(won)
-		var winners []mcpserver.TaskStatus
+		var winners []mcpstore.TaskStatus
 		for st := range won {
 			winners = append(winners, st)
 		}
@@ -172,7 +172,7 @@ func TestTaskOwnerLimit(t *testing.T) {
 			switch {
 			case err == nil:
 				created++
-			case errors.Is(err, mcpserver.ErrTooManyTasks):
+			case errors.Is(err, mcpstore.ErrTooManyTasks):
 				refused++
 			default:
 				t.Error(err)
@@ -201,11 +201,11 @@ func TestTaskOwnerLimitCountsRunning(t *testing.T) {
 	b.Tasks.MaxPerOwner, b.Tasks.MaxKept = 2, 4
 	mustCreate(t, b.Tasks, newTask("A1", "", time.Minute))
 	mustCreate(t, b.Tasks, newTask("A2", "", time.Minute))
-	if err := b.Tasks.Create(ctx, newTask("A3", "", time.Minute)); !errors.Is(err, mcpserver.ErrTooManyTasks) {
+	if err := b.Tasks.Create(ctx, newTask("A3", "", time.Minute)); !errors.Is(err, mcpstore.ErrTooManyTasks) {
 		t.Fatalf("a third running task: %v, want ErrTooManyTasks", err)
 	}
 	done := newTask("A1", "", time.Minute)
-	done.Status = mcpserver.TaskCompleted
+	done.Status = mcpstore.TaskCompleted
 	if err := b.Tasks.Update(ctx, done); err != nil {
 		t.Fatal(err)
 	}
@@ -222,11 +222,11 @@ func TestTaskOwnerLimitCountsRunning(t *testing.T) {
 		t.Errorf("List: %d tasks, %v; want the 4 kept", len(tasks), err)
 	}
 	finish := newTask("A3", "", time.Minute)
-	finish.Status = mcpserver.TaskFailed
+	finish.Status = mcpstore.TaskFailed
 	if err := b.Tasks.Update(ctx, finish); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Tasks.Create(ctx, newTask("A5", "", time.Minute)); !errors.Is(err, mcpserver.ErrTooManyTasks) {
+	if err := b.Tasks.Create(ctx, newTask("A5", "", time.Minute)); !errors.Is(err, mcpstore.ErrTooManyTasks) {
 		t.Errorf("a fifth task kept: %v, want ErrTooManyTasks", err)
 	}
 }
@@ -240,10 +240,10 @@ func TestTaskExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	mr.FastForward(2 * time.Minute)
-	if _, err := b.Tasks.Get(ctx, "", "T1"); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, err := b.Tasks.Get(ctx, "", "T1"); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("get after the TTL: %v, want ErrTaskNotFound", err)
 	}
-	if err := b.Tasks.Renew(ctx, "T1", "r1", time.Now()); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if err := b.Tasks.Renew(ctx, "T1", "r1", time.Now()); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("renew after the TTL: %v, want ErrTaskNotFound", err)
 	}
 }
@@ -285,7 +285,7 @@ func TestTaskList(t *testing.T) {
 	if err != nil || len(all) != 6 || next != "" {
 		t.Errorf("unlimited list: %d tasks, next %q, %v", len(all), next, err)
 	}
-	if _, _, err := b.Tasks.List(ctx, "sess-a", "B0", 2); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, _, err := b.Tasks.List(ctx, "sess-a", "B0", 2); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("another owner's cursor: %v, want ErrTaskNotFound", err)
 	}
 }
@@ -307,17 +307,17 @@ func TestTaskLease(t *testing.T) {
 		t.Errorf("after renew: runner %q lease %v, want r2 %v", got.Runner, got.LeaseUntil, until)
 	}
 	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
-	if got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || reaped || got.Status != mcpserver.TaskWorking {
+	if got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now, errObj); err != nil || reaped || got.Status != mcpstore.TaskWorking {
 		t.Errorf("reap before the lease ends: %v %v %v, want working", got, reaped, err)
 	}
-	if _, _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if _, _, err := b.Tasks.Reap(ctx, "sess-b", "T1", now.Add(time.Minute), errObj); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("reap by another owner: %v, want ErrTaskNotFound", err)
 	}
 	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
 	got, reaped, err := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj)
-	if err != nil || !reaped || got.Status != mcpserver.TaskFailed || string(got.Error) != string(errObj) {
+	if err != nil || !reaped || got.Status != mcpstore.TaskFailed || string(got.Error) != string(errObj) {
 		t.Fatalf("reap after the lease: %+v %v %v, want failed with the error", got, reaped, err)
 	}
 	if _, reaped, _ := b.Tasks.Reap(ctx, "sess-a", "T1", now.Add(time.Minute), errObj); reaped {
@@ -326,10 +326,10 @@ func TestTaskLease(t *testing.T) {
 	if box, _ := b.Tasks.TakeAnswers(ctx, "T1"); box != nil {
 		t.Errorf("answers of a reaped task: %v, want none", box)
 	}
-	if err := b.Tasks.Renew(ctx, "T1", "r2", until); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+	if err := b.Tasks.Renew(ctx, "T1", "r2", until); !errors.Is(err, mcpstore.ErrTaskTerminal) {
 		t.Errorf("renew of a failed task: %v, want ErrTaskTerminal", err)
 	}
-	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); !errors.Is(err, mcpserver.ErrTaskTerminal) {
+	if err := b.Tasks.PostAnswers(ctx, "T1", map[string][]byte{"k": []byte(`{}`)}); !errors.Is(err, mcpstore.ErrTaskTerminal) {
 		t.Errorf("answers for a failed task: %v, want ErrTaskTerminal", err)
 	}
 }
@@ -354,7 +354,7 @@ func TestTaskAnswers(t *testing.T) {
 	if box, _ := b1.Tasks.TakeAnswers(ctx, "T1"); box != nil {
 		t.Errorf("taken twice: %s", box)
 	}
-	if err := b2.Tasks.PostAnswers(ctx, "nope", map[string][]byte{"a": []byte(`1`)}); !errors.Is(err, mcpserver.ErrTaskNotFound) {
+	if err := b2.Tasks.PostAnswers(ctx, "nope", map[string][]byte{"a": []byte(`1`)}); !errors.Is(err, mcpstore.ErrTaskNotFound) {
 		t.Errorf("answers for an unknown task: %v, want ErrTaskNotFound", err)
 	}
 }
@@ -396,7 +396,7 @@ func TestTaskLapsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := newTask("T1", "sess-b", time.Hour)
-	done.Status = mcpserver.TaskCompleted
+	done.Status = mcpstore.TaskCompleted
 	if err := b1.Tasks.Update(ctx, done); err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestTaskLapsed(t *testing.T) {
 	for _, s := range []*TaskStore{b1.Tasks, b2.Tasks} {
 		reapers.Go(func() {
 			got, reaped, err := s.Reap(ctx, "", "T2", at, errObj)
-			if err != nil || got.Status != mcpserver.TaskFailed {
+			if err != nil || got.Status != mcpstore.TaskFailed {
 				t.Errorf("reap: %+v %v", got, err)
 			}
 			if reaped {

@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"container/heap"
@@ -88,9 +88,9 @@ type TaskStore interface {
 // SharedTaskStore is what a [TaskStore] shared by several replicas adds,
 // so that nothing sent to a task is lost whichever replica receives it.
 // The replica running a task holds a lease on it, renewed every
-// Server.TaskLease; a task whose lease lapsed is failed by the reaper of
-// any replica, which looks for them every TaskLease, or by the first
-// replica that reads it before. Answers for its handler wait in the store
+// mcpserver.Server.TaskLease; a task whose lease lapsed is failed by the
+// reaper of any replica, which looks for them every TaskLease, or by the
+// first replica that reads it before. Answers for its handler wait in the store
 // until the runner takes them; a cancel is the stored status itself,
 // which the runner sees at its next renewal. (A [Bus] makes both arrive
 // at once; the lease makes them arrive within one TaskLease without it.)
@@ -289,7 +289,7 @@ func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.T
 	}
 	reaped := !t.Status.Terminal() && !t.LeaseUntil.IsZero() && t.LeaseUntil.Before(now)
 	if reaped {
-		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, reapedMessage, nil
+		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, ReapedMessage, nil
 		t.Error, t.UpdatedAt = errObj, now
 		delete(m.answers, id)
 		m.endedLocked(t)
@@ -299,8 +299,9 @@ func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.T
 	return &c, reaped, nil
 }
 
-// reapedMessage is the status message of a task failed by a reaper.
-const reapedMessage = "The server running this task stopped."
+// ReapedMessage is the status message of a task that
+// [SharedTaskStore.Reap] failed.
+const ReapedMessage = "The server running this task stopped."
 
 // Lapsed implements [SharedTaskStore]. It walks only the top of the heap
 // of leases, where the lapsed ones are: a lease that has not lapsed ends

@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"context"
@@ -162,3 +162,7 @@ func TestMemoryEventLogHold(t *testing.T) {
 		t.Errorf("the stream never held: %q, %v; want x only", got, err)
 	}
 }
+
+// timeout bounds every wait of these tests; nothing takes so long when
+// the log works.
+const timeout = 5 * time.Second

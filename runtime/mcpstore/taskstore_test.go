@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"context"
@@ -248,7 +248,7 @@ func TestMemoryTaskStoreLapsed(t *testing.T) {
 	}
 	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
 	got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj)
-	if err != nil || !reaped || got.Status != TaskFailed || got.StatusMessage != reapedMessage || string(got.Error) != string(errObj) {
+	if err != nil || !reaped || got.Status != TaskFailed || got.StatusMessage != ReapedMessage || string(got.Error) != string(errObj) {
 		t.Fatalf("Reap = %+v, %v, %v; want failed by this call", got, reaped, err)
 	}
 	if got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj); err != nil || reaped || got.Status != TaskFailed {

@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"context"
@@ -56,9 +56,9 @@ type EventLog interface {
 // log cannot resume from.
 var ErrUnknownEvent = errors.New("mcpserver: unknown or expired event id")
 
-// streamOf returns the stream an event id names, or false for an id not
+// StreamOf returns the stream an event id names, or false for an id not
 // of the form stream/position.
-func streamOf(id string) (string, bool) {
+func StreamOf(id string) (string, bool) {
 	stream, pos, ok := strings.Cut(id, "/")
 	return stream, ok && stream != "" && pos != "" && !strings.Contains(pos, "/")
 }
@@ -234,7 +234,7 @@ func (l *MemoryEventLog) lapse(ms *memSession, name string, st *memStream) time.
 // find returns the session and stream of the event id, and its position;
 // l.mu is held.
 func (l *MemoryEventLog) find(session, stream, id string) (*memSession, *memStream, uint64, error) {
-	name, ok := streamOf(id)
+	name, ok := StreamOf(id)
 	if !ok || name != stream {
 		return nil, nil, 0, ErrUnknownEvent
 	}
