@@ -361,6 +361,26 @@ func TestServerLinksNoRedis(t *testing.T) {
 	}
 }
 
+// TestImportsNoServer: the backend implements the stores' contracts
+// without importing the built-in server, so that it builds beside any
+// server that takes them.
+func TestImportsNoServer(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "github.com/mcpgen/mcpgen/runtime/mcpredis").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v: %s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/mcpgen/mcpgen/runtime/mcpstore") {
+		t.Fatalf("go list -deps listed %d packages, none of them runtime/mcpstore", len(deps))
+	}
+	for _, p := range deps {
+		if p == "github.com/mcpgen/mcpgen/runtime/mcpserver" {
+			t.Error("runtime/mcpredis depends on runtime/mcpserver")
+		}
+	}
+}
+
 // TestPing: Ping answers nil while Redis answers, an error when it does
 // not.
 func TestPing(t *testing.T) {
