@@ -28,12 +28,8 @@ import (
 // lease renewed since, a task ended or gone), and Reap, on the task's
 // hash, decides.
 type TaskStore struct {
-	// MaxPerOwner bounds an owner's tasks that have not ended, as the
-	// memory store does, and MaxKept its tasks kept, ended ones included
-	// until their TTL passes; Create refuses more with ErrTooManyTasks.
-	// Zero means 100 and 10,000. (Clients of 2026-07-28 without
-	// authorization have no identity and share one owner.)
-	MaxPerOwner, MaxKept int
+	// TaskLimits bound each owner's tasks, as in the memory store.
+	mcpstore.TaskLimits
 
 	b   *Backend
 	now func() time.Time
@@ -178,16 +174,10 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 		ms := t.CreatedAt.Add(t.TTL).UnixMilli() + 1
 		end, expireAt = strconv.FormatInt(ms, 10), strconv.FormatInt(ms, 10)
 	}
-	running, kept := s.MaxPerOwner, s.MaxKept
-	if running <= 0 {
-		running = 100
-	}
-	if kept <= 0 {
-		kept = 10000
-	}
+	lim := s.Limits()
 	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n"), b.ownerKey(t.Owner, "r")}
 	n, err := reserveScript.Exec(ctx, b.client, keys,
-		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(running), strconv.Itoa(kept)}).AsInt64()
+		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(lim.MaxPerOwner), strconv.Itoa(lim.MaxKept)}).AsInt64()
 	if err != nil {
 		return failed("creating the task", err)
 	}
@@ -387,11 +377,12 @@ func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, e
 // right the entries of tasks renewed, ended or gone since.
 func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mcpstore.Task, error) {
 	b := s.b
+	count := int64(limit)
 	if limit <= 0 {
-		limit = 100
+		count = -1 // Redis: all from the offset on
 	}
 	ids, err := b.client.Do(ctx, b.client.B().Zrangebyscore().Key(b.leasesKey()).Min("-inf").
-		Max("("+strconv.FormatInt(now.UnixMilli(), 10)).Limit(0, int64(limit)).Build()).AsStrSlice()
+		Max("("+strconv.FormatInt(now.UnixMilli(), 10)).Limit(0, count).Build()).AsStrSlice()
 	if err != nil {
 		return nil, failed("finding lapsed leases", err)
 	}

@@ -454,3 +454,21 @@ func TestTaskLapsedCleansGone(t *testing.T) {
 		t.Errorf("index of leases %v, want empty", members)
 	}
 }
+
+// TestTaskLapsedNoLimit: Lapsed without a limit returns every lapsed
+// task, as the memory store does, not a batch of its own size.
+func TestTaskLapsedNoLimit(t *testing.T) {
+	t.Parallel()
+	b, _ := backend(t)
+	start := time.Now().UTC()
+	const n = 120
+	for i := range n { // of owners enough for the bound of each
+		task := newTask(fmt.Sprint("T", i), fmt.Sprint("o", i%4), time.Hour)
+		task.LeaseUntil = start.Add(time.Second)
+		mustCreate(t, b.Tasks, task)
+	}
+	found, err := b.Tasks.Lapsed(context.Background(), start.Add(time.Minute), 0)
+	if err != nil || len(found) != n {
+		t.Errorf("Lapsed without a limit: %d tasks, %v; want %d", len(found), err, n)
+	}
+}

@@ -148,7 +148,7 @@ func TestThousandTasks(t *testing.T) {
 	}
 	g := newGate()
 	srv := taskServer(g.tool("work", mcprt.TaskOptional))
-	store := &mcpstore.MemoryTaskStore{MaxPerOwner: 2000}
+	store := &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 2000}}
 	srv.Tasks, srv.TaskTTL = store, 3*time.Second
 	before, heapBefore := runtime.NumGoroutine(), liveHeap()
 	c := startStdio(t, srv)

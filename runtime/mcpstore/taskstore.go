@@ -98,7 +98,7 @@ type TaskStore interface {
 // A shared implementation must provide, each atomically: Renew only of a
 // task that is not terminal; Reap only of a task whose lease has lapsed,
 // reporting the one call that failed it; answers kept until taken, each
-// taken once. Update leaves Runner and LeaseUntil as stored: only Create
+// taken once, and dropped when the task ends. Update leaves Runner and LeaseUntil as stored: only Create
 // and Renew write them. Lapsed must cost no more than the tasks it
 // returns, however many the store holds, since every replica asks it
 // every TaskLease.
@@ -113,8 +113,9 @@ type SharedTaskStore interface {
 	// the task as stored afterwards, reaped or not; reaped is true only
 	// for the call that failed it, so that one replica tells the client.
 	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (t *Task, reaped bool, err error)
-	// Lapsed returns up to limit tasks, of every owner, that are not
-	// terminal and whose lease ended before now, for the reaper to fail.
+	// Lapsed returns up to limit tasks (all when limit <= 0), of every
+	// owner, that are not terminal and whose lease ended before now, for
+	// the reaper to fail.
 	// A task it returns may have been renewed or have ended since: Reap
 	// decides.
 	Lapsed(ctx context.Context, now time.Time, limit int) ([]*Task, error)
@@ -132,6 +133,34 @@ var (
 	ErrTooManyTasks = errors.New("too many tasks")
 )
 
+// The default bounds of a task store (see [TaskLimits]), and of the
+// memory store's tasks of all owners together.
+const (
+	DefaultMaxPerOwner = 100
+	DefaultMaxKept     = 10000
+	DefaultMaxTotal    = 10000
+)
+
+// TaskLimits bound the tasks a store keeps of one owner: Create refuses
+// more with ErrTooManyTasks. A store embeds them, so that every store
+// names and means its bounds alike. (Clients of 2026-07-28 without
+// authorization have no identity and share one owner, so for them
+// MaxPerOwner bounds the tasks running at once for all together.)
+type TaskLimits struct {
+	// MaxPerOwner bounds an owner's tasks that have not ended. Zero
+	// means DefaultMaxPerOwner.
+	MaxPerOwner int
+	// MaxKept bounds an owner's tasks kept, ended ones included until
+	// their TTL passes. Zero means DefaultMaxKept.
+	MaxKept int
+}
+
+// Limits returns l with each field that is not positive set to its
+// default: the bounds a store applies.
+func (l TaskLimits) Limits() TaskLimits {
+	return TaskLimits{MaxPerOwner: orDefault(l.MaxPerOwner, DefaultMaxPerOwner), MaxKept: orDefault(l.MaxKept, DefaultMaxKept)}
+}
+
 // MemoryTaskStore is the default [TaskStore]: tasks in memory, bounded per
 // owner and in total, removed once their TTL has passed. Every operation
 // but List and Lapsed costs the same however many tasks it holds (a heap
@@ -139,13 +168,12 @@ var (
 // heap ordered by their end, and each owner's tasks a list in creation
 // order.
 type MemoryTaskStore struct {
-	// MaxPerOwner bounds the tasks of one owner that have not ended, and
-	// MaxTotal the tasks kept, ended ones included until their TTL
-	// passes; Create refuses more with ErrTooManyTasks. Zero means 100
-	// per owner and 10,000 in total. (Clients of 2026-07-28 without
-	// authorization have no identity and share one owner, so for them
-	// MaxPerOwner bounds the tasks running at once for all together.)
-	MaxPerOwner, MaxTotal int
+	// TaskLimits bound each owner's tasks.
+	TaskLimits
+	// MaxTotal bounds the tasks kept of all owners together, ended ones
+	// included until their TTL passes; Create refuses more with
+	// ErrTooManyTasks. Zero means DefaultMaxTotal.
+	MaxTotal int
 
 	mu      sync.Mutex
 	byID    map[string]*memTask
@@ -187,9 +215,9 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweepLocked()
-	maxOwn, maxAll := orDefault(m.MaxPerOwner, 100), orDefault(m.MaxTotal, 10000)
+	lim, maxAll := m.Limits(), orDefault(m.MaxTotal, DefaultMaxTotal)
 	own := m.owners[t.Owner]
-	if m.running[t.Owner] >= maxOwn || len(m.byID) >= maxAll {
+	if m.running[t.Owner] >= lim.MaxPerOwner || own != nil && own.Len() >= lim.MaxKept || len(m.byID) >= maxAll {
 		return ErrTooManyTasks
 	}
 	if own == nil {
@@ -256,6 +284,7 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil = owner, created, ttl, runner, lease
 	if t.Status.Terminal() {
 		m.endedLocked(old)
+		delete(m.answers, t.ID)
 	}
 	m.leaseLocked(old)
 	return nil

@@ -268,3 +268,55 @@ func TestMemoryTaskStoreLapsed(t *testing.T) {
 		t.Errorf("%d leases left in the heap", len(m.leases.tasks))
 	}
 }
+
+// TestTaskLimitsDefaults: a zero or negative bound is its default.
+func TestTaskLimitsDefaults(t *testing.T) {
+	t.Parallel()
+	got := TaskLimits{MaxPerOwner: -1}.Limits()
+	if want := (TaskLimits{DefaultMaxPerOwner, DefaultMaxKept}); got != want {
+		t.Errorf("Limits = %+v, want %+v", got, want)
+	}
+	if got := (TaskLimits{3, 4}).Limits(); got != (TaskLimits{3, 4}) {
+		t.Errorf("Limits of set bounds = %+v", got)
+	}
+}
+
+// TestMemoryTaskStoreMaxKept: MaxKept bounds one owner's tasks kept,
+// ended ones included, and no other owner's; the TTL frees the places.
+func TestMemoryTaskStoreMaxKept(t *testing.T) {
+	t.Parallel()
+	m, now := clockStore()
+	ctx := context.Background()
+	m.MaxKept = 2
+	mustCreate(t, m, "a1", "a", *now, time.Minute)
+	mustCreate(t, m, "a2", "a", *now, time.Minute)
+	for _, id := range []string{"a1", "a2"} {
+		if err := m.Update(ctx, &Task{ID: id, Status: TaskCompleted}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Create(ctx, &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("a third task kept of a: %v, want ErrTooManyTasks", err)
+	}
+	mustCreate(t, m, "b1", "b", *now, 0)
+	*now = now.Add(2 * time.Minute)
+	mustCreate(t, m, "a3", "a", *now, 0)
+}
+
+// TestMemoryTaskStoreEndDropsAnswers: the answers of a task that ends
+// are dropped, as no runner will take them.
+func TestMemoryTaskStoreEndDropsAnswers(t *testing.T) {
+	t.Parallel()
+	m, now := clockStore()
+	ctx := context.Background()
+	mustCreate(t, m, "t", "o", *now, time.Minute)
+	if err := m.PostAnswers(ctx, "t", map[string][]byte{"k": []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Update(ctx, &Task{ID: "t", Status: TaskCancelled}); err != nil {
+		t.Fatal(err)
+	}
+	if box, err := m.TakeAnswers(ctx, "t"); box != nil || err != nil {
+		t.Errorf("answers of an ended task: %v, %v; want none", box, err)
+	}
+}
