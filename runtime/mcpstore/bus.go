@@ -14,9 +14,13 @@ import (
 // every subscriber of every replica, the publisher's own included, at
 // least once (subscribers tolerate repeats and check the store for the
 // truth); events made only of strings and bytes; Publish returning once
-// the event is accepted for delivery, without waiting for subscribers.
+// the event is accepted for delivery, without waiting for the
+// subscribers of other replicas.
 // An event lost despite this costs time, never data: the server also
 // polls its [TaskStore] every TaskLease.
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.Bus]
+// checks each clause but Publish's wait, which only a load shows.
 type Bus interface {
 	Publish(ctx context.Context, e BusEvent) error
 	// Subscribe calls fn with every event published from now on, until

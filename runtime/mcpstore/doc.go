@@ -4,7 +4,7 @@
 //
 // Its readers are store authors. A server author sets stores on an
 // mcpserver.Server (its Tasks, Sessions, Events and Bus fields) and need
-// read no more here than the memory stores' limits. A backend such as
+// read no more here than the memory stores' limits ([TaskLimits]). A backend such as
 // runtime/mcpredis implements these contracts without importing the
 // server, as a database/sql driver implements database/sql/driver.
 //
@@ -18,6 +18,10 @@
 //   - [EventLog] keeps the SSE events a client resumes a dropped stream
 //     from, and the holds that end a stream whose writer died.
 //   - [Bus] carries what one replica tells the others.
+//
+// The package [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest]
+// checks a store against its contract, one subtest per clause: a store
+// author runs it rather than reading the prose alone.
 //
 // The memory stores ([MemoryTaskStore], [MemorySessionStore],
 // [MemoryEventLog], [MemoryBus]) serve the servers of one process. They

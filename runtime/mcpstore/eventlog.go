@@ -25,6 +25,9 @@ import (
 // a held stream whose hold lapses ending, once, with its will, on
 // whichever replica first follows it after the lapse.
 // Errors other than ErrUnknownEvent are failures of the log itself.
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.EventLog]
+// checks each clause.
 type EventLog interface {
 	// Append adds data as the next event of stream and returns its id.
 	// Empty data is a priming event: it has an id and carries no message.
@@ -48,7 +51,9 @@ type EventLog interface {
 	// ErrUnknownEvent when it cannot, so that a bad id is refused before
 	// the stream's headers are sent.
 	Check(ctx context.Context, session, stream, id string) error
-	// Close forgets the session's events and ends its followers.
+	// Close forgets the session's events and ends its followers. A
+	// shared log may keep the events a minute, so that followers on
+	// other replicas read their end.
 	Close(ctx context.Context, session string) error
 }
 

@@ -33,6 +33,9 @@ type SessionRecord struct {
 // every replica answers 404 after a DELETE; SetLogLevel and Subscribe
 // applied atomically, each without undoing another made meanwhile;
 // records made only of strings and bytes.
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.SessionStore]
+// checks each clause.
 type SessionStore interface {
 	Create(ctx context.Context, rec *SessionRecord) error
 	Get(ctx context.Context, id string) (*SessionRecord, error)

@@ -64,24 +64,35 @@ func (t *Task) expired(now time.Time) bool {
 // endpoint can share a store instead, which must provide:
 //
 //   - Create returns only when a Get on any replica finds the task, so
-//     that a client may ask for it at once;
+//     that a client may ask for it at once, with every field as given;
 //   - Update never changes a task whose stored status is terminal (it
 //     returns [ErrTaskTerminal]), atomically, so that a cancellation and
 //     a completion racing on two replicas leave one terminal status;
+//     it writes what a run changes, and keeps the owner, creation time,
+//     TTL, runner and lease as stored;
 //   - Get and List find a task only for its owner, and no expired task;
+//     a call about a task it does not hold fails with [ErrTaskNotFound];
+//   - List pages an owner's tasks in creation order;
+//   - Create refuses, with [ErrTooManyTasks], a task beyond its
+//     [TaskLimits], atomically, however many replicas create at once;
 //   - ids it is given are unguessable (the server makes them from 128
 //     random bits), so they may be its keys.
 //
 // The goroutine running a task lives in the process that created it. For
 // answers, cancels and a replica's death to reach a task whose handler
 // runs elsewhere, a shared store also implements [SharedTaskStore].
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.TaskStore]
+// checks each clause of this contract and of SharedTaskStore's, but
+// for the cost of Lapsed, which BenchmarkMemoryTaskStore measures.
 type TaskStore interface {
 	Create(ctx context.Context, t *Task) error
 	Get(ctx context.Context, owner, id string) (*Task, error)
 	Update(ctx context.Context, t *Task) error
-	// List returns up to limit tasks of owner created after the task
-	// after ("" for the first page) in creation order, and the id to pass
-	// as after for the next page ("" when there is none).
+	// List returns up to limit tasks (all when limit <= 0) of owner
+	// created after the task after ("" for the first page) in creation
+	// order, and the id to pass as after for the next page ("" when there
+	// is none).
 	List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error)
 }
 
@@ -90,18 +101,19 @@ type TaskStore interface {
 // The replica running a task holds a lease on it, renewed every
 // mcpserver.Server.TaskLease; a task whose lease lapsed is failed by the
 // reaper of any replica, which looks for them every TaskLease, or by the
-// first replica that reads it before. Answers for its handler wait in the store
-// until the runner takes them; a cancel is the stored status itself,
-// which the runner sees at its next renewal. (A [Bus] makes both arrive
-// at once; the lease makes them arrive within one TaskLease without it.)
+// first replica that reads it before. Answers for its handler wait in
+// the store until the runner takes them; a cancel is the stored status
+// itself, which the runner sees at its next renewal. (A [Bus] makes both
+// arrive at once; the lease makes them arrive within one TaskLease
+// without it.)
 //
 // A shared implementation must provide, each atomically: Renew only of a
 // task that is not terminal; Reap only of a task whose lease has lapsed,
 // reporting the one call that failed it; answers kept until taken, each
-// taken once, and dropped when the task ends. Update leaves Runner and LeaseUntil as stored: only Create
-// and Renew write them. Lapsed must cost no more than the tasks it
-// returns, however many the store holds, since every replica asks it
-// every TaskLease.
+// taken once, and dropped when the task ends. Update leaves Runner and
+// LeaseUntil as stored: only Create and Renew write them. Lapsed must
+// cost no more than the tasks it returns, however many the store holds,
+// since every replica asks it every TaskLease.
 type SharedTaskStore interface {
 	TaskStore
 	// Renew extends the lease replica holds on task id to until. It
@@ -109,7 +121,8 @@ type SharedTaskStore interface {
 	// or reaped) and ErrTaskNotFound for one that is gone.
 	Renew(ctx context.Context, id, replica string, until time.Time) error
 	// Reap fails owner's task id with the JSON-RPC error object errObj
-	// when it is not terminal and its lease ended before now, and returns
+	// and the status message [ReapedMessage], updated at now, when it is
+	// not terminal and its lease ended before now, and returns
 	// the task as stored afterwards, reaped or not; reaped is true only
 	// for the call that failed it, so that one replica tells the client.
 	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (t *Task, reaped bool, err error)

@@ -37,27 +37,6 @@ func listIDs(t *testing.T, m *MemoryTaskStore, owner, after string, limit int) (
 	return ids, next
 }
 
-func TestMemoryTaskStoreListsInCreationOrderPerOwner(t *testing.T) {
-	m, now := clockStore()
-	for i, owner := range []string{"a", "b", "a", "a", "b"} {
-		mustCreate(t, m, fmt.Sprint("t", i), owner, *now, 0)
-	}
-	ids, next := listIDs(t, m, "a", "", 2)
-	if fmt.Sprint(ids) != "[t0 t2]" || next != "t2" {
-		t.Fatalf("first page of a = %v, next %q; want [t0 t2], next t2", ids, next)
-	}
-	ids, next = listIDs(t, m, "a", next, 2)
-	if fmt.Sprint(ids) != "[t3]" || next != "" {
-		t.Fatalf("second page of a = %v, next %q; want [t3], no next", ids, next)
-	}
-	if _, _, err := m.List(context.Background(), "b", "t0", 2); !errors.Is(err, ErrTaskNotFound) {
-		t.Errorf("List of b after a's task: %v, want ErrTaskNotFound", err)
-	}
-	if _, err := m.Get(context.Background(), "b", "t0"); !errors.Is(err, ErrTaskNotFound) {
-		t.Errorf("Get of a's task by b: %v, want ErrTaskNotFound", err)
-	}
-}
-
 func TestMemoryTaskStoreExpiresSoonestFirst(t *testing.T) {
 	m, now := clockStore()
 	start := *now
@@ -79,65 +58,6 @@ func TestMemoryTaskStoreExpiresSoonestFirst(t *testing.T) {
 	ids, _ = listIDs(t, m, "o", "", 0)
 	if fmt.Sprint(ids) != "[forever]" || m.Len() != 1 {
 		t.Errorf("after the long TTL: List = %v, Len = %d; want [forever], 1", ids, m.Len())
-	}
-}
-
-// TestMemoryTaskStoreLimits: MaxPerOwner bounds an owner's tasks that
-// have not ended, MaxTotal the tasks kept, ended ones included.
-func TestMemoryTaskStoreLimits(t *testing.T) {
-	m, now := clockStore()
-	ctx := context.Background()
-	m.MaxPerOwner, m.MaxTotal = 2, 4
-	mustCreate(t, m, "a1", "a", *now, time.Minute)
-	mustCreate(t, m, "a2", "a", *now, time.Minute)
-	if err := m.Create(ctx, &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("third running task of a: %v, want ErrTooManyTasks", err)
-	}
-	// An ended task frees its owner's place, and stays kept.
-	if err := m.Update(ctx, &Task{ID: "a1", Owner: "a", Status: TaskCompleted}); err != nil {
-		t.Fatal(err)
-	}
-	mustCreate(t, m, "a3", "a", *now, time.Minute)
-	if ids, _ := listIDs(t, m, "a", "", 0); fmt.Sprint(ids) != "[a1 a2 a3]" {
-		t.Errorf("a's tasks: %v, want [a1 a2 a3]", ids)
-	}
-	// So does a reaped one.
-	if err := m.Renew(ctx, "a2", "r1", now.Add(-time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	if _, reaped, err := m.Reap(ctx, "a", "a2", *now, []byte(`{}`)); err != nil || !reaped {
-		t.Fatalf("Reap: %v %v", reaped, err)
-	}
-	mustCreate(t, m, "b1", "b", *now, 0)
-	if err := m.Create(ctx, &Task{ID: "c1", Owner: "c", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("fifth task kept: %v, want ErrTooManyTasks", err)
-	}
-	*now = now.Add(2 * time.Minute) // a's tasks expire and free their places
-	mustCreate(t, m, "a4", "a", *now, 0)
-	mustCreate(t, m, "a5", "a", *now, 0)
-	mustCreate(t, m, "c1", "c", *now, 0)
-	m.MaxTotal = 5 // room in all: only a's bound refuses
-	if err := m.Create(ctx, &Task{ID: "a6", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("a's third running task after the expiry: %v, want ErrTooManyTasks", err)
-	}
-}
-
-func TestMemoryTaskStoreTerminalIsFinal(t *testing.T) {
-	m, now := clockStore()
-	mustCreate(t, m, "t", "o", *now, time.Minute)
-	ctx := context.Background()
-	if err := m.Update(ctx, &Task{ID: "t", Owner: "o", Status: TaskCancelled, CreatedAt: *now, TTL: time.Minute}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Update(ctx, &Task{ID: "t", Owner: "o", Status: TaskCompleted}); !errors.Is(err, ErrTaskTerminal) {
-		t.Errorf("update of a cancelled task: %v, want ErrTaskTerminal", err)
-	}
-	got, err := m.Get(ctx, "o", "t")
-	if err != nil || got.Status != TaskCancelled {
-		t.Errorf("Get = %+v, %v; want cancelled", got, err)
-	}
-	if err := m.Update(ctx, &Task{ID: "missing"}); !errors.Is(err, ErrTaskNotFound) {
-		t.Errorf("update of a missing task: %v, want ErrTaskNotFound", err)
 	}
 }
 
@@ -213,62 +133,6 @@ func lapsedIDs(t *testing.T, m *MemoryTaskStore, now time.Time, limit int) []str
 	return ids
 }
 
-// TestMemoryTaskStoreLapsed: Lapsed finds the unended tasks whose lease
-// ended, following renewals, ends, reaps and expiry, and a task is
-// reaped once.
-func TestMemoryTaskStoreLapsed(t *testing.T) {
-	m, now := clockStore()
-	start := *now
-	ctx := context.Background()
-	for i := range 6 {
-		leased(t, m, fmt.Sprint("t", i), start, start.Add(time.Duration(i+1)*time.Second))
-	}
-	mustCreate(t, m, "unleased", "o", start, time.Hour)
-	if ids := lapsedIDs(t, m, start, 0); ids != nil {
-		t.Errorf("Lapsed at the start = %v, want none", ids)
-	}
-	at := start.Add(4500 * time.Millisecond) // t0..t3 lapsed
-	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t0 t1 t2 t3]" {
-		t.Errorf("Lapsed = %v, want [t0 t1 t2 t3]", ids)
-	}
-	if ids := lapsedIDs(t, m, at, 2); len(ids) != 2 {
-		t.Errorf("Lapsed with limit 2 = %v", ids)
-	}
-	if err := m.Renew(ctx, "t0", "r2", start.Add(time.Minute)); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Update(ctx, &Task{ID: "t1", Status: TaskCompleted}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Update(ctx, &Task{ID: "t2", Status: TaskInputRequired}); err != nil {
-		t.Fatal(err)
-	}
-	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t2 t3]" {
-		t.Errorf("Lapsed after a renewal and an end = %v, want [t2 t3]", ids)
-	}
-	errObj := []byte(`{"code":-32603,"message":"stopped"}`)
-	got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj)
-	if err != nil || !reaped || got.Status != TaskFailed || got.StatusMessage != ReapedMessage || string(got.Error) != string(errObj) {
-		t.Fatalf("Reap = %+v, %v, %v; want failed by this call", got, reaped, err)
-	}
-	if got, reaped, err := m.Reap(ctx, "o", "t3", at, errObj); err != nil || reaped || got.Status != TaskFailed {
-		t.Errorf("second Reap = %+v, %v, %v; want failed, not by this call", got, reaped, err)
-	}
-	if _, reaped, _ := m.Reap(ctx, "o", "t4", at, errObj); reaped {
-		t.Error("Reap of a lease not yet ended failed it")
-	}
-	if ids := lapsedIDs(t, m, at, 0); fmt.Sprint(ids) != "[t2]" {
-		t.Errorf("Lapsed after the reap = %v, want [t2]", ids)
-	}
-	*now = start.Add(2 * time.Hour) // every TTL has passed
-	if ids := lapsedIDs(t, m, now.Add(time.Hour), 0); ids != nil {
-		t.Errorf("Lapsed after expiry = %v, want none", ids)
-	}
-	if len(m.leases.tasks) != 0 {
-		t.Errorf("%d leases left in the heap", len(m.leases.tasks))
-	}
-}
-
 // TestTaskLimitsDefaults: a zero or negative bound is its default.
 func TestTaskLimitsDefaults(t *testing.T) {
 	t.Parallel()
@@ -281,42 +145,47 @@ func TestTaskLimitsDefaults(t *testing.T) {
 	}
 }
 
-// TestMemoryTaskStoreMaxKept: MaxKept bounds one owner's tasks kept,
-// ended ones included, and no other owner's; the TTL frees the places.
-func TestMemoryTaskStoreMaxKept(t *testing.T) {
+// TestMemoryTaskStoreMaxTotal: MaxTotal bounds the tasks kept of all
+// owners together, ended ones included; their TTL frees the places.
+func TestMemoryTaskStoreMaxTotal(t *testing.T) {
 	t.Parallel()
 	m, now := clockStore()
 	ctx := context.Background()
-	m.MaxKept = 2
-	mustCreate(t, m, "a1", "a", *now, time.Minute)
-	mustCreate(t, m, "a2", "a", *now, time.Minute)
-	for _, id := range []string{"a1", "a2"} {
-		if err := m.Update(ctx, &Task{ID: id, Status: TaskCompleted}); err != nil {
-			t.Fatal(err)
-		}
+	m.MaxTotal = 3
+	for i, owner := range []string{"a", "b", "c"} {
+		mustCreate(t, m, fmt.Sprint("t", i), owner, *now, time.Minute)
 	}
-	if err := m.Create(ctx, &Task{ID: "a3", Owner: "a", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
-		t.Errorf("a third task kept of a: %v, want ErrTooManyTasks", err)
+	if err := m.Update(ctx, &Task{ID: "t0", Status: TaskCompleted}); err != nil {
+		t.Fatal(err)
 	}
-	mustCreate(t, m, "b1", "b", *now, 0)
+	if err := m.Create(ctx, &Task{ID: "t3", Owner: "d", CreatedAt: *now}); !errors.Is(err, ErrTooManyTasks) {
+		t.Errorf("a fourth task kept: %v, want ErrTooManyTasks", err)
+	}
 	*now = now.Add(2 * time.Minute)
-	mustCreate(t, m, "a3", "a", *now, 0)
+	mustCreate(t, m, "t3", "d", *now, 0)
 }
 
-// TestMemoryTaskStoreEndDropsAnswers: the answers of a task that ends
-// are dropped, as no runner will take them.
-func TestMemoryTaskStoreEndDropsAnswers(t *testing.T) {
+// TestMemoryTaskStoreLeaseHeap: a task leaves the heap of leases when it
+// ends, is reaped or expires, so that Lapsed walks only unended ones.
+func TestMemoryTaskStoreLeaseHeap(t *testing.T) {
 	t.Parallel()
 	m, now := clockStore()
+	start := *now
 	ctx := context.Background()
-	mustCreate(t, m, "t", "o", *now, time.Minute)
-	if err := m.PostAnswers(ctx, "t", map[string][]byte{"k": []byte(`{}`)}); err != nil {
+	for i := range 4 {
+		leased(t, m, fmt.Sprint("t", i), start, start.Add(time.Duration(i+1)*time.Second))
+	}
+	if err := m.Update(ctx, &Task{ID: "t0", Status: TaskCompleted}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Update(ctx, &Task{ID: "t", Status: TaskCancelled}); err != nil {
-		t.Fatal(err)
+	if _, reaped, err := m.Reap(ctx, "o", "t1", start.Add(time.Minute), []byte(`{}`)); err != nil || !reaped {
+		t.Fatalf("Reap = %v, %v", reaped, err)
 	}
-	if box, err := m.TakeAnswers(ctx, "t"); box != nil || err != nil {
-		t.Errorf("answers of an ended task: %v, %v; want none", box, err)
+	if n := len(m.leases.tasks); n != 2 {
+		t.Errorf("%d leases in the heap after an end and a reap, want 2", n)
+	}
+	*now = start.Add(2 * time.Hour) // every TTL has passed
+	if ids := lapsedIDs(t, m, now.Add(time.Hour), 0); ids != nil || len(m.leases.tasks) != 0 {
+		t.Errorf("after expiry: Lapsed = %v, %d leases in the heap; want none", ids, len(m.leases.tasks))
 	}
 }
