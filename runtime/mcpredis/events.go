@@ -2,6 +2,7 @@ package mcpredis
 
 import (
 	"context"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -13,9 +14,12 @@ import (
 
 // EventLog is an [mcpstore.EventLog] on Redis Streams: one stream per SSE
 // stream of a session, under the session's hash tag, trimmed to about
-// MaxEvents entries (XADD MAXLEN ~). An event id is the SSE stream's name,
-// "/", and the Redis entry id; resuming reads the entries after it, then
-// blocks on the stream (XREAD BLOCK) whichever replica appends to it.
+// MaxEvents entries (XADD MAXLEN ~). An event id is the SSE stream's
+// name, "/", the Redis entry id, "." and a tag of the session (Redis
+// numbers each stream's entries by the time alone, so two sessions'
+// streams give the same entry ids); resuming reads the entries after
+// it, then blocks on the stream (XREAD BLOCK) whichever replica appends
+// to it.
 // The end of a stream is an entry of its own, so followers on every
 // replica see it in order.
 //
@@ -82,7 +86,20 @@ func (l *EventLog) Append(ctx context.Context, session, stream string, data []by
 			return "", failed("appending an event", err)
 		}
 	}
-	return stream + "/" + id, nil
+	return eventID(session, stream, id), nil
+}
+
+// eventID is the id of the entry entry of session's stream.
+func eventID(session, stream, entry string) string {
+	return stream + "/" + entry + "." + sessionTag(session)
+}
+
+// sessionTag is the tag that ends the ids of session's events, so that
+// an id of one session is unknown in every other.
+func sessionTag(session string) string {
+	h := fnv.New32a()
+	h.Write([]byte(session))
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
 }
 
 // End implements [mcpstore.EventLog]. The stream's hold and will go in
@@ -155,11 +172,15 @@ func (l *EventLog) lapse(ctx context.Context, session, stream string) (bool, err
 	return n != 0, err
 }
 
-// position returns the Redis entry id an event id of stream names, or
-// false when it names none of stream's.
-func position(stream, id string) (string, bool) {
-	name, pos, ok := strings.Cut(id, "/")
+// position returns the Redis entry id an event id of session's stream
+// names, or false when it names none of that stream's.
+func position(session, stream, id string) (string, bool) {
+	name, rest, ok := strings.Cut(id, "/")
 	if !ok || name != stream {
+		return "", false
+	}
+	pos, tag, ok := strings.Cut(rest, ".")
+	if !ok || tag != sessionTag(session) {
 		return "", false
 	}
 	ms, seq, ok := strings.Cut(pos, "-")
@@ -177,7 +198,7 @@ func position(stream, id string) (string, bool) {
 
 // Check implements [mcpstore.EventLog]: the event must still be kept.
 func (l *EventLog) Check(ctx context.Context, session, stream, id string) error {
-	pos, ok := position(stream, id)
+	pos, ok := position(session, stream, id)
 	if !ok {
 		return mcpstore.ErrUnknownEvent
 	}
@@ -200,7 +221,7 @@ func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn
 	if err := l.Check(ctx, session, stream, after); err != nil {
 		return err
 	}
-	last, _ := position(stream, after)
+	last, _ := position(session, stream, after)
 	c, key := l.b.client, l.b.streamKey(session, stream)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -227,7 +248,7 @@ func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn
 			if _, end := e.FieldValues[eEnd]; end {
 				return nil
 			}
-			if err := fn(stream+"/"+e.ID, []byte(e.FieldValues[eData])); err != nil {
+			if err := fn(eventID(session, stream, e.ID), []byte(e.FieldValues[eData])); err != nil {
 				return err
 			}
 		}

@@ -2,10 +2,13 @@ package mcpredis
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // until returns the events of a follower from collect until it stops,
@@ -132,5 +135,26 @@ func TestEventLogHold(t *testing.T) {
 	}
 	if n, _ := b1.client.Do(ctx, b1.client.B().Xlen().Key(b1.streamKey("S1", "p2")).Build()).AsInt64(); n != 3 {
 		t.Errorf("the ended stream has %d entries, want 3: priming, answer, end", n)
+	}
+}
+
+// TestEventIDsOfSession: two sessions' streams of one name, appended to
+// in the same millisecond, give each event an id the other session does
+// not know, though Redis gives their entries the same ids.
+func TestEventIDsOfSession(t *testing.T) {
+	t.Parallel()
+	b, mr := backend(t)
+	mr.SetTime(time.Now()) // every entry in one millisecond
+	ctx := context.Background()
+	one, _ := b.Events.Append(ctx, "S1", "g", nil)
+	two, _ := b.Events.Append(ctx, "S2", "g", nil)
+	if one == two {
+		t.Fatalf("both sessions' first events have the id %s", one)
+	}
+	if err := b.Events.Check(ctx, "S2", "g", one); !errors.Is(err, mcpstore.ErrUnknownEvent) {
+		t.Errorf("Check in S2 of S1's event %s: %v, want ErrUnknownEvent", one, err)
+	}
+	if err := b.Events.Check(ctx, "S1", "g", one); err != nil {
+		t.Errorf("Check in S1 of its event %s: %v", one, err)
 	}
 }
