@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // HTTPHandler returns the Streamable HTTP transport on one endpoint: POST
@@ -421,7 +422,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	stream := getStream
 	if last != "" && resumable(rev) {
 		var ok bool
-		if stream, ok = streamOf(last); !ok {
+		if stream, ok = mcpstore.StreamOf(last); !ok {
 			http.Error(w, "Bad Request: malformed Last-Event-ID", http.StatusBadRequest)
 			return
 		}
@@ -459,7 +460,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	sess.mu.Unlock()
 	if resumable(rev) && s.Sessions != nil {
 		// Only this replica writes the session's messages to the log now.
-		s.publish(r.Context(), BusEvent{Kind: BusStreamTaken, Session: sess.id})
+		s.publish(r.Context(), mcpstore.BusEvent{Kind: mcpstore.BusStreamTaken, Session: sess.id})
 	}
 	if !resumable(rev) {
 		st.openLocked()
@@ -522,7 +523,7 @@ func (s *Server) dropGet(sess *session, st *sseStream) {
 // for an id of no stream of this session, or whose events are gone; 503
 // when the log itself failed.
 func (s *Server) refuseResume(w http.ResponseWriter, err error) {
-	if errors.Is(err, ErrUnknownEvent) {
+	if errors.Is(err, mcpstore.ErrUnknownEvent) {
 		http.Error(w, "Bad Request: Last-Event-ID names no event of this session's streams", http.StatusBadRequest)
 		return
 	}

@@ -21,7 +21,7 @@
 // Tools annotated task=optional or task=required run as tasks where
 // Identity.EnableTasks is set: on 2025-11-25 when the client asks, through
 // the io.modelcontextprotocol/tasks extension on 2026-07-28 when a call
-// outlives [Server.TaskGrace]. Tasks are kept by a [TaskStore].
+// outlives [Server.TaskGrace]. Tasks are kept by a [mcpstore.TaskStore].
 //
 // # Seeing what the server does
 //
@@ -105,6 +105,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // DefaultMaxBodyBytes is the default limit of an HTTP request body.
@@ -156,8 +157,8 @@ type Server struct {
 
 	// Tasks keeps the tasks of tool calls run as tasks (tools annotated
 	// task=optional or task=required, with Identity.EnableTasks). Nil
-	// means a MemoryTaskStore.
-	Tasks TaskStore
+	// means a [mcpstore.MemoryTaskStore].
+	Tasks mcpstore.TaskStore
 	// TaskTTL bounds how long a task and its result are kept (a
 	// 2025-11-25 client may ask for less). Zero means DefaultTaskTTL.
 	TaskTTL time.Duration
@@ -165,10 +166,10 @@ type Server struct {
 	// Zero means DefaultTaskPollInterval.
 	TaskPollInterval time.Duration
 	// TaskLease is how often the replica running a task renews its lease
-	// in a [SharedTaskStore] and looks for answers and cancels posted by
-	// other replicas; a task whose lease went unrenewed for two periods is
-	// failed (-32603) by the reaper of a replica, which looks for them
-	// about every period, or by the first that reads it before. The
+	// in a [mcpstore.SharedTaskStore] and looks for answers and cancels
+	// posted by other replicas; a task whose lease went unrenewed for two
+	// periods is failed (-32603) by the reaper of a replica, which looks
+	// for them about every period, or by the first that reads it before. The
 	// replica answering a 2025 call over SSE holds its stream in Events
 	// alike: a follower on any replica ends a stream whose hold went
 	// unrenewed for two periods with a -32603 answer. Zero means
@@ -181,7 +182,7 @@ type Server struct {
 	// Bus carries what one replica must tell the others (a task's answers,
 	// cancel and end). Nil means none: a server alone needs none, and
 	// replicas without one still learn of those within one TaskLease.
-	Bus Bus
+	Bus mcpstore.Bus
 
 	// TaskGrace is how long a 2026-07-28 call that may become a task runs
 	// before it does: a call that ends sooner is answered at once. Zero
@@ -208,11 +209,12 @@ type Server struct {
 	// Sessions shares the 2025 HTTP sessions between replicas, so that any
 	// of them serves any session's requests. Nil keeps them in this
 	// process.
-	Sessions SessionStore
+	Sessions mcpstore.SessionStore
 	// Events keeps the SSE events of the session revisions 2025-03-26 to
 	// 2025-11-25, so that a client resumes a dropped stream with
-	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
-	Events EventLog
+	// Last-Event-ID. Nil means a [mcpstore.MemoryEventLog], which suits
+	// one process.
+	Events mcpstore.EventLog
 
 	closing      atomic.Bool        // CloseStreams was called: not ready
 	interceptors []Interceptor      // see Use
@@ -233,7 +235,7 @@ type Server struct {
 	sealOnce      sync.Once
 	seal          *mrtr.Sealer
 	tasksOnce     sync.Once
-	ownTasks      *MemoryTaskStore // the store the server made, when none was set
+	ownTasks      *mcpstore.MemoryTaskStore // the store the server made, when none was set
 	runsMu        sync.Mutex
 	runs          map[string]*taskRun // the tasks this process runs
 	relayMu       sync.Mutex
@@ -362,10 +364,10 @@ func (s *Server) Close() error {
 }
 
 // eventLog returns Events, or the memory log that stands for it.
-func (s *Server) eventLog() EventLog {
+func (s *Server) eventLog() mcpstore.EventLog {
 	s.eventsOnce.Do(func() {
 		if s.Events == nil {
-			s.Events, s.ownEvents = &MemoryEventLog{}, true
+			s.Events, s.ownEvents = &mcpstore.MemoryEventLog{}, true
 		}
 	})
 	return s.Events

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // sender writes one complete JSON-RPC message to the client.
@@ -236,7 +237,7 @@ func (ss *session) deliver(m *message) {
 	if s, ok := stringValue(m.id); ok && ss.srv.Sessions != nil {
 		replica, n, _ := strings.Cut(s, ".")
 		if replica != ss.srv.replicaID() {
-			ss.srv.publish(context.Background(), BusEvent{Kind: BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
+			ss.srv.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
 			return
 		}
 		raw = n
