@@ -41,6 +41,9 @@ func intercept(ctx context.Context, method string, req mcp.Request, next mcp.Met
 		start := time.Now()
 		res, err = next(ctx, method, req)
 		ran = true
+		if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
+			r.Revision = ir.ProtocolVersion // negotiated by the call, as on the built-in server
+		}
 		o := outcome(ctx, res, err)
 		o.Duration = time.Since(start)
 		return o

@@ -17,7 +17,8 @@
 // for prompts/get; mcp.resource.uri for resources/read, subscribe and
 // unsubscribe; jsonrpc.request.id for requests; mcp.session.id where
 // there is a session (Streamable HTTP sessions; stdio and 2026-07-28
-// have no id); mcp.protocol.version; network.transport ("pipe" on stdio,
+// have no id); mcp.protocol.version (on initialize, the revision it
+// negotiated); network.transport ("pipe" on stdio,
 // "tcp" over HTTP, where network.protocol.name is "http").
 //
 // The span's parent is the trace context in the request's params._meta
@@ -240,9 +241,14 @@ func (in *Instrumentation) Intercept(ctx context.Context, req *mcpserver.Request
 	ctx, span := in.tracer.Start(parent, name, spanOpts...)
 	defer span.End()
 
+	rev := req.Revision
 	out := next(ctx)
 
 	var end []attribute.KeyValue
+	if rev == "" && req.Revision != "" {
+		// initialize: the revision is negotiated by the call.
+		end = append(end, semconv.McpProtocolVersionKey.String(req.Revision))
+	}
 	switch {
 	case out.Error != nil:
 		code := strconv.Itoa(out.Error.Code)

@@ -307,7 +307,8 @@ func TestStdio(t *testing.T) {
 	hasAttrs(t, "cancelled", attrs(s), map[string]string{"error.type": "cancelled"})
 	tel.span(t, "notifications/cancelled")
 	tel.span(t, "notifications/initialized")
-	tel.span(t, "initialize")
+	// The revision is negotiated by initialize itself.
+	hasAttrs(t, "initialize", attrs(tel.span(t, "initialize")), map[string]string{"mcp.protocol.version": "2025-11-25"})
 
 	ops := tel.histogram(t, "mcp.server.operation.duration")
 	hasAttrs(t, "metric of tools/call add", point(t, ops, attribute.String("gen_ai.tool.name", "add")), map[string]string{
@@ -316,6 +317,7 @@ func TestStdio(t *testing.T) {
 	hasAttrs(t, "metric of tools/call fails", point(t, ops, attribute.String("gen_ai.tool.name", "fails")), map[string]string{"error.type": "tool_error"})
 	hasAttrs(t, "metric of prompts/get", point(t, ops, attribute.String("mcp.method.name", "prompts/get")), map[string]string{"error.type": "-32601", "rpc.response.status_code": "-32601"})
 	point(t, ops, attribute.String("mcp.method.name", "notifications/initialized"))
+	hasAttrs(t, "metric of initialize", point(t, ops, attribute.String("mcp.method.name", "initialize")), map[string]string{"mcp.protocol.version": "2025-11-25"})
 
 	sessions := tel.histogram(t, "mcp.server.session.duration")
 	hasAttrs(t, "session", point(t, sessions), map[string]string{"mcp.protocol.version": "2025-11-25", "network.transport": "pipe"}, "error.type")

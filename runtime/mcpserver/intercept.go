@@ -70,7 +70,9 @@ type Request struct {
 	URI string
 	// Revision is the protocol revision the request is served under: the
 	// session's, or the one a 2026-07-28 request names. It is empty on a
-	// session not initialized yet.
+	// session not initialized yet; for initialize itself it is set to the
+	// revision negotiated once next returns, so an interceptor reads it
+	// after the call.
 	Revision string
 	// SessionID is the Mcp-Session-Id of an HTTP session; empty on stdio,
 	// on a Conn and for 2026-07-28 requests, which have none.
@@ -229,6 +231,9 @@ func (s *Server) intercepted(ctx context.Context, x *exchange, m *message, state
 			o.IsError = isToolError(result)
 		}
 		o.Duration = time.Since(start)
+		if hm.method == "initialize" && rerr == nil && hx.sess != nil {
+			req.Revision = string(hx.sess.revision())
+		}
 		return o
 	}
 	o, ok := s.chain(ctx, req, final)
