@@ -59,7 +59,8 @@
 //     session's stream; its tool error makes the task failed. A
 //     2026-07-28 task's tool error completes it with an isError result;
 //     a panic fails it with an internal error. Progress sets the task's
-//     status message.
+//     status message while it runs; at its end a completed task has none
+//     and a failed one says how it failed.
 //   - subscriptions/listen (2026-07-28) honors what the capabilities
 //     publish, which is the same on every revision: toolsListChanged with
 //     Identity.EnableToolNotifications, promptsListChanged with

@@ -192,20 +192,32 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
 	t := r.copy() // if it was cancelled or expired meanwhile, the store refuses the end
-	t.Status, t.InputRequests = TaskCompleted, nil
+	// The last progress message described the run, not its end: a
+	// completed task has none, a failed one says how it failed.
+	t.Status, t.StatusMessage, t.InputRequests = TaskCompleted, "", nil
 	switch {
 	case o.panicked != nil:
-		t.Status, t.Error = TaskFailed, appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
+		t.Status, t.StatusMessage = TaskFailed, panickedMessage
+		t.Error = appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
 	case o.missing != "" && o.res.IsError:
-		t.Status, t.Error = TaskFailed, appendErrorObject(nil, r.missingError(o.missing))
+		t.Status, t.StatusMessage, t.Error = TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
 	default:
 		t.Result = wire.AppendResult(nil, &o.res, r.rev)
 		if o.res.IsError && !r.rev.Stateless() {
-			t.Status = TaskFailed // 2025-11-25: a tool error fails the task
+			// 2025-11-25: a tool error fails the task.
+			t.Status, t.StatusMessage = TaskFailed, toolErrorMessage
 		}
 	}
 	r.store(ctx, t)
 }
+
+// The status messages of a failed task, which replace the run's last
+// progress message.
+const (
+	panickedMessage  = "The tool failed with an internal error."
+	missingMessage   = "The client lacks a capability the tool needs."
+	toolErrorMessage = "The tool reported an error; tasks/result holds it."
+)
 
 // missingError is the error of a task that failed for a capability the
 // client lacked.
