@@ -261,7 +261,7 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 		if err := s.Sessions.Create(r.Context(), sess.record()); err != nil {
 			sess.stop()
 			s.logger().Error("mcp session store", "err", err)
-			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session: "+err.Error()))
+			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session failed"))
 			return
 		}
 		sess.touched = sess.lastUsed
@@ -669,7 +669,7 @@ type postStream struct {
 	hold  *streamHold
 }
 
-var errRequestDone = errors.New("mcpserver: the request has been answered")
+var errRequestDone = errors.New("the request has been answered")
 
 func (p *postStream) send(msg []byte) error {
 	p.mu.Lock()

@@ -342,6 +342,14 @@ func (s *Server) RemoveTools(names ...string) {
 	}
 }
 
+// storeError logs err, a store's failure at what it was doing, and
+// returns the internal error the client is answered: the store's text,
+// which may name its package and its addresses, stays in the log.
+func (s *Server) storeError(doing string, err error) *rpcError {
+	s.logger().Error("mcp store failed", "doing", doing, "err", err)
+	return errorf(codeInternalError, "internal error: "+doing+" failed")
+}
+
 func (s *Server) logger() *slog.Logger {
 	if s.Logger != nil {
 		return s.Logger

@@ -140,7 +140,7 @@ func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time
 	case errors.Is(err, ErrTooManyTasks):
 		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
 	case err != nil:
-		return nil, errorf(codeInternalError, "internal error: storing the task: "+err.Error())
+		return nil, s.storeError("storing the task", err)
 	}
 	return t, nil
 }

@@ -385,3 +385,29 @@ func TestTaskEndStatusMessage(t *testing.T) {
 		})
 	}
 }
+
+// downStore is a task store whose every write fails with a text that
+// names its package and address, as a remote store's errors do.
+type downStore struct{ *MemoryTaskStore }
+
+func (downStore) Create(context.Context, *Task) error {
+	return errors.New("mcpredis: dial tcp 10.0.0.7:6379: connection refused")
+}
+
+// TestStoreErrorsStayInTheLog: a store's failure answers the client a
+// plain internal error; its own text, package and address, is logged.
+func TestStoreErrorsStayInTheLog(t *testing.T) {
+	t.Parallel()
+	g := newGate()
+	srv := taskServer(g.tool("work", mcprt.TaskOptional))
+	srv.Tasks = downStore{&MemoryTaskStore{}}
+	logs := captureLog(srv)
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20251125, `{}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error: storing the task failed"}}`)
+	c.close()
+	if !strings.Contains(logs.String(), `msg="mcp store failed" doing="storing the task" err="mcpredis: dial tcp 10.0.0.7:6379: connection refused"`) {
+		t.Errorf("the store's error was not logged:\n%s", logs.String())
+	}
+}
