@@ -119,8 +119,7 @@ func TestTemplatesTriedInOrder(t *testing.T) {
 			}}
 		}
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"})
-		s.addResources(serves("kb://{x}/n", `^kb://[^/]+/n$`, "old"), serves("kb://{+path}", `^kb://.+$`, "path"))
-		s.addResources(serves("kb://{x}/n", `^kb://a[^/]*/n$`, "segment")) // replaced, in its place
+		s.addResources(serves("kb://{x}/n", `^kb://a[^/]*/n$`, "segment"), serves("kb://{+path}", `^kb://.+$`, "path"))
 		c := s.raw(t, "2025-11-25")
 		for range 20 { // mcp-go's order varies from read to read
 			for _, tt := range []struct{ uri, want string }{

@@ -37,6 +37,7 @@ import (
 )
 
 // NewServer returns a go-sdk server described by id, with tools added.
+// Two tools of one name panic, as [AddTools] says.
 // What go-sdk fixes when a server is made is set here from id's switches,
 // so that prompts and resources added later with [AddPrompts] and
 // [AddResources] complete and notify as id says: the capabilities, the
@@ -57,7 +58,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 	}
 	s := mcp.NewServer(impl, opts)
 	keep(s, reg)
-	addTools(s, reg, tools)
+	addTools("NewServer", s, reg, tools)
 	return s
 }
 
@@ -81,13 +82,23 @@ func capabilities(id *mcprt.Identity) *mcp.ServerCapabilities {
 // the identity of [NewServer] says; on a server built by the caller, which
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // the SDK's own API allows.
+//
+// A tool of a name this package added to s already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added. The SDK would replace the first without a word; two tools of one
+// name are a programming error, as two handlers of one pattern are to
+// net/http.ServeMux, and a panic needs no error for callers to check.
 func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s), tools)
+	addTools("AddTools", s, registryOf(s), tools)
 }
 
 // addTools adds tools to s with the SDK's AddTool, and their descriptors
-// per revision to reg, which lists them.
-func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
+// per revision to reg, which lists them. op names the function called,
+// for a duplicate's panic.
+func addTools(op string, s *mcp.Server, reg *registry, tools []mcprt.Tool) {
+	if err := reg.AddTools(tools); err != nil {
+		panic("gosdk: " + op + ": " + err.Error())
+	}
 	for i := range tools {
 		t := tools[i]
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
@@ -95,7 +106,6 @@ func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
 		s.AddTool(d, handler(&t, reg.sw))
 	}
-	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor onto the SDK's type, as the latest

@@ -10,13 +10,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts to s, or replaces those of the same names, with
-// the SDK's AddPrompt. Their completers answer completion requests on a
-// server made by [NewServer] with EnableCompletions. Get runs with a
-// [mcprt.Caller] in its context, as a tool does.
+// AddPrompts adds prompts to s with the SDK's AddPrompt. Their
+// completers answer completion requests on a server made by [NewServer]
+// with EnableCompletions. Get runs with a [mcprt.Caller] in its context,
+// as a tool does. A second prompt of one name panics and adds none, as
+// [AddTools] says.
 func AddPrompts(s *mcp.Server, prompts ...mcprt.Prompt) {
 	reg := registryOf(s)
-	for _, p := range reg.AddPrompts(prompts) {
+	added, err := reg.AddPrompts(prompts)
+	if err != nil {
+		panic("gosdk: AddPrompts: " + err.Error())
+	}
+	for _, p := range added {
 		d := promptDescriptor(p)
 		reg.lists.add(kindPrompts, p.Name, d, wire.NewDescriptors(p, wire.AppendPrompt, 0))
 		s.AddPrompt(d, promptHandler(p, reg.sw))

@@ -14,13 +14,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddResources adds resources and resource templates to s, or replaces
-// those of the same URIs: a resource with the SDK's AddResource, a
-// template (a URI holding an expression, [wire.IsTemplate]) with its
-// AddResourceTemplate. Read runs with a [mcprt.Caller] in its context.
+// AddResources adds resources and resource templates to s: a resource
+// with the SDK's AddResource, a template (a URI holding an expression,
+// [wire.IsTemplate]) with its AddResourceTemplate. Read runs with a
+// [mcprt.Caller] in its context. A second resource of one URI, or
+// template of one URI template, panics and adds none, as [AddTools] says.
 func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
 	reg := registryOf(s)
-	for _, r := range reg.AddResources(resources) {
+	added, err := reg.AddResources(resources)
+	if err != nil {
+		panic("gosdk: AddResources: " + err.Error())
+	}
+	for _, r := range added {
 		if wire.IsTemplate(r.URI) {
 			d := templateDescriptor(r)
 			reg.lists.add(kindTemplates, r.URI, d, wire.NewDescriptors(r, wire.AppendResourceTemplate, 0))

@@ -10,17 +10,22 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts to s, or replaces those of the same names, with
-// mcp-go's AddPrompts. Their completers answer completion requests on a
-// server made by [NewServer] with EnableCompletions. Get runs with a
-// [mcprt.Caller] in its context, as a tool does.
+// AddPrompts adds prompts to s with mcp-go's AddPrompts. Their
+// completers answer completion requests on a server made by [NewServer]
+// with EnableCompletions. Get runs with a [mcprt.Caller] in its context,
+// as a tool does. A second prompt of one name panics and adds none, as
+// [AddTools] says.
 func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
 	if len(prompts) == 0 {
 		return // mcp-go would publish prompts and notify all the same
 	}
 	reg := registryOf(s)
+	added, err := reg.AddPrompts(prompts)
+	if err != nil {
+		panic("mcpgo: AddPrompts: " + err.Error())
+	}
 	sp := make([]server.ServerPrompt, 0, len(prompts))
-	for _, p := range reg.AddPrompts(prompts) {
+	for _, p := range added {
 		reg.lists.prompts.add(p.Name, func(rev wire.Revision) mcp.Prompt { return promptDescriptor(p, rev) })
 		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg.sw)})
 	}

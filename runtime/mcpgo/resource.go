@@ -15,15 +15,20 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddResources adds resources and resource templates to s, or replaces
-// those of the same URIs: resources with mcp-go's AddResources, templates
-// (a URI holding an expression, [wire.IsTemplate]) with its
-// AddResourceTemplates. Read runs with a [mcprt.Caller] in its context.
+// AddResources adds resources and resource templates to s: resources
+// with mcp-go's AddResources, templates (a URI holding an expression,
+// [wire.IsTemplate]) with its AddResourceTemplates. Read runs with a
+// [mcprt.Caller] in its context. A second resource of one URI, or
+// template of one URI template, panics and adds none, as [AddTools] says.
 func AddResources(s *server.MCPServer, resources ...mcprt.Resource) {
 	reg := registryOf(s)
+	added, err := reg.AddResources(resources)
+	if err != nil {
+		panic("mcpgo: AddResources: " + err.Error())
+	}
 	var static []server.ServerResource
 	var templates []server.ServerResourceTemplate
-	for _, r := range reg.AddResources(resources) {
+	for _, r := range added {
 		if wire.IsTemplate(r.URI) {
 			parsed := mcp.NewResourceTemplate(r.URI, r.Name).URITemplate // shared by the variants
 			reg.lists.templates.add(r.URI, func(rev wire.Revision) mcp.ResourceTemplate { return templateDescriptor(r, parsed, rev) })

@@ -8,17 +8,19 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts, or replaces the prompts of the same names in
-// place. Descriptors are serialized for every revision now, not per
-// request. It is safe while the server runs; when
+// AddPrompts adds prompts. Descriptors are serialized for every
+// revision now, not per request. It is safe while the server runs; when
 // Identity.EnablePromptNotifications is set, every live initialized
-// session is sent notifications/prompts/list_changed.
+// session is sent notifications/prompts/list_changed. A second prompt of
+// one name panics and adds none, as [Server.AddTools] says; RemovePrompts
+// the first to replace it.
 func (s *Server) AddPrompts(prompts ...mcprt.Prompt) {
 	entries := make([]*entry[mcprt.Prompt], len(prompts))
 	for i, p := range prompts {
 		entries[i] = newEntry(p.Name, p, wire.AppendPrompt)
 	}
-	s.prompts.add(entries)
+	first, second := s.prompts.add(entries)
+	duplicate("AddPrompts", "prompt", "RemovePrompts", first, second, func(p *mcprt.Prompt) any { return p.Get })
 	s.refreshCapabilities()
 	if s.id.EnablePromptNotifications {
 		s.broadcast("notifications/prompts/list_changed")

@@ -10,11 +10,13 @@ import (
 )
 
 // AddResources adds resources and resource templates (a URI holding an
-// RFC 6570 expression, "{...}", is a template), or replaces those of the
-// same URIs in place. Descriptors are serialized for every revision now,
-// not per request. It is safe while the server runs; when
-// Identity.EnableResourceNotifications is set, every live initialized
-// session is sent notifications/resources/list_changed.
+// RFC 6570 expression, "{...}", is a template). Descriptors are
+// serialized for every revision now, not per request. It is safe while
+// the server runs; when Identity.EnableResourceNotifications is set,
+// every live initialized session is sent
+// notifications/resources/list_changed. A second resource of one URI, or
+// template of one URI template, panics and adds none, as
+// [Server.AddTools] says; RemoveResources the first to replace it.
 func (s *Server) AddResources(resources ...mcprt.Resource) {
 	var static, templates []*entry[mcprt.Resource]
 	for _, r := range resources {
@@ -24,8 +26,18 @@ func (s *Server) AddResources(resources ...mcprt.Resource) {
 			static = append(static, newEntry(r.URI, r, wire.AppendResource))
 		}
 	}
-	s.resources.add(static)
-	s.templates.add(templates)
+	read := func(r *mcprt.Resource) any { return r.Read }
+	first, second := s.resources.add(static)
+	duplicate("AddResources", "resource", "RemoveResources", first, second, read)
+	if first, second = s.templates.add(templates); first != nil {
+		// None of resources is added: the static ones leave again.
+		uris := make([]string, len(static))
+		for i, e := range static {
+			uris[i] = e.key
+		}
+		s.resources.remove(uris)
+		duplicate("AddResources", "resource template", "RemoveResources", first, second, read)
+	}
 	s.refreshCapabilities()
 	if s.id.EnableResourceNotifications {
 		s.broadcast("notifications/resources/list_changed")

@@ -301,6 +301,8 @@ func appendCacheHint(dst []byte, h CacheHint) []byte {
 }
 
 // New returns a server that describes itself with id and serves tools.
+// Two tools of one name panic, naming the functions of both, as
+// [Server.AddTools] says.
 func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 	s := &Server{
 		id:       id,
@@ -311,7 +313,7 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
 	s.refreshCapabilities()
-	s.tools.add(tools)
+	s.tools.add("New", tools)
 	return s
 }
 
@@ -320,12 +322,17 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 // Deprecated: Use AddTools, named as AddPrompts and AddResources are.
 func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
 
-// AddTools adds tools, or replaces the tools of the same names in place.
-// It is safe while the server runs. When Identity.EnableToolNotifications
-// is set, every live initialized session is sent
-// notifications/tools/list_changed.
+// AddTools adds tools. It is safe while the server runs. When
+// Identity.EnableToolNotifications is set, every live initialized session
+// is sent notifications/tools/list_changed.
+//
+// A tool whose name the server serves already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added: two tools of one name are a programming error, as two
+// handlers of one pattern are to net/http.ServeMux. To replace a tool,
+// RemoveTools it first.
 func (s *Server) AddTools(tools ...mcprt.Tool) {
-	s.tools.add(tools)
+	s.tools.add("AddTools", tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
 	}

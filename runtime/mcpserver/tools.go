@@ -49,14 +49,15 @@ type registry struct {
 	lists [wire.NumRevisions][]byte
 }
 
-// add appends tools; a tool whose name is taken replaces the old one in
-// its place.
-func (r *registry) add(tools []mcprt.Tool) {
+// add appends tools; a name already taken panics, as duplicate says,
+// and adds none of them. op names the method called.
+func (r *registry) add(op string, tools []mcprt.Tool) {
 	entries := make([]*toolEntry, len(tools))
 	for i, t := range tools {
 		entries[i] = newToolEntry(t)
 	}
-	r.catalog.add(entries)
+	first, second := r.catalog.add(entries)
+	duplicate(op, "tool", "RemoveTools", first, second, func(t *tool) any { return t.Handler })
 	r.dropLists()
 }
 
