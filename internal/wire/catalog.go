@@ -8,8 +8,10 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -242,6 +244,7 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 	c.mu.RLock()
 	templates := slices.Clone(c.templates) // AddResources appends while reads run
 	c.mu.RUnlock()
+	notFound := mcprt.ErrNotFound
 	for _, t := range templates {
 		if t.Read == nil || !granted(ctx, t.Scopes) {
 			continue
@@ -250,8 +253,40 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 		if !errors.Is(err, mcprt.ErrNotFound) {
 			return contents, t, err
 		}
+		if notFound == mcprt.ErrNotFound && NotFoundReason(err) != "" {
+			notFound = err // the first reason given is the one told
+		}
 	}
-	return nil, nil, fmt.Errorf("%w: %s", mcprt.ErrNotFound, uri)
+	return nil, nil, notFound
+}
+
+// NotFoundReason returns why a read found nothing, as err, which wraps
+// [mcprt.ErrNotFound], says beyond "resource not found": what is wrong
+// with the URI's template variables, or the handler's own words. It is
+// "" when err says no more.
+func NotFoundReason(err error) string {
+	var ve *mcpimpl.VariableError
+	if errors.As(err, &ve) {
+		return ve.Err.Error()
+	}
+	nf := mcprt.ErrNotFound.Error()
+	s := strings.TrimSuffix(strings.TrimPrefix(err.Error(), nf+": "), ": "+nf)
+	if s == nf {
+		return ""
+	}
+	return s
+}
+
+// LogNotFound logs a read of uri that found nothing for reason, at Info,
+// to log (nil: slog's default); a read that gave no reason is not logged.
+func LogNotFound(ctx context.Context, log *slog.Logger, uri, reason string) {
+	if reason == "" {
+		return
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "mcp resource not found", slog.String("uri", uri), slog.String("reason", reason))
 }
 
 // granted reports whether the verified token of ctx, if there is one,

@@ -291,3 +291,22 @@ func TestCatalogReadTemplateScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFoundReason tells what a not found says beyond "not found".
+func TestNotFoundReason(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{mcprt.ErrNotFound, ""},
+		{fmt.Errorf("%w: kb://x", mcprt.ErrNotFound), "kb://x"},
+		{fmt.Errorf("article 3: %w", mcprt.ErrNotFound), "article 3"},
+		{mcpimpl.NotFound(errors.New("id: not an integer")), "id: not an integer"},
+		{fmt.Errorf("reading: %w", mcpimpl.NotFound(errors.New("id: not an integer"))), "id: not an integer"},
+	} {
+		if got := NotFoundReason(tt.err); got != tt.want {
+			t.Errorf("NotFoundReason(%q) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func resourceHandler(r *mcprt.Resource, sw switches) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
 		contents, err := wire.ReadResource(withCaller(ctx, req, sw, rev), nil, r, uri)
-		return readResult(contents, err, uri, r, rev)
+		return readResult(ctx, contents, err, uri, r, rev)
 	}
 }
 
@@ -87,7 +87,7 @@ func templateHandler(reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
 		contents, t, err := reg.ReadTemplate(withCaller(ctx, req, reg.sw, rev), uri)
-		return readResult(contents, err, uri, t, rev)
+		return readResult(ctx, contents, err, uri, t, rev)
 	}
 }
 
@@ -97,14 +97,15 @@ func withCaller(ctx context.Context, req *mcp.ReadResourceRequest, sw switches, 
 }
 
 // readResult answers a read of uri from resource r: an error wrapping
-// mcprt.ErrNotFound is the SDK's "resource not found", any other an
-// internal error with its text; contents without a URI or MIME type get
-// uri and r's. As on the built-in server, the result is private to the
-// client.
-func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
+// mcprt.ErrNotFound is the SDK's "resource not found", with the reason
+// the error gives, if any, in its message and data.reason, as on the
+// built-in server; any other an internal error with its text; contents
+// without a URI or MIME type get uri and r's. As on the built-in server,
+// the result is private to the client.
+func readResult(ctx context.Context, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound):
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, notFound(ctx, uri, wire.NotFoundReason(err))
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
@@ -118,6 +119,23 @@ func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcp
 		out.Contents = append(out.Contents, c)
 	}
 	return out, nil
+}
+
+// notFound is the SDK's "resource not found" of uri, its code as the SDK
+// chooses it, with reason, when there is one, added to its message and
+// data and logged to slog's default logger.
+func notFound(ctx context.Context, uri, reason string) error {
+	err := mcp.ResourceNotFoundError(uri)
+	var je *jsonrpc.Error
+	if reason == "" || !errors.As(err, &je) {
+		return err
+	}
+	wire.LogNotFound(ctx, nil, uri, reason)
+	data, _ := json.Marshal(struct {
+		URI    string `json:"uri"`
+		Reason string `json:"reason"`
+	}{uri, reason})
+	return &jsonrpc.Error{Code: je.Code, Message: je.Message + ": " + reason, Data: data}
 }
 
 // resourceContents maps one part of a read onto the SDK's type: the blob

@@ -88,7 +88,7 @@ func resourceHandler(s *server.MCPServer, r *mcprt.Resource, sw switches) server
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
 		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), nil, r, uri)
-		return readResult(contents, err, uri, r, revision(ctx))
+		return readResult(ctx, contents, err, uri, r, revision(ctx))
 	}
 }
 
@@ -100,7 +100,7 @@ func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplate
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
 		contents, t, err := reg.ReadTemplate(withCaller(ctx, s, &req, reg.sw), uri)
-		return readResult(contents, err, uri, t, revision(ctx))
+		return readResult(ctx, contents, err, uri, t, revision(ctx))
 	}
 }
 
@@ -116,10 +116,16 @@ func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceR
 // readResult answers a read of uri from resource r. mcp-go answers every
 // error of a read handler as an internal error with its text; one wrapping
 // mcprt.ErrNotFound is sent as mcp-go's own ErrResourceNotFound, which its
-// error hooks know. Contents without a URI or MIME type get uri and r's.
-func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+// error hooks know, followed by the reason the error gives, if any, which
+// is logged to slog's default logger (mcp-go sends no data). Contents
+// without a URI or MIME type get uri and r's.
+func readResult(ctx context.Context, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound):
+		if reason := wire.NotFoundReason(err); reason != "" {
+			wire.LogNotFound(ctx, nil, uri, reason)
+			return nil, fmt.Errorf("%w: %s: %s", server.ErrResourceNotFound, uri, reason)
+		}
 		return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
 	case err != nil:
 		return nil, err
