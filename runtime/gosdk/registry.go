@@ -1,10 +1,13 @@
 package gosdk
 
 import (
+	"sync"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
 // registry is what the adapter keeps beside one go-sdk server: the prompts
@@ -17,6 +20,10 @@ type registry struct {
 	wire.Catalog
 	lists listings
 	sw    switches
+	// interceptors are those Use added, which also see the requests the
+	// gate of HTTPHandler refuses.
+	mu           sync.Mutex
+	interceptors []mcpserver.Interceptor
 }
 
 // registries maps each server the adapter has served on to its registry.
