@@ -65,7 +65,7 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := MakeReport(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	if out == nil {
 		return mcprt.TextResult("null")
@@ -85,7 +85,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -100,7 +100,7 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Kinds(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
