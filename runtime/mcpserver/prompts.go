@@ -81,8 +81,9 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 // renderPrompt runs p.Get (through wire.RenderPrompt, as the adapters
 // do). An argument error of generated code is invalid params, with its
 // text, so the client can name the argument to fix; any other error, a
-// panic included, is an internal error; the server keeps serving. A
-// URLElicitationRequired is answered as [exchange.urlElicitation] says.
+// panic included, is an internal error (its text masked with
+// MaskErrors); the server keeps serving. A URLElicitationRequired is
+// answered as [exchange.urlElicitation] says.
 func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt, args map[string]string) (mcprt.PromptResult, *rpcError) {
 	res, err := wire.RenderPrompt(ctx, s.logger(), p, args)
 	switch {
@@ -93,6 +94,9 @@ func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt,
 	}
 	if rerr, handled := x.urlElicitation(err); handled {
 		return res, rerr
+	}
+	if s.MaskErrors {
+		return res, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "prompt", p.Name, err))
 	}
 	return res, errorf(codeInternalError, err.Error())
 }

@@ -138,6 +138,9 @@ func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, u
 	if rerr, handled := x.urlElicitation(err); handled {
 		return nil, nil, rerr
 	}
+	if s.MaskErrors {
+		return nil, nil, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "resource", r.URI, err))
+	}
 	return nil, nil, errorf(codeInternalError, err.Error())
 }
 
@@ -147,10 +150,16 @@ func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, u
 // the message and data.reason say it too, and the server logs it.
 func (s *Server) notFound(ctx context.Context, uri string, rev wire.Revision, missing error) *rpcError {
 	reason := ""
-	if missing != nil {
+	switch {
+	case missing == nil:
+	case s.MaskErrors:
+		if reason = wire.MaskReason(ctx, s.logger(), uri, missing); reason == wire.NotFoundReason(missing) {
+			wire.LogNotFound(ctx, s.logger(), uri, reason) // not masked: a variable's problem
+		}
+	default:
 		reason = wire.NotFoundReason(missing)
+		wire.LogNotFound(ctx, s.logger(), uri, reason)
 	}
-	wire.LogNotFound(ctx, s.logger(), uri, reason)
 	data := jsonx.AppendString(append(make([]byte, 0, len(uri)+len(reason)+24), `{"uri":`...), uri)
 	message := "Resource not found"
 	if reason != "" {

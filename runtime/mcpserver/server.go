@@ -206,6 +206,15 @@ type Server struct {
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
 
+	// MaskErrors keeps the errors of handlers from the client. The error
+	// a tool's function returned, a panic, and an error of a prompt's
+	// Get, a resource's Read or a completer reach the client as a generic
+	// message with a random correlation id; the real error is logged at
+	// Error with the same id. A result the handler built with
+	// mcprt.Errorf or mcprt.ErrorResult is meant for the model and goes
+	// through, and so do argument problems. Set it before serving.
+	MaskErrors bool
+
 	// Sessions shares the 2025 HTTP sessions between replicas, so that any
 	// of them serves any session's requests. Nil keeps them in this
 	// process.

@@ -198,10 +198,17 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	switch {
 	case o.panicked != nil:
 		t.Status, t.StatusMessage = TaskFailed, panickedMessage
-		t.Error = appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
+		msg := "internal error: tool " + strconv.Quote(t.Tool) + " panicked: " + jsonx.Quote(toString(o.panicked))
+		if s.MaskErrors {
+			msg = wire.Mask(ctx, s.logger(), "tool", t.Tool, errors.New(msg))
+		}
+		t.Error = appendErrorObject(nil, errorf(codeInternalError, msg))
 	case o.missing != "" && o.res.IsError:
 		t.Status, t.StatusMessage, t.Error = TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
 	default:
+		if s.MaskErrors {
+			o.res = wire.MaskTool(ctx, s.logger(), t.Tool, o.res, nil)
+		}
 		t.Result = wire.AppendResult(nil, &o.res, r.rev)
 		if o.res.IsError && !r.rev.Stateless() {
 			// 2025-11-25: a tool error fails the task.

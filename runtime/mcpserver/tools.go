@@ -206,11 +206,14 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
+	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
 	if res.IsError && res.Err != nil {
 		if rerr, handled := x.urlElicitation(res.Err); handled {
 			return nil, rerr
 		}
+	}
+	if s.MaskErrors && res.IsError && x.meta.checkArgs() {
+		res = wire.MaskTool(ctx, s.logger(), e.val.Name, res, panicked)
 	}
 	if x.q != nil {
 		x.q.mu.Lock()
