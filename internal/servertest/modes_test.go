@@ -69,6 +69,8 @@ type pathServer interface {
 	// use adds interceptors, and reports false on a path that takes none
 	// (mcp-go's).
 	use(interceptors ...mcpserver.Interceptor) bool
+	// maskErrors makes the server mask its handlers' errors.
+	maskErrors()
 }
 
 // newMembers are the members every path adds to results on 2026-07-28.
@@ -188,6 +190,7 @@ func (b builtinServer) addTools(tools ...mcprt.Tool)     { b.s.AddTools(tools...
 func (b builtinServer) addPrompts(p ...mcprt.Prompt)     { b.s.AddPrompts(p...) }
 func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }
+func (b builtinServer) maskErrors()                      { b.s.MaskErrors = true }
 func (b builtinServer) use(ics ...mcpserver.Interceptor) bool {
 	b.s.Use(ics...)
 	return true
@@ -223,6 +226,7 @@ func (g gosdkServer) addTools(tools ...mcprt.Tool)     { gosdk.AddTools(g.s, too
 func (g gosdkServer) addPrompts(p ...mcprt.Prompt)     { gosdk.AddPrompts(g.s, p...) }
 func (g gosdkServer) addResources(r ...mcprt.Resource) { gosdk.AddResources(g.s, r...) }
 func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g.s, uri) }
+func (g gosdkServer) maskErrors()                      { gosdk.MaskErrors(g.s, true) }
 func (g gosdkServer) use(ics ...mcpserver.Interceptor) bool {
 	gosdk.Use(g.s, ics...)
 	return true
@@ -266,6 +270,7 @@ func (g mcpgoServer) addPrompts(p ...mcprt.Prompt)      { mcpgo.AddPrompts(g.s, 
 func (g mcpgoServer) addResources(r ...mcprt.Resource)  { mcpgo.AddResources(g.s, r...) }
 func (g mcpgoServer) resourceUpdated(uri string)        { mcpgo.ResourceUpdated(g.s, uri) }
 func (g mcpgoServer) use(...mcpserver.Interceptor) bool { return false }
+func (g mcpgoServer) maskErrors()                       { mcpgo.MaskErrors(g.s, true) }
 
 // elicitationComplete waits for the standalone stream of cs, on which
 // mcp-go sends the notice.

@@ -104,7 +104,7 @@ func addTools(op string, s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
 		d := descriptor(&t)
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
-		s.AddTool(d, handler(&t, reg.sw))
+		s.AddTool(d, handler(&t, reg))
 	}
 }
 
@@ -176,16 +176,32 @@ func revision(v string) wire.Revision {
 // would turn into JSON-RPC errors the model does not see; the one exception
 // is [mcprt.URLElicitationRequired], a protocol error (-32042) on
 // 2025-11-25 to a client that declared elicitation.url.
-func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
+func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
-		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
+		c := &caller{ss: req.Session, sw: reg.sw, token: req.Params.GetProgressToken(), rev: rev}
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		if err := urlElicitationError(&res, req.Session, reg.sw, rev); err != nil {
 			return nil, err
+		}
+		if reg.mask.Load() {
+			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
 		}
 		return result(&res, rev), nil
 	}
+}
+
+// MaskErrors sets whether the handlers this package added to s, and adds
+// later, keep their errors from the client, as mcpserver.Server.MaskErrors
+// does: the error a tool's function returned, a panic, and an error of a
+// prompt's Get, a Read or a completer reach the client as a generic
+// message with a random correlation id, and are logged at Error on slog's
+// default logger with the real error and the same id. A result the
+// handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
+// so do argument problems. It holds for a server made by [NewServer] and
+// for one the caller made alike.
+func MaskErrors(s *mcp.Server, mask bool) {
+	registryOf(s).mask.Store(mask)
 }
 
 // result maps a result onto the SDK's type for revision rev: structured

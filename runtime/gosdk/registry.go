@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,6 +25,8 @@ type registry struct {
 	// gate of HTTPHandler refuses.
 	mu           sync.Mutex
 	interceptors []mcpserver.Interceptor
+	// mask is set by MaskErrors; handlers read it at each call.
+	mask atomic.Bool
 }
 
 // registries maps each server the adapter has served on to its registry.

@@ -186,14 +186,31 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		}
 		ctx = mcprt.WithCaller(ctx, c)
 		if runsAsTask(taskSupport, &req) {
-			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
+			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev), reg.mask.Load())
 		}
-		res := wire.CallTool(ctx, &t, args)
+		res, panicked := wire.CallToolChecked(ctx, &t, args)
 		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
 			return nil, err
 		}
+		if reg.mask.Load() {
+			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
+		}
 		return result(res, rev, reg.listRevision(rev)), nil
 	}
+}
+
+// MaskErrors sets whether the handlers this package added to s, and adds
+// later, keep their errors from the client, as mcpserver.Server.MaskErrors
+// does: the error a tool's function returned, a panic, and an error of a
+// prompt's Get, a Read or a completer reach the client as a generic
+// message with a random correlation id, and are logged at Error on slog's
+// default logger with the real error and the same id. A result the
+// handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
+// so do argument problems (which mcp-go answers -32603). It holds for a
+// server made by [NewServer] and for one the caller made alike, tasks
+// included.
+func MaskErrors(s *server.MCPServer, mask bool) {
+	registryOf(s).mask.Store(mask)
 }
 
 // rawArguments returns the arguments as the client sent them; nil when

@@ -35,7 +35,7 @@ func AddResources(s *server.MCPServer, resources ...mcprt.Resource) {
 			templates = append(templates, server.ServerResourceTemplate{Template: templateDescriptor(r, parsed, registeredRevision), Handler: templateHandler(s, reg)})
 		} else {
 			reg.lists.resources.add(r.URI, func(rev wire.Revision) mcp.Resource { return resourceDescriptor(r, rev) })
-			static = append(static, server.ServerResource{Resource: resourceDescriptor(r, registeredRevision), Handler: resourceHandler(s, r, reg.sw)})
+			static = append(static, server.ServerResource{Resource: resourceDescriptor(r, registeredRevision), Handler: resourceHandler(s, r, reg)})
 		}
 	}
 	// Each call sends its own list_changed: add nothing in vain.
@@ -84,11 +84,11 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 }
 
 // resourceHandler reads the static resource r for mcp-go.
-func resourceHandler(s *server.MCPServer, r *mcprt.Resource, sw switches) server.ResourceHandlerFunc {
+func resourceHandler(s *server.MCPServer, r *mcprt.Resource, reg *registry) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), nil, r, uri)
-		return readResult(ctx, contents, err, uri, r, revision(ctx))
+		contents, err := wire.ReadResource(withCaller(ctx, s, &req, reg.sw), nil, r, uri)
+		return readResult(ctx, reg, contents, err, uri, r, revision(ctx))
 	}
 }
 
@@ -100,7 +100,7 @@ func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplate
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
 		contents, t, err := reg.ReadTemplate(withCaller(ctx, s, &req, reg.sw), uri)
-		return readResult(ctx, contents, err, uri, t, revision(ctx))
+		return readResult(ctx, reg, contents, err, uri, t, revision(ctx))
 	}
 }
 
@@ -117,16 +117,26 @@ func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceR
 // error of a read handler as an internal error with its text; one wrapping
 // mcprt.ErrNotFound is sent as mcp-go's own ErrResourceNotFound, which its
 // error hooks know, followed by the reason the error gives, if any, which
-// is logged to slog's default logger (mcp-go sends no data). Contents
-// without a URI or MIME type get uri and r's.
-func readResult(ctx context.Context, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+// is logged to slog's default logger (mcp-go sends no data). When reg
+// masks errors, the text of any other error and a handler's own reason
+// are masked. Contents without a URI or MIME type get uri and r's.
+func readResult(ctx context.Context, reg *registry, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+	mask := reg.mask.Load()
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound):
-		if reason := wire.NotFoundReason(err); reason != "" {
-			wire.LogNotFound(ctx, nil, uri, reason)
-			return nil, fmt.Errorf("%w: %s: %s", server.ErrResourceNotFound, uri, reason)
+		reason := wire.NotFoundReason(err)
+		if mask {
+			reason = wire.MaskReason(ctx, nil, uri, err) // logs what it masks
 		}
-		return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
+		if reason == "" {
+			return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
+		}
+		if reason == wire.NotFoundReason(err) {
+			wire.LogNotFound(ctx, nil, uri, reason)
+		}
+		return nil, fmt.Errorf("%w: %s: %s", server.ErrResourceNotFound, uri, reason)
+	case err != nil && mask:
+		return nil, errors.New(wire.Mask(ctx, nil, "resource", r.URI, err))
 	case err != nil:
 		return nil, err
 	}
