@@ -1037,7 +1037,7 @@ func mcpgen_call_Tool000(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool000(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1052,7 +1052,7 @@ func mcpgen_call_Tool001(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool001(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1067,7 +1067,7 @@ func mcpgen_call_Tool002(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool002(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1082,7 +1082,7 @@ func mcpgen_call_Tool003(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool003(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1097,7 +1097,7 @@ func mcpgen_call_Tool004(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool004(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1112,7 +1112,7 @@ func mcpgen_call_Tool005(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool005(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1127,7 +1127,7 @@ func mcpgen_call_Tool006(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool006(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1142,7 +1142,7 @@ func mcpgen_call_Tool007(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool007(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1157,7 +1157,7 @@ func mcpgen_call_Tool008(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool008(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1172,7 +1172,7 @@ func mcpgen_call_Tool009(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool009(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1187,7 +1187,7 @@ func mcpgen_call_Tool010(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool010(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1202,7 +1202,7 @@ func mcpgen_call_Tool011(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool011(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1217,7 +1217,7 @@ func mcpgen_call_Tool012(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool012(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1232,7 +1232,7 @@ func mcpgen_call_Tool013(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool013(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1247,7 +1247,7 @@ func mcpgen_call_Tool014(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool014(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1262,7 +1262,7 @@ func mcpgen_call_Tool015(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool015(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1277,7 +1277,7 @@ func mcpgen_call_Tool016(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool016(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1292,7 +1292,7 @@ func mcpgen_call_Tool017(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool017(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1307,7 +1307,7 @@ func mcpgen_call_Tool018(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool018(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1322,7 +1322,7 @@ func mcpgen_call_Tool019(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool019(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1337,7 +1337,7 @@ func mcpgen_call_Tool020(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool020(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1352,7 +1352,7 @@ func mcpgen_call_Tool021(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool021(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1367,7 +1367,7 @@ func mcpgen_call_Tool022(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool022(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1382,7 +1382,7 @@ func mcpgen_call_Tool023(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool023(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1397,7 +1397,7 @@ func mcpgen_call_Tool024(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool024(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1412,7 +1412,7 @@ func mcpgen_call_Tool025(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool025(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1427,7 +1427,7 @@ func mcpgen_call_Tool026(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool026(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1442,7 +1442,7 @@ func mcpgen_call_Tool027(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool027(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1457,7 +1457,7 @@ func mcpgen_call_Tool028(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool028(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1472,7 +1472,7 @@ func mcpgen_call_Tool029(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool029(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1487,7 +1487,7 @@ func mcpgen_call_Tool030(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool030(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1502,7 +1502,7 @@ func mcpgen_call_Tool031(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool031(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1517,7 +1517,7 @@ func mcpgen_call_Tool032(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool032(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1532,7 +1532,7 @@ func mcpgen_call_Tool033(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool033(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1547,7 +1547,7 @@ func mcpgen_call_Tool034(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool034(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1562,7 +1562,7 @@ func mcpgen_call_Tool035(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool035(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1577,7 +1577,7 @@ func mcpgen_call_Tool036(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool036(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1592,7 +1592,7 @@ func mcpgen_call_Tool037(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool037(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1607,7 +1607,7 @@ func mcpgen_call_Tool038(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool038(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1622,7 +1622,7 @@ func mcpgen_call_Tool039(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool039(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1637,7 +1637,7 @@ func mcpgen_call_Tool040(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool040(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1652,7 +1652,7 @@ func mcpgen_call_Tool041(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool041(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1667,7 +1667,7 @@ func mcpgen_call_Tool042(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool042(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1682,7 +1682,7 @@ func mcpgen_call_Tool043(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool043(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1697,7 +1697,7 @@ func mcpgen_call_Tool044(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool044(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1712,7 +1712,7 @@ func mcpgen_call_Tool045(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool045(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1727,7 +1727,7 @@ func mcpgen_call_Tool046(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool046(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1742,7 +1742,7 @@ func mcpgen_call_Tool047(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool047(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1757,7 +1757,7 @@ func mcpgen_call_Tool048(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool048(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1772,7 +1772,7 @@ func mcpgen_call_Tool049(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool049(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1787,7 +1787,7 @@ func mcpgen_call_Tool050(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool050(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1802,7 +1802,7 @@ func mcpgen_call_Tool051(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool051(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1817,7 +1817,7 @@ func mcpgen_call_Tool052(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool052(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1832,7 +1832,7 @@ func mcpgen_call_Tool053(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool053(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1847,7 +1847,7 @@ func mcpgen_call_Tool054(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool054(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1862,7 +1862,7 @@ func mcpgen_call_Tool055(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool055(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1877,7 +1877,7 @@ func mcpgen_call_Tool056(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool056(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1892,7 +1892,7 @@ func mcpgen_call_Tool057(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool057(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1907,7 +1907,7 @@ func mcpgen_call_Tool058(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool058(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1922,7 +1922,7 @@ func mcpgen_call_Tool059(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool059(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1937,7 +1937,7 @@ func mcpgen_call_Tool060(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool060(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1952,7 +1952,7 @@ func mcpgen_call_Tool061(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool061(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1967,7 +1967,7 @@ func mcpgen_call_Tool062(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool062(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1982,7 +1982,7 @@ func mcpgen_call_Tool063(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool063(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1997,7 +1997,7 @@ func mcpgen_call_Tool064(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool064(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2012,7 +2012,7 @@ func mcpgen_call_Tool065(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool065(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2027,7 +2027,7 @@ func mcpgen_call_Tool066(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool066(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2042,7 +2042,7 @@ func mcpgen_call_Tool067(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool067(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2057,7 +2057,7 @@ func mcpgen_call_Tool068(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool068(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2072,7 +2072,7 @@ func mcpgen_call_Tool069(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool069(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2087,7 +2087,7 @@ func mcpgen_call_Tool070(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool070(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2102,7 +2102,7 @@ func mcpgen_call_Tool071(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool071(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2117,7 +2117,7 @@ func mcpgen_call_Tool072(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool072(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2132,7 +2132,7 @@ func mcpgen_call_Tool073(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool073(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2147,7 +2147,7 @@ func mcpgen_call_Tool074(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool074(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2162,7 +2162,7 @@ func mcpgen_call_Tool075(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool075(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2177,7 +2177,7 @@ func mcpgen_call_Tool076(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool076(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2192,7 +2192,7 @@ func mcpgen_call_Tool077(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool077(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2207,7 +2207,7 @@ func mcpgen_call_Tool078(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool078(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2222,7 +2222,7 @@ func mcpgen_call_Tool079(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool079(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2237,7 +2237,7 @@ func mcpgen_call_Tool080(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool080(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2252,7 +2252,7 @@ func mcpgen_call_Tool081(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool081(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2267,7 +2267,7 @@ func mcpgen_call_Tool082(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool082(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2282,7 +2282,7 @@ func mcpgen_call_Tool083(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool083(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2297,7 +2297,7 @@ func mcpgen_call_Tool084(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool084(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2312,7 +2312,7 @@ func mcpgen_call_Tool085(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool085(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2327,7 +2327,7 @@ func mcpgen_call_Tool086(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool086(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2342,7 +2342,7 @@ func mcpgen_call_Tool087(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool087(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2357,7 +2357,7 @@ func mcpgen_call_Tool088(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool088(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2372,7 +2372,7 @@ func mcpgen_call_Tool089(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool089(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2387,7 +2387,7 @@ func mcpgen_call_Tool090(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool090(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2402,7 +2402,7 @@ func mcpgen_call_Tool091(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool091(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2417,7 +2417,7 @@ func mcpgen_call_Tool092(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool092(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2432,7 +2432,7 @@ func mcpgen_call_Tool093(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool093(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2447,7 +2447,7 @@ func mcpgen_call_Tool094(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool094(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2462,7 +2462,7 @@ func mcpgen_call_Tool095(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool095(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2477,7 +2477,7 @@ func mcpgen_call_Tool096(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool096(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2492,7 +2492,7 @@ func mcpgen_call_Tool097(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool097(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2507,7 +2507,7 @@ func mcpgen_call_Tool098(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool098(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2522,7 +2522,7 @@ func mcpgen_call_Tool099(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool099(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }

@@ -47,7 +47,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }

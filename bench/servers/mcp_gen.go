@@ -49,7 +49,7 @@ func mcpgen_call_BulkPriceUpdateTask(ctx context.Context, args []byte) mcprt.Res
 	}
 	out, err := BulkPriceUpdateTask(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }

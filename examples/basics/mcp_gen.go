@@ -88,7 +88,7 @@ func mcpgen_call_GreetUser(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := GreetUser(in.name)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -120,7 +120,7 @@ func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SetStatus(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -135,7 +135,7 @@ func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ProcessOrder(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatBool(bool(out)))
 }
@@ -150,7 +150,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }

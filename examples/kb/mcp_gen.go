@@ -194,7 +194,7 @@ func mcpgen_call_LinkAccount(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := LinkAccount(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -213,7 +213,7 @@ func mcpgen_call_SuggestTags(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SuggestTags(ctx, in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -228,7 +228,7 @@ func mcpgen_call_SearchArticles(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SearchArticles(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_SearchResult(enc, &out)
@@ -250,7 +250,7 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := AddNote(in.id, in.note)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -265,7 +265,7 @@ func mcpgen_call_AddArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := AddArticle(in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Hit(enc, &out)
@@ -286,7 +286,7 @@ func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ReadArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Article(enc, &out.Value)
@@ -307,7 +307,7 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := OutlineArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	enc.B = append(enc.B, byte(0x5b))
@@ -335,7 +335,7 @@ func mcpgen_call_ShowArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ShowArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_ArticleView(enc, &out)

@@ -73,7 +73,7 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := MakeReport(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	if out == nil {
 		return mcprt.TextResult("null")
@@ -93,7 +93,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -108,7 +108,7 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Kinds(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -123,7 +123,7 @@ func mcpgen_call_Problems(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Problems(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }

@@ -97,7 +97,7 @@ func (e *Encoder) Err() error { return e.err }
 // structuredContent and as the text block, or a failed result.
 func (e *Encoder) Structured() mcprt.Result {
 	if e.err != nil {
-		return mcprt.ErrorResult(fmt.Errorf("encoding the result: %w", e.err))
+		return CallError(fmt.Errorf("encoding the result: %w", e.err))
 	}
 	return mcprt.StructuredResult(e.B)
 }
@@ -125,7 +125,7 @@ func WithText(r mcprt.Result, text string) mcprt.Result {
 // Text returns the JSON as a single text block, or a failed result.
 func (e *Encoder) Text() mcprt.Result {
 	if e.err != nil {
-		return mcprt.ErrorResult(fmt.Errorf("encoding the result: %w", e.err))
+		return CallError(fmt.Errorf("encoding the result: %w", e.err))
 	}
 	return mcprt.TextResult(string(e.B))
 }

@@ -59,7 +59,8 @@
 //     session's stream; its tool error makes the task failed. A
 //     2026-07-28 task's tool error completes it with an isError result;
 //     a panic fails it with an internal error. Progress sets the task's
-//     status message.
+//     status message while it runs; at its end a completed task has none
+//     and a failed one says how it failed.
 //   - subscriptions/listen (2026-07-28) honors what the capabilities
 //     publish, which is the same on every revision: toolsListChanged with
 //     Identity.EnableToolNotifications, promptsListChanged with
@@ -206,6 +207,15 @@ type Server struct {
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
 
+	// MaskErrors keeps the errors of handlers from the client. The error
+	// a tool's function returned, a panic, and an error of a prompt's
+	// Get, a resource's Read or a completer reach the client as a generic
+	// message with a random correlation id; the real error is logged at
+	// Error with the same id. A result the handler built with
+	// mcprt.Errorf or mcprt.ErrorResult is meant for the model and goes
+	// through, and so do argument problems. Set it before serving.
+	MaskErrors bool
+
 	// Sessions shares the 2025 HTTP sessions between replicas, so that any
 	// of them serves any session's requests. Nil keeps them in this
 	// process.
@@ -302,6 +312,8 @@ func appendCacheHint(dst []byte, h CacheHint) []byte {
 }
 
 // New returns a server that describes itself with id and serves tools.
+// Two tools of one name panic, naming the functions of both, as
+// [Server.AddTools] says.
 func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 	s := &Server{
 		id:       id,
@@ -312,7 +324,7 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
 	s.refreshCapabilities()
-	s.tools.add(tools)
+	s.tools.add("New", tools)
 	return s
 }
 
@@ -321,12 +333,17 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 // Deprecated: Use AddTools, named as AddPrompts and AddResources are.
 func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
 
-// AddTools adds tools, or replaces the tools of the same names in place.
-// It is safe while the server runs. When Identity.EnableToolNotifications
-// is set, every live initialized session is sent
-// notifications/tools/list_changed.
+// AddTools adds tools. It is safe while the server runs. When
+// Identity.EnableToolNotifications is set, every live initialized session
+// is sent notifications/tools/list_changed.
+//
+// A tool whose name the server serves already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added: two tools of one name are a programming error, as two
+// handlers of one pattern are to net/http.ServeMux. To replace a tool,
+// RemoveTools it first.
 func (s *Server) AddTools(tools ...mcprt.Tool) {
-	s.tools.add(tools)
+	s.tools.add("AddTools", tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
 	}
@@ -341,6 +358,14 @@ func (s *Server) RemoveTools(names ...string) {
 	if s.tools.remove(names) && s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
 	}
+}
+
+// storeError logs err, a store's failure at what it was doing, and
+// returns the internal error the client is answered: the store's text,
+// which may name its package and its addresses, stays in the log.
+func (s *Server) storeError(doing string, err error) *rpcError {
+	s.logger().Error("mcp store failed", "doing", doing, "err", err)
+	return errorf(codeInternalError, "internal error: "+doing+" failed")
 }
 
 func (s *Server) logger() *slog.Logger {

@@ -22,7 +22,7 @@ type sender interface {
 }
 
 // errClosed is returned by round trips to a client that has gone away.
-var errClosed = errors.New("mcpserver: the client connection is closed")
+var errClosed = errors.New("the client connection is closed")
 
 // session is the state the legacy revisions keep between requests: the
 // negotiated revision, the client's capabilities and log level, the

@@ -43,10 +43,10 @@ func (ss *session) adopt(rec *mcpstore.SessionRecord) {
 
 // sharedSession finds the session id in Server.Sessions, serving it here
 // from now on if it was started elsewhere, and refreshes what other
-// replicas may have changed of it. It answers 404 for a session the store
-// does not hold (and forgets the local copy), 503 when the store fails,
-// and then returns nil.
-func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string, sess *session) *session {
+// replicas may have changed of it. For a session the store does not hold
+// it forgets the local copy and returns nil, for the caller to answer
+// 404; when the store fails it answers 503 and reports answered.
+func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string, sess *session) (_ *session, answered bool) {
 	rec, err := s.Sessions.Get(r.Context(), id)
 	switch {
 	case errors.Is(err, mcpstore.ErrSessionNotFound):
@@ -55,12 +55,11 @@ func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string
 			sess.close()
 			sess.stop()
 		}
-		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
-		return nil
+		return nil, false // the caller answers 404
 	case err != nil:
 		s.logger().Error("mcp session store", "err", err)
 		http.Error(w, "Service Unavailable: the session store failed", http.StatusServiceUnavailable)
-		return nil
+		return nil, true
 	}
 	if sess == nil {
 		fresh := newSession(context.Background(), s, id, TransportHTTP, nil)
@@ -89,7 +88,7 @@ func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string
 			}
 		}
 	}
-	return sess
+	return sess, false
 }
 
 // storeLevel and storeSubscription write a change of the session to

@@ -83,7 +83,7 @@ func (s *Server) subscribe(x *exchange, method string, params []byte, on bool) (
 	}
 	ss := x.sess
 	if err := s.storeSubscription(context.Background(), ss, uri, on); err != nil {
-		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
+		return nil, s.storeError("storing the session", err)
 	}
 	ss.mu.Lock()
 	if on {

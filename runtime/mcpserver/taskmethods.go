@@ -285,7 +285,7 @@ func (s *Server) updateTask(ctx context.Context, x *exchange, t *mcpstore.Task) 
 		switch err := store.PostAnswers(ctx, t.ID, box); {
 		case errors.Is(err, mcpstore.ErrTaskTerminal), errors.Is(err, mcpstore.ErrTaskNotFound):
 		case err != nil:
-			return nil, errorf(codeInternalError, "internal error: storing the answers: "+err.Error())
+			return nil, s.storeError("storing the answers", err)
 		default:
 			s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: t.ID})
 		}
@@ -353,7 +353,7 @@ func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError)
 		case err == nil:
 			t = reaped
 		case !errors.Is(err, mcpstore.ErrTaskNotFound): // else it expired since: listed as it was
-			return nil, errorf(codeInternalError, "internal error: reading the task: "+err.Error())
+			return nil, s.storeError("reading the task", err)
 		}
 		if i > 0 {
 			dst = append(dst, ',')

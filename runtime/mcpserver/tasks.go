@@ -141,7 +141,7 @@ func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time
 	case errors.Is(err, mcpstore.ErrTooManyTasks):
 		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
 	case err != nil:
-		return nil, errorf(codeInternalError, "internal error: storing the task: "+err.Error())
+		return nil, s.storeError("storing the task", err)
 	}
 	return t, nil
 }
@@ -193,20 +193,39 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
 	t := r.copy() // if it was cancelled or expired meanwhile, the store refuses the end
-	t.Status, t.InputRequests = mcpstore.TaskCompleted, nil
+	// The last progress message described the run, not its end: a
+	// completed task has none, a failed one says how it failed.
+	t.Status, t.StatusMessage, t.InputRequests = mcpstore.TaskCompleted, "", nil
 	switch {
 	case o.panicked != nil:
-		t.Status, t.Error = mcpstore.TaskFailed, appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
+		t.Status, t.StatusMessage = mcpstore.TaskFailed, panickedMessage
+		msg := "internal error: tool " + strconv.Quote(t.Tool) + " panicked: " + jsonx.Quote(toString(o.panicked))
+		if s.MaskErrors {
+			msg = wire.Mask(ctx, s.logger(), "tool", t.Tool, errors.New(msg))
+		}
+		t.Error = appendErrorObject(nil, errorf(codeInternalError, msg))
 	case o.missing != "" && o.res.IsError:
-		t.Status, t.Error = mcpstore.TaskFailed, appendErrorObject(nil, r.missingError(o.missing))
+		t.Status, t.StatusMessage, t.Error = mcpstore.TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
 	default:
+		if s.MaskErrors {
+			o.res = wire.MaskTool(ctx, s.logger(), t.Tool, o.res, nil)
+		}
 		t.Result = wire.AppendResult(nil, &o.res, r.rev)
 		if o.res.IsError && !r.rev.Stateless() {
-			t.Status = mcpstore.TaskFailed // 2025-11-25: a tool error fails the task
+			// 2025-11-25: a tool error fails the task.
+			t.Status, t.StatusMessage = mcpstore.TaskFailed, toolErrorMessage
 		}
 	}
 	r.store(ctx, t)
 }
+
+// The status messages of a failed task, which replace the run's last
+// progress message.
+const (
+	panickedMessage  = "The tool failed with an internal error."
+	missingMessage   = "The client lacks a capability the tool needs."
+	toolErrorMessage = "The tool reported an error; tasks/result holds it."
+)
 
 // missingError is the error of a task that failed for a capability the
 // client lacked.
