@@ -41,8 +41,9 @@
 // it was answered with a JSON-RPC error, and status Error. These are the
 // only values of error.type this package reports.
 //
-// A request with a verified token has enduser.id, the token's subject,
-// on its span (not on the metrics).
+// With Options.CapturePrincipal, a request with a verified token has
+// enduser.id, the token's subject, on its span (never on the metrics). It
+// names a person, so it is off unless asked for.
 //
 // # Metrics
 //
@@ -101,6 +102,9 @@ type Options struct {
 	Propagator propagation.TextMapPropagator
 	// CaptureArguments records tool arguments and results on spans.
 	CaptureArguments bool
+	// CapturePrincipal records the verified token's subject as enduser.id
+	// on spans.
+	CapturePrincipal bool
 }
 
 // durationBuckets are the bucket boundaries, in seconds, the conventions
@@ -124,6 +128,7 @@ type Instrumentation struct {
 	tracer    trace.Tracer
 	prop      propagation.TextMapPropagator
 	capture   bool
+	principal bool
 	operation metric.Float64Histogram
 	session   metric.Float64Histogram
 }
@@ -141,7 +146,7 @@ func New(opts Options) *Instrumentation {
 		prop = otel.GetTextMapPropagator()
 	}
 	meter := mp.Meter(ScopeName)
-	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments, principal: opts.CapturePrincipal}
 	var err error
 	in.operation, err = meter.Float64Histogram("mcp.server.operation.duration",
 		metric.WithUnit("s"), metric.WithDescription("How long the server took to handle an MCP request or notification."),
@@ -240,7 +245,7 @@ func (in *Instrumentation) Intercept(ctx context.Context, req *mcpserver.Request
 	if in.capture && req.Arguments != nil {
 		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(string(req.Arguments)))
 	}
-	if tok, ok := mcprt.Token(ctx); ok {
+	if tok, ok := mcprt.Token(ctx); ok && in.principal {
 		attrs = append(attrs, semconv.EnduserID(tok.Subject))
 	}
 

@@ -54,6 +54,7 @@ func newTelemetry(t *testing.T, capture bool, tools ...mcprt.Tool) *telemetry {
 		MeterProvider:    mp,
 		Propagator:       propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
 		CaptureArguments: capture,
+		CapturePrincipal: capture,
 	})
 	return tel
 }
@@ -438,11 +439,16 @@ func TestTask(t *testing.T) {
 // TestRefusals checks the spans of requests the HTTP transport refused
 // before serving them: the reason as error.type, the HTTP status, the
 // JSON-RPC code where there is one, status Error, and the principal of a
-// verified token as enduser.id.
+// verified token as enduser.id when asked for, and never without.
 func TestRefusals(t *testing.T) {
+	t.Run("capture", func(t *testing.T) { testRefusals(t, true) })
+	t.Run("no capture", func(t *testing.T) { testRefusals(t, false) })
+}
+
+func testRefusals(t *testing.T, capture bool) {
 	w := textTool("w", "W")
 	w.Scopes = []string{"kb:write"}
-	tel := newTelemetry(t, false, w)
+	tel := newTelemetry(t, capture, w)
 	tel.srv.Auth = &mcpserver.Auth{Resource: "https://kb.example.com/mcp", AuthorizationServers: []string{"https://as.example.com"},
 		Verifier: tokentest.Tokens{"alice": {Issuer: "https://as.example.com", Subject: "alice"}}}
 	ts := httptest.NewServer(tel.srv.HTTPHandler())
@@ -477,7 +483,11 @@ func TestRefusals(t *testing.T) {
 		t.Fatalf("without kb:write: %d", got)
 	}
 	s = tel.span(t, "tools/call w")
-	hasAttrs(t, "403", attrs(s), map[string]string{"error.type": "insufficient_scope", "http.response.status_code": "403", "rpc.response.status_code": "-32600", "enduser.id": "alice"})
+	if capture {
+		hasAttrs(t, "403", attrs(s), map[string]string{"error.type": "insufficient_scope", "http.response.status_code": "403", "rpc.response.status_code": "-32600", "enduser.id": "alice"})
+	} else {
+		hasAttrs(t, "403", attrs(s), map[string]string{"error.type": "insufficient_scope", "http.response.status_code": "403"}, "enduser.id")
+	}
 	if st := s.Status(); st.Code != codes.Error || !strings.Contains(st.Description, "kb:write") {
 		t.Errorf("403: status %v", st)
 	}
