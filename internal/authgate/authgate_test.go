@@ -209,30 +209,6 @@ func TestNeedAndLacks(t *testing.T) {
 	}
 }
 
-// TestMatchTemplate matches URIs against templates as generated reads do.
-func TestMatchTemplate(t *testing.T) {
-	for _, c := range []struct {
-		tmpl, uri string
-		want      bool
-	}{
-		{"kb://t/{id}", "kb://t/7", true},
-		{"kb://t/{id}", "kb://t/", false},
-		{"kb://t/{id}", "kb://t/7/8", false},
-		{"kb://t/{id}", "kb://t/7?x", false},
-		{"kb://t/{+path}", "kb://t/7/8?x", true},
-		{"kb://{a}/{b}.md", "kb://x/y.md", true},
-		{"kb://{a}/{b}.md", "kb://x/y.txt", false},
-		{"kb://{a}{+b}", "kb://xy/z", true},
-		{"kb://t/{id", "kb://t/7", false},
-		{"kb://r", "kb://r", true},
-		{"kb://r", "kb://rr", false},
-	} {
-		if got := MatchTemplate(c.tmpl, c.uri); got != c.want {
-			t.Errorf("MatchTemplate(%q, %q) = %v, want %v", c.tmpl, c.uri, got, c.want)
-		}
-	}
-}
-
 func TestOperations(t *testing.T) {
 	ops, id, ok := Operations([]byte(` {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"a":1},"_meta":{"k":"v"}}}`))
 	if !ok || string(id) != "7" || len(ops) != 1 {

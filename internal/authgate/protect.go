@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -102,7 +101,7 @@ type ProtectOptions struct {
 // Catalog is what a server knows of the scopes it declares: those of one
 // operation, and all of them (the adapters' wire.Catalog).
 type Catalog interface {
-	ScopesOf(method, name, uri string, match func(template, uri string) bool) []string
+	ScopesOf(method, name, uri string) []string
 	AllScopes() []string
 }
 
@@ -110,7 +109,7 @@ type Catalog interface {
 // holds, logging refusals to log.
 func CatalogOptions(c Catalog, log *slog.Logger) ProtectOptions {
 	return ProtectOptions{
-		Scopes:   func(op Operation) []string { return c.ScopesOf(op.Method, op.Name, op.URI, MatchTemplate) },
+		Scopes:   func(op Operation) []string { return c.ScopesOf(op.Method, op.Name, op.URI) },
 		Declared: c.AllScopes,
 		Log:      log,
 	}
@@ -327,58 +326,6 @@ func ErrorObject(need []string) []byte {
 		dst = jsonx.AppendString(dst, s)
 	}
 	return append(dst, "]}}"...)
-}
-
-// MatchTemplate reports whether uri is one of the URIs of the RFC 6570
-// template tmpl as the generator writes them: literals, {name} for one
-// path segment (no '/', '?' or '#', at least one character) and {+name}
-// for any text of at least one character. It tells which templates'
-// scopes a read needs before any of them runs; the walk keeps the set of
-// positions each part can end at, so it costs the length of uri per part.
-func MatchTemplate(tmpl, uri string) bool {
-	const maxURI = 64 << 10
-	if len(uri) > maxURI {
-		return false
-	}
-	at := make([]bool, len(uri)+1)
-	next := make([]bool, len(uri)+1)
-	at[0] = true
-	for rest := tmpl; rest != ""; {
-		clear(next)
-		open := strings.IndexByte(rest, '{')
-		if open != 0 {
-			lit := rest
-			if open > 0 {
-				lit = rest[:open]
-			}
-			rest = rest[len(lit):]
-			for i, ok := range at {
-				if ok && strings.HasPrefix(uri[i:], lit) {
-					next[i+len(lit)] = true
-				}
-			}
-		} else {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				return false
-			}
-			plus := strings.HasPrefix(rest, "{+")
-			rest = rest[end+1:]
-			// reach says a start position before i, from which the
-			// variable's text up to i is allowed, can be reached.
-			reach := false
-			for i := range uri {
-				if !plus && (uri[i] == '/' || uri[i] == '?' || uri[i] == '#') {
-					reach = false
-				} else {
-					reach = reach || at[i]
-					next[i+1] = next[i+1] || reach
-				}
-			}
-		}
-		at, next = next, at
-	}
-	return at[len(uri)]
 }
 
 // LogRefusal logs ref, a refusal of r, at Info: a line "mcp request

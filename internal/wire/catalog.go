@@ -65,8 +65,8 @@ func (c *Catalog) AddTools(tools []mcprt.Tool) error {
 
 // ScopesOf returns the scopes an operation declares: those of the tool
 // called, the prompt got, or the resource read (for a URI no resource
-// has, those of every template that matches it, as match says).
-func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri string) bool) []string {
+// has, those of every template that matches it).
+func (c *Catalog) ScopesOf(method, name, uri string) []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	switch method {
@@ -84,7 +84,7 @@ func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri st
 		}
 		var need []string
 		for _, t := range c.templates {
-			if len(t.Scopes) > 0 && match(t.URI, uri) {
+			if len(t.Scopes) > 0 && mcpimpl.TemplateMatches(t.URI, uri) {
 				for _, s := range t.Scopes {
 					if !slices.Contains(need, s) {
 						need = append(need, s)

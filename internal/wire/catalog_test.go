@@ -208,7 +208,6 @@ func TestCatalogScopes(t *testing.T) {
 		{URI: "kb://t/{id}", Scopes: []string{"kb:t"}},
 		{URI: "kb://{+any}", Scopes: []string{"kb:any", "kb:t"}},
 	})
-	match := func(tmpl, uri string) bool { return strings.HasPrefix(uri, strings.Split(tmpl, "{")[0]) }
 	for _, tt := range []struct{ method, name, uri, want string }{
 		{"tools/call", "w", "", "kb:write"},
 		{"tools/call", "a", "", ""},
@@ -219,7 +218,7 @@ func TestCatalogScopes(t *testing.T) {
 		{"resources/read", "", "other://1", ""},
 		{"tools/list", "", "", ""},
 	} {
-		if got := strings.Join(c.ScopesOf(tt.method, tt.name, tt.uri, match), " "); got != tt.want {
+		if got := strings.Join(c.ScopesOf(tt.method, tt.name, tt.uri), " "); got != tt.want {
 			t.Errorf("ScopesOf(%s %s%s) = %q, want %q", tt.method, tt.name, tt.uri, got, tt.want)
 		}
 	}
@@ -229,7 +228,7 @@ func TestCatalogScopes(t *testing.T) {
 	if err := c.AddTools([]mcprt.Tool{{Name: "v"}, {Name: "w"}}); err == nil {
 		t.Error("a second tool of one name was added")
 	}
-	if got := c.ScopesOf("tools/call", "v", "", match); got != nil {
+	if got := c.ScopesOf("tools/call", "v", ""); got != nil {
 		t.Errorf("a tool of a refused call was added, with scopes %q", got)
 	}
 }
@@ -263,8 +262,7 @@ func TestCatalogDuplicates(t *testing.T) {
 			t.Errorf("got %v, want %s", err, tt.want)
 		}
 	}
-	match := func(string, string) bool { return true }
-	if c.tools["u"] != nil || c.resources["kb://s"] != nil || len(c.templates) != 1 || c.ScopesOf("tools/call", "u", "", match) != nil {
+	if c.tools["u"] != nil || c.resources["kb://s"] != nil || len(c.templates) != 1 || c.ScopesOf("tools/call", "u", "") != nil {
 		t.Error("a refused call added some of what it was given")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -179,7 +180,7 @@ func (s *Server) opScopes(m *message) []string {
 		}
 		var need []string
 		for _, e := range s.templates.all() {
-			if len(e.val.Scopes) > 0 && authgate.MatchTemplate(e.key, uri) {
+			if len(e.val.Scopes) > 0 && mcpimpl.TemplateMatches(e.key, uri) {
 				need = authgate.Union(need, e.val.Scopes)
 			}
 		}
