@@ -39,7 +39,15 @@ type exchange struct {
 // withResultType marks a result of a 2026-07-28 request with resultType, which
 // that revision requires on every result.
 func (x *exchange) withResultType(result []byte) []byte {
-	if !x.rev.Stateless() || len(result) < 2 {
+	if !x.rev.Stateless() {
+		return result
+	}
+	return markComplete(result)
+}
+
+// markComplete adds "resultType":"complete" to the result object, first.
+func markComplete(result []byte) []byte {
+	if len(result) < 2 {
 		return result
 	}
 	const field = `"resultType":"complete"`

@@ -204,18 +204,11 @@ func (s *Server) getTask(x *exchange, t *mcpstore.Task) []byte {
 	case t.Status == mcpstore.TaskInputRequired && t.InputRequests != nil:
 		fields = append(fields, append([]byte(`,"inputRequests":`), t.InputRequests...))
 	case t.Status == mcpstore.TaskCompleted && t.Result != nil:
-		fields = append(fields, append([]byte(`,"result":`), withResultType(t.Result)...))
+		fields = append(fields, append([]byte(`,"result":`), markComplete(t.Result)...))
 	case t.Status == mcpstore.TaskFailed && t.Error != nil:
 		fields = append(fields, append([]byte(`,"error":`), t.Error...))
 	}
 	return withFields(out, fields...)
-}
-
-// withResultType marks an inlined result complete, as 2026-07-28 results
-// are.
-func withResultType(result []byte) []byte {
-	x := exchange{rev: wire.Rev20260728}
-	return x.withResultType(result)
 }
 
 // taskResult answers tasks/result (2025-11-25): it waits for the task to
