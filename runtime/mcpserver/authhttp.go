@@ -159,10 +159,8 @@ func tokenOf(ctx context.Context) *mcprt.TokenInfo {
 func (s *Server) opScopes(m *message) []string {
 	switch m.method {
 	case "tools/call":
-		if name := m.meta.toolName; len(name) >= 2 && name[0] == '"' {
-			if e := s.tools.lookup(name); e != nil {
-				return e.val.Scopes
-			}
+		if e := s.toolOf(&m.meta); e != nil {
+			return e.val.Scopes
 		}
 	case "prompts/get":
 		if name, ok := stringValue(m.meta.toolName); ok {

@@ -222,8 +222,8 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		s.badRequest(r, rerr, m)
 		return
 	}
-	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
-		if e := s.tools.lookup(name); e != nil {
+	if m.method == "tools/call" {
+		if e := s.toolOf(&m.meta); e != nil {
 			if rerr := checkParamHeaders(r.Header, e.val.headers, m.meta.toolArgs); rerr != nil {
 				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 				s.badRequest(r, rerr, m)

@@ -270,6 +270,11 @@ type requestMeta struct {
 	// server does with the message first calls checkArgs, so malformed
 	// arguments are a parse error all the same.
 	argsUnchecked bool
+	// tool is the tool a tools/call names, once toolLooked: the scope
+	// check, the Mcp-Param headers and the call share one look-up (see
+	// [Server.toolOf]).
+	tool       *toolEntry
+	toolLooked bool
 }
 
 // readParams consumes the value of params at s, keeping its text in

@@ -167,14 +167,24 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 	return s.listPage(x, start, "tools", s.tools.appendPage)
 }
 
+// toolOf returns the tool the tools/call of meta names, or nil. It looks
+// the tool up once per message; what checks the message before the call
+// and the call itself all see the same tool.
+func (s *Server) toolOf(meta *requestMeta) *toolEntry {
+	if !meta.toolLooked {
+		meta.toolLooked = true
+		if name := meta.toolName; len(name) >= 2 && name[0] == '"' {
+			meta.tool = s.tools.lookup(name)
+		}
+	}
+	return meta.tool
+}
+
 // callTool answers tools/call: it runs the tool with a [mcprt.Caller] in
 // its context and writes its result for the request's revision.
 func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessage) ([]byte, *rpcError) {
 	name, args := x.meta.toolName, x.meta.toolArgs
-	var e *toolEntry
-	if len(name) >= 2 && name[0] == '"' {
-		e = s.tools.lookup(name)
-	}
+	e := s.toolOf(&x.meta)
 	// Only a tool that checks its arguments itself is given them unchecked.
 	if (e == nil || !e.val.ChecksArguments) && !x.meta.checkArgs() {
 		return nil, errParse
