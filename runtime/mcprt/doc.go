@@ -14,5 +14,6 @@
 // The same values are served by mcpgen's own server (package mcpserver)
 // and through the adapters for the official Go SDK (gosdk) and
 // mark3labs/mcp-go (mcpgo). What only generated code calls lives in
-// package mcpimpl; mcprt imports nothing but the standard library.
+// package mcpimpl; mcprt imports only the standard library and the
+// module's internal context keys.
 package mcprt

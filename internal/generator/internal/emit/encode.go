@@ -8,9 +8,10 @@ import (
 )
 
 // This file writes result encoders: for each struct type a result reaches,
-// a function appending its JSON to an mcprt.Encoder byte for byte as
-// encoding/json would (see mcprt.Encoder for the one difference), so
-// results are encoded without reflection.
+// a function appending its JSON to an mcpimpl.Encoder, byte for byte as
+// encoding/json would but for the differences mcpimpl.Encoder names (a
+// duration as Go text; nil slices and maps as [] and {}). Results are
+// encoded without reflection.
 
 // encodeFunc returns the name of the encode function of a named struct
 // type, queuing the function to be written.
