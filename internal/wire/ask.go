@@ -43,14 +43,27 @@ func LogData(data any) ([]byte, error) {
 // NotEnabled is the error of a question (elicitation, sampling) the
 // server's identity does not switch on.
 func NotEnabled(kind string) error {
-	return fmt.Errorf("%s is not enabled in the server's identity", kind)
+	return NotSupported("%s is not enabled in the server's identity", kind)
 }
 
 // NotDeclared is the error of a question whose capability the client did
 // not declare.
 func NotDeclared(kind string) error {
-	return fmt.Errorf("the client did not declare the %s capability", kind)
+	return NotSupported("the client did not declare the %s capability", kind)
 }
+
+// NotSupported is the error of a question that cannot be asked, with the
+// text format says: it matches [mcprt.ErrNotSupported], so that a handler
+// can fall back.
+func NotSupported(format string, args ...any) error {
+	return &notSupported{fmt.Sprintf(format, args...)}
+}
+
+type notSupported struct{ text string }
+
+func (e *notSupported) Error() string { return e.text }
+
+func (e *notSupported) Unwrap() error { return mcprt.ErrNotSupported }
 
 // RequestedSchema is the schema an elicitation asks for: schema, or an
 // object schema of no fields when there is none.
