@@ -74,22 +74,17 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 
 // Elicit implements [mcprt.Caller] with an elicitation/create request.
 func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
-	requestedSchema = wire.RequestedSchema(requestedSchema)
-	p := jsonx.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
-	p = append(append(append(p, `,"requestedSchema":`...), requestedSchema...), '}')
+	p := wire.AppendElicitParams(make([]byte, 0, 64+len(requestedSchema)), message, requestedSchema)
 	q := question{"elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618, "elicitation/create", p}
 	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return mcprt.ElicitResult{}, err
 	}
-	var r struct {
-		Action  string          `json:"action"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+	r, err := wire.ParseElicitResult(raw)
+	if err != nil {
 		return mcprt.ElicitResult{}, x.malformed(ctx, q, raw)
 	}
-	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
+	return r, nil
 }
 
 // ElicitURL implements [mcprt.Caller] with an elicitation/create request in
@@ -108,10 +103,8 @@ func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.El
 	if err != nil {
 		return mcprt.ElicitResult{}, id, err
 	}
-	var r struct {
-		Action string `json:"action"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+	r, err := wire.ParseElicitResult(raw)
+	if err != nil {
 		return mcprt.ElicitResult{}, id, x.malformed(ctx, q, raw)
 	}
 	return mcprt.ElicitResult{Action: r.Action}, id, nil
@@ -123,7 +116,7 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	if err := wire.CheckSample(&req, x.rev); err != nil {
 		return mcprt.SampleResult{}, fmt.Errorf("mcpserver: %w", err)
 	}
-	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
+	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", wire.AppendSampleParams(nil, &req, x.rev)}
 	if wire.UsesTools(&req) {
 		q.kind, q.declared, q.since = "sampling.tools", x.caps.samplingTools, wire.Rev20251125
 	}
@@ -131,20 +124,11 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	if err != nil {
 		return mcprt.SampleResult{}, err
 	}
-	var r struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Model      string          `json:"model"`
-		StopReason string          `json:"stopReason"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Role == "" {
-		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
-	}
-	c, uses, err := wire.ParseSampled(r.Content)
+	r, err := wire.ParseSampleResult(raw)
 	if err != nil {
 		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
-	return mcprt.SampleResult{Role: r.Role, Content: c, ToolUses: uses, Model: r.Model, StopReason: r.StopReason}, nil
+	return r, nil
 }
 
 // ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
@@ -155,7 +139,7 @@ func (x *exchange) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots, err := parseRoots(raw)
+	roots, err := wire.ParseRoots(raw)
 	if err != nil {
 		return nil, x.malformed(ctx, q, raw)
 	}
@@ -211,37 +195,6 @@ func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessag
 		return x.badAnswer(ctx, q.method, q.params, fmt.Errorf("%s", raw))
 	}
 	return fmt.Errorf("mcpserver: malformed %s result: %s", q.kind, raw)
-}
-
-// parseRoots reads a roots/list result.
-func parseRoots(raw json.RawMessage) ([]mcprt.Root, error) {
-	var r struct {
-		Roots []mcprt.Root `json:"roots"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Roots == nil {
-		return nil, fmt.Errorf("malformed roots result: %s", raw)
-	}
-	return r.Roots, nil
-}
-
-func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte {
-	p = append(p, `{"messages":[`...)
-	for i := range req.Messages {
-		if i > 0 {
-			p = append(p, ',')
-		}
-		p = jsonx.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
-		p = wire.AppendSampleContent(append(p, `,"content":`...), &req.Messages[i], x.rev)
-		p = append(p, '}')
-	}
-	p = strconv.AppendInt(append(p, `],"maxTokens":`...), int64(req.MaxTokens), 10)
-	if req.SystemPrompt != "" {
-		p = jsonx.AppendString(append(p, `,"systemPrompt":`...), req.SystemPrompt)
-	}
-	if len(req.ModelPreferences) > 0 {
-		p = append(append(p, `,"modelPreferences":`...), req.ModelPreferences...)
-	}
-	return append(wire.AppendSampleTools(p, req), '}')
 }
 
 // canAsk checks that a request of the given kind may go to the client: the

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mcpgen/mcpgen/internal/authgate"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/mrtr"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -131,16 +130,7 @@ func (s *Server) inputRequired(method, name, principal string, used map[string]j
 // capability the client did not declare on it. A dotted kind names a
 // member of a capability (elicitation.url), written as nested objects.
 func missingCapability(kind string) *rpcError {
-	caps := "{}"
-	parts := strings.Split(kind, ".")
-	for i := len(parts) - 1; i >= 0; i-- {
-		caps = "{" + strconv.Quote(parts[i]) + ":" + caps + "}"
-	}
-	return &rpcError{
-		code:    codeMissingCapability,
-		message: "Missing required client capability: " + kind,
-		data:    []byte(`{"requiredCapabilities":` + caps + `}`),
-	}
+	return &rpcError{code: codeMissingCapability, message: wire.MissingCapabilityMessage(kind), data: wire.MissingCapabilityData(kind)}
 }
 
 // sealer returns the server's sealer of request states, made on first use
