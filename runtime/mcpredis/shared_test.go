@@ -24,7 +24,7 @@ func TestSessionShared(t *testing.T) {
 	b1.Attach(srv1)
 	b2.Attach(srv2)
 	ctx := context.Background()
-	rec := &mcpserver.SessionRecord{ID: "S1", Revision: "2025-06-18", Capabilities: []byte(`{"roots":{}}`),
+	rec := &mcpserver.SessionRecord{ID: "S1", Revision: "2025-06-18", Capabilities: []byte(`{"roots":{}}`), ClientInfo: []byte(`{"name":"c","version":"1"}`),
 		Subscriptions: []string{"file:///a"}, TaskOwner: "S1", Owner: "iss sub"}
 	if err := srv1.Sessions.Create(ctx, rec); err != nil {
 		t.Fatal(err)

@@ -205,13 +205,13 @@ func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revisi
 	case !enabled:
 		return fmt.Errorf("mcpserver: %w", wire.NotEnabled(kind))
 	case x.rev.Stateless():
-		return fmt.Errorf("mcpserver: %s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
+		return fmt.Errorf("mcpserver: %w", wire.NotSupported("%s is not available: protocol revision %s has no server-to-client requests", kind, x.rev))
 	case x.rev < since:
-		return fmt.Errorf("mcpserver: %s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
+		return fmt.Errorf("mcpserver: %w", wire.NotSupported("%s needs protocol revision %s or later; the session uses %s", kind, since, x.rev))
 	case !declared:
 		return fmt.Errorf("mcpserver: %w", wire.NotDeclared(kind))
 	case x.sess == nil:
-		return fmt.Errorf("mcpserver: %s needs a session", kind)
+		return fmt.Errorf("mcpserver: %w", wire.NotSupported("%s needs a session", kind))
 	}
 	return nil
 }
@@ -247,4 +247,19 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 	case <-x.sess.done:
 		return nil, errClosed
 	}
+}
+
+// Client tells [mcprt.ClientInfo] the client of the call: as it named
+// itself and declared its capabilities at initialize, or on 2026-07-28
+// in the request's _meta, which has no session.
+func (x *exchange) Client() mcprt.Client {
+	info, caps, id := []byte(x.meta.ClientInfo), []byte(x.meta.ClientCapabilities), ""
+	if !x.rev.Stateless() && x.sess != nil {
+		x.sess.mu.Lock()
+		info, caps, id = x.sess.rawInfo, x.sess.rawCaps, x.sess.id
+		x.sess.mu.Unlock()
+	}
+	c := mcprt.Client{Revision: string(x.rev), SessionID: id, Capabilities: wire.ClientCapabilities(caps)}
+	c.Name, c.Version = wire.ClientInfo(info)
+	return c
 }

@@ -92,6 +92,7 @@ func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt,
 	if rerr, handled := x.urlElicitation(err); handled {
 		return res, rerr
 	}
+	x.failedAsking(err)
 	return res, errorf(codeInternalError, err.Error())
 }
 

@@ -33,7 +33,9 @@ type questions struct {
 	missing string
 	// bad is the first answer that was not a valid result of its request.
 	bad error
-	// failed says the run's result was a tool result with isError set.
+	// failed says the run failed with the error of a question it could
+	// not ask (one matching mcprt.ErrNotSupported): a handler that falls
+	// back and fails otherwise is answered with its own failure.
 	failed bool
 }
 
@@ -62,7 +64,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
 		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
-	case q.missing != "" && (rerr != nil || q.failed):
+	case q.missing != "" && q.failed:
 		return nil, missingCapability(q.missing)
 	}
 	return result, rerr
@@ -146,16 +148,16 @@ func (s *Server) sealer() *mrtr.Sealer {
 func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
-		return nil, fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)
+		return nil, fmt.Errorf("mcpserver: %w", wire.NotEnabled(kind))
 	case x.q == nil:
-		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, fmt.Errorf("mcpserver: %w", wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev))
 	case !declared:
 		x.q.mu.Lock()
 		if x.q.missing == "" {
 			x.q.missing = kind
 		}
 		x.q.mu.Unlock()
-		return nil, fmt.Errorf("mcpserver: the client did not declare the %s capability", kind)
+		return nil, fmt.Errorf("mcpserver: %w", wire.NotDeclared(kind))
 	}
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
@@ -165,7 +167,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 		return x.task.ask(ctx, key, method, params)
 	}
 	if x.q.round == nil {
-		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, fmt.Errorf("mcpserver: %w", wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev))
 	}
 	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
 	if !ok {
@@ -193,3 +195,15 @@ func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, 
 // DefaultStateMaxAge is how long a request state stays valid when
 // Server.StateMaxAge is zero.
 const DefaultStateMaxAge = mrtr.DefaultMaxAge
+
+// failedAsking records that a 2026-07-28 run failed with err, which makes
+// it a MissingRequiredClientCapability error where err is that of a
+// question the client did not declare.
+func (x *exchange) failedAsking(err error) {
+	if x.q == nil {
+		return
+	}
+	x.q.mu.Lock()
+	x.q.failed = mrtr.CouldNotAsk(err)
+	x.q.mu.Unlock()
+}

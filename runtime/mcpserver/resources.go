@@ -120,6 +120,7 @@ func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, u
 	if rerr, handled := x.urlElicitation(err); handled {
 		return nil, true, rerr
 	}
+	x.failedAsking(err)
 	return nil, true, errorf(codeInternalError, err.Error())
 }
 

@@ -19,6 +19,7 @@ type SessionRecord struct {
 	ID           string // its Mcp-Session-Id
 	Revision     string // the negotiated protocol revision
 	Capabilities []byte // the client's capabilities, JSON as it sent them
+	ClientInfo   []byte // the client's clientInfo, JSON as it sent it
 	LogLevel     string // "": no log messages
 	// Subscriptions are the URIs of resources/subscribe.
 	Subscriptions []string
@@ -165,7 +166,7 @@ func (m *MemorySessionStore) Delete(_ context.Context, id string) error {
 func (ss *session) record() *SessionRecord {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	rec := &SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
+	rec := &SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, ClientInfo: ss.rawInfo, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
 	for uri := range ss.subs {
 		rec.Subscriptions = append(rec.Subscriptions, uri)
 	}
@@ -179,6 +180,7 @@ func (ss *session) adopt(rec *SessionRecord) {
 	if ss.rev == "" {
 		ss.rev = wire.Revision(rec.Revision)
 		ss.rawCaps = rec.Capabilities
+		ss.rawInfo = rec.ClientInfo
 		ss.caps = parseClientCaps(rec.Capabilities)
 	}
 	if ss.owner == nil {

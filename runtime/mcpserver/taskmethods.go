@@ -127,9 +127,9 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 // inlineResult answers a call that ended before it became a task, as
 // callTool would.
 func (s *Server) inlineResult(x *exchange, o outcome) ([]byte, *rpcError) {
-	x.q.mu.Lock()
-	x.q.failed = o.res.IsError
-	x.q.mu.Unlock()
+	if o.res.IsError {
+		x.failedAsking(o.res.Err)
+	}
 	x.scratch = getBuffer()
 	*x.scratch = wire.AppendResult((*x.scratch)[:0], &o.res, x.rev)
 	return x.withResultType(*x.scratch), nil

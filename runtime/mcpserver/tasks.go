@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -38,7 +39,7 @@ import (
 // client as anywhere else.
 
 // TasksExtension is the identifier of the tasks extension of 2026-07-28.
-const TasksExtension = "io.modelcontextprotocol/tasks"
+const TasksExtension = wire.TasksExtension
 
 // Defaults of the task settings of [Server].
 const (
@@ -196,7 +197,7 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	switch {
 	case o.panicked != nil:
 		t.Status, t.Error = TaskFailed, appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
-	case o.missing != "" && o.res.IsError:
+	case o.missing != "" && o.res.IsError && mrtr.CouldNotAsk(o.res.Err):
 		t.Status, t.Error = TaskFailed, appendErrorObject(nil, r.missingError(o.missing))
 	default:
 		t.Result = wire.AppendResult(nil, &o.res, r.rev)

@@ -211,10 +211,8 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 			return nil, rerr
 		}
 	}
-	if x.q != nil {
-		x.q.mu.Lock()
-		x.q.failed = res.IsError
-		x.q.mu.Unlock()
+	if res.IsError {
+		x.failedAsking(res.Err)
 	}
 	if res.IsError && !x.meta.checkArgs() {
 		// The tool's decoder failed on arguments that are not JSON.
