@@ -32,6 +32,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -93,7 +94,7 @@ func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
 		d := descriptor(&t)
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
-		s.AddTool(d, handler(&t, reg.sw))
+		s.AddTool(d, handler(&t, reg))
 	}
 	reg.AddToolScopes(tools)
 }
@@ -165,13 +166,33 @@ func revision(v string) wire.Revision {
 // come back as results with IsError set, never as Go errors, which the SDK
 // would turn into JSON-RPC errors the model does not see; the one exception
 // is [mcprt.URLElicitationRequired], a protocol error (-32042) on
-// 2025-11-25 to a client that declared elicitation.url.
-func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
+// 2025-11-25 to a client that declared elicitation.url. On 2026-07-28 a
+// question without an answer makes the result an input-required one
+// (see ask.go).
+func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
+		c := newCaller(req.Session, req, req.Params, reg.sw, rev)
+		var rd *round
+		if rev.Stateless() {
+			var err error
+			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, req.Params.RequestState, req.Params.InputResponses); err != nil {
+				return nil, err
+			}
+		}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
-		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
+		if rd != nil {
+			if res.IsError && res.Err != nil {
+				rd.ask.RequirePages(res.Err)
+			}
+			switch reqs, state, err := rd.end(res.IsError && mrtr.CouldNotAsk(res.Err)); {
+			case err != nil:
+				return nil, err
+			case reqs != nil:
+				return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}, nil
+			}
+		}
+		if err := urlElicitationError(&res, req.Session, reg.sw, rev); err != nil {
 			return nil, err
 		}
 		return result(&res, rev), nil

@@ -1,8 +1,11 @@
 package gosdk
 
 import (
+	"sync"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
@@ -11,12 +14,14 @@ import (
 // and resources added to it, which the server's one completion handler
 // dispatches over and the template handlers read from in order; the
 // descriptors of everything added, which its list middleware writes per
-// revision; and the identity's switches for what handlers may ask of the
-// client.
+// revision; the identity's switches for what handlers may ask of the
+// client; and the sealer of the request states of 2026-07-28 questions.
 type registry struct {
 	wire.Catalog
-	lists listings
-	sw    switches
+	lists  listings
+	sw     switches
+	sealMu sync.Mutex
+	seal   *mrtr.Sealer
 }
 
 // registries maps each server the adapter has served on to its registry.

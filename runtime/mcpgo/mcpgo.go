@@ -170,15 +170,28 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		if err != nil {
 			return result(mcprt.ErrorResult(err), rev, rev), nil
 		}
-		c := &caller{srv: s, sw: reg.sw}
-		if req.Params.Meta != nil {
-			c.token = req.Params.Meta.ProgressToken
-		}
-		ctx = mcprt.WithCaller(ctx, c)
+		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
 		if runsAsTask(taskSupport, &req) {
-			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
+			return reg.tasks.runTask(mcprt.WithCaller(ctx, c), &req, &t, args, reg.listRevision(rev))
 		}
-		res := wire.CallTool(ctx, &t, args)
+		var rd *round
+		if rev.Stateless() {
+			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
+				return nil, err
+			}
+		}
+		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
+		if rd != nil {
+			if res.IsError && res.Err != nil {
+				rd.ask.RequirePages(res.Err)
+			}
+			switch reqs, state, err := rd.end(); {
+			case err != nil:
+				return nil, err
+			case reqs != nil:
+				return &mcp.CallToolResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: reqs, RequestState: state}}, nil
+			}
+		}
 		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
 			return nil, err
 		}

@@ -22,7 +22,7 @@ func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
 	sp := make([]server.ServerPrompt, 0, len(prompts))
 	for _, p := range reg.AddPrompts(prompts) {
 		reg.lists.prompts.add(p.Name, func(rev wire.Revision) mcp.Prompt { return promptDescriptor(p, rev) })
-		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg.sw)})
+		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg)})
 	}
 	s.AddPrompts(sp...)
 }
@@ -41,14 +41,30 @@ func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
 
 // promptHandler renders p for mcp-go, which answers every error of a
 // prompt handler as an internal error with its text: argument errors of
-// generated code included, and a panic, which is logged.
-func promptHandler(s *server.MCPServer, p *mcprt.Prompt, sw switches) server.PromptHandlerFunc {
+// generated code included, and a panic, which is logged. On 2026-07-28
+// it may ask the client, as a tool does.
+func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		c := &caller{srv: s, sw: sw}
-		if req.Params.Meta != nil {
-			c.token = req.Params.Meta.ProgressToken
+		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
+		var rd *round
+		if c.rev.Stateless() {
+			var err error
+			if rd, err = reg.startRound(ctx, c, "prompts/get", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
+				return nil, err
+			}
 		}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		if rd != nil {
+			if err != nil {
+				rd.ask.RequirePages(err)
+			}
+			switch reqs, state, rerr := rd.end(); {
+			case rerr != nil:
+				return nil, rerr
+			case reqs != nil:
+				return &mcp.GetPromptResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: reqs, RequestState: state}}, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

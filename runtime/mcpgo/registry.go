@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
@@ -27,6 +28,9 @@ type registry struct {
 	// that the server has the hooks that list them (NewServer made it).
 	lists       listings
 	perRevision bool
+	// seal seals the request states of 2026-07-28 questions.
+	sealMu sync.Mutex
+	seal   *mrtr.Sealer
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the

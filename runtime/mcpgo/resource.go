@@ -101,11 +101,7 @@ func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplate
 
 // withCaller is ctx with a [mcprt.Caller] for a read.
 func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceRequest, sw switches) context.Context {
-	c := &caller{srv: s, sw: sw}
-	if req.Params.Meta != nil {
-		c.token = req.Params.Meta.ProgressToken
-	}
-	return mcprt.WithCaller(ctx, c)
+	return mcprt.WithCaller(ctx, newCaller(ctx, s, sw, req.Params.Meta))
 }
 
 // readResult answers a read of uri from resource r. mcp-go answers every
