@@ -3,10 +3,60 @@ package servertest
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
+
+// Order is a form of two required fields, written by hand in the shape
+// mcpgen generates for a //mcp:form type.
+type Order struct {
+	Count   int
+	Express bool
+}
+
+var orderFields = []string{"count", "express"}
+
+// MCPFormSchema implements mcprt.Form.
+func (*Order) MCPFormSchema() []byte {
+	return []byte(`{"type":"object","properties":{"count":{"type":"integer"},"express":{"type":"boolean"}},"required":["count","express"]}`)
+}
+
+// MCPDecodeForm implements mcprt.Form, with the checks tool arguments get.
+func (v *Order) MCPDecodeForm(ctx context.Context, content []byte) error {
+	var d mcpimpl.Decoder
+	d.Start(ctx, content)
+	if d.Object() {
+		var seen [2]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "count":
+				if !d.Repeated(&seen[0]) {
+					v.Count = int(d.Int(64))
+				}
+			case "express":
+				if !d.Repeated(&seen[1]) {
+					v.Express = d.Bool()
+				}
+			default:
+				d.UnknownField(orderFields)
+			}
+		}
+		d.Require(seen[:], orderFields, 0, 1)
+	}
+	return d.Finish()
+}
+
+// OrderTool asks the user to fill in an Order and reports it, or the
+// error ElicitForm returned.
+var OrderTool = mcprt.Tool{Name: "order", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+	o, action, err := mcprt.ElicitForm[Order](ctx, "How many?")
+	if err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	return mcprt.TextResult(fmt.Sprintf("%s %d %v", action, o.Count, o.Express))
+}}
 
 // Confirm is a form of one field, whether the user is sure, written by
 // hand in the shape mcpgen generates.

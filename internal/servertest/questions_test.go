@@ -314,3 +314,24 @@ func TestMissingCapabilityOn2026(t *testing.T) {
 		SameJSON(t, "tools/call", got, want, newMembers...)
 	})
 }
+
+// TestElicitFormNamesEveryBadField: an answer to a form with two bad
+// fields fails ElicitForm with both named, on every path and revision:
+// go-sdk's own check of an answer against the schema, which names the
+// first only, does not decide.
+func TestElicitFormNamesEveryBadField(t *testing.T) {
+	const want = "the answer to the form does not fit it: invalid arguments:\ncount: expected integer, got \"many\"\nexpress: expected boolean, got \"maybe\""
+	answer := func(method string, params []byte) string {
+		return `{"action":"accept","content":{"count":"many","express":"maybe"}}`
+	}
+	run(t, func(t *testing.T, m *mode) {
+		for _, rev := range []string{"2025-11-25", "2026-07-28"} {
+			// mcp-go names every stdio session "stdio": one at a time.
+			srv := m.new(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, OrderTool)
+			c := srv.raw(t, rev, `{"elicitation":{}}`)
+			c.Answer(answer)
+			got, _ := c.CallRounds("tools/call", `{"name":"order","arguments":{}}`, answer)
+			SameJSON(t, rev+" tools/call", got, `{"content":[{"type":"text","text":`+MustJSON(want)+`}],"isError":true}`, newMembers...)
+		}
+	})
+}

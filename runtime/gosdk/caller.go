@@ -132,7 +132,15 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 		return mcprt.ElicitResult{}, err
 	}
 	requestedSchema = wire.RequestedSchema(requestedSchema)
-	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
+	kept := new(keptAnswer)
+	res, err := c.ss.Elicit(context.WithValue(ctx, keptAnswer{}, kept), &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
+	if err != nil && kept.res != nil {
+		// go-sdk refused the answer after it came, on its own check of
+		// the schema, which names the first bad field only: the handler
+		// gets the answer as the client sent it, and ElicitForm names
+		// every bad field, as on the built-in server.
+		res, err = kept.res, nil
+	}
 	if err != nil {
 		return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation: %w", err)
 	}

@@ -44,13 +44,15 @@ func registryOf(s *mcp.Server) *registry {
 }
 
 // keep stores r as s's registry unless s has one already, and returns the
-// one stored. A server gets its registry's list middleware with it, once:
-// go-sdk takes receiving middleware at any time, so a server the caller
-// made lists per revision as well as one NewServer made.
+// one stored. A server gets its registry's list middleware with it, once,
+// and the sending middleware that keeps elicitation answers: go-sdk takes
+// middleware at any time, so a server the caller made lists per revision
+// as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
 	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)
+		s.AddSendingMiddleware(keepAnswer)
 	}
 	return kept
 }
