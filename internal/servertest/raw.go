@@ -18,8 +18,10 @@ type Raw struct {
 	r      *bufio.Reader
 	rev    string
 	caps   string
+	level  string
 	id     int
 	answer func(method string, params []byte) string
+	notify func(method string, params []byte)
 }
 
 // NewRaw returns a raw client writing requests of revision rev to w and
@@ -50,6 +52,24 @@ func (c *Raw) write(msg string) {
 	}
 }
 
+// LogLevel asks for log messages at level and above: with
+// logging/setLevel on a session, in the _meta of each request on
+// 2026-07-28.
+func (c *Raw) LogLevel(level string) {
+	c.t.Helper()
+	if c.rev < "2026-07-28" {
+		c.Call("logging/setLevel", `{"level":"`+level+`"}`)
+		return
+	}
+	c.level = level
+}
+
+// Notify has the client hand each notification it reads to notify, in
+// the order read.
+func (c *Raw) Notify(notify func(method string, params []byte)) {
+	c.notify = notify
+}
+
 // Answer has the client answer each request of the server with the
 // result answer returns for its method and params, where Call would skip
 // it.
@@ -66,6 +86,9 @@ func (c *Raw) Call(method, params string) string {
 	c.t.Helper()
 	if c.rev >= "2026-07-28" && method != "initialize" {
 		meta := strings.Replace(StatelessMeta, `clientCapabilities":{}`, `clientCapabilities":`+c.caps, 1)
+		if c.level != "" {
+			meta = strings.Replace(meta, `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"`+c.level+`",`, 1)
+		}
 		if params == "{}" {
 			params = "{" + meta + "}"
 		} else {
@@ -86,6 +109,9 @@ func (c *Raw) Call(method, params string) string {
 		}
 		if err := json.Unmarshal(line, &msg); err != nil {
 			c.t.Fatalf("%s: %v: %s", method, err, line)
+		}
+		if msg.Method != "" && msg.ID == nil && c.notify != nil {
+			c.notify(msg.Method, msg.Params)
 		}
 		if msg.Method != "" && msg.ID != nil && c.answer != nil {
 			c.write(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":` + c.answer(msg.Method, msg.Params) + `}`)

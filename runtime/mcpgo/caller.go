@@ -29,6 +29,9 @@ type caller struct {
 	session server.ClientSession
 	rev     wire.Revision
 	ask     *mrtr.Asker
+	// notes are the marks of the notifications the call queued, which
+	// its result waits for (see notify.go).
+	notes notes
 }
 
 // newCaller returns the caller of the request in ctx, whose _meta is meta.
@@ -82,14 +85,25 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	if err := wire.CheckProgress(progress, total); err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
 	}
-	p := map[string]any{"progressToken": c.token, "progress": progress}
+	js, err := json.Marshal(progress)
+	if err != nil {
+		return fmt.Errorf("mcpgo: %w", err)
+	}
+	v, m := newMarked(js)
+	p := map[string]any{"progressToken": c.token, "progress": v}
 	if total > 0 {
 		p["total"] = total
 	}
 	if message != "" {
 		p["message"] = message
 	}
-	return c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p)
+	if err := c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p); err != nil {
+		return err
+	}
+	if writesLater(c.session) {
+		c.notes.queued(m, overStdio(c.session))
+	}
+	return nil
 }
 
 // Log implements [mcprt.Caller]: a notifications/message when logging is
@@ -105,9 +119,13 @@ func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, d
 	if err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
 	}
-	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, json.RawMessage(js))
+	v, m := newMarked(js)
+	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, v)
 	if err := c.srv.SendLogMessageToClient(ctx, n); err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
+	}
+	if writesLater(c.session) && c.sendsLog(mcp.LoggingLevel(level)) {
+		c.notes.queued(m, overStdio(c.session))
 	}
 	return nil
 }

@@ -181,6 +181,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 			}
 		}
 		res := wire.CallTool(mcprt.WithCaller(ctx, c), &t, args)
+		c.notes.flush(ctx)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
 				rd.ask.RequirePages(res.Err)

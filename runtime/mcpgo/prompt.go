@@ -54,6 +54,7 @@ func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.P
 			}
 		}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		c.notes.flush(ctx)
 		if rd != nil {
 			if err != nil {
 				rd.ask.RequirePages(err)
