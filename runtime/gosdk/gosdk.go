@@ -18,7 +18,10 @@
 // tool annotated task=optional or task=required runs as an ordinary call.
 //
 // Each handler's context carries an [mcprt.Caller] on the request's
-// session: progress, log messages, elicitation and sampling. [Use] puts the
+// session: progress, log messages, elicitation, sampling and roots, and
+// [mcprt.ClientInfo]. On 2026-07-28, where go-sdk sends the client no
+// requests, a question is asked with go-sdk's input-required result, and
+// the retry runs the handler again, as on the built-in server. [Use] puts the
 // built-in server's interceptors (request logs, OpenTelemetry) on go-sdk,
 // and [HTTPHandler] the built-in server's authorization in front of it.
 //

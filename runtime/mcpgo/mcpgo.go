@@ -18,7 +18,11 @@
 // so such a server lists one form on every revision and completes nothing.
 //
 // Each handler's context carries an [mcprt.Caller] on mcp-go's session:
-// progress, log messages, elicitation and sampling. [HTTPHandler] puts the
+// progress, log messages, elicitation, sampling and roots, and
+// [mcprt.ClientInfo]. On 2026-07-28, where mcp-go sends the client no
+// requests, a tool or a prompt asks with mcp-go's input-required result,
+// and the retry runs the handler again, as on the built-in server. A
+// call's log messages are written before its result. [HTTPHandler] puts the
 // built-in server's authorization in front of mcp-go's Streamable HTTP.
 //
 // What mcp-go cannot carry, compared with the built-in server, is listed in
