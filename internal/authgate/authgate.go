@@ -248,20 +248,44 @@ func quote(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
+// The reasons of a refused request, as the servers tell them to the
+// interceptors and to the log (mcpserver.Refusal).
+const (
+	ReasonMissingToken  = "missing_token"      // 401: no bearer token
+	ReasonInvalidToken  = "invalid_token"      // 401: a token malformed or refused by the verifier
+	ReasonScope         = "insufficient_scope" // 403: a scope the request needs is not granted
+	ReasonUnknown       = "unknown_session"    // 404: no session of this id, or another principal's
+	ReasonNoSession     = "missing_session"    // 400: a session's request without Mcp-Session-Id
+	ReasonBadRequest    = "bad_request"        // 400: headers, _meta or arguments the request cannot be served with
+	MessageUnauthorized = "Unauthorized"
+	MessageUnknown      = "Not Found: unknown session"
+)
+
 // Authenticate verifies the bearer token of r. On success it returns the
 // token's information and r with it in its context (mcprt.Token); on
 // failure it has answered 401 with the challenge and returns nil. The raw
 // token never reaches the log: a verifier's error is logged with every
 // occurrence of the token replaced.
 func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request) {
+	t, r2, reason := g.Verify(r, log)
+	if t == nil {
+		g.Unauthorized(w, reason)
+		return nil, nil
+	}
+	return t, r2
+}
+
+// Verify verifies the bearer token of r, as Authenticate does, but
+// answers nothing: on failure it returns the reason (ReasonMissingToken
+// or ReasonInvalidToken) for Unauthorized, so that a server may read the
+// request before it answers.
+func (g *Gate) Verify(r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, string) {
 	token, sent, ok := BearerToken(r.Header)
 	if !ok {
-		challenge := g.noToken
 		if sent {
-			challenge = g.badToken
+			return nil, nil, ReasonInvalidToken
 		}
-		unauthorized(w, challenge)
-		return nil, nil
+		return nil, nil, ReasonMissingToken
 	}
 	info, err := g.verifier.VerifyToken(r.Context(), token)
 	if err != nil {
@@ -269,16 +293,21 @@ func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Lo
 			log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: bearer token refused",
 				slog.String("error", strings.ReplaceAll(err.Error(), token, "[token]")))
 		}
-		unauthorized(w, g.badToken)
-		return nil, nil
+		return nil, nil, ReasonInvalidToken
 	}
 	t := &info
-	return t, r.WithContext(ctxkey.WithToken(r.Context(), t))
+	return t, r.WithContext(ctxkey.WithToken(r.Context(), t)), ""
 }
 
-func unauthorized(w http.ResponseWriter, challenge string) {
+// Unauthorized answers 401 with the challenge of reason: error
+// "invalid_token" for ReasonInvalidToken, none for ReasonMissingToken.
+func (g *Gate) Unauthorized(w http.ResponseWriter, reason string) {
+	challenge := g.noToken
+	if reason == ReasonInvalidToken {
+		challenge = g.badToken
+	}
 	w.Header().Set("WWW-Authenticate", challenge)
-	http.Error(w, "Unauthorized", http.StatusUnauthorized)
+	http.Error(w, MessageUnauthorized, http.StatusUnauthorized)
 }
 
 // Need returns every scope an operation that declares op needs: the

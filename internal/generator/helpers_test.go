@@ -66,6 +66,6 @@ func runMain(t *testing.T, dir string, args ...string) (int, string, string) {
 func runHooked(t *testing.T, dir string, hook func(stage string), args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := invocation{dir: dir, stdout: &stdout, stderr: &stderr, hook: hook}.run(args)
+	code := invocation{dir: dir, stdout: &stdout, stderr: &stderr, hook: hook}.main(args)
 	return code, stdout.String(), stderr.String()
 }

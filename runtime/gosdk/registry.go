@@ -2,12 +2,14 @@ package gosdk
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
 // registry is what the adapter keeps beside one go-sdk server: the prompts
@@ -18,8 +20,15 @@ import (
 // client; and the sealer of the request states of 2026-07-28 questions.
 type registry struct {
 	wire.Catalog
-	lists  listings
-	sw     switches
+	lists listings
+	sw    switches
+	// interceptors are those Use added, which also see the requests the
+	// gate of HTTPHandler refuses.
+	mu           sync.Mutex
+	interceptors []mcpserver.Interceptor
+	// mask is set by MaskErrors; handlers read it at each call.
+	mask atomic.Bool
+	// seal seals the request states of 2026-07-28 questions.
 	sealMu sync.Mutex
 	seal   *mrtr.Sealer
 }

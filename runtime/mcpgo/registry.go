@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -28,6 +29,8 @@ type registry struct {
 	// that the server has the hooks that list them (NewServer made it).
 	lists       listings
 	perRevision bool
+	// mask is set by MaskErrors; handlers read it at each call.
+	mask atomic.Bool
 	// seal seals the request states of 2026-07-28 questions.
 	sealMu sync.Mutex
 	seal   *mrtr.Sealer

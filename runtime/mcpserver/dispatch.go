@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // exchange is one request being handled. It carries what the method and,
@@ -322,7 +323,7 @@ func (s *Server) notification(sess *session, m *message) {
 		sess.cancel(p.RequestID)
 		if s.Sessions != nil && sess.id != "" {
 			// The request may run on another replica of the session.
-			s.publish(context.Background(), BusEvent{Kind: BusCancel, Session: sess.id, Data: p.RequestID})
+			s.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusCancel, Session: sess.id, Data: p.RequestID})
 		}
 	}
 }

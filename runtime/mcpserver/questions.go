@@ -148,16 +148,16 @@ func (s *Server) sealer() *mrtr.Sealer {
 func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
-		return nil, fmt.Errorf("mcpserver: %w", wire.NotEnabled(kind))
+		return nil, wire.NotEnabled(kind)
 	case x.q == nil:
-		return nil, fmt.Errorf("mcpserver: %w", wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev))
+		return nil, wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	case !declared:
 		x.q.mu.Lock()
 		if x.q.missing == "" {
 			x.q.missing = kind
 		}
 		x.q.mu.Unlock()
-		return nil, fmt.Errorf("mcpserver: %w", wire.NotDeclared(kind))
+		return nil, wire.NotDeclared(kind)
 	}
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
@@ -167,7 +167,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 		return x.task.ask(ctx, key, method, params)
 	}
 	if x.q.round == nil {
-		return nil, fmt.Errorf("mcpserver: %w", wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev))
+		return nil, wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	}
 	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
 	if !ok {
@@ -189,7 +189,7 @@ func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, 
 		x.q.bad = err
 	}
 	x.q.mu.Unlock()
-	return fmt.Errorf("mcpserver: %w", err)
+	return err
 }
 
 // DefaultStateMaxAge is how long a request state stays valid when
