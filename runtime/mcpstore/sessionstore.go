@@ -95,6 +95,7 @@ func (m *MemorySessionStore) Create(_ context.Context, rec *SessionRecord) error
 	}
 	c := *rec
 	c.Capabilities = append([]byte(nil), rec.Capabilities...)
+	c.ClientInfo = append([]byte(nil), rec.ClientInfo...)
 	c.Subscriptions = slices.Clone(rec.Subscriptions)
 	m.recs[rec.ID] = &memSessionRecord{SessionRecord: c}
 	return nil
