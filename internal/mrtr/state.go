@@ -137,3 +137,35 @@ func tokenText(token string) bool {
 	}
 	return true
 }
+
+// BadStateText is what a server answers, as invalid params, to a request
+// state that [Sealer.Open] refuses.
+const BadStateText = "requestState is not one this server issued for this request, or it expired"
+
+// Answers returns the answers of a request of method about name (a tool
+// or prompt name, a resource URI) made for principal: those of the
+// earlier rounds that state carries, when s sealed it for the request,
+// and the responses the retry sends now, which take precedence. An empty
+// state carries none; one that does not open is [ErrBadState].
+func (s *Sealer) Answers(state string, responses map[string]json.RawMessage, method, name, principal string, now time.Time) (map[string]json.RawMessage, error) {
+	answers := make(map[string]json.RawMessage, len(responses))
+	if state != "" {
+		st, err := s.Open(state, method, name, principal, now)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range st.Answers {
+			answers[k] = v
+		}
+	}
+	for k, v := range responses {
+		answers[k] = v
+	}
+	return answers, nil
+}
+
+// Issue returns the request state of the next round of a request: the
+// answers its questions used, sealed for the request of principal.
+func (s *Sealer) Issue(method, name, principal string, used map[string]json.RawMessage, now time.Time) string {
+	return s.Seal(State{Method: method, Name: name, Principal: principal, Issued: now.Unix(), Answers: used})
+}

@@ -157,3 +157,23 @@ func TestRingRotation(t *testing.T) {
 		t.Errorf("a dropped key still opens: %v", err)
 	}
 }
+
+// TestAnswers: the answers of a retry are those its state carries, sealed
+// for the request, and those it sends now, which take precedence; a
+// state of another request is refused.
+func TestAnswers(t *testing.T) {
+	t.Parallel()
+	s := NewSealer(nil, 0)
+	now := time.Unix(1_800_000_000, 0)
+	state := s.Issue("tools/call", "a", "p", map[string]json.RawMessage{"k1": json.RawMessage(`1`), "k2": json.RawMessage(`2`)}, now)
+	got, err := s.Answers(state, map[string]json.RawMessage{"k2": json.RawMessage(`3`)}, "tools/call", "a", "p", now)
+	if err != nil || len(got) != 2 || string(got["k1"]) != "1" || string(got["k2"]) != "3" {
+		t.Errorf("Answers: %s %v", got, err)
+	}
+	if got, err := s.Answers("", map[string]json.RawMessage{"k": json.RawMessage(`1`)}, "tools/call", "a", "", now); err != nil || len(got) != 1 {
+		t.Errorf("Answers without a state: %s %v", got, err)
+	}
+	if _, err := s.Answers(state, nil, "tools/call", "b", "p", now); err != ErrBadState {
+		t.Errorf("another tool's state: %v, want ErrBadState", err)
+	}
+}

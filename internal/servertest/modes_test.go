@@ -61,8 +61,12 @@ type pathServer interface {
 	// connect connects go-sdk's client asking for revision rev; opts
 	// may be nil. The session closes when the test ends.
 	connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession
-	// raw connects a raw client of revision rev.
-	raw(t *testing.T, rev string) *servertest.Raw
+	// transport is a client's transport to the server, what connect
+	// connects over.
+	transport(t *testing.T) mcp.Transport
+	// raw connects a raw client of revision rev, which declares caps (a
+	// ClientCapabilities object) if given, else none.
+	raw(t *testing.T, rev string, caps ...string) *servertest.Raw
 	// httpHandler serves the path's Streamable HTTP for revision rev
 	// behind auth.
 	httpHandler(t *testing.T, auth *mcpserver.Auth, rev string) http.Handler
@@ -211,12 +215,24 @@ func (b builtinServer) serve(ctx context.Context, r io.ReadCloser, w io.WriteClo
 }
 
 func (b builtinServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	r, w := stream(t, b.serve)
-	return servertest.Connect(t, &mcp.IOTransport{Reader: r, Writer: w}, rev, opts)
+	return servertest.Connect(t, b.transport(t), rev, opts)
 }
 
-func (b builtinServer) raw(t *testing.T, rev string) *servertest.Raw {
+func (b builtinServer) transport(t *testing.T) mcp.Transport {
 	r, w := stream(t, b.serve)
+	return &mcp.IOTransport{Reader: r, Writer: w}
+}
+
+func (b builtinServer) raw(t *testing.T, rev string, caps ...string) *servertest.Raw {
+	r, w := stream(t, b.serve)
+	return newRaw(t, r, w, rev, caps)
+}
+
+// newRaw is servertest.NewRawCaps with caps, if given.
+func newRaw(t *testing.T, r io.Reader, w io.Writer, rev string, caps []string) *servertest.Raw {
+	if len(caps) > 0 {
+		return servertest.NewRawCaps(t, r, w, rev, caps[0])
+	}
 	return servertest.NewRaw(t, r, w, rev)
 }
 
@@ -247,20 +263,24 @@ func (g gosdkServer) httpHandler(t *testing.T, auth *mcpserver.Auth, rev string)
 }
 
 func (g gosdkServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	return servertest.Connect(t, g.transport(t), rev, opts)
+}
+
+func (g gosdkServer) transport(t *testing.T) mcp.Transport {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := g.s.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Wait() })
-	return servertest.Connect(t, ct, rev, opts)
+	return ct
 }
 
-func (g gosdkServer) raw(t *testing.T, rev string) *servertest.Raw {
+func (g gosdkServer) raw(t *testing.T, rev string, caps ...string) *servertest.Raw {
 	r, w := stream(t, func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 		return g.s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
 	})
-	return servertest.NewRaw(t, r, w, rev)
+	return newRaw(t, r, w, rev, caps)
 }
 
 type mcpgoServer struct{ s *server.MCPServer }
@@ -293,14 +313,18 @@ func (g mcpgoServer) httpHandler(t *testing.T, auth *mcpserver.Auth, _ string) h
 
 // connect serves over mcp-go's Streamable HTTP transport.
 func (g mcpgoServer) connect(t *testing.T, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	hs := httptest.NewServer(server.NewStreamableHTTPServer(g.s))
-	t.Cleanup(hs.Close)
-	return servertest.Connect(t, &mcp.StreamableClientTransport{Endpoint: hs.URL}, rev, opts)
+	return servertest.Connect(t, g.transport(t), rev, opts)
 }
 
-func (g mcpgoServer) raw(t *testing.T, rev string) *servertest.Raw {
+func (g mcpgoServer) transport(t *testing.T) mcp.Transport {
+	hs := httptest.NewServer(server.NewStreamableHTTPServer(g.s))
+	t.Cleanup(hs.Close)
+	return &mcp.StreamableClientTransport{Endpoint: hs.URL}
+}
+
+func (g mcpgoServer) raw(t *testing.T, rev string, caps ...string) *servertest.Raw {
 	r, w := stream(t, func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 		return server.NewStdioServer(g.s).Listen(ctx, r, w)
 	})
-	return servertest.NewRaw(t, r, w, rev)
+	return newRaw(t, r, w, rev, caps)
 }

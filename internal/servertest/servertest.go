@@ -173,7 +173,14 @@ func (n *Notifications) List() []string {
 // revision rev; opts may be nil. The session closes when the test ends.
 func Connect(t testing.TB, transport mcp.Transport, rev string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(context.Background(), transport, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+	return ConnectClient(t, mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts), transport, rev)
+}
+
+// ConnectClient is [Connect] for a client the test made, for example with
+// roots added.
+func ConnectClient(t testing.TB, c *mcp.Client, transport mcp.Transport, rev string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := c.Connect(context.Background(), transport, &mcp.ClientSessionOptions{ProtocolVersion: rev})
 	if err != nil {
 		t.Fatal(err)
 	}

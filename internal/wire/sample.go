@@ -34,7 +34,7 @@ func UsesTools(req *mcprt.SampleRequest) bool {
 // message whose tool results share it with anything else.
 func CheckSample(req *mcprt.SampleRequest, rev Revision) error {
 	if UsesTools(req) && rev < Rev20251125 {
-		return fmt.Errorf("sampling with tools needs protocol revision %s or later; the session uses %s", Rev20251125, rev)
+		return NotSupported("sampling with tools needs protocol revision %s or later; the session uses %s", Rev20251125, rev)
 	}
 	switch req.ToolChoice {
 	case "", mcprt.ToolChoiceAuto, mcprt.ToolChoiceRequired, mcprt.ToolChoiceNone:

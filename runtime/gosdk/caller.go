@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -16,12 +17,73 @@ import (
 type switches struct{ logging, elicitation, sampling bool }
 
 // caller is the [mcprt.Caller] of one call on go-sdk: the request's
-// session, the switches, the request's progress token and its revision.
+// session, the switches, the request's progress token and its revision,
+// the request itself, and on 2026-07-28 the asker of the handler's run.
 type caller struct {
 	ss    *mcp.ServerSession
 	sw    switches
 	token any
 	rev   wire.Revision
+	req   clientRequest
+	ask   *mrtr.Asker
+}
+
+// clientRequest is what the adapter reads of the client from a request:
+// go-sdk's request types all have these methods.
+type clientRequest interface {
+	ClientInfo() *mcp.Implementation
+	ClientCapabilities() *mcp.ClientCapabilities
+}
+
+// newCaller returns the caller of req, a request of revision rev whose
+// params are p, on session ss.
+func newCaller(ss *mcp.ServerSession, req clientRequest, p mcp.RequestParams, sw switches, rev wire.Revision) *caller {
+	return &caller{ss: ss, sw: sw, token: p.GetProgressToken(), rev: rev, req: req}
+}
+
+// Client tells [mcprt.ClientInfo] the client of the call: as go-sdk reads
+// it from the request's _meta on 2026-07-28, else from the session.
+func (c *caller) Client() mcprt.Client {
+	out := mcprt.Client{Revision: string(c.rev)}
+	if c.ss != nil && !c.rev.Stateless() {
+		out.SessionID = c.ss.ID()
+	}
+	if c.req == nil {
+		return out
+	}
+	if info := c.req.ClientInfo(); info != nil {
+		out.Name, out.Version = info.Name, info.Version
+	}
+	out.Capabilities = wire.ClientCapabilities(capabilitiesJSON(c.req.ClientCapabilities()))
+	return out
+}
+
+// capabilitiesJSON writes the capabilities go-sdk decoded. Its type
+// always writes roots (a struct, not a pointer): only RootsV2, or a
+// listChanged, says that the client declared them.
+func capabilitiesJSON(cc *mcp.ClientCapabilities) []byte {
+	if cc == nil {
+		return nil
+	}
+	js, err := json.Marshal(cc)
+	var m map[string]json.RawMessage
+	if err != nil || json.Unmarshal(js, &m) != nil {
+		return nil
+	}
+	switch {
+	case cc.RootsV2 != nil:
+		m["roots"], _ = json.Marshal(cc.RootsV2)
+	case !cc.Roots.ListChanged:
+		delete(m, "roots")
+	}
+	js, _ = json.Marshal(m)
+	return js
+}
+
+// notHere is the error of a question on 2026-07-28 outside a tool call,
+// a prompt or a read, which alone may ask the client there.
+func (c *caller) notHere(kind string) error {
+	return wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, c.rev)
 }
 
 var _ mcprt.Caller = (*caller)(nil)
@@ -60,11 +122,25 @@ func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, d
 
 // Elicit implements [mcprt.Caller] with the session's Elicit.
 func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.ElicitResult{}, c.notHere("elicitation")
+		}
+		return c.ask.Elicit(ctx, message, requestedSchema)
+	}
 	if err := c.canAsk("elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
 	requestedSchema = wire.RequestedSchema(requestedSchema)
-	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
+	kept := new(keptAnswer)
+	res, err := c.ss.Elicit(context.WithValue(ctx, keptAnswer{}, kept), &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
+	if err != nil && kept.res != nil {
+		// go-sdk refused the answer after it came, on its own check of
+		// the schema, which names the first bad field only: the handler
+		// gets the answer as the client sent it, and ElicitForm names
+		// every bad field, as on the built-in server.
+		res, err = kept.res, nil
+	}
 	if err != nil {
 		return mcprt.ElicitResult{}, fmt.Errorf("elicitation: %w", err)
 	}
@@ -81,11 +157,17 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 // mode, on 2025-11-25 to a client that declared elicitation.url. The id
 // is recorded for [ElicitationComplete].
 func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.ElicitResult{}, "", c.notHere("elicitation.url")
+		}
+		return c.ask.ElicitURL(ctx, message, url)
+	}
 	if err := c.canAsk("elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
 		return mcprt.ElicitResult{}, "", err
 	}
 	if c.rev < wire.Rev20251125 {
-		return mcprt.ElicitResult{}, "", fmt.Errorf("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
+		return mcprt.ElicitResult{}, "", wire.NotSupported("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
 	}
 	id := mcprt.NewElicitationID()
 	elicitations.Add(id, c.ss)
@@ -105,6 +187,12 @@ func urlDeclared(cc *mcp.ClientCapabilities) bool {
 // CreateMessageWithTools for a request with tools, which needs the client's
 // sampling.tools capability.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.SampleResult{}, c.notHere("sampling")
+		}
+		return c.ask.Sample(ctx, req)
+	}
 	if wire.UsesTools(&req) {
 		return c.sampleWithTools(ctx, &req)
 	}
@@ -207,6 +295,12 @@ func modelPreferences(js []byte) (*mcp.ModelPreferences, error) {
 
 // ListRoots implements [mcprt.Caller] with the session's ListRoots.
 func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return nil, c.notHere("roots")
+		}
+		return c.ask.ListRoots(ctx)
+	}
 	if err := c.canAsk("roots", true, func(cc *mcp.ClientCapabilities) bool { return cc.RootsV2 != nil || cc.Roots.ListChanged }); err != nil {
 		return nil, err
 	}
@@ -245,7 +339,7 @@ func (c *caller) canAsk(kind string, enabled bool, declared func(*mcp.ClientCapa
 		return wire.NotEnabled(kind)
 	}
 	if c.ss == nil {
-		return fmt.Errorf("%s needs a session", kind)
+		return wire.NotSupported("%s needs a session", kind)
 	}
 	ip := c.ss.InitializeParams()
 	if ip == nil || ip.Capabilities == nil || !declared(ip.Capabilities) {

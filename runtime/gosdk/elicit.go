@@ -55,3 +55,22 @@ func urlElicitationError(res *mcprt.Result, ss *mcp.ServerSession, sw switches, 
 	}
 	return mcp.URLElicitationRequiredError(params)
 }
+
+// keptAnswer is where [keepAnswer] puts the answer to an elicitation the
+// caller sends, before go-sdk checks it against the requested schema; it
+// is also the key of the context value that holds it.
+type keptAnswer struct{ res *mcp.ElicitResult }
+
+// keepAnswer is go-sdk sending middleware that keeps the answer to an
+// elicitation/create for the caller that sent it, if it asked to.
+func keepAnswer(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if kept, ok := ctx.Value(keptAnswer{}).(*keptAnswer); ok && err == nil {
+			if r, ok := res.(*mcp.ElicitResult); ok {
+				kept.res = r
+			}
+		}
+		return res, err
+	}
+}

@@ -18,7 +18,10 @@
 // tool annotated task=optional or task=required runs as an ordinary call.
 //
 // Each handler's context carries an [mcprt.Caller] on the request's
-// session: progress, log messages, elicitation and sampling. [Use] puts the
+// session: progress, log messages, elicitation, sampling and roots, and
+// [mcprt.ClientInfo]. On 2026-07-28, where go-sdk sends the client no
+// requests, a question is asked with go-sdk's input-required result, and
+// the retry runs the handler again, as on the built-in server. [Use] puts the
 // built-in server's interceptors (request logs, OpenTelemetry) on go-sdk,
 // and [HTTPHandler] the built-in server's authorization in front of it.
 //
@@ -32,6 +35,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -175,12 +179,32 @@ func revision(v string) wire.Revision {
 // come back as results with IsError set, never as Go errors, which the SDK
 // would turn into JSON-RPC errors the model does not see; the one exception
 // is [mcprt.URLElicitationRequired], a protocol error (-32042) on
-// 2025-11-25 to a client that declared elicitation.url.
+// 2025-11-25 to a client that declared elicitation.url. On 2026-07-28 a
+// question without an answer makes the result an input-required one
+// (see ask.go).
 func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: reg.sw, token: req.Params.GetProgressToken(), rev: rev}
+		c := newCaller(req.Session, req, req.Params, reg.sw, rev)
+		var rd *round
+		if rev.Stateless() {
+			var err error
+			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, req.Params.RequestState, req.Params.InputResponses); err != nil {
+				return nil, err
+			}
+		}
 		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		if rd != nil {
+			if res.IsError && res.Err != nil {
+				rd.ask.RequirePages(res.Err)
+			}
+			switch reqs, state, err := rd.end(res.IsError && mrtr.CouldNotAsk(res.Err)); {
+			case err != nil:
+				return nil, err
+			case reqs != nil:
+				return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}, nil
+			}
+		}
 		if err := urlElicitationError(&res, req.Session, reg.sw, rev); err != nil {
 			return nil, err
 		}

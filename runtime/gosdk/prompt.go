@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -40,12 +41,31 @@ func promptDescriptor(p *mcprt.Prompt) *mcp.Prompt {
 // promptHandler renders p for the SDK. An argument error of generated code
 // is invalid params, with its text, so that the client can name the
 // argument to fix; any other error, and a panic, is an internal error,
-// its text masked when reg masks errors.
+// its text masked when reg masks errors. On 2026-07-28 it may ask the
+// client, as a tool does.
 func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: reg.sw, token: req.Params.GetProgressToken(), rev: rev}
+		c := newCaller(req.Session, req, req.Params, reg.sw, rev)
+		var rd *round
+		if rev.Stateless() {
+			var err error
+			if rd, err = reg.startRound(ctx, c, "prompts/get", req.Params.Name, req.Params.RequestState, req.Params.InputResponses); err != nil {
+				return nil, err
+			}
+		}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		if rd != nil {
+			if err != nil {
+				rd.ask.RequirePages(err)
+			}
+			switch reqs, state, rerr := rd.end(mrtr.CouldNotAsk(err)); {
+			case rerr != nil:
+				return nil, rerr
+			case reqs != nil:
+				return &mcp.GetPromptResult{InputRequests: reqs, RequestState: state}, nil
+			}
+		}
 		switch {
 		case err == nil:
 		case wire.IsArgumentError(err):

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
@@ -15,8 +16,8 @@ import (
 // and resources added to it, which the server's one completion handler
 // dispatches over and the template handlers read from in order; the
 // descriptors of everything added, which its list middleware writes per
-// revision; and the identity's switches for what handlers may ask of the
-// client.
+// revision; the identity's switches for what handlers may ask of the
+// client; and the sealer of the request states of 2026-07-28 questions.
 type registry struct {
 	wire.Catalog
 	lists listings
@@ -27,6 +28,9 @@ type registry struct {
 	interceptors []mcpserver.Interceptor
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
+	// seal seals the request states of 2026-07-28 questions.
+	sealMu sync.Mutex
+	seal   *mrtr.Sealer
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -49,13 +53,15 @@ func registryOf(s *mcp.Server) *registry {
 }
 
 // keep stores r as s's registry unless s has one already, and returns the
-// one stored. A server gets its registry's list middleware with it, once:
-// go-sdk takes receiving middleware at any time, so a server the caller
-// made lists per revision as well as one NewServer made.
+// one stored. A server gets its registry's list middleware with it, once,
+// and the sending middleware that keeps elicitation answers: go-sdk takes
+// middleware at any time, so a server the caller made lists per revision
+// as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
 	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)
+		s.AddSendingMiddleware(keepAnswer)
 	}
 	return kept
 }

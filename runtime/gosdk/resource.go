@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -73,9 +74,10 @@ func templateDescriptor(r *mcprt.Resource) *mcp.ResourceTemplate {
 // resourceHandler reads the static resource r for the SDK.
 func resourceHandler(r *mcprt.Resource, reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
-		contents, err := wire.ReadResource(withCaller(ctx, req, reg.sw, rev), nil, r, uri)
-		return readResult(ctx, reg, contents, err, uri, r, rev)
+		return reg.read(ctx, req, func(ctx context.Context, uri string) ([]mcprt.ResourceContents, *mcprt.Resource, error) {
+			contents, err := wire.ReadResource(ctx, nil, r, uri)
+			return contents, r, err
+		})
 	}
 }
 
@@ -85,15 +87,36 @@ func resourceHandler(r *mcprt.Resource, reg *registry) mcp.ResourceHandler {
 // found" for a URI that a later one serves.
 func templateHandler(reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
-		contents, t, err := reg.ReadTemplate(withCaller(ctx, req, reg.sw, rev), uri)
-		return readResult(ctx, reg, contents, err, uri, t, rev)
+		return reg.read(ctx, req, reg.ReadTemplate)
 	}
 }
 
-// withCaller is ctx with a [mcprt.Caller] on the request's session.
-func withCaller(ctx context.Context, req *mcp.ReadResourceRequest, sw switches, rev wire.Revision) context.Context {
-	return mcprt.WithCaller(ctx, &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev})
+// read answers req with what read reads, run with a [mcprt.Caller] on the
+// request's session in its context. On 2026-07-28 the read may ask the
+// client, as a tool does.
+func (reg *registry) read(ctx context.Context, req *mcp.ReadResourceRequest, read func(context.Context, string) ([]mcprt.ResourceContents, *mcprt.Resource, error)) (*mcp.ReadResourceResult, error) {
+	uri, rev := req.Params.URI, revision(req.ProtocolVersion())
+	c := newCaller(req.Session, req, req.Params, reg.sw, rev)
+	var rd *round
+	if rev.Stateless() {
+		var err error
+		if rd, err = reg.startRound(ctx, c, "resources/read", uri, req.Params.RequestState, req.Params.InputResponses); err != nil {
+			return nil, err
+		}
+	}
+	contents, r, err := read(mcprt.WithCaller(ctx, c), uri)
+	if rd != nil {
+		if err != nil {
+			rd.ask.RequirePages(err)
+		}
+		switch reqs, state, rerr := rd.end(mrtr.CouldNotAsk(err)); {
+		case rerr != nil:
+			return nil, rerr
+		case reqs != nil:
+			return &mcp.ReadResourceResult{InputRequests: reqs, RequestState: state}, nil
+		}
+	}
+	return readResult(ctx, reg, contents, err, uri, r, rev)
 }
 
 // readResult answers a read of uri from resource r: an error wrapping

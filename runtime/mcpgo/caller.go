@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -17,11 +18,60 @@ import (
 type switches struct{ logging, elicitation, sampling bool }
 
 // caller is the [mcprt.Caller] of one call on mcp-go: the server, the
-// switches and the request's progress token.
+// switches, the request's progress token, what mcp-go knows of the
+// request and its session, and on 2026-07-28 the asker of the handler's
+// run.
 type caller struct {
-	srv   *server.MCPServer
-	sw    switches
-	token mcp.ProgressToken
+	srv     *server.MCPServer
+	sw      switches
+	token   mcp.ProgressToken
+	info    *server.RequestProtocolInfo
+	session server.ClientSession
+	rev     wire.Revision
+	ask     *mrtr.Asker
+	// notes are the marks of the notifications the call queued, which
+	// its result waits for (see notify.go).
+	notes notes
+}
+
+// newCaller returns the caller of the request in ctx, whose _meta is meta.
+func newCaller(ctx context.Context, s *server.MCPServer, sw switches, meta *mcp.Meta) *caller {
+	c := &caller{srv: s, sw: sw, info: server.RequestProtocolInfoFromContext(ctx), session: server.ClientSessionFromContext(ctx), rev: revision(ctx)}
+	if meta != nil {
+		c.token = meta.ProgressToken
+	}
+	return c
+}
+
+// Client tells [mcprt.ClientInfo] the client of the call: as mcp-go reads
+// it from the request's _meta on 2026-07-28, else from the session.
+func (c *caller) Client() mcprt.Client {
+	out := mcprt.Client{Revision: string(c.rev)}
+	var info *mcp.Implementation
+	var caps *mcp.ClientCapabilities
+	if c.info != nil && c.info.Modern {
+		info, caps = c.info.ClientInfo, c.info.ClientCapabilities
+	} else if s, ok := c.session.(server.SessionWithClientInfo); ok {
+		i, cc := s.GetClientInfo(), s.GetClientCapabilities()
+		info, caps = &i, &cc
+	}
+	if c.session != nil && !c.rev.Stateless() {
+		out.SessionID = c.session.SessionID()
+	}
+	if info != nil {
+		out.Name, out.Version = info.Name, info.Version
+	}
+	if caps != nil {
+		js, _ := json.Marshal(caps)
+		out.Capabilities = wire.ClientCapabilities(js)
+	}
+	return out
+}
+
+// notHere is the error of a question on 2026-07-28 outside a tool call or
+// a prompt, which alone may ask the client there on mcp-go.
+func (c *caller) notHere(kind string) error {
+	return wire.NotSupported("%s is not available here: on revision %s only tools and prompts may ask the client on mcp-go", kind, c.rev)
 }
 
 var _ mcprt.Caller = (*caller)(nil)
@@ -35,14 +85,25 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 	if err := wire.CheckProgress(progress, total); err != nil {
 		return err
 	}
-	p := map[string]any{"progressToken": c.token, "progress": progress}
+	js, err := json.Marshal(progress)
+	if err != nil {
+		return err
+	}
+	v, m := newMarked(js)
+	p := map[string]any{"progressToken": c.token, "progress": v}
 	if total > 0 {
 		p["total"] = total
 	}
 	if message != "" {
 		p["message"] = message
 	}
-	return c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p)
+	if err := c.srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p); err != nil {
+		return err
+	}
+	if writesLater(c.session) {
+		c.notes.queued(m, overStdio(c.session))
+	}
+	return nil
 }
 
 // Log implements [mcprt.Caller]: a notifications/message when logging is
@@ -58,15 +119,25 @@ func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, d
 	if err != nil {
 		return err
 	}
-	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, json.RawMessage(js))
+	v, m := newMarked(js)
+	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, v)
 	if err := c.srv.SendLogMessageToClient(ctx, n); err != nil {
 		return err
+	}
+	if writesLater(c.session) && c.sendsLog(mcp.LoggingLevel(level)) {
+		c.notes.queued(m, overStdio(c.session))
 	}
 	return nil
 }
 
 // Elicit implements [mcprt.Caller] with mcp-go's RequestElicitation.
 func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.ElicitResult{}, c.notHere("elicitation")
+		}
+		return c.ask.Elicit(ctx, message, requestedSchema)
+	}
 	if err := canAsk(ctx, "elicitation", c.sw.elicitation, func(cc *mcp.ClientCapabilities) bool { return cc.Elicitation != nil }); err != nil {
 		return mcprt.ElicitResult{}, err
 	}
@@ -92,11 +163,17 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 // on 2025-11-25 to a client that declared elicitation.url. The id is
 // recorded for [ElicitationComplete].
 func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.ElicitResult{}, "", c.notHere("elicitation.url")
+		}
+		return c.ask.ElicitURL(ctx, message, url)
+	}
 	if err := canAsk(ctx, "elicitation.url", c.sw.elicitation, urlDeclared); err != nil {
 		return mcprt.ElicitResult{}, "", err
 	}
 	if rev := revision(ctx); rev < wire.Rev20251125 {
-		return mcprt.ElicitResult{}, "", fmt.Errorf("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
+		return mcprt.ElicitResult{}, "", wire.NotSupported("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
 	}
 	session := server.ClientSessionFromContext(ctx)
 	id := mcprt.NewElicitationID()
@@ -117,6 +194,12 @@ func urlDeclared(cc *mcp.ClientCapabilities) bool {
 
 // Sample implements [mcprt.Caller] with mcp-go's RequestSampling.
 func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return mcprt.SampleResult{}, c.notHere("sampling")
+		}
+		return c.ask.Sample(ctx, req)
+	}
 	kind, declared := "sampling", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil }
 	if wire.UsesTools(&req) {
 		kind, declared = "sampling.tools", func(cc *mcp.ClientCapabilities) bool { return cc.Sampling != nil && cc.Sampling.Tools != nil }
@@ -147,6 +230,12 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 
 // ListRoots implements [mcprt.Caller] with mcp-go's RequestRoots.
 func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+	if c.rev.Stateless() {
+		if c.ask == nil {
+			return nil, c.notHere("roots")
+		}
+		return c.ask.ListRoots(ctx)
+	}
 	if err := canAsk(ctx, "roots", true, func(cc *mcp.ClientCapabilities) bool { return cc.Roots != nil }); err != nil {
 		return nil, err
 	}

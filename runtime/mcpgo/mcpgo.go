@@ -18,7 +18,11 @@
 // so such a server lists one form on every revision and completes nothing.
 //
 // Each handler's context carries an [mcprt.Caller] on mcp-go's session:
-// progress, log messages, elicitation and sampling. [HTTPHandler] puts the
+// progress, log messages, elicitation, sampling and roots, and
+// [mcprt.ClientInfo]. On 2026-07-28, where mcp-go sends the client no
+// requests, a tool or a prompt asks with mcp-go's input-required result,
+// and the retry runs the handler again, as on the built-in server. A
+// call's log messages are written before its result. [HTTPHandler] puts the
 // built-in server's authorization in front of mcp-go's Streamable HTTP.
 //
 // What mcp-go cannot carry, compared with the built-in server, is listed in
@@ -180,15 +184,29 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		if err != nil {
 			return result(mcprt.ErrorResult(err), rev, rev), nil
 		}
-		c := &caller{srv: s, sw: reg.sw}
-		if req.Params.Meta != nil {
-			c.token = req.Params.Meta.ProgressToken
-		}
-		ctx = mcprt.WithCaller(ctx, c)
+		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
 		if runsAsTask(taskSupport, &req) {
-			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev), reg.mask.Load())
+			return reg.tasks.runTask(mcprt.WithCaller(ctx, c), &req, &t, args, reg.listRevision(rev), reg.mask.Load())
 		}
-		res, panicked := wire.CallToolChecked(ctx, &t, args)
+		var rd *round
+		if rev.Stateless() {
+			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
+				return nil, err
+			}
+		}
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), &t, args)
+		c.notes.flush(ctx)
+		if rd != nil {
+			if res.IsError && res.Err != nil {
+				rd.ask.RequirePages(res.Err)
+			}
+			switch reqs, state, err := rd.end(); {
+			case err != nil:
+				return nil, err
+			case reqs != nil:
+				return &mcp.CallToolResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: reqs, RequestState: state}}, nil
+			}
+		}
 		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
 			return nil, err
 		}

@@ -48,14 +48,31 @@ func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
 // promptHandler renders p for mcp-go, which answers every error of a
 // prompt handler as an internal error with its text: argument errors of
 // generated code included, and a panic, which is logged. When reg masks
-// errors, the text of any other is masked.
+// errors, the text of any other is masked. On 2026-07-28 it may ask the
+// client, as a tool does.
 func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		c := &caller{srv: s, sw: reg.sw}
-		if req.Params.Meta != nil {
-			c.token = req.Params.Meta.ProgressToken
+		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
+		var rd *round
+		if c.rev.Stateless() {
+			var err error
+			if rd, err = reg.startRound(ctx, c, "prompts/get", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
+				return nil, err
+			}
 		}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		c.notes.flush(ctx)
+		if rd != nil {
+			if err != nil {
+				rd.ask.RequirePages(err)
+			}
+			switch reqs, state, rerr := rd.end(); {
+			case rerr != nil:
+				return nil, rerr
+			case reqs != nil:
+				return &mcp.GetPromptResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired}, MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: reqs, RequestState: state}}, nil
+			}
+		}
 		switch {
 		case err != nil && reg.mask.Load() && wire.Maskable(err):
 			return nil, errors.New(wire.Mask(ctx, nil, "prompt", p.Name, err))

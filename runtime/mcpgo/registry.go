@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
@@ -30,6 +31,9 @@ type registry struct {
 	perRevision bool
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
+	// seal seals the request states of 2026-07-28 questions.
+	sealMu sync.Mutex
+	seal   *mrtr.Sealer
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the

@@ -86,8 +86,9 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 // resourceHandler reads the static resource r for mcp-go.
 func resourceHandler(s *server.MCPServer, r *mcprt.Resource, reg *registry) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		uri := req.Params.URI
-		contents, err := wire.ReadResource(withCaller(ctx, s, &req, reg.sw), nil, r, uri)
+		uri, c := req.Params.URI, newCaller(ctx, s, reg.sw, req.Params.Meta)
+		contents, err := wire.ReadResource(mcprt.WithCaller(ctx, c), nil, r, uri)
+		c.notes.flush(ctx)
 		return readResult(ctx, reg, contents, err, uri, r, revision(ctx))
 	}
 }
@@ -98,19 +99,11 @@ func resourceHandler(s *server.MCPServer, r *mcprt.Resource, reg *registry) serv
 // set order) may answer "not found" for a URI that another serves.
 func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplateHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-		uri := req.Params.URI
-		contents, t, err := reg.ReadTemplate(withCaller(ctx, s, &req, reg.sw), uri)
+		uri, c := req.Params.URI, newCaller(ctx, s, reg.sw, req.Params.Meta)
+		contents, t, err := reg.ReadTemplate(mcprt.WithCaller(ctx, c), uri)
+		c.notes.flush(ctx)
 		return readResult(ctx, reg, contents, err, uri, t, revision(ctx))
 	}
-}
-
-// withCaller is ctx with a [mcprt.Caller] for a read.
-func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceRequest, sw switches) context.Context {
-	c := &caller{srv: s, sw: sw}
-	if req.Params.Meta != nil {
-		c.token = req.Params.Meta.ProgressToken
-	}
-	return mcprt.WithCaller(ctx, c)
 }
 
 // readResult answers a read of uri from resource r. mcp-go answers every

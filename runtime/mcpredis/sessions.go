@@ -86,6 +86,7 @@ var _ mcpstore.SessionStore = (*SessionStore)(nil)
 const (
 	sRevision  = "rev"
 	sCaps      = "caps"
+	sClient    = "client"
 	sLevel     = "level"
 	sTaskOwner = "towner"
 	sOwner     = "owner"
@@ -151,9 +152,9 @@ func (s *SessionStore) Create(ctx context.Context, rec *mcpstore.SessionRecord) 
 	if s.idle > 0 {
 		expiry = strconv.FormatInt(s.idle.Milliseconds(), 10)
 	}
-	args := []string{expiry, "5",
-		sRevision, rec.Revision, sCaps, string(rec.Capabilities), sLevel, rec.LogLevel,
-		sTaskOwner, rec.TaskOwner, sOwner, rec.Owner}
+	args := []string{expiry, "6",
+		sRevision, rec.Revision, sCaps, string(rec.Capabilities), sClient, string(rec.ClientInfo),
+		sLevel, rec.LogLevel, sTaskOwner, rec.TaskOwner, sOwner, rec.Owner}
 	args = append(args, rec.Subscriptions...)
 	err := createScript.Exec(ctx, s.b.client, []string{s.b.sessionKey(rec.ID), s.b.subsKey(rec.ID)}, args).Error()
 	return failed("storing the session", err)
@@ -188,6 +189,9 @@ func (s *SessionStore) Get(ctx context.Context, id string) (*mcpstore.SessionRec
 		TaskOwner: h[sTaskOwner], Owner: h[sOwner], Subscriptions: subs}
 	if caps := h[sCaps]; caps != "" {
 		rec.Capabilities = []byte(caps)
+	}
+	if info := h[sClient]; info != "" {
+		rec.ClientInfo = []byte(info)
 	}
 	return rec, nil
 }

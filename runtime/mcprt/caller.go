@@ -186,8 +186,8 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 
 // Elicit asks the client to collect input from its user: message says what
 // is wanted, requestedSchema is a flat JSON object schema of the fields. It
-// fails when the server does not enable elicitation or the client did not
-// declare it.
+// fails with an error matching [ErrNotSupported] when the server does not
+// enable elicitation or the client did not declare it.
 //
 // On sessions of the revisions up to 2025-11-25 the question is a request
 // to the client and Elicit waits for the answer. On 2026-07-28 a request

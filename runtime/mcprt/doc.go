@@ -7,7 +7,8 @@
 // code turns into one, or a [Structured] value whose text block it
 // chooses), a [PromptResult] of [PromptMessage] values, or
 // [ResourceContents]; it reaches the client through its context with
-// [Progress], [Log], [Elicit], [ElicitForm] and [Sample]. An [Identity]
+// [Progress], [Log], [Elicit], [ElicitForm] and [Sample], and learns who
+// the client is with [ClientInfo]. An [Identity]
 // says how a server describes itself and which optional features it
 // switches on.
 //

@@ -74,22 +74,17 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 
 // Elicit implements [mcprt.Caller] with an elicitation/create request.
 func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
-	requestedSchema = wire.RequestedSchema(requestedSchema)
-	p := jsonx.AppendString(append(make([]byte, 0, 64+len(requestedSchema)), `{"message":`...), message)
-	p = append(append(append(p, `,"requestedSchema":`...), requestedSchema...), '}')
+	p := wire.AppendElicitParams(make([]byte, 0, 64+len(requestedSchema)), message, requestedSchema)
 	q := question{"elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618, "elicitation/create", p}
 	raw, err := x.ask(ctx, q)
 	if err != nil {
 		return mcprt.ElicitResult{}, err
 	}
-	var r struct {
-		Action  string          `json:"action"`
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+	r, err := wire.ParseElicitResult(raw)
+	if err != nil {
 		return mcprt.ElicitResult{}, x.malformed(ctx, q, raw)
 	}
-	return mcprt.ElicitResult{Action: r.Action, Content: r.Content}, nil
+	return r, nil
 }
 
 // ElicitURL implements [mcprt.Caller] with an elicitation/create request in
@@ -108,10 +103,8 @@ func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.El
 	if err != nil {
 		return mcprt.ElicitResult{}, id, err
 	}
-	var r struct {
-		Action string `json:"action"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Action == "" {
+	r, err := wire.ParseElicitResult(raw)
+	if err != nil {
 		return mcprt.ElicitResult{}, id, x.malformed(ctx, q, raw)
 	}
 	return mcprt.ElicitResult{Action: r.Action}, id, nil
@@ -123,7 +116,7 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	if err := wire.CheckSample(&req, x.rev); err != nil {
 		return mcprt.SampleResult{}, err
 	}
-	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
+	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", wire.AppendSampleParams(nil, &req, x.rev)}
 	if wire.UsesTools(&req) {
 		q.kind, q.declared, q.since = "sampling.tools", x.caps.samplingTools, wire.Rev20251125
 	}
@@ -131,20 +124,11 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 	if err != nil {
 		return mcprt.SampleResult{}, err
 	}
-	var r struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		Model      string          `json:"model"`
-		StopReason string          `json:"stopReason"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Role == "" {
-		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
-	}
-	c, uses, err := wire.ParseSampled(r.Content)
+	r, err := wire.ParseSampleResult(raw)
 	if err != nil {
 		return mcprt.SampleResult{}, x.malformed(ctx, q, raw)
 	}
-	return mcprt.SampleResult{Role: r.Role, Content: c, ToolUses: uses, Model: r.Model, StopReason: r.StopReason}, nil
+	return r, nil
 }
 
 // ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
@@ -155,7 +139,7 @@ func (x *exchange) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots, err := parseRoots(raw)
+	roots, err := wire.ParseRoots(raw)
 	if err != nil {
 		return nil, x.malformed(ctx, q, raw)
 	}
@@ -213,37 +197,6 @@ func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessag
 	return fmt.Errorf("malformed %s result: %s", q.kind, raw)
 }
 
-// parseRoots reads a roots/list result.
-func parseRoots(raw json.RawMessage) ([]mcprt.Root, error) {
-	var r struct {
-		Roots []mcprt.Root `json:"roots"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || r.Roots == nil {
-		return nil, fmt.Errorf("malformed roots result: %s", raw)
-	}
-	return r.Roots, nil
-}
-
-func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte {
-	p = append(p, `{"messages":[`...)
-	for i := range req.Messages {
-		if i > 0 {
-			p = append(p, ',')
-		}
-		p = jsonx.AppendString(append(p, `{"role":`...), req.Messages[i].Role)
-		p = wire.AppendSampleContent(append(p, `,"content":`...), &req.Messages[i], x.rev)
-		p = append(p, '}')
-	}
-	p = strconv.AppendInt(append(p, `],"maxTokens":`...), int64(req.MaxTokens), 10)
-	if req.SystemPrompt != "" {
-		p = jsonx.AppendString(append(p, `,"systemPrompt":`...), req.SystemPrompt)
-	}
-	if len(req.ModelPreferences) > 0 {
-		p = append(append(p, `,"modelPreferences":`...), req.ModelPreferences...)
-	}
-	return append(wire.AppendSampleTools(p, req), '}')
-}
-
 // canAsk checks that a request of the given kind may go to the client: the
 // identity enables it, the revision has server-to-client requests of that
 // kind, and the client declared the capability.
@@ -252,13 +205,13 @@ func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revisi
 	case !enabled:
 		return wire.NotEnabled(kind)
 	case x.rev.Stateless():
-		return fmt.Errorf("%s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
+		return wire.NotSupported("%s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
 	case x.rev < since:
-		return fmt.Errorf("%s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
+		return wire.NotSupported("%s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
 	case !declared:
 		return wire.NotDeclared(kind)
 	case x.sess == nil:
-		return fmt.Errorf("%s needs a session", kind)
+		return wire.NotSupported("%s needs a session", kind)
 	}
 	return nil
 }
@@ -294,4 +247,19 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 	case <-x.sess.done:
 		return nil, errClosed
 	}
+}
+
+// Client tells [mcprt.ClientInfo] the client of the call: as it named
+// itself and declared its capabilities at initialize, or on 2026-07-28
+// in the request's _meta, which has no session.
+func (x *exchange) Client() mcprt.Client {
+	info, caps, id := []byte(x.meta.ClientInfo), []byte(x.meta.ClientCapabilities), ""
+	if !x.rev.Stateless() && x.sess != nil {
+		x.sess.mu.Lock()
+		info, caps, id = x.sess.rawInfo, x.sess.rawCaps, x.sess.id
+		x.sess.mu.Unlock()
+	}
+	c := mcprt.Client{Revision: string(x.rev), SessionID: id, Capabilities: wire.ClientCapabilities(caps)}
+	c.Name, c.Version = wire.ClientInfo(info)
+	return c
 }

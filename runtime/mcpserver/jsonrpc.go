@@ -253,6 +253,7 @@ type requestMeta struct {
 	ProtocolVersion    string          `json:"io.modelcontextprotocol/protocolVersion"`
 	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 	LogLevel           mcprt.LogLevel  `json:"io.modelcontextprotocol/logLevel"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 
 	// The same pass over params keeps the members tools/call and
 	// tools/list need, so params are walked once; uri and taskID are the
@@ -368,6 +369,8 @@ func (meta *requestMeta) member(key, val []byte) {
 	case "io.modelcontextprotocol/logLevel":
 		level, _ := stringValue(val)
 		meta.LogLevel = mcprt.LogLevel(level)
+	case "io.modelcontextprotocol/clientInfo":
+		meta.ClientInfo = val
 	}
 }
 

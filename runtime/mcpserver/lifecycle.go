@@ -31,6 +31,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	var p struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
 	}
 	if err := unmarshalParams(params, &p); err != nil {
 		return nil, err
@@ -48,6 +49,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	ss.rev = rev
 	ss.caps = parseClientCaps(p.Capabilities)
 	ss.rawCaps = bytes.Clone(p.Capabilities)
+	ss.rawInfo = bytes.Clone(p.ClientInfo)
 	ss.mu.Unlock()
 
 	i := rev.Index()

@@ -169,3 +169,42 @@ func TestMaskErrorsOfTasks(t *testing.T) {
 		t.Errorf("%d masked errors logged, want 2:\n%s", n, logs)
 	}
 }
+
+// TestMaskErrorsOfQuickTasks: on 2026-07-28 a task-capable tool that ends
+// within the grace is answered at once, and its error and its panic are
+// masked there as in any other call.
+func TestMaskErrorsOfQuickTasks(t *testing.T) {
+	t.Parallel()
+	fn := handlerTool("fn", func(ctx context.Context, args []byte) mcprt.Result {
+		if strings.Contains(string(args), "panic") {
+			panic(secret.Error())
+		}
+		return mcpimpl.CallError(secret)
+	})
+	fn.TaskSupport = mcprt.TaskOptional
+	srv := taskServer(fn)
+	srv.MaskErrors = true
+	logs := captureLog(srv)
+	c := startStdio(t, srv)
+	for i, args := range []string{`{}`, `{"panic":true}`} {
+		id := strconv.Itoa(i + 1)
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + extMeta + `,"name":"fn","arguments":` + args + `}}`)
+		resp, _ := c.response(id)
+		var r struct {
+			Result struct {
+				ResultType string
+				Content    []struct{ Text string }
+				IsError    bool
+			}
+		}
+		if err := json.Unmarshal([]byte(resp), &r); err != nil {
+			t.Fatalf("%v: %s", err, resp)
+		}
+		if r.Result.ResultType != "complete" || !r.Result.IsError || len(r.Result.Content) != 1 || !maskedID.MatchString(r.Result.Content[0].Text) {
+			t.Errorf("a quick call of %s: %s, want a failed result with the masked text", args, resp)
+		}
+	}
+	if n := strings.Count(logs.String(), `msg="mcp handler error masked" kind=tool name=fn`); n != 2 {
+		t.Errorf("%d masked errors logged, want 2:\n%s", n, logs)
+	}
+}

@@ -289,3 +289,23 @@ func TestRequestStateRotation(t *testing.T) {
 	fresh.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+meta2026(`{"elicitation":{}}`)+`,"name":"two","inputResponses":{"second":{"action":"accept","content":2}},"requestState":"`+next+`"}}`,
 		`{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"12"}]}}`)
 }
+
+// TestFallbackKeepsItsFailure: on 2026-07-28 a handler that fails with
+// the error of a question the client did not declare is
+// MissingRequiredClientCapability, but one that falls back on
+// mcprt.ErrNotSupported and fails otherwise is answered its own failure.
+func TestFallbackKeepsItsFailure(t *testing.T) {
+	t.Parallel()
+	ask := handlerTool("ask", func(ctx context.Context, args []byte) mcprt.Result {
+		_, err := mcprt.Elicit(ctx, "Sure?", nil)
+		if errors.Is(err, mcprt.ErrNotSupported) && strings.Contains(string(args), "fallback") {
+			return mcprt.Errorf("call ask again with confirm set")
+		}
+		return mcprt.ErrorResult(err)
+	})
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, ask))
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"ask","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capability: elicitation","data":{"requiredCapabilities":{"elicitation":{}}}}}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"ask","arguments":{"fallback":true}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"call ask again with confirm set"}],"isError":true}}`)
+}

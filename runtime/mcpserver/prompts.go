@@ -95,6 +95,7 @@ func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt,
 	if rerr, handled := x.urlElicitation(err); handled {
 		return res, rerr
 	}
+	x.failedAsking(err)
 	if s.MaskErrors {
 		return res, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "prompt", p.Name, err))
 	}

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mcpgen/mcpgen/internal/authgate"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/mrtr"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -34,7 +33,9 @@ type questions struct {
 	missing string
 	// bad is the first answer that was not a valid result of its request.
 	bad error
-	// failed says the run's result was a tool result with isError set.
+	// failed says the run failed with the error of a question it could
+	// not ask (one matching mcprt.ErrNotSupported): a handler that falls
+	// back and fails otherwise is answered with its own failure.
 	failed bool
 }
 
@@ -63,7 +64,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
 		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
-	case q.missing != "" && (rerr != nil || q.failed):
+	case q.missing != "" && q.failed:
 		return nil, missingCapability(q.missing)
 	}
 	return result, rerr
@@ -131,16 +132,7 @@ func (s *Server) inputRequired(method, name, principal string, used map[string]j
 // capability the client did not declare on it. A dotted kind names a
 // member of a capability (elicitation.url), written as nested objects.
 func missingCapability(kind string) *rpcError {
-	caps := "{}"
-	parts := strings.Split(kind, ".")
-	for i := len(parts) - 1; i >= 0; i-- {
-		caps = "{" + strconv.Quote(parts[i]) + ":" + caps + "}"
-	}
-	return &rpcError{
-		code:    codeMissingCapability,
-		message: "Missing required client capability: " + kind,
-		data:    []byte(`{"requiredCapabilities":` + caps + `}`),
-	}
+	return &rpcError{code: codeMissingCapability, message: wire.MissingCapabilityMessage(kind), data: wire.MissingCapabilityData(kind)}
 }
 
 // sealer returns the server's sealer of request states, made on first use
@@ -156,16 +148,16 @@ func (s *Server) sealer() *mrtr.Sealer {
 func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
-		return nil, fmt.Errorf("%s is not enabled in the server's identity", kind)
+		return nil, wire.NotEnabled(kind)
 	case x.q == nil:
-		return nil, fmt.Errorf("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	case !declared:
 		x.q.mu.Lock()
 		if x.q.missing == "" {
 			x.q.missing = kind
 		}
 		x.q.mu.Unlock()
-		return nil, fmt.Errorf("the client did not declare the %s capability", kind)
+		return nil, wire.NotDeclared(kind)
 	}
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
@@ -175,7 +167,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 		return x.task.ask(ctx, key, method, params)
 	}
 	if x.q.round == nil {
-		return nil, fmt.Errorf("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, wire.NotSupported("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	}
 	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
 	if !ok {
@@ -203,3 +195,15 @@ func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, 
 // DefaultStateMaxAge is how long a request state stays valid when
 // Server.StateMaxAge is zero.
 const DefaultStateMaxAge = mrtr.DefaultMaxAge
+
+// failedAsking records that a 2026-07-28 run failed with err, which makes
+// it a MissingRequiredClientCapability error where err is that of a
+// question the client did not declare.
+func (x *exchange) failedAsking(err error) {
+	if x.q == nil {
+		return
+	}
+	x.q.mu.Lock()
+	x.q.failed = mrtr.CouldNotAsk(err)
+	x.q.mu.Unlock()
+}

@@ -138,6 +138,7 @@ func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, u
 	if rerr, handled := x.urlElicitation(err); handled {
 		return nil, nil, rerr
 	}
+	x.failedAsking(err)
 	if s.MaskErrors {
 		return nil, nil, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "resource", r.URI, err))
 	}

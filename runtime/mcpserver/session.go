@@ -59,6 +59,7 @@ type session struct {
 	stream   sender     // where messages outside a request go; nil: dropped
 	get      *sseStream // the open GET stream, if any
 	rawCaps  []byte     // the client's capabilities as it sent them
+	rawInfo  []byte     // the client's clientInfo as it sent it
 	touched  time.Time  // when the session was last touched in Server.Sessions
 	// nextStream numbers the session's POST streams in the event log.
 	nextStream int64

@@ -15,7 +15,7 @@ import (
 func (ss *session) record() *mcpstore.SessionRecord {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	rec := &mcpstore.SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
+	rec := &mcpstore.SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, ClientInfo: ss.rawInfo, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
 	for uri := range ss.subs {
 		rec.Subscriptions = append(rec.Subscriptions, uri)
 	}
@@ -29,6 +29,7 @@ func (ss *session) adopt(rec *mcpstore.SessionRecord) {
 	if ss.rev == "" {
 		ss.rev = wire.Revision(rec.Revision)
 		ss.rawCaps = rec.Capabilities
+		ss.rawInfo = rec.ClientInfo
 		ss.caps = parseClientCaps(rec.Capabilities)
 	}
 	if ss.owner == nil {

@@ -116,7 +116,7 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 		stop()
 		cancel()
 		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
-			return s.inlineResult(x, o)
+			return s.inlineResult(ctx, x, e, o)
 		}
 		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return o })
 	case <-timer.C:
@@ -126,11 +126,14 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 }
 
 // inlineResult answers a call that ended before it became a task, as
-// callTool would.
-func (s *Server) inlineResult(x *exchange, o outcome) ([]byte, *rpcError) {
-	x.q.mu.Lock()
-	x.q.failed = o.res.IsError
-	x.q.mu.Unlock()
+// callTool would: masked when the server masks errors.
+func (s *Server) inlineResult(ctx context.Context, x *exchange, e *toolEntry, o outcome) ([]byte, *rpcError) {
+	if o.res.IsError {
+		x.failedAsking(o.res.Err)
+	}
+	if s.MaskErrors {
+		o.res = wire.MaskTool(ctx, s.logger(), e.val.Name, o.res, o.panicked)
+	}
 	x.scratch = getBuffer()
 	*x.scratch = wire.AppendResult((*x.scratch)[:0], &o.res, x.rev)
 	return x.withResultType(*x.scratch), nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
@@ -39,7 +40,7 @@ import (
 // client as anywhere else.
 
 // TasksExtension is the identifier of the tasks extension of 2026-07-28.
-const TasksExtension = "io.modelcontextprotocol/tasks"
+const TasksExtension = wire.TasksExtension
 
 // Defaults of the task settings of [Server].
 const (
@@ -204,7 +205,7 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 			msg = wire.Mask(ctx, s.logger(), "tool", t.Tool, errors.New(msg))
 		}
 		t.Error = appendErrorObject(nil, errorf(codeInternalError, msg))
-	case o.missing != "" && o.res.IsError:
+	case o.missing != "" && o.res.IsError && mrtr.CouldNotAsk(o.res.Err):
 		t.Status, t.StatusMessage, t.Error = mcpstore.TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
 	default:
 		if s.MaskErrors {

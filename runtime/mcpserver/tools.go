@@ -222,13 +222,12 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 			return nil, rerr
 		}
 	}
+	if res.IsError {
+		// Before masking, which drops the error a question failed with.
+		x.failedAsking(res.Err)
+	}
 	if s.MaskErrors && res.IsError && x.meta.checkArgs() {
 		res = wire.MaskTool(ctx, s.logger(), e.val.Name, res, panicked)
-	}
-	if x.q != nil {
-		x.q.mu.Lock()
-		x.q.failed = res.IsError
-		x.q.mu.Unlock()
 	}
 	if res.IsError && !x.meta.checkArgs() {
 		// The tool's decoder failed on arguments that are not JSON.

@@ -14,6 +14,7 @@ type SessionRecord struct {
 	ID           string // its Mcp-Session-Id
 	Revision     string // the negotiated protocol revision
 	Capabilities []byte // the client's capabilities, JSON as it sent them
+	ClientInfo   []byte // the client's clientInfo, JSON as it sent it
 	LogLevel     string // "": no log messages
 	// Subscriptions are the URIs of resources/subscribe.
 	Subscriptions []string
@@ -94,6 +95,7 @@ func (m *MemorySessionStore) Create(_ context.Context, rec *SessionRecord) error
 	}
 	c := *rec
 	c.Capabilities = append([]byte(nil), rec.Capabilities...)
+	c.ClientInfo = append([]byte(nil), rec.ClientInfo...)
 	c.Subscriptions = slices.Clone(rec.Subscriptions)
 	m.recs[rec.ID] = &memSessionRecord{SessionRecord: c}
 	return nil

@@ -268,6 +268,7 @@ var brokenTasks = map[string]func() mcpstore.SharedTaskStore{
 // Broken session stores.
 type (
 	dropsCaps         struct{ *mcpstore.MemorySessionStore }
+	dropsClientInfo   struct{ *mcpstore.MemorySessionStore }
 	touchesAnything   struct{ *mcpstore.MemorySessionStore }
 	deletesNothing    struct{ *mcpstore.MemorySessionStore }
 	levelIgnored      struct{ *mcpstore.MemorySessionStore }
@@ -279,6 +280,12 @@ type (
 func (s dropsCaps) Create(ctx context.Context, rec *mcpstore.SessionRecord) error {
 	c := *rec
 	c.Capabilities = nil
+	return s.MemorySessionStore.Create(ctx, &c)
+}
+
+func (s dropsClientInfo) Create(ctx context.Context, rec *mcpstore.SessionRecord) error {
+	c := *rec
+	c.ClientInfo = nil
 	return s.MemorySessionStore.Create(ctx, &c)
 }
 
@@ -324,6 +331,7 @@ func (s touchForever) Touch(ctx context.Context, id string, _ time.Duration) err
 
 var brokenSessions = map[string]func() mcpstore.SessionStore{
 	"created session is found with every field": func() mcpstore.SessionStore { return dropsCaps{&mcpstore.MemorySessionStore{}} },
+	"client info round-trips":                   func() mcpstore.SessionStore { return dropsClientInfo{&mcpstore.MemorySessionStore{}} },
 	"unknown session is not found":              func() mcpstore.SessionStore { return touchesAnything{&mcpstore.MemorySessionStore{}} },
 	"deleted session is not found":              func() mcpstore.SessionStore { return deletesNothing{&mcpstore.MemorySessionStore{}} },
 	"log level is set":                          func() mcpstore.SessionStore { return levelIgnored{&mcpstore.MemorySessionStore{}} },

@@ -17,6 +17,7 @@ import (
 // [mcpstore.SessionStore], one subtest per clause:
 //
 //   - created session is found with every field
+//   - client info round-trips
 //   - unknown session is not found
 //   - deleted session is not found
 //   - log level is set
@@ -27,6 +28,7 @@ func SessionStore(t *testing.T, newStore func(t *testing.T) mcpstore.SessionStor
 	t.Helper()
 	run(t, newStore, []clause[mcpstore.SessionStore]{
 		{"created session is found with every field", createdSessionIsFound},
+		{"client info round-trips", clientInfoRoundTrips},
 		{"unknown session is not found", unknownSessionNotFound},
 		{"deleted session is not found", deletedSessionNotFound},
 		{"log level is set", logLevelIsSet},
@@ -76,6 +78,24 @@ func createdSessionIsFound(t *testing.T, e *sessionEnv) {
 		got.LogLevel != want.LogLevel || got.TaskOwner != want.TaskOwner || got.Owner != want.Owner ||
 		!slices.Equal(subscriptions(got), want.Subscriptions) {
 		t.Errorf("found %+v\nwant  %+v", *got, *want)
+	}
+}
+
+// clientInfoRoundTrips: the clientInfo of a session comes back on every
+// replica byte for byte, whatever JSON it holds; the store keeps its own
+// copy, and a session created without one has none.
+func clientInfoRoundTrips(t *testing.T, e *sessionEnv) {
+	info := `{"name":"c \"quoted\"\n","version":"1.0","title":"Ünïcode ✓","icons":[{"src":"data:,x"}]}`
+	rec := record("S1")
+	rec.ClientInfo = []byte(info)
+	createSession(t, e.s, rec)
+	rec.ClientInfo[2] = 'X' // the caller's bytes are its own after Create
+	if got := getSession(t, e.r, "S1").ClientInfo; string(got) != info {
+		t.Errorf("client info %s, want %s", got, info)
+	}
+	createSession(t, e.s, record("S2"))
+	if got := getSession(t, e.r, "S2").ClientInfo; len(got) != 0 {
+		t.Errorf("client info %q of a session created without one, want none", got)
 	}
 }
 
