@@ -38,6 +38,8 @@ type Config struct {
 	Scopes               []string
 	// ScopesSupported is published; nil means Scopes plus Declared.
 	ScopesSupported []string
+	// DPoP says whether sender-constrained tokens are taken (dpop.go).
+	DPoP DPoPConfig
 }
 
 // Gate checks requests for one protected resource. Its challenges are
@@ -51,6 +53,8 @@ type Gate struct {
 	supported   []string // nil: Scopes and the declared scopes
 	noToken     string   // the 401 challenge of a request without a token
 	badToken    string   // the 401 challenge of a refused token
+
+	dpop *dpopGate // nil: bearer tokens only
 }
 
 // MetadataPath is the well-known path of RFC 9728 protected resource
@@ -104,6 +108,9 @@ func New(c Config) (*Gate, error) {
 		resource: c.Resource, servers: slices.Clone(c.AuthorizationServers), supported: slices.Clone(c.ScopesSupported)}
 	g.noToken = Challenge("", g.scopes, murl)
 	g.badToken = Challenge("invalid_token", g.scopes, murl)
+	if g.dpop, err = newDPoP(c.DPoP, c.Resource, g.scopes, murl); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -254,6 +261,9 @@ func quote(b *strings.Builder, s string) {
 // token never reaches the log: a verifier's error is logged with every
 // occurrence of the token replaced.
 func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request) {
+	if g.dpop != nil {
+		return g.authenticateDPoP(w, r, log)
+	}
 	token, sent, ok := BearerToken(r.Header)
 	if !ok {
 		challenge := g.noToken
@@ -268,6 +278,15 @@ func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Lo
 		if log != nil {
 			log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: bearer token refused",
 				slog.String("error", strings.ReplaceAll(err.Error(), token, "[token]")))
+		}
+		unauthorized(w, g.badToken)
+		return nil, nil
+	}
+	if BoundKey(&info) != "" {
+		// A bearer cannot prove it holds the key the token is bound to.
+		if log != nil {
+			log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: bearer token refused",
+				slog.String("error", "the token is DPoP-bound, and this resource takes no DPoP"))
 		}
 		unauthorized(w, g.badToken)
 		return nil, nil
@@ -304,13 +323,10 @@ func Lacks(t *mcprt.TokenInfo, need []string) bool {
 }
 
 // Forbid answers 403 insufficient_scope naming need, with body (a
-// JSON-RPC error response) as JSON.
+// JSON-RPC error response) as JSON, in a Bearer challenge; ForbidToken
+// answers in the scheme of the request's token.
 func (g *Gate) Forbid(w http.ResponseWriter, need []string, body []byte) {
-	h := w.Header()
-	h.Set("WWW-Authenticate", Challenge("insufficient_scope", need, g.metadataURL))
-	h.Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusForbidden)
-	w.Write(body)
+	g.ForbidToken(w, nil, need, body)
 }
 
 // ScopeMessage is the JSON-RPC error message of an operation refused for
@@ -327,12 +343,19 @@ func (g *Gate) Metadata(declared []string) []byte {
 	if supported == nil {
 		supported = Union(g.scopes, declared)
 	}
-	doc, _ := json.Marshal(struct { // strings and lists of strings only
+	algs, req := g.DPoPMetadata()
+	var required *bool // published with DPoP only
+	if algs != nil {
+		required = &req
+	}
+	doc, _ := json.Marshal(struct { // strings, lists of strings and a bool only
 		Resource        string   `json:"resource"`
 		Servers         []string `json:"authorization_servers"`
 		ScopesSupported []string `json:"scopes_supported,omitempty"`
 		Methods         []string `json:"bearer_methods_supported"`
-	}{g.resource, g.servers, withoutOffline(supported), []string{"header"}})
+		DPoPAlgs        []string `json:"dpop_signing_alg_values_supported,omitempty"`
+		DPoPRequired    *bool    `json:"dpop_bound_access_tokens_required,omitempty"`
+	}{g.resource, g.servers, withoutOffline(supported), []string{"header"}, algs, required})
 	return doc
 }
 

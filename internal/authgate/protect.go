@@ -166,7 +166,7 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				lacks = lacks || Lacks(t, n)
 			}
 			if lacks {
-				p.g.Forbid(w, need, ErrorResponse(id, need))
+				p.g.ForbidToken(w, t, need, ErrorResponse(id, need))
 				return
 			}
 		}
