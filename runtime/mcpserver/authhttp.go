@@ -33,10 +33,10 @@ func (a *Auth) MetadataPath() (string, error) {
 }
 
 // gate returns the gate of a, as the servers build it: it checks a's
-// fields once.
-func (a *Auth) gate() (*authgate.Gate, error) {
+// fields once. replay is the DPoP replay cache when a names none.
+func (a *Auth) gate(replay ReplayCache) (*authgate.Gate, error) {
 	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported, DPoP: a.dpopConfig(replay)})
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: Auth: %w", err)
 	}
@@ -46,7 +46,7 @@ func (a *Auth) gate() (*authgate.Gate, error) {
 // authGate returns the server's gate, made from Auth on first use. A bad
 // Auth is an error every HTTP request answers with 500 and logs.
 func (s *Server) authGate() (*authgate.Gate, error) {
-	s.gateOnce.Do(func() { s.gate, s.gateErr = s.Auth.gate() })
+	s.gateOnce.Do(func() { s.gate, s.gateErr = s.Auth.gate(s.DPoPReplay) })
 	return s.gate, s.gateErr
 }
 
@@ -200,7 +200,7 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, id []byte, msgs 
 			need = authgate.Union(need, s.opScopes(m))
 		}
 	}
-	g.Forbid(w, need, authgate.ErrorResponse(id, need))
+	g.ForbidToken(w, t, need, authgate.ErrorResponse(id, need))
 	return true
 }
 

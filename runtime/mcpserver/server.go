@@ -200,6 +200,10 @@ type Server struct {
 	// protected resource: every request needs a bearer token its Verifier
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
+	// DPoPReplay is the replay cache of DPoP proofs when
+	// Auth.DPoPOptions names none; package mcpredis's Attach sets one
+	// that replicas share. Nil keeps them in this process.
+	DPoPReplay ReplayCache
 
 	// CORS, when set, lets browser pages of the origins it allows call the
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.

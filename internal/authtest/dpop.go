@@ -1,0 +1,194 @@
+package authtest
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/MicahParks/jwkset"
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+)
+
+// Prover makes DPoP proofs with one key: signed by golang-jwt, with the
+// public JWK jwkset writes, so that no code of the gate makes them.
+type Prover struct {
+	Key crypto.Signer
+	JWK map[string]any
+	JKT string // the RFC 7638 thumbprint of JWK
+}
+
+// NewProver returns a prover with a new P-256 key.
+func NewProver(t testing.TB) *Prover {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jwkset.NewJWKFromKey(key.Public(), jwkset.JWKOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := j.Marshal()
+	// RFC 7638 §3.2: the required members in lexicographic order.
+	canon, _ := json.Marshal(map[string]string{"crv": string(m.CRV), "kty": string(m.KTY), "x": m.X, "y": m.Y})
+	sum := sha256.Sum256(canon)
+	return &Prover{Key: key, JWK: map[string]any{"kty": m.KTY, "crv": m.CRV, "x": m.X, "y": m.Y},
+		JKT: base64.RawURLEncoding.EncodeToString(sum[:])}
+}
+
+// Proof returns a proof of a request of method to htu with token, made
+// now, with the claims edit changes (nil for none).
+func (p *Prover) Proof(t testing.TB, method, htu, token string, edit func(jwt.MapClaims)) string {
+	t.Helper()
+	sum := sha256.Sum256([]byte(token))
+	c := jwt.MapClaims{"jti": rand.Text(), "htm": method, "htu": htu, "iat": time.Now().Unix(),
+		"ath": base64.RawURLEncoding.EncodeToString(sum[:])}
+	if edit != nil {
+		edit(c)
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodES256, c)
+	tok.Header["typ"] = "dpop+jwt"
+	tok.Header["jwk"] = p.JWK
+	s, err := tok.SignedString(p.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// NewDPoPFixture is NewFixture with DPoP accepted: alice's token
+// "alice-dpop" (every scope) and "alice-dpop-base" (kb only) are bound
+// to the key of the returned prover, and a tool k answers with the
+// thumbprint of the token it sees.
+func NewDPoPFixture(t testing.TB) (*Fixture, *Prover) {
+	p := NewProver(t)
+	f := NewFixture()
+	tokens := Tokens{}
+	for k, v := range TestTokens {
+		tokens[k] = v
+	}
+	cnf := map[string]any{"cnf": map[string]any{"jkt": p.JKT}}
+	tokens["alice-dpop"] = mcprt.TokenInfo{Issuer: "https://as.example.com", Subject: "alice", Scopes: all, Claims: cnf}
+	tokens["alice-dpop-base"] = mcprt.TokenInfo{Issuer: "https://as.example.com", Subject: "alice", Scopes: []string{"kb"}, Claims: cnf}
+	f.Auth.Verifier = tokens
+	f.Auth.DPoP = mcpserver.DPoPAccepted
+	f.Tools = append(f.Tools, mcprt.Tool{Name: "k", Description: "k", InputSchema: []byte(`{"type":"object"}`),
+		Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+			t, _ := mcprt.Token(ctx)
+			return mcprt.TextResult("k:" + t.DPoPThumbprint)
+		}})
+	return f, p
+}
+
+// DPoP makes c send its requests with token in the DPoP scheme and a
+// fresh proof of p, made for the resource's URI.
+func (c *Client) DPoP(p *Prover) { c.prover = p }
+
+// dpop is the challenge of a DPoP refusal.
+func dpop(code, desc string) string {
+	s := `DPoP algs="ES256 ES384 ES512 RS256 RS384 RS512 PS256 PS384 PS512 EdDSA"`
+	if code != "" {
+		s += `, error="` + code + `"`
+	}
+	if desc != "" {
+		s += `, error_description="` + desc + `"`
+	}
+	return s + `, scope="kb", ` + Metadata
+}
+
+// RunDPoP runs the DPoP scenario on the handler serve makes of a
+// NewDPoPFixture, on each of revisions: proofs taken on POST, GET and
+// DELETE with the thumbprint reaching the handler, the conformance
+// suite's main refusals, a 403 in the DPoP scheme, and the metadata.
+func RunDPoP(t *testing.T, revisions []string, serve func(f *Fixture, rev string) http.Handler) {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			f, p := NewDPoPFixture(t)
+			c := Start(t, serve(f, rev), rev)
+			c.DPoP(p)
+			c.Init("alice-dpop")
+			resp := c.Do(http.MethodPost, c.Request(1, "tools/call", "k"), "alice-dpop", nil)
+			if got := Body(t, resp); resp.StatusCode != 200 || !strings.Contains(got, "k:"+p.JKT) {
+				t.Errorf("a DPoP call: %d %s, want k:%s", resp.StatusCode, got, p.JKT)
+			}
+			refuse := func(name, want string, edit func(r *http.Request)) {
+				t.Helper()
+				before := f.Ran.Load()
+				resp := c.Do(http.MethodPost, c.Request(2, "tools/call", "a"), "alice-dpop", edit)
+				t.Run(name, func(t *testing.T) { challenge(t, resp, http.StatusUnauthorized, want) })
+				if f.Ran.Load() != before {
+					t.Errorf("%s: the handler ran", name)
+				}
+			}
+			proof := func(method string, edit func(jwt.MapClaims)) string {
+				return p.Proof(t, method, Resource, "alice-dpop", edit)
+			}
+			refuse("missing proof", dpop("invalid_dpop_proof", "the request has no DPoP proof"), func(r *http.Request) { r.Header.Del("DPoP") })
+			refuse("htm", dpop("invalid_dpop_proof", "the proof's htm is not the request's method"), func(r *http.Request) { r.Header.Set("DPoP", proof("GET", nil)) })
+			refuse("htu", dpop("invalid_dpop_proof", "the proof's htu is not this resource's URI"),
+				func(r *http.Request) { r.Header.Set("DPoP", p.Proof(t, "POST", c.URL, "alice-dpop", nil)) })
+			refuse("iat 303 s past", dpop("invalid_dpop_proof", "the proof's iat is outside the accepted window"),
+				func(r *http.Request) {
+					r.Header.Set("DPoP", proof("POST", func(m jwt.MapClaims) { m["iat"] = time.Now().Unix() - 303 }))
+				})
+			reused := proof("POST", nil)
+			if resp := c.Do(http.MethodPost, c.Request(3, "tools/call", "a"), "alice-dpop", func(r *http.Request) { r.Header.Set("DPoP", reused) }); resp.StatusCode != 200 {
+				t.Errorf("the proof to reuse: %d", resp.StatusCode)
+			}
+			refuse("reused jti", dpop("invalid_dpop_proof", "the proof was used before"), func(r *http.Request) { r.Header.Set("DPoP", reused) })
+			refuse("bearer downgrade", dpop("invalid_token", "a DPoP-bound token needs the DPoP scheme and a proof"),
+				func(r *http.Request) { r.Header.Set("Authorization", "Bearer alice-dpop") })
+			other := NewProver(t)
+			refuse("another key than cnf.jkt", dpop("invalid_token", "the token is bound to another key than the proof's"),
+				func(r *http.Request) { r.Header.Set("DPoP", other.Proof(t, "POST", Resource, "alice-dpop", nil)) })
+
+			// A bound token lacking a scope: 403 in the DPoP scheme.
+			c.Init("alice-dpop-base")
+			resp = c.Do(http.MethodPost, c.Request(4, "tools/call", "w"), "alice-dpop-base", nil)
+			challenge(t, resp, http.StatusForbidden, `DPoP algs="ES256 ES384 ES512 RS256 RS384 RS512 PS256 PS384 PS512 EdDSA", error="insufficient_scope", scope="kb kb:write", `+Metadata)
+
+			// A bearer token bound to no key still passes.
+			c.prover = nil
+			c.Init("alice-all")
+			if resp := c.Do(http.MethodPost, c.Request(5, "tools/call", "k"), "alice-all", nil); resp.StatusCode != 200 || !strings.Contains(Body(t, resp), `k:"`) {
+				t.Errorf("a bearer call where DPoP is accepted: %d", resp.StatusCode)
+			}
+			if !c.Stateless() {
+				c.DPoP(p)
+				c.Init("alice-dpop")
+				if resp := c.Do(http.MethodDelete, "", "alice-dpop", nil); resp.StatusCode/100 != 2 {
+					t.Errorf("DELETE with a proof: %d", resp.StatusCode)
+				}
+			}
+			dpopMetadata(t, c)
+		})
+	}
+}
+
+func dpopMetadata(t *testing.T, c *Client) {
+	req, _ := http.NewRequest(http.MethodGet, c.URL+"/.well-known/oauth-protected-resource/mcp", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct {
+		Algs     []string `json:"dpop_signing_alg_values_supported"`
+		Required *bool    `json:"dpop_bound_access_tokens_required"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || len(m.Algs) != 10 || m.Required == nil || *m.Required {
+		t.Errorf("metadata: %v %+v", err, m)
+	}
+}
