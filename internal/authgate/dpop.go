@@ -212,6 +212,9 @@ func (g *Gate) refuseDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logg
 
 // proofError answers the refusal of a proof.
 func (g *Gate) proofError(w http.ResponseWriter, r *http.Request, log *slog.Logger, e *ProofError) {
+	if e.Code == "use_dpop_nonce" {
+		log = nil // the protocol's first step, not a fault
+	}
 	g.refuseDPoP(w, r, log, e.Error(), DPoPChallenge(e.Code, e.Description, g.dpop.algs, g.scopes, g.metadataURL))
 }
 

@@ -192,3 +192,52 @@ func dpopMetadata(t *testing.T, c *Client) {
 		t.Errorf("metadata: %v %+v", err, m)
 	}
 }
+
+// NonceKey is the nonce key of the replicas of RunReplicas.
+var NonceKey = []byte("the replicas' nonce key, 32 byte")
+
+// RunReplicas runs the two-replica DPoP scenario on the handlers serve
+// makes of one fixture (with DPoP required and server nonces under
+// NonceKey), which must share their replay cache: a proof taken by one
+// is refused by the other, and a nonce one hands out is taken by the
+// other. It runs on 2026-07-28, which needs no session.
+func RunReplicas(t *testing.T, serve func(f *Fixture) (a, b http.Handler)) {
+	t.Helper()
+	f, p := NewDPoPFixture(t)
+	f.Auth.DPoP = mcpserver.DPoPRequired
+	f.Auth.DPoPOptions = &mcpserver.DPoPOptions{NonceKey: NonceKey}
+	ha, hb := serve(f)
+	a, b := Start(t, ha, "2026-07-28"), Start(t, hb, "2026-07-28")
+	body := a.Request(1, "tools/call", "k")
+	send := func(c *Client, proof string) *http.Response {
+		return c.Do(http.MethodPost, body, "alice-dpop", func(r *http.Request) {
+			r.Header.Set("Authorization", "DPoP alice-dpop")
+			r.Header.Set("DPoP", proof)
+		})
+	}
+	withNonce := func(n string) string {
+		return p.Proof(t, "POST", Resource, "alice-dpop", func(m jwt.MapClaims) { m["nonce"] = n })
+	}
+	first := send(a, p.Proof(t, "POST", Resource, "alice-dpop", nil))
+	nonce := first.Header.Get("DPoP-Nonce")
+	challenge(t, first, http.StatusUnauthorized, dpop("use_dpop_nonce", "the resource requires a nonce of its own in the proof"))
+	if nonce == "" {
+		t.Fatal("replica a handed out no nonce")
+	}
+	proof := withNonce(nonce)
+	if resp := send(b, proof); resp.StatusCode != 200 || !strings.Contains(Body(t, resp), "k:"+p.JKT) {
+		t.Errorf("replica b with replica a's nonce: %d %q", resp.StatusCode, resp.Header.Values("WWW-Authenticate"))
+	}
+	before := f.Ran.Load()
+	challenge(t, send(a, proof), http.StatusUnauthorized, dpop("invalid_dpop_proof", "the proof was used before"))
+	if f.Ran.Load() != before {
+		t.Error("a replayed proof ran the tool")
+	}
+	resp := send(b, p.Proof(t, "POST", Resource, "alice-dpop", nil))
+	if resp.StatusCode != 401 || resp.Header.Get("DPoP-Nonce") == "" {
+		t.Fatalf("replica b without a nonce: %d", resp.StatusCode)
+	}
+	if resp := send(a, withNonce(resp.Header.Get("DPoP-Nonce"))); resp.StatusCode != 200 {
+		t.Errorf("replica a with replica b's nonce: %d %q", resp.StatusCode, resp.Header.Values("WWW-Authenticate"))
+	}
+}

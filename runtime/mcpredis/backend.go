@@ -1,8 +1,8 @@
 // Package mcpredis keeps the shared state of an mcpserver.Server in Redis
 // (or Valkey), so that several replicas behind a load balancer serve the
 // same clients and nothing is lost when one of them dies: tasks with
-// their leases and answers, 2025 sessions, the SSE event log and the bus
-// between replicas.
+// their leases and answers, 2025 sessions, the SSE event log, the bus
+// between replicas and the DPoP proofs taken.
 //
 //	b, err := mcpredis.Open(ctx, "redis://127.0.0.1:6379/0")
 //	if err != nil { ... }
@@ -40,6 +40,8 @@ type Backend struct {
 	Sessions *SessionStore
 	Events   *EventLog
 	Bus      *Bus
+	// Replay remembers the DPoP proofs taken, for every replica.
+	Replay *ReplayCache
 
 	client rueidis.Client
 	prefix string
@@ -119,12 +121,13 @@ func New(client rueidis.Client) *Backend {
 	b.Sessions = &SessionStore{b: b}
 	b.Events = &EventLog{b: b}
 	b.Bus = &Bus{b: b}
+	b.Replay = &ReplayCache{b: b}
 	return b
 }
 
-// Attach makes srv keep its tasks, 2025 sessions and SSE events in Redis
-// and talk to the other replicas through the bus. Call it before srv
-// serves. Sessions expire after srv's SessionIdleTimeout without a
+// Attach makes srv keep its tasks, 2025 sessions and SSE events in Redis,
+// talk to the other replicas through the bus and share with them the
+// DPoP proofs it took (Server.DPoPReplay). Call it before srv serves. Sessions expire after srv's SessionIdleTimeout without a
 // request, as they do in one process.
 func (b *Backend) Attach(srv *mcpserver.Server) {
 	idle := srv.SessionIdleTimeout
@@ -137,6 +140,7 @@ func (b *Backend) Attach(srv *mcpserver.Server) {
 	srv.Sessions = b.Sessions
 	srv.Events = b.Events
 	srv.Bus = b.Bus
+	srv.DPoPReplay = b.Replay
 }
 
 // Ping reports whether Redis answers, for the readiness check a load
@@ -176,6 +180,7 @@ func (b *Backend) holdKey(id, s string) string   { return b.prefix + "{s:" + id 
 func (b *Backend) willKey(id, s string) string   { return b.prefix + "{s:" + id + "}:w:" + s }
 func (b *Backend) busKey() string                { return b.prefix + "bus" }
 func (b *Backend) leasesKey() string             { return b.prefix + "{leases}" }
+func (b *Backend) replayKey(id string) string    { return b.prefix + "{p:" + id + "}" }
 
 // failed wraps an error of Redis itself, so that the server answers it as
 // an internal error rather than as a fact about the task or session.
