@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -24,28 +26,54 @@ import (
 // Prover makes DPoP proofs with one key: signed by golang-jwt, with the
 // public JWK jwkset writes, so that no code of the gate makes them.
 type Prover struct {
-	Key crypto.Signer
-	JWK map[string]any
-	JKT string // the RFC 7638 thumbprint of JWK
+	Key    crypto.Signer
+	Method jwt.SigningMethod
+	JWK    map[string]any
+	JKT    string // the RFC 7638 thumbprint of JWK
 }
 
-// NewProver returns a prover with a new P-256 key.
+// NewProver returns a prover with a new P-256 key (ES256).
 func NewProver(t testing.TB) *Prover {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return NewProverWith(t, key)
+}
+
+// NewProverWith returns a prover with key: ES256 for a P-256 key, RS256
+// for an RSA key, EdDSA for an Ed25519 key.
+func NewProverWith(t testing.TB, key crypto.Signer) *Prover {
+	t.Helper()
+	p := &Prover{Key: key}
+	required := []string{"crv", "kty", "x", "y"}
+	switch key.(type) {
+	case *ecdsa.PrivateKey:
+		p.Method = jwt.SigningMethodES256
+	case *rsa.PrivateKey:
+		p.Method, required = jwt.SigningMethodRS256, []string{"e", "kty", "n"}
+	case ed25519.PrivateKey:
+		p.Method, required = jwt.SigningMethodEdDSA, []string{"crv", "kty", "x"}
+	default:
+		t.Fatalf("no proofs with a %T", key)
+	}
 	j, err := jwkset.NewJWKFromKey(key.Public(), jwkset.JWKOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := j.Marshal()
-	// RFC 7638 §3.2: the required members in lexicographic order.
-	canon, _ := json.Marshal(map[string]string{"crv": string(m.CRV), "kty": string(m.KTY), "x": m.X, "y": m.Y})
-	sum := sha256.Sum256(canon)
-	return &Prover{Key: key, JWK: map[string]any{"kty": m.KTY, "crv": m.CRV, "x": m.X, "y": m.Y},
-		JKT: base64.RawURLEncoding.EncodeToString(sum[:])}
+	b, _ := json.Marshal(j.Marshal())
+	json.Unmarshal(b, &p.JWK)
+	// RFC 7638 §3.2: the required members, in lexicographic order, which
+	// encoding/json writes a map's keys in.
+	canon := map[string]any{}
+	for _, k := range required {
+		canon[k] = p.JWK[k]
+	}
+	b, _ = json.Marshal(canon)
+	sum := sha256.Sum256(b)
+	p.JKT = base64.RawURLEncoding.EncodeToString(sum[:])
+	return p
 }
 
 // Proof returns a proof of a request of method to htu with token, made
@@ -58,7 +86,7 @@ func (p *Prover) Proof(t testing.TB, method, htu, token string, edit func(jwt.Ma
 	if edit != nil {
 		edit(c)
 	}
-	tok := jwt.NewWithClaims(jwt.SigningMethodES256, c)
+	tok := jwt.NewWithClaims(p.Method, c)
 	tok.Header["typ"] = "dpop+jwt"
 	tok.Header["jwk"] = p.JWK
 	s, err := tok.SignedString(p.Key)
