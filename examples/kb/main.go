@@ -23,6 +23,9 @@
 //
 //	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
 //		-auth-resource http://127.0.0.1:8080/mcp -auth-scopes kb.read
+//
+// -auth-dpop accepted (or required) also takes DPoP-bound tokens, each
+// request with a proof signed by the key the token is bound to.
 package main
 
 import (
@@ -71,7 +74,7 @@ var card = mcpserver.Card{
 // authFlags are the flags that put the HTTP endpoint behind an
 // authorization server.
 type authFlags struct {
-	issuer, resource, jwks, scopes string
+	issuer, resource, jwks, scopes, dpop string
 }
 
 func main() {
@@ -82,6 +85,7 @@ func main() {
 	flag.StringVar(&auth.resource, "auth-resource", "", "with -auth-issuer: this server's `URL` as clients dial it (ending in /mcp), the audience tokens must carry")
 	flag.StringVar(&auth.jwks, "auth-jwks", "", "with -auth-issuer: the `URL` of the issuer's key set, instead of the one its metadata names")
 	flag.StringVar(&auth.scopes, "auth-scopes", "", "with -auth-issuer: `scopes` every request needs, space-separated")
+	flag.StringVar(&auth.dpop, "auth-dpop", "", "with -auth-issuer: take DPoP-bound tokens (RFC 9449): `accepted` beside bearer tokens, or required")
 	serverCard := flag.Bool("server-card", false, "with -http, serve the Server Card (SEP-2127, a draft) at /mcp/server-card and an AI Catalog at /.well-known/ai-catalog.json (builtin only)")
 	cors := flag.String("cors", "", "with -http, let browser pages of these comma-separated origins call the server (builtin only)")
 	flag.StringVar(&shared.redis, "redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
@@ -126,6 +130,11 @@ func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, erro
 	if u, err := url.Parse(f.resource); err != nil || u.Hostname() == "" {
 		return nil, fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", f.resource)
 	}
+	modes := map[string]mcpserver.DPoPMode{"": mcpserver.DPoPOff, "accepted": mcpserver.DPoPAccepted, "required": mcpserver.DPoPRequired}
+	mode, ok := modes[f.dpop]
+	if !ok {
+		return nil, fmt.Errorf("-auth-dpop %q: want accepted or required", f.dpop)
+	}
 	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: f.issuer, Audience: f.resource, JWKSURL: f.jwks})
 	if err != nil {
 		return nil, err
@@ -135,6 +144,7 @@ func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, erro
 		AuthorizationServers: []string{f.issuer},
 		Verifier:             v,
 		Scopes:               strings.Fields(f.scopes),
+		DPoP:                 mode,
 	}, nil
 }
 
