@@ -5,7 +5,9 @@
 //
 // It depends on package mcprt, the small internal packages ctxkey and
 // jsonx, and the standard library only: no JWT or OAuth library, which
-// the verifiers bring, and only a server that sets Auth uses it.
+// the verifiers bring, and only a server that sets Auth uses it. Its
+// DPoP checks (dpop.go, proof.go, jose.go) are written on the standard
+// library's crypto for that reason.
 package authgate
 
 import (
@@ -291,6 +293,7 @@ func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Lo
 		unauthorized(w, g.badToken)
 		return nil, nil
 	}
+	info.DPoPThumbprint = "" // no proof was checked
 	t := &info
 	return t, r.WithContext(ctxkey.WithToken(r.Context(), t))
 }

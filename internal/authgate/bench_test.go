@@ -10,7 +10,7 @@ import (
 // proof of each algorithm family (made before the timer runs).
 func BenchmarkAuthenticate(b *testing.B) {
 	b.Run("bearer", func(b *testing.B) {
-		f := newDPoPFixture(&testing.T{}, DPoPConfig{Mode: DPoPAccepted})
+		f := newDPoPFixture(b, DPoPConfig{Mode: DPoPAccepted})
 		r := httptest.NewRequest("POST", dpopResource, nil)
 		r.Header.Set("Authorization", "Bearer plain")
 		b.ReportAllocs()
@@ -22,7 +22,7 @@ func BenchmarkAuthenticate(b *testing.B) {
 	})
 	for _, name := range []string{"ES256", "RS256", "EdDSA"} {
 		b.Run(name, func(b *testing.B) {
-			f := newDPoPFixture(&testing.T{}, DPoPConfig{Mode: DPoPAccepted})
+			f := newDPoPFixture(b, DPoPConfig{Mode: DPoPAccepted})
 			p := newProver(b, name)
 			f.tokens["bound"] = bound("alice", p.jkt)
 			proofs := make([]string, 0, b.N)

@@ -250,6 +250,7 @@ func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slo
 				DPoPChallenge("invalid_token", "a DPoP-bound token needs the DPoP scheme and a proof", d.algs, g.scopes, g.metadataURL))
 			return nil, nil
 		}
+		info.DPoPThumbprint = "" // no proof was checked
 		t := &info
 		return t, r.WithContext(ctxkey.WithToken(r.Context(), t))
 	}

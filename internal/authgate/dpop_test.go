@@ -39,7 +39,7 @@ type dpopFixture struct {
 	tokens tokentest.Tokens
 }
 
-func newDPoPFixture(t *testing.T, c DPoPConfig) *dpopFixture {
+func newDPoPFixture(t testing.TB, c DPoPConfig) *dpopFixture {
 	t.Helper()
 	f := &dpopFixture{p: newProver(t, "ES256"), now: dpopNow}
 	f.tokens = tokentest.Tokens{
@@ -245,6 +245,13 @@ func TestDPoPModes(t *testing.T) {
 	}
 	if rec, info := off.send("POST", "Bearer plain"); rec.Code != 200 || info == nil {
 		t.Errorf("a bearer token without DPoP: %d", rec.Code)
+	}
+	// A thumbprint only the gate sets, after checking a proof.
+	for _, f := range []*dpopFixture{off, newDPoPFixture(t, DPoPConfig{Mode: DPoPAccepted})} {
+		f.tokens["says-bound"] = mcprt.TokenInfo{Issuer: "https://as", Subject: "eve", DPoPThumbprint: "forged"}
+		if _, info := f.send("POST", "Bearer says-bound"); info == nil || info.DPoPThumbprint != "" {
+			t.Errorf("a verifier's thumbprint on a bearer token was kept: %+v", info)
+		}
 	}
 }
 
