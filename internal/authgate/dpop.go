@@ -194,39 +194,72 @@ func BoundKey(t *mcprt.TokenInfo) string {
 	return jkt
 }
 
-// refuseDPoP answers 401 with challenges, and a fresh nonce when the
-// gate hands them out, logging why.
-func (g *Gate) refuseDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger, why string, challenges ...string) {
-	if log != nil {
+// DPoPRefusal is why a gate that takes DPoP refused a request, and how
+// to answer it: what VerifyDPoP returns and AnswerDPoP writes, so that a
+// server may read the request before it answers.
+type DPoPRefusal struct {
+	Status     int      // 401, or 503 when the replay cache cannot tell
+	Reason     string   // missing_token, invalid_token, invalid_dpop_proof, use_dpop_nonce or replay_cache
+	Challenges []string // the WWW-Authenticate values
+	nonce      bool     // a fresh nonce goes in DPoP-Nonce
+}
+
+// refusal logs why (unless it is empty) and returns the 401 refusal of
+// reason with challenges.
+func (g *Gate) refusal(r *http.Request, log *slog.Logger, reason, why string, challenges ...string) *DPoPRefusal {
+	if log != nil && why != "" {
 		log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: DPoP request refused", slog.String("error", why))
 	}
+	return &DPoPRefusal{Status: http.StatusUnauthorized, Reason: reason, Challenges: challenges, nonce: g.dpop.nonces != nil}
+}
+
+// proofRefusal is the refusal of a proof, or of a token's binding to it.
+func (g *Gate) proofRefusal(r *http.Request, log *slog.Logger, e *ProofError) *DPoPRefusal {
+	why := e.Error()
+	if e.Code == "use_dpop_nonce" {
+		why = "" // the protocol's first step, not a fault
+	}
+	return g.refusal(r, log, e.Code, why, DPoPChallenge(e.Code, e.Description, g.dpop.algs, g.scopes, g.metadataURL))
+}
+
+// AnswerDPoP writes the answer of a refusal: its status and challenges,
+// and a fresh nonce when the gate hands them out.
+func (g *Gate) AnswerDPoP(w http.ResponseWriter, f *DPoPRefusal) {
 	h := w.Header()
-	for _, c := range challenges {
+	for _, c := range f.Challenges {
 		h.Add("WWW-Authenticate", c)
 	}
-	if n := g.dpop.nonces; n != nil {
-		h.Set("DPoP-Nonce", n.current(g.dpop.now()))
+	if f.nonce {
+		h.Set("DPoP-Nonce", g.dpop.nonces.current(g.dpop.now()))
 	}
-	http.Error(w, "Unauthorized", http.StatusUnauthorized)
+	if f.Status == http.StatusServiceUnavailable {
+		http.Error(w, "Service Unavailable: the DPoP replay cache cannot be reached", f.Status)
+		return
+	}
+	http.Error(w, "Unauthorized", f.Status)
 }
 
-// proofError answers the refusal of a proof.
-func (g *Gate) proofError(w http.ResponseWriter, r *http.Request, log *slog.Logger, e *ProofError) {
-	if e.Code == "use_dpop_nonce" {
-		log = nil // the protocol's first step, not a fault
-	}
-	g.refuseDPoP(w, r, log, e.Error(), DPoPChallenge(e.Code, e.Description, g.dpop.algs, g.scopes, g.metadataURL))
-}
-
-// authenticateDPoP is Authenticate on a gate that takes DPoP: a bearer
-// token as Authenticate checks it (refused where DPoP is required, or
-// when it is bound to a key), or a DPoP-bound token with its proof.
+// authenticateDPoP is Authenticate on a gate that takes DPoP.
 func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request) {
+	t, r2, f := g.VerifyDPoP(w, r, log)
+	if f != nil {
+		g.AnswerDPoP(w, f)
+		return nil, nil
+	}
+	return t, r2
+}
+
+// VerifyDPoP checks the credentials of r on a gate that takes DPoP, and
+// answers nothing: a bearer token as Authenticate checks it (refused
+// where DPoP is required, or when it is bound to a key), or a DPoP-bound
+// token with its proof. On success it returns the token and r with it in
+// its context, and sets a renewed nonce in w's DPoP-Nonce header when the
+// client's is getting old; otherwise the refusal to answer.
+func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, *DPoPRefusal) {
 	d := g.dpop
 	vals := r.Header.Values("Authorization")
 	if len(vals) == 0 {
-		g.refuseDPoP(w, r, nil, "", d.noToken...)
-		return nil, nil
+		return nil, nil, g.refusal(r, nil, "missing_token", "", d.noToken...)
 	}
 	scheme, token, ok := "", "", len(vals) == 1
 	if ok {
@@ -234,25 +267,21 @@ func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slo
 	}
 	switch {
 	case !ok:
-		g.refuseDPoP(w, r, nil, "", d.badToken...)
-		return nil, nil
+		return nil, nil, g.refusal(r, nil, "invalid_token", "", d.badToken...)
 	case scheme == "bearer" && d.mode == DPoPRequired:
-		g.refuseDPoP(w, r, log, "a bearer token where DPoP is required", d.badToken...)
-		return nil, nil
+		return nil, nil, g.refusal(r, log, "invalid_token", "a bearer token where DPoP is required", d.badToken...)
 	case scheme == "bearer":
 		info, err := g.verifier.VerifyToken(r.Context(), token)
 		if err != nil {
-			g.refuseDPoP(w, r, log, redact(err, token), d.badToken...)
-			return nil, nil
+			return nil, nil, g.refusal(r, log, "invalid_token", redact(err, token), d.badToken...)
 		}
 		if BoundKey(&info) != "" {
-			g.refuseDPoP(w, r, log, "a DPoP-bound token sent as a bearer token",
+			return nil, nil, g.refusal(r, log, "invalid_token", "a DPoP-bound token sent as a bearer token",
 				DPoPChallenge("invalid_token", "a DPoP-bound token needs the DPoP scheme and a proof", d.algs, g.scopes, g.metadataURL))
-			return nil, nil
 		}
 		info.DPoPThumbprint = "" // no proof was checked
 		t := &info
-		return t, r.WithContext(ctxkey.WithToken(r.Context(), t))
+		return t, r.WithContext(ctxkey.WithToken(r.Context(), t)), nil
 	}
 	proofs := r.Header.Values("DPoP")
 	if len(proofs) != 1 {
@@ -260,46 +289,39 @@ func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slo
 		if len(proofs) > 1 {
 			desc = "the request has more than one DPoP header"
 		}
-		g.proofError(w, r, log, badProof(desc))
-		return nil, nil
+		return nil, nil, g.proofRefusal(r, log, badProof(desc))
 	}
 	now := d.now()
 	p, perr := d.check(proofs[0], r.Method, token, now)
 	if perr != nil {
-		g.proofError(w, r, log, perr)
-		return nil, nil
+		return nil, nil, g.proofRefusal(r, log, perr)
 	}
 	info, err := g.verifier.VerifyToken(r.Context(), token)
 	if err != nil {
-		g.refuseDPoP(w, r, log, redact(err, token), DPoPChallenge("invalid_token", "", d.algs, g.scopes, g.metadataURL))
-		return nil, nil
+		return nil, nil, g.refusal(r, log, "invalid_token", redact(err, token), DPoPChallenge("invalid_token", "", d.algs, g.scopes, g.metadataURL))
 	}
 	switch jkt := BoundKey(&info); {
 	case jkt == "":
-		g.proofError(w, r, log, &ProofError{"invalid_token", "the token is not bound to a key"})
-		return nil, nil
+		return nil, nil, g.proofRefusal(r, log, &ProofError{"invalid_token", "the token is not bound to a key"})
 	case jkt != p.Thumbprint:
-		g.proofError(w, r, log, &ProofError{"invalid_token", "the token is bound to another key than the proof's"})
-		return nil, nil
+		return nil, nil, g.proofRefusal(r, log, &ProofError{"invalid_token", "the token is bound to another key than the proof's"})
 	}
 	first, err := d.replay.Use(r.Context(), replayID(p), p.IssuedAt.Add(d.window))
 	if err != nil {
 		if log != nil {
 			log.LogAttrs(r.Context(), slog.LevelError, "mcp: DPoP replay cache", slog.String("error", err.Error()))
 		}
-		http.Error(w, "Service Unavailable: the DPoP replay cache cannot be reached", http.StatusServiceUnavailable)
-		return nil, nil
+		return nil, nil, &DPoPRefusal{Status: http.StatusServiceUnavailable, Reason: "replay_cache"}
 	}
 	if !first {
-		g.proofError(w, r, log, badProof("the proof was used before"))
-		return nil, nil
+		return nil, nil, g.proofRefusal(r, log, badProof("the proof was used before"))
 	}
 	if n := d.nonces; n != nil && n.stale(p.Nonce, now) {
 		w.Header().Set("DPoP-Nonce", n.current(now))
 	}
 	info.DPoPThumbprint = p.Thumbprint
 	t := &info
-	return t, r.WithContext(ctxkey.WithToken(r.Context(), t))
+	return t, r.WithContext(ctxkey.WithToken(r.Context(), t)), nil
 }
 
 // check holds proof s to a request of method carrying token, at now:

@@ -1,7 +1,9 @@
 package authgate
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -420,5 +422,41 @@ func TestNormalizeURI(t *testing.T) {
 		if got, ok := NormalizeURI(bad); ok {
 			t.Errorf("NormalizeURI(%q) = %q, want a refusal", bad, got)
 		}
+	}
+}
+
+// failingCache is a replay cache that cannot tell.
+type failingCache struct{}
+
+func (failingCache) Use(context.Context, string, time.Time) (bool, error) {
+	return false, errors.New("the cache is down")
+}
+
+// TestDPoPReplayCacheDown: a proof the replay cache cannot check is
+// answered 503, not taken.
+func TestDPoPReplayCacheDown(t *testing.T) {
+	t.Parallel()
+	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPAccepted, Replay: failingCache{}})
+	rec, info := f.send("POST", "DPoP bound", f.p.sign(t, proofFor("POST", dpopResource, "bound", f.now), nil))
+	if info != nil || rec.Code != http.StatusServiceUnavailable || rec.Header().Get("WWW-Authenticate") != "" {
+		t.Errorf("%d %q, accepted %v; want 503", rec.Code, rec.Header().Values("WWW-Authenticate"), info != nil)
+	}
+}
+
+// TestVerifyDPoPAnswersNothing: VerifyDPoP returns the refusal and
+// writes nothing; AnswerDPoP writes it.
+func TestVerifyDPoPAnswersNothing(t *testing.T) {
+	t.Parallel()
+	f := newDPoPFixture(t, DPoPConfig{Mode: DPoPAccepted})
+	r := httptest.NewRequest("POST", dpopResource, nil)
+	r.Header.Set("Authorization", "DPoP bound")
+	rec := httptest.NewRecorder()
+	tok, _, refused := f.g.VerifyDPoP(rec, r, nil)
+	if tok != nil || refused == nil || refused.Reason != "invalid_dpop_proof" || refused.Status != 401 || len(rec.Header()) != 0 || rec.Body.Len() != 0 {
+		t.Fatalf("VerifyDPoP: %v %+v, wrote %v %q", tok, refused, rec.Header(), rec.Body)
+	}
+	f.g.AnswerDPoP(rec, refused)
+	if rec.Code != 401 || rec.Header().Get("WWW-Authenticate") != refusal("invalid_dpop_proof", "the request has no DPoP proof") {
+		t.Errorf("AnswerDPoP: %d %q", rec.Code, rec.Header().Values("WWW-Authenticate"))
 	}
 }
