@@ -82,6 +82,7 @@ type Tool struct {
 	UI                                           String // a ui:// URI: the tool is an MCP App's
 	Visibility                                   List   // "model", "app", or both
 	Scopes                                       List   // OAuth scopes, from scope=
+	Nolint                                       List   // -lint rules silenced on the tool, from nolint=
 }
 
 // Resource is the //mcp:resource directive: the function serves a
@@ -181,4 +182,7 @@ type Tag struct {
 	// the HTTP header Mcp-Param-NAME (published as x-mcp-header): an HTTP
 	// token, checked here; where it may stand takes type information.
 	Header String
+	// Nolint names the -lint rules silenced on the field. Which rules
+	// exist is the generator's to check.
+	Nolint List
 }

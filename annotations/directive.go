@@ -163,6 +163,8 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		d.words(a, &t.Visibility, visibilityWords)
 	case "scope":
 		d.scopes(a, &t.Scopes)
+	case "nolint":
+		d.list(a, &t.Nolint, "|")
 	default:
 		return false
 	}

@@ -155,9 +155,9 @@ func TestParseDirectiveGood(t *testing.T) {
 	}
 }
 
-const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope)"
+const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint)"
 
-const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, description)"
+const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, nolint, description)"
 
 func TestParseDirectiveBad(t *testing.T) {
 	tests := []struct {
@@ -184,8 +184,8 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:tool title="Bulk price`, []wantErr{{11, `unterminated quoted value for key "title"`}}},
 		{"//mcp:tool title=`Bulk price", []wantErr{{11, `unterminated quoted value for key "title"`}}},
 		{`//mcp:tool title="a\" name=x`, []wantErr{{11, `unterminated quoted value for key "title"`}}},
-		{`//mcp:tool title="a\qb" name=x`, []wantErr{{11, `bad quoted value for key "title": want a Go string literal`}}},
-		{`//mcp:tool title="a \q b" name=x`, []wantErr{{11, `bad quoted value for key "title": want a Go string literal`}}},
+		{`//mcp:tool title="a\qb" name=x`, []wantErr{{11, `bad quoted value for key "title": want a Go string literal, or single quotes, which take no escapes`}}},
+		{`//mcp:tool title="a \q b" name=x`, []wantErr{{11, `bad quoted value for key "title": want a Go string literal, or single quotes, which take no escapes`}}},
 		{`//mcp:tool title="a"b name=x`, []wantErr{{11, `unexpected text after quoted value for key "title"`}}},
 		{`//mcp:tool =x name=y`, []wantErr{{11, `missing key before "="`}}},
 		{`//mcp:tool name=x scope="kb:read kb\\write"`, []wantErr{{18, `bad value "kb:read kb\\write" for key "scope": scope "kb\\write" has character '\\', which RFC 6749 does not allow in a scope (printable ASCII but space, '"' and '\')`}}},

@@ -99,6 +99,7 @@ var toolKeys = []Key{
 	{"ui", "ui://URI", "an MCP App: the ui:// resource of the package whose page shows the results, published as _meta.ui.resourceUri"},
 	{"visibility", "model|app", "who may call an MCP App's tool: model, app, or both (the default); with ui="},
 	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
+	{"nolint", "RULE[|RULE]", "-lint says nothing of these rules on the tool itself, each written PROFILE:KEYWORD as its warnings end"},
 }
 
 var resourceKeys = []Key{
@@ -158,13 +159,26 @@ var tagKeys = []Key{
 	{"minLength", "INT", "minimum length of a string, in characters"},
 	{"maxLength", "INT", "maximum length of a string, in characters"},
 	{"pattern", "REGEXP", "a Go regular expression the string must match"},
-	{"format", "NAME", "JSON Schema format; date-time, date, time, email, uri, uuid, ipv4, ipv6 are checked"},
+	{"format", "NAME", "JSON Schema format; date-time, date, time, email, uri, uuid, ipv4, ipv6 are checked; an unknown one is a warning"},
 	{"minItems", "INT", "minimum number of items of a list"},
 	{"maxItems", "INT", "maximum number of items of a list"},
 	{"uniqueItems", "", "the items of a list are all different JSON values (objects whatever their member order, numbers by value)"},
 	{"complete", "FUNC", "a func(ctx, value string, args map[string]string) ([]string, error) completing a prompt argument or template variable; on a method, a method of its receiver may be named"},
 	{"header", "NAME", "mirror a tool's top-level string, integer or bool property in the HTTP header Mcp-Param-NAME (x-mcp-header)"},
+	{"nolint", "RULE[|RULE]", "-lint says nothing of these rules on this field, each written PROFILE:KEYWORD as its warnings end (nolint=anthropic-strict:minimum)"},
 }
+
+// formats are the formats JSON Schema 2020-12 defines, those decoders
+// check first: the order of suggestions for a misspelt one.
+var formats = []string{
+	"date-time", "date", "time", "email", "uri", "uuid", "ipv4", "ipv6",
+	"duration", "hostname", "idn-email", "idn-hostname", "uri-reference", "iri", "iri-reference",
+	"uri-template", "json-pointer", "relative-json-pointer", "regex",
+}
+
+// Formats returns the formats JSON Schema 2020-12 defines, for format=.
+// The result is a copy.
+func Formats() []string { return slices.Clone(formats) }
 
 // keyNames returns the names of the keys, in order.
 func keyNames(keys []Key) []string {

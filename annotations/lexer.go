@@ -56,8 +56,63 @@ func spaceLen(s string, i int) int {
 	return 0
 }
 
+// The one quoting rule of directives and tags: a value that starts with a
+// quote is quoted. 'Single quotes' hold any text but a single quote, with
+// no escapes; "double quotes" and `backquotes` hold a Go string literal.
+// So pattern='^a,b$' and pattern="^a,b$" are one value, in either place.
+
+// The states quotedValue finds a quoted value in.
+const (
+	quoteOK   = iota
+	quoteOpen // no closing quote
+	quoteBad  // closed, but not a Go string literal
+)
+
+// isQuote reports whether c opens a quoted value.
+func isQuote(c byte) bool { return c == '\'' || c == '"' || c == '`' }
+
+// quotedValue reads the quoted value at the start of s: its text, the
+// length of its quoted form (all of s when it is not closed) and its state.
+func quotedValue(s string) (value string, n, state int) {
+	if s[0] == '\'' {
+		end := strings.IndexByte(s[1:], '\'')
+		if end < 0 {
+			return "", len(s), quoteOpen
+		}
+		return s[1 : end+1], end + 2, quoteOK
+	}
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		if end := closingQuote(s); end >= 0 {
+			return "", end + 1, quoteBad
+		}
+		return "", len(s), quoteOpen
+	}
+	value, _ = strconv.Unquote(q) // QuotedPrefix has checked it
+	return value, len(q), quoteOK
+}
+
+// quoted lexes the quoted value of a, which starts at l.i, into a and
+// moves l.i past it. It reports an unclosed or malformed quote and
+// returns false then.
+func (l *lexer) quoted(a *arg) bool {
+	v, n, state := quotedValue(l.s[l.i:])
+	l.i += n
+	switch state {
+	case quoteOpen:
+		// Nothing after an unclosed quote can be told apart from the value.
+		l.errs = append(l.errs, errorf(a.pos, "unterminated quoted value for key %q", a.key))
+		return false
+	case quoteBad:
+		l.errs = append(l.errs, errorf(a.pos, "bad quoted value for key %q: want a Go string literal, or single quotes, which take no escapes", a.key))
+		return false
+	}
+	a.value, a.quoted = v, true
+	return true
+}
+
 // lexDirective splits directive arguments: space-separated words of the
-// forms key, key=bareword, key="Go string" and key=`raw string`.
+// forms key, key=bareword and key=quoted value.
 func lexDirective(s string, at posFunc) ([]arg, []Error) {
 	l := &lexer{s: s, at: at}
 	for {
@@ -89,7 +144,7 @@ func (l *lexer) directiveArg() {
 		l.skipWord()
 		return
 	}
-	if l.i < len(l.s) && (l.s[l.i] == '"' || l.s[l.i] == '`') {
+	if l.i < len(l.s) && isQuote(l.s[l.i]) {
 		l.directiveQuoted(a)
 		return
 	}
@@ -101,32 +156,20 @@ func (l *lexer) directiveArg() {
 
 // directiveQuoted lexes the quoted value of a, which starts at l.i.
 func (l *lexer) directiveQuoted(a arg) {
-	q, err := strconv.QuotedPrefix(l.s[l.i:])
-	if err != nil {
-		if end := closingQuote(l.s[l.i:]); end >= 0 {
-			l.errs = append(l.errs, errorf(a.pos, "bad quoted value for key %q: want a Go string literal", a.key))
-			l.i += end + 1
-			l.skipWord()
-			return
-		}
-		// Nothing after an unclosed quote can be told apart from the value.
-		l.errs = append(l.errs, errorf(a.pos, "unterminated quoted value for key %q", a.key))
-		l.i = len(l.s)
+	if !l.quoted(&a) {
+		l.skipWord()
 		return
 	}
-	l.i += len(q)
 	if l.i < len(l.s) && spaceLen(l.s, l.i) == 0 {
 		l.errs = append(l.errs, errorf(a.pos, "unexpected text after quoted value for key %q", a.key))
 		l.skipWord()
 		return
 	}
-	a.value, _ = strconv.Unquote(q) // QuotedPrefix has checked it
-	a.quoted = true
 	l.args = append(l.args, a)
 }
 
-// closingQuote returns the offset of the quote that closes the quoted
-// string at the start of s, or -1 if it is not closed. It tells a string
+// closingQuote returns the offset of the quote that closes the Go string
+// literal at the start of s, or -1 if it is not closed. It tells a string
 // that QuotedPrefix rejects for its contents from one left open.
 func closingQuote(s string) int {
 	if s[0] == '`' {
@@ -154,8 +197,8 @@ func (l *lexer) skipWord() {
 }
 
 // lexTag splits the value of an mcp struct tag: comma-separated items of
-// the forms key, key=value and key='value, with commas'. Spaces around an
-// item and around a bare value are ignored.
+// the forms key, key=value and key=quoted value ('value, with commas').
+// Spaces around an item and around a bare value are ignored.
 func lexTag(s string, at posFunc) ([]arg, []Error) {
 	l := &lexer{s: s, at: at}
 	if strings.TrimSpace(s) == "" {
@@ -195,7 +238,7 @@ func (l *lexer) tagItem() {
 	l.i++ // '='
 	a.hasValue = true
 	l.skipTagSpace()
-	if l.i < len(l.s) && l.s[l.i] == '\'' {
+	if l.i < len(l.s) && isQuote(l.s[l.i]) {
 		l.tagQuoted(a)
 		return
 	}
@@ -205,18 +248,12 @@ func (l *lexer) tagItem() {
 	l.args = append(l.args, a)
 }
 
-// tagQuoted lexes the single-quoted value of a, which starts at l.i. There
-// are no escapes: the value ends at the next single quote.
+// tagQuoted lexes the quoted value of a, which starts at l.i.
 func (l *lexer) tagQuoted(a arg) {
-	end := strings.IndexByte(l.s[l.i+1:], '\'')
-	if end < 0 {
-		l.errs = append(l.errs, errorf(a.pos, "unterminated quoted value for key %q", a.key))
-		l.i = len(l.s)
+	if !l.quoted(&a) {
+		l.skipItem()
 		return
 	}
-	a.value = l.s[l.i+1 : l.i+1+end]
-	a.quoted = true
-	l.i += end + 2
 	l.skipTagSpace()
 	if l.i < len(l.s) && l.s[l.i] != ',' {
 		l.errs = append(l.errs, errorf(a.pos, "unexpected text after quoted value for key %q", a.key))

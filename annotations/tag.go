@@ -135,6 +135,8 @@ func (t *Tag) set(d *decoder, a arg) bool {
 		d.ident(a, &t.Complete)
 	case "header":
 		d.token(a, &t.Header)
+	case "nolint":
+		d.list(a, &t.Nolint, "|")
 	default:
 		return false
 	}

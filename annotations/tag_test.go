@@ -114,7 +114,7 @@ func TestParseTagAbsent(t *testing.T) {
 	}
 }
 
-const tagKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header)"
+const tagKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, nolint)"
 
 func TestParseTagBad(t *testing.T) {
 	tests := []struct {
@@ -159,6 +159,8 @@ func TestParseTagBad(t *testing.T) {
 		{raw(`mcp:"enum=a|b|a"`), []wantErr{{6, `bad value "a|b|a" for key "enum": "a" is repeated`}}},
 		{raw(`mcp:"pattern='^[a-z]{1,3}$"`), []wantErr{{6, `unterminated quoted value for key "pattern"`}}},
 		{raw(`mcp:"pattern='a'b,min=1"`), []wantErr{{6, `unexpected text after quoted value for key "pattern"`}}},
+		{raw(`mcp:"min=1,pattern=\"^[a-z]{1,3}$"`), []wantErr{{12, `unterminated quoted value for key "pattern"`}}},
+		{raw(`mcp:"pattern=\"^\\d$\",min=1"`), []wantErr{{6, `bad quoted value for key "pattern": want a Go string literal, or single quotes, which take no escapes`}}},
 		{raw(`mcp:"pattern=^[a-z]{1,3}$"`), []wantErr{{23, `"3}$" is no key but the rest of the value of pattern after a comma: write a value holding a comma in single quotes, as pattern='^[a-z]{1,3}$'`}}},
 		{raw(`mcp:"min=1,pattern=^a{1,3}b{2,}$,maxLength=9"`), []wantErr{{25, `"3}b{2" is no key but the rest of the value of pattern after a comma: write a value holding a comma in single quotes, as pattern='^a{1,3}b{2,}$'`}}},
 		{raw(`mcp:"desc=Red, green and blue,title=x"`), []wantErr{{16, `"green and blue" is no key but the rest of the value of desc after a comma: write a value holding a comma in single quotes, as desc='Red, green and blue'`}}},

@@ -228,7 +228,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool000",
 		Title:           "Tool 000",
 		Description:     "Synthetic tool number 000: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool000,
 		ChecksArguments: true,
@@ -236,7 +236,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool001",
 		Title:           "Tool 001",
 		Description:     "Synthetic tool number 001: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool001,
 		ChecksArguments: true,
@@ -244,7 +244,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool002",
 		Title:           "Tool 002",
 		Description:     "Synthetic tool number 002: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool002,
 		ChecksArguments: true,
@@ -252,7 +252,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool003",
 		Title:           "Tool 003",
 		Description:     "Synthetic tool number 003: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool003,
 		ChecksArguments: true,
@@ -260,7 +260,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool004",
 		Title:           "Tool 004",
 		Description:     "Synthetic tool number 004: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool004,
 		ChecksArguments: true,
@@ -268,7 +268,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool005",
 		Title:           "Tool 005",
 		Description:     "Synthetic tool number 005: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool005,
 		ChecksArguments: true,
@@ -276,7 +276,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool006",
 		Title:           "Tool 006",
 		Description:     "Synthetic tool number 006: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool006,
 		ChecksArguments: true,
@@ -284,7 +284,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool007",
 		Title:           "Tool 007",
 		Description:     "Synthetic tool number 007: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool007,
 		ChecksArguments: true,
@@ -292,7 +292,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool008",
 		Title:           "Tool 008",
 		Description:     "Synthetic tool number 008: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool008,
 		ChecksArguments: true,
@@ -300,7 +300,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool009",
 		Title:           "Tool 009",
 		Description:     "Synthetic tool number 009: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool009,
 		ChecksArguments: true,
@@ -308,7 +308,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool010",
 		Title:           "Tool 010",
 		Description:     "Synthetic tool number 010: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool010,
 		ChecksArguments: true,
@@ -316,7 +316,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool011",
 		Title:           "Tool 011",
 		Description:     "Synthetic tool number 011: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool011,
 		ChecksArguments: true,
@@ -324,7 +324,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool012",
 		Title:           "Tool 012",
 		Description:     "Synthetic tool number 012: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool012,
 		ChecksArguments: true,
@@ -332,7 +332,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool013",
 		Title:           "Tool 013",
 		Description:     "Synthetic tool number 013: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool013,
 		ChecksArguments: true,
@@ -340,7 +340,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool014",
 		Title:           "Tool 014",
 		Description:     "Synthetic tool number 014: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool014,
 		ChecksArguments: true,
@@ -348,7 +348,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool015",
 		Title:           "Tool 015",
 		Description:     "Synthetic tool number 015: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool015,
 		ChecksArguments: true,
@@ -356,7 +356,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool016",
 		Title:           "Tool 016",
 		Description:     "Synthetic tool number 016: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool016,
 		ChecksArguments: true,
@@ -364,7 +364,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool017",
 		Title:           "Tool 017",
 		Description:     "Synthetic tool number 017: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool017,
 		ChecksArguments: true,
@@ -372,7 +372,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool018",
 		Title:           "Tool 018",
 		Description:     "Synthetic tool number 018: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool018,
 		ChecksArguments: true,
@@ -380,7 +380,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool019",
 		Title:           "Tool 019",
 		Description:     "Synthetic tool number 019: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool019,
 		ChecksArguments: true,
@@ -388,7 +388,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool020",
 		Title:           "Tool 020",
 		Description:     "Synthetic tool number 020: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool020,
 		ChecksArguments: true,
@@ -396,7 +396,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool021",
 		Title:           "Tool 021",
 		Description:     "Synthetic tool number 021: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool021,
 		ChecksArguments: true,
@@ -404,7 +404,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool022",
 		Title:           "Tool 022",
 		Description:     "Synthetic tool number 022: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool022,
 		ChecksArguments: true,
@@ -412,7 +412,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool023",
 		Title:           "Tool 023",
 		Description:     "Synthetic tool number 023: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool023,
 		ChecksArguments: true,
@@ -420,7 +420,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool024",
 		Title:           "Tool 024",
 		Description:     "Synthetic tool number 024: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool024,
 		ChecksArguments: true,
@@ -428,7 +428,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool025",
 		Title:           "Tool 025",
 		Description:     "Synthetic tool number 025: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool025,
 		ChecksArguments: true,
@@ -436,7 +436,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool026",
 		Title:           "Tool 026",
 		Description:     "Synthetic tool number 026: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool026,
 		ChecksArguments: true,
@@ -444,7 +444,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool027",
 		Title:           "Tool 027",
 		Description:     "Synthetic tool number 027: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool027,
 		ChecksArguments: true,
@@ -452,7 +452,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool028",
 		Title:           "Tool 028",
 		Description:     "Synthetic tool number 028: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool028,
 		ChecksArguments: true,
@@ -460,7 +460,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool029",
 		Title:           "Tool 029",
 		Description:     "Synthetic tool number 029: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool029,
 		ChecksArguments: true,
@@ -468,7 +468,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool030",
 		Title:           "Tool 030",
 		Description:     "Synthetic tool number 030: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool030,
 		ChecksArguments: true,
@@ -476,7 +476,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool031",
 		Title:           "Tool 031",
 		Description:     "Synthetic tool number 031: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool031,
 		ChecksArguments: true,
@@ -484,7 +484,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool032",
 		Title:           "Tool 032",
 		Description:     "Synthetic tool number 032: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool032,
 		ChecksArguments: true,
@@ -492,7 +492,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool033",
 		Title:           "Tool 033",
 		Description:     "Synthetic tool number 033: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool033,
 		ChecksArguments: true,
@@ -500,7 +500,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool034",
 		Title:           "Tool 034",
 		Description:     "Synthetic tool number 034: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool034,
 		ChecksArguments: true,
@@ -508,7 +508,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool035",
 		Title:           "Tool 035",
 		Description:     "Synthetic tool number 035: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool035,
 		ChecksArguments: true,
@@ -516,7 +516,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool036",
 		Title:           "Tool 036",
 		Description:     "Synthetic tool number 036: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool036,
 		ChecksArguments: true,
@@ -524,7 +524,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool037",
 		Title:           "Tool 037",
 		Description:     "Synthetic tool number 037: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool037,
 		ChecksArguments: true,
@@ -532,7 +532,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool038",
 		Title:           "Tool 038",
 		Description:     "Synthetic tool number 038: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool038,
 		ChecksArguments: true,
@@ -540,7 +540,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool039",
 		Title:           "Tool 039",
 		Description:     "Synthetic tool number 039: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool039,
 		ChecksArguments: true,
@@ -548,7 +548,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool040",
 		Title:           "Tool 040",
 		Description:     "Synthetic tool number 040: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool040,
 		ChecksArguments: true,
@@ -556,7 +556,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool041",
 		Title:           "Tool 041",
 		Description:     "Synthetic tool number 041: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool041,
 		ChecksArguments: true,
@@ -564,7 +564,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool042",
 		Title:           "Tool 042",
 		Description:     "Synthetic tool number 042: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool042,
 		ChecksArguments: true,
@@ -572,7 +572,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool043",
 		Title:           "Tool 043",
 		Description:     "Synthetic tool number 043: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool043,
 		ChecksArguments: true,
@@ -580,7 +580,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool044",
 		Title:           "Tool 044",
 		Description:     "Synthetic tool number 044: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool044,
 		ChecksArguments: true,
@@ -588,7 +588,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool045",
 		Title:           "Tool 045",
 		Description:     "Synthetic tool number 045: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool045,
 		ChecksArguments: true,
@@ -596,7 +596,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool046",
 		Title:           "Tool 046",
 		Description:     "Synthetic tool number 046: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool046,
 		ChecksArguments: true,
@@ -604,7 +604,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool047",
 		Title:           "Tool 047",
 		Description:     "Synthetic tool number 047: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool047,
 		ChecksArguments: true,
@@ -612,7 +612,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool048",
 		Title:           "Tool 048",
 		Description:     "Synthetic tool number 048: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool048,
 		ChecksArguments: true,
@@ -620,7 +620,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool049",
 		Title:           "Tool 049",
 		Description:     "Synthetic tool number 049: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool049,
 		ChecksArguments: true,
@@ -628,7 +628,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool050",
 		Title:           "Tool 050",
 		Description:     "Synthetic tool number 050: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool050,
 		ChecksArguments: true,
@@ -636,7 +636,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool051",
 		Title:           "Tool 051",
 		Description:     "Synthetic tool number 051: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool051,
 		ChecksArguments: true,
@@ -644,7 +644,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool052",
 		Title:           "Tool 052",
 		Description:     "Synthetic tool number 052: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool052,
 		ChecksArguments: true,
@@ -652,7 +652,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool053",
 		Title:           "Tool 053",
 		Description:     "Synthetic tool number 053: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool053,
 		ChecksArguments: true,
@@ -660,7 +660,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool054",
 		Title:           "Tool 054",
 		Description:     "Synthetic tool number 054: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool054,
 		ChecksArguments: true,
@@ -668,7 +668,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool055",
 		Title:           "Tool 055",
 		Description:     "Synthetic tool number 055: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool055,
 		ChecksArguments: true,
@@ -676,7 +676,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool056",
 		Title:           "Tool 056",
 		Description:     "Synthetic tool number 056: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool056,
 		ChecksArguments: true,
@@ -684,7 +684,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool057",
 		Title:           "Tool 057",
 		Description:     "Synthetic tool number 057: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool057,
 		ChecksArguments: true,
@@ -692,7 +692,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool058",
 		Title:           "Tool 058",
 		Description:     "Synthetic tool number 058: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool058,
 		ChecksArguments: true,
@@ -700,7 +700,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool059",
 		Title:           "Tool 059",
 		Description:     "Synthetic tool number 059: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool059,
 		ChecksArguments: true,
@@ -708,7 +708,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool060",
 		Title:           "Tool 060",
 		Description:     "Synthetic tool number 060: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool060,
 		ChecksArguments: true,
@@ -716,7 +716,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool061",
 		Title:           "Tool 061",
 		Description:     "Synthetic tool number 061: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool061,
 		ChecksArguments: true,
@@ -724,7 +724,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool062",
 		Title:           "Tool 062",
 		Description:     "Synthetic tool number 062: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool062,
 		ChecksArguments: true,
@@ -732,7 +732,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool063",
 		Title:           "Tool 063",
 		Description:     "Synthetic tool number 063: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool063,
 		ChecksArguments: true,
@@ -740,7 +740,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool064",
 		Title:           "Tool 064",
 		Description:     "Synthetic tool number 064: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool064,
 		ChecksArguments: true,
@@ -748,7 +748,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool065",
 		Title:           "Tool 065",
 		Description:     "Synthetic tool number 065: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool065,
 		ChecksArguments: true,
@@ -756,7 +756,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool066",
 		Title:           "Tool 066",
 		Description:     "Synthetic tool number 066: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool066,
 		ChecksArguments: true,
@@ -764,7 +764,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool067",
 		Title:           "Tool 067",
 		Description:     "Synthetic tool number 067: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool067,
 		ChecksArguments: true,
@@ -772,7 +772,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool068",
 		Title:           "Tool 068",
 		Description:     "Synthetic tool number 068: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool068,
 		ChecksArguments: true,
@@ -780,7 +780,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool069",
 		Title:           "Tool 069",
 		Description:     "Synthetic tool number 069: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool069,
 		ChecksArguments: true,
@@ -788,7 +788,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool070",
 		Title:           "Tool 070",
 		Description:     "Synthetic tool number 070: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool070,
 		ChecksArguments: true,
@@ -796,7 +796,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool071",
 		Title:           "Tool 071",
 		Description:     "Synthetic tool number 071: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool071,
 		ChecksArguments: true,
@@ -804,7 +804,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool072",
 		Title:           "Tool 072",
 		Description:     "Synthetic tool number 072: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool072,
 		ChecksArguments: true,
@@ -812,7 +812,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool073",
 		Title:           "Tool 073",
 		Description:     "Synthetic tool number 073: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool073,
 		ChecksArguments: true,
@@ -820,7 +820,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool074",
 		Title:           "Tool 074",
 		Description:     "Synthetic tool number 074: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool074,
 		ChecksArguments: true,
@@ -828,7 +828,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool075",
 		Title:           "Tool 075",
 		Description:     "Synthetic tool number 075: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool075,
 		ChecksArguments: true,
@@ -836,7 +836,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool076",
 		Title:           "Tool 076",
 		Description:     "Synthetic tool number 076: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool076,
 		ChecksArguments: true,
@@ -844,7 +844,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool077",
 		Title:           "Tool 077",
 		Description:     "Synthetic tool number 077: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool077,
 		ChecksArguments: true,
@@ -852,7 +852,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool078",
 		Title:           "Tool 078",
 		Description:     "Synthetic tool number 078: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool078,
 		ChecksArguments: true,
@@ -860,7 +860,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool079",
 		Title:           "Tool 079",
 		Description:     "Synthetic tool number 079: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool079,
 		ChecksArguments: true,
@@ -868,7 +868,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool080",
 		Title:           "Tool 080",
 		Description:     "Synthetic tool number 080: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool080,
 		ChecksArguments: true,
@@ -876,7 +876,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool081",
 		Title:           "Tool 081",
 		Description:     "Synthetic tool number 081: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool081,
 		ChecksArguments: true,
@@ -884,7 +884,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool082",
 		Title:           "Tool 082",
 		Description:     "Synthetic tool number 082: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool082,
 		ChecksArguments: true,
@@ -892,7 +892,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool083",
 		Title:           "Tool 083",
 		Description:     "Synthetic tool number 083: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool083,
 		ChecksArguments: true,
@@ -900,7 +900,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool084",
 		Title:           "Tool 084",
 		Description:     "Synthetic tool number 084: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool084,
 		ChecksArguments: true,
@@ -908,7 +908,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool085",
 		Title:           "Tool 085",
 		Description:     "Synthetic tool number 085: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool085,
 		ChecksArguments: true,
@@ -916,7 +916,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool086",
 		Title:           "Tool 086",
 		Description:     "Synthetic tool number 086: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool086,
 		ChecksArguments: true,
@@ -924,7 +924,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool087",
 		Title:           "Tool 087",
 		Description:     "Synthetic tool number 087: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool087,
 		ChecksArguments: true,
@@ -932,7 +932,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool088",
 		Title:           "Tool 088",
 		Description:     "Synthetic tool number 088: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool088,
 		ChecksArguments: true,
@@ -940,7 +940,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool089",
 		Title:           "Tool 089",
 		Description:     "Synthetic tool number 089: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool089,
 		ChecksArguments: true,
@@ -948,7 +948,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool090",
 		Title:           "Tool 090",
 		Description:     "Synthetic tool number 090: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool090,
 		ChecksArguments: true,
@@ -956,7 +956,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool091",
 		Title:           "Tool 091",
 		Description:     "Synthetic tool number 091: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool091,
 		ChecksArguments: true,
@@ -964,7 +964,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool092",
 		Title:           "Tool 092",
 		Description:     "Synthetic tool number 092: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool092,
 		ChecksArguments: true,
@@ -972,7 +972,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool093",
 		Title:           "Tool 093",
 		Description:     "Synthetic tool number 093: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool093,
 		ChecksArguments: true,
@@ -980,7 +980,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool094",
 		Title:           "Tool 094",
 		Description:     "Synthetic tool number 094: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool094,
 		ChecksArguments: true,
@@ -988,7 +988,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool095",
 		Title:           "Tool 095",
 		Description:     "Synthetic tool number 095: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool095,
 		ChecksArguments: true,
@@ -996,7 +996,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool096",
 		Title:           "Tool 096",
 		Description:     "Synthetic tool number 096: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool096,
 		ChecksArguments: true,
@@ -1004,7 +1004,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool097",
 		Title:           "Tool 097",
 		Description:     "Synthetic tool number 097: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool097,
 		ChecksArguments: true,
@@ -1012,7 +1012,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool098",
 		Title:           "Tool 098",
 		Description:     "Synthetic tool number 098: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool098,
 		ChecksArguments: true,
@@ -1020,7 +1020,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "tool099",
 		Title:           "Tool 099",
 		Description:     "Synthetic tool number 099: it counts the labels of an item.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"type":"array","description":"Labels to attach","items":{"type":"string"}},"mode":{"type":"string","description":"How to apply the change","enum":["merge","replace"]}},"required":["id","count"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier of the item"},"count":{"type":"integer","description":"How many to take","minimum":1,"maximum":1000},"labels":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}],"description":"Labels to attach"},"mode":{"anyOf":[{"type":"string","enum":["merge","replace"]},{"type":"null"}],"description":"How to apply the change"}},"required":["id","count"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true), Idempotent: new(true)},
 		Handler:         mcpgen_call_Tool099,
 		ChecksArguments: true,
@@ -1037,7 +1037,7 @@ func mcpgen_call_Tool000(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool000(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1052,7 +1052,7 @@ func mcpgen_call_Tool001(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool001(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1067,7 +1067,7 @@ func mcpgen_call_Tool002(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool002(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1082,7 +1082,7 @@ func mcpgen_call_Tool003(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool003(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1097,7 +1097,7 @@ func mcpgen_call_Tool004(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool004(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1112,7 +1112,7 @@ func mcpgen_call_Tool005(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool005(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1127,7 +1127,7 @@ func mcpgen_call_Tool006(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool006(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1142,7 +1142,7 @@ func mcpgen_call_Tool007(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool007(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1157,7 +1157,7 @@ func mcpgen_call_Tool008(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool008(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1172,7 +1172,7 @@ func mcpgen_call_Tool009(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool009(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1187,7 +1187,7 @@ func mcpgen_call_Tool010(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool010(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1202,7 +1202,7 @@ func mcpgen_call_Tool011(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool011(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1217,7 +1217,7 @@ func mcpgen_call_Tool012(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool012(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1232,7 +1232,7 @@ func mcpgen_call_Tool013(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool013(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1247,7 +1247,7 @@ func mcpgen_call_Tool014(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool014(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1262,7 +1262,7 @@ func mcpgen_call_Tool015(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool015(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1277,7 +1277,7 @@ func mcpgen_call_Tool016(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool016(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1292,7 +1292,7 @@ func mcpgen_call_Tool017(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool017(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1307,7 +1307,7 @@ func mcpgen_call_Tool018(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool018(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1322,7 +1322,7 @@ func mcpgen_call_Tool019(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool019(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1337,7 +1337,7 @@ func mcpgen_call_Tool020(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool020(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1352,7 +1352,7 @@ func mcpgen_call_Tool021(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool021(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1367,7 +1367,7 @@ func mcpgen_call_Tool022(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool022(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1382,7 +1382,7 @@ func mcpgen_call_Tool023(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool023(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1397,7 +1397,7 @@ func mcpgen_call_Tool024(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool024(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1412,7 +1412,7 @@ func mcpgen_call_Tool025(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool025(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1427,7 +1427,7 @@ func mcpgen_call_Tool026(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool026(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1442,7 +1442,7 @@ func mcpgen_call_Tool027(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool027(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1457,7 +1457,7 @@ func mcpgen_call_Tool028(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool028(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1472,7 +1472,7 @@ func mcpgen_call_Tool029(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool029(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1487,7 +1487,7 @@ func mcpgen_call_Tool030(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool030(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1502,7 +1502,7 @@ func mcpgen_call_Tool031(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool031(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1517,7 +1517,7 @@ func mcpgen_call_Tool032(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool032(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1532,7 +1532,7 @@ func mcpgen_call_Tool033(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool033(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1547,7 +1547,7 @@ func mcpgen_call_Tool034(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool034(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1562,7 +1562,7 @@ func mcpgen_call_Tool035(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool035(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1577,7 +1577,7 @@ func mcpgen_call_Tool036(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool036(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1592,7 +1592,7 @@ func mcpgen_call_Tool037(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool037(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1607,7 +1607,7 @@ func mcpgen_call_Tool038(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool038(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1622,7 +1622,7 @@ func mcpgen_call_Tool039(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool039(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1637,7 +1637,7 @@ func mcpgen_call_Tool040(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool040(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1652,7 +1652,7 @@ func mcpgen_call_Tool041(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool041(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1667,7 +1667,7 @@ func mcpgen_call_Tool042(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool042(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1682,7 +1682,7 @@ func mcpgen_call_Tool043(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool043(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1697,7 +1697,7 @@ func mcpgen_call_Tool044(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool044(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1712,7 +1712,7 @@ func mcpgen_call_Tool045(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool045(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1727,7 +1727,7 @@ func mcpgen_call_Tool046(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool046(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1742,7 +1742,7 @@ func mcpgen_call_Tool047(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool047(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1757,7 +1757,7 @@ func mcpgen_call_Tool048(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool048(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1772,7 +1772,7 @@ func mcpgen_call_Tool049(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool049(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1787,7 +1787,7 @@ func mcpgen_call_Tool050(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool050(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1802,7 +1802,7 @@ func mcpgen_call_Tool051(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool051(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1817,7 +1817,7 @@ func mcpgen_call_Tool052(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool052(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1832,7 +1832,7 @@ func mcpgen_call_Tool053(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool053(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1847,7 +1847,7 @@ func mcpgen_call_Tool054(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool054(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1862,7 +1862,7 @@ func mcpgen_call_Tool055(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool055(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1877,7 +1877,7 @@ func mcpgen_call_Tool056(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool056(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1892,7 +1892,7 @@ func mcpgen_call_Tool057(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool057(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1907,7 +1907,7 @@ func mcpgen_call_Tool058(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool058(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1922,7 +1922,7 @@ func mcpgen_call_Tool059(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool059(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1937,7 +1937,7 @@ func mcpgen_call_Tool060(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool060(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1952,7 +1952,7 @@ func mcpgen_call_Tool061(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool061(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1967,7 +1967,7 @@ func mcpgen_call_Tool062(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool062(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1982,7 +1982,7 @@ func mcpgen_call_Tool063(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool063(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -1997,7 +1997,7 @@ func mcpgen_call_Tool064(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool064(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2012,7 +2012,7 @@ func mcpgen_call_Tool065(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool065(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2027,7 +2027,7 @@ func mcpgen_call_Tool066(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool066(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2042,7 +2042,7 @@ func mcpgen_call_Tool067(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool067(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2057,7 +2057,7 @@ func mcpgen_call_Tool068(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool068(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2072,7 +2072,7 @@ func mcpgen_call_Tool069(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool069(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2087,7 +2087,7 @@ func mcpgen_call_Tool070(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool070(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2102,7 +2102,7 @@ func mcpgen_call_Tool071(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool071(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2117,7 +2117,7 @@ func mcpgen_call_Tool072(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool072(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2132,7 +2132,7 @@ func mcpgen_call_Tool073(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool073(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2147,7 +2147,7 @@ func mcpgen_call_Tool074(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool074(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2162,7 +2162,7 @@ func mcpgen_call_Tool075(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool075(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2177,7 +2177,7 @@ func mcpgen_call_Tool076(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool076(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2192,7 +2192,7 @@ func mcpgen_call_Tool077(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool077(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2207,7 +2207,7 @@ func mcpgen_call_Tool078(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool078(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2222,7 +2222,7 @@ func mcpgen_call_Tool079(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool079(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2237,7 +2237,7 @@ func mcpgen_call_Tool080(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool080(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2252,7 +2252,7 @@ func mcpgen_call_Tool081(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool081(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2267,7 +2267,7 @@ func mcpgen_call_Tool082(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool082(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2282,7 +2282,7 @@ func mcpgen_call_Tool083(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool083(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2297,7 +2297,7 @@ func mcpgen_call_Tool084(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool084(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2312,7 +2312,7 @@ func mcpgen_call_Tool085(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool085(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2327,7 +2327,7 @@ func mcpgen_call_Tool086(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool086(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2342,7 +2342,7 @@ func mcpgen_call_Tool087(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool087(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2357,7 +2357,7 @@ func mcpgen_call_Tool088(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool088(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2372,7 +2372,7 @@ func mcpgen_call_Tool089(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool089(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2387,7 +2387,7 @@ func mcpgen_call_Tool090(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool090(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2402,7 +2402,7 @@ func mcpgen_call_Tool091(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool091(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2417,7 +2417,7 @@ func mcpgen_call_Tool092(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool092(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2432,7 +2432,7 @@ func mcpgen_call_Tool093(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool093(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2447,7 +2447,7 @@ func mcpgen_call_Tool094(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool094(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2462,7 +2462,7 @@ func mcpgen_call_Tool095(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool095(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2477,7 +2477,7 @@ func mcpgen_call_Tool096(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool096(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2492,7 +2492,7 @@ func mcpgen_call_Tool097(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool097(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2507,7 +2507,7 @@ func mcpgen_call_Tool098(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool098(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2522,7 +2522,7 @@ func mcpgen_call_Tool099(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Tool099(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -2546,18 +2546,22 @@ func mcpgen_decode_Input000(d *mcpimpl.Decoder, v *Input000) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_0)
 			}
@@ -2591,18 +2595,22 @@ func mcpgen_decode_Input001(d *mcpimpl.Decoder, v *Input001) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_1)
 			}
@@ -2632,18 +2640,22 @@ func mcpgen_decode_Input002(d *mcpimpl.Decoder, v *Input002) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_2)
 			}
@@ -2673,18 +2685,22 @@ func mcpgen_decode_Input003(d *mcpimpl.Decoder, v *Input003) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_3)
 			}
@@ -2714,18 +2730,22 @@ func mcpgen_decode_Input004(d *mcpimpl.Decoder, v *Input004) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_4)
 			}
@@ -2755,18 +2775,22 @@ func mcpgen_decode_Input005(d *mcpimpl.Decoder, v *Input005) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_5)
 			}
@@ -2796,18 +2820,22 @@ func mcpgen_decode_Input006(d *mcpimpl.Decoder, v *Input006) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_6)
 			}
@@ -2837,18 +2865,22 @@ func mcpgen_decode_Input007(d *mcpimpl.Decoder, v *Input007) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_7)
 			}
@@ -2878,18 +2910,22 @@ func mcpgen_decode_Input008(d *mcpimpl.Decoder, v *Input008) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_8)
 			}
@@ -2919,18 +2955,22 @@ func mcpgen_decode_Input009(d *mcpimpl.Decoder, v *Input009) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_9)
 			}
@@ -2960,18 +3000,22 @@ func mcpgen_decode_Input010(d *mcpimpl.Decoder, v *Input010) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_10)
 			}
@@ -3001,18 +3045,22 @@ func mcpgen_decode_Input011(d *mcpimpl.Decoder, v *Input011) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_11)
 			}
@@ -3042,18 +3090,22 @@ func mcpgen_decode_Input012(d *mcpimpl.Decoder, v *Input012) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_12)
 			}
@@ -3083,18 +3135,22 @@ func mcpgen_decode_Input013(d *mcpimpl.Decoder, v *Input013) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_13)
 			}
@@ -3124,18 +3180,22 @@ func mcpgen_decode_Input014(d *mcpimpl.Decoder, v *Input014) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_14)
 			}
@@ -3165,18 +3225,22 @@ func mcpgen_decode_Input015(d *mcpimpl.Decoder, v *Input015) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_15)
 			}
@@ -3206,18 +3270,22 @@ func mcpgen_decode_Input016(d *mcpimpl.Decoder, v *Input016) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_16)
 			}
@@ -3247,18 +3315,22 @@ func mcpgen_decode_Input017(d *mcpimpl.Decoder, v *Input017) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_17)
 			}
@@ -3288,18 +3360,22 @@ func mcpgen_decode_Input018(d *mcpimpl.Decoder, v *Input018) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_18)
 			}
@@ -3329,18 +3405,22 @@ func mcpgen_decode_Input019(d *mcpimpl.Decoder, v *Input019) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_19)
 			}
@@ -3370,18 +3450,22 @@ func mcpgen_decode_Input020(d *mcpimpl.Decoder, v *Input020) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_20)
 			}
@@ -3411,18 +3495,22 @@ func mcpgen_decode_Input021(d *mcpimpl.Decoder, v *Input021) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_21)
 			}
@@ -3452,18 +3540,22 @@ func mcpgen_decode_Input022(d *mcpimpl.Decoder, v *Input022) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_22)
 			}
@@ -3493,18 +3585,22 @@ func mcpgen_decode_Input023(d *mcpimpl.Decoder, v *Input023) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_23)
 			}
@@ -3534,18 +3630,22 @@ func mcpgen_decode_Input024(d *mcpimpl.Decoder, v *Input024) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_24)
 			}
@@ -3575,18 +3675,22 @@ func mcpgen_decode_Input025(d *mcpimpl.Decoder, v *Input025) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_25)
 			}
@@ -3616,18 +3720,22 @@ func mcpgen_decode_Input026(d *mcpimpl.Decoder, v *Input026) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_26)
 			}
@@ -3657,18 +3765,22 @@ func mcpgen_decode_Input027(d *mcpimpl.Decoder, v *Input027) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_27)
 			}
@@ -3698,18 +3810,22 @@ func mcpgen_decode_Input028(d *mcpimpl.Decoder, v *Input028) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_28)
 			}
@@ -3739,18 +3855,22 @@ func mcpgen_decode_Input029(d *mcpimpl.Decoder, v *Input029) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_29)
 			}
@@ -3780,18 +3900,22 @@ func mcpgen_decode_Input030(d *mcpimpl.Decoder, v *Input030) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_30)
 			}
@@ -3821,18 +3945,22 @@ func mcpgen_decode_Input031(d *mcpimpl.Decoder, v *Input031) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_31)
 			}
@@ -3862,18 +3990,22 @@ func mcpgen_decode_Input032(d *mcpimpl.Decoder, v *Input032) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_32)
 			}
@@ -3903,18 +4035,22 @@ func mcpgen_decode_Input033(d *mcpimpl.Decoder, v *Input033) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_33)
 			}
@@ -3944,18 +4080,22 @@ func mcpgen_decode_Input034(d *mcpimpl.Decoder, v *Input034) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_34)
 			}
@@ -3985,18 +4125,22 @@ func mcpgen_decode_Input035(d *mcpimpl.Decoder, v *Input035) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_35)
 			}
@@ -4026,18 +4170,22 @@ func mcpgen_decode_Input036(d *mcpimpl.Decoder, v *Input036) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_36)
 			}
@@ -4067,18 +4215,22 @@ func mcpgen_decode_Input037(d *mcpimpl.Decoder, v *Input037) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_37)
 			}
@@ -4108,18 +4260,22 @@ func mcpgen_decode_Input038(d *mcpimpl.Decoder, v *Input038) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_38)
 			}
@@ -4149,18 +4305,22 @@ func mcpgen_decode_Input039(d *mcpimpl.Decoder, v *Input039) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_39)
 			}
@@ -4190,18 +4350,22 @@ func mcpgen_decode_Input040(d *mcpimpl.Decoder, v *Input040) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_40)
 			}
@@ -4231,18 +4395,22 @@ func mcpgen_decode_Input041(d *mcpimpl.Decoder, v *Input041) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_41)
 			}
@@ -4272,18 +4440,22 @@ func mcpgen_decode_Input042(d *mcpimpl.Decoder, v *Input042) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_42)
 			}
@@ -4313,18 +4485,22 @@ func mcpgen_decode_Input043(d *mcpimpl.Decoder, v *Input043) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_43)
 			}
@@ -4354,18 +4530,22 @@ func mcpgen_decode_Input044(d *mcpimpl.Decoder, v *Input044) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_44)
 			}
@@ -4395,18 +4575,22 @@ func mcpgen_decode_Input045(d *mcpimpl.Decoder, v *Input045) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_45)
 			}
@@ -4436,18 +4620,22 @@ func mcpgen_decode_Input046(d *mcpimpl.Decoder, v *Input046) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_46)
 			}
@@ -4477,18 +4665,22 @@ func mcpgen_decode_Input047(d *mcpimpl.Decoder, v *Input047) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_47)
 			}
@@ -4518,18 +4710,22 @@ func mcpgen_decode_Input048(d *mcpimpl.Decoder, v *Input048) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_48)
 			}
@@ -4559,18 +4755,22 @@ func mcpgen_decode_Input049(d *mcpimpl.Decoder, v *Input049) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_49)
 			}
@@ -4600,18 +4800,22 @@ func mcpgen_decode_Input050(d *mcpimpl.Decoder, v *Input050) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_50)
 			}
@@ -4641,18 +4845,22 @@ func mcpgen_decode_Input051(d *mcpimpl.Decoder, v *Input051) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_51)
 			}
@@ -4682,18 +4890,22 @@ func mcpgen_decode_Input052(d *mcpimpl.Decoder, v *Input052) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_52)
 			}
@@ -4723,18 +4935,22 @@ func mcpgen_decode_Input053(d *mcpimpl.Decoder, v *Input053) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_53)
 			}
@@ -4764,18 +4980,22 @@ func mcpgen_decode_Input054(d *mcpimpl.Decoder, v *Input054) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_54)
 			}
@@ -4805,18 +5025,22 @@ func mcpgen_decode_Input055(d *mcpimpl.Decoder, v *Input055) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_55)
 			}
@@ -4846,18 +5070,22 @@ func mcpgen_decode_Input056(d *mcpimpl.Decoder, v *Input056) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_56)
 			}
@@ -4887,18 +5115,22 @@ func mcpgen_decode_Input057(d *mcpimpl.Decoder, v *Input057) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_57)
 			}
@@ -4928,18 +5160,22 @@ func mcpgen_decode_Input058(d *mcpimpl.Decoder, v *Input058) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_58)
 			}
@@ -4969,18 +5205,22 @@ func mcpgen_decode_Input059(d *mcpimpl.Decoder, v *Input059) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_59)
 			}
@@ -5010,18 +5250,22 @@ func mcpgen_decode_Input060(d *mcpimpl.Decoder, v *Input060) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_60)
 			}
@@ -5051,18 +5295,22 @@ func mcpgen_decode_Input061(d *mcpimpl.Decoder, v *Input061) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_61)
 			}
@@ -5092,18 +5340,22 @@ func mcpgen_decode_Input062(d *mcpimpl.Decoder, v *Input062) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_62)
 			}
@@ -5133,18 +5385,22 @@ func mcpgen_decode_Input063(d *mcpimpl.Decoder, v *Input063) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_63)
 			}
@@ -5174,18 +5430,22 @@ func mcpgen_decode_Input064(d *mcpimpl.Decoder, v *Input064) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_64)
 			}
@@ -5215,18 +5475,22 @@ func mcpgen_decode_Input065(d *mcpimpl.Decoder, v *Input065) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_65)
 			}
@@ -5256,18 +5520,22 @@ func mcpgen_decode_Input066(d *mcpimpl.Decoder, v *Input066) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_66)
 			}
@@ -5297,18 +5565,22 @@ func mcpgen_decode_Input067(d *mcpimpl.Decoder, v *Input067) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_67)
 			}
@@ -5338,18 +5610,22 @@ func mcpgen_decode_Input068(d *mcpimpl.Decoder, v *Input068) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_68)
 			}
@@ -5379,18 +5655,22 @@ func mcpgen_decode_Input069(d *mcpimpl.Decoder, v *Input069) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_69)
 			}
@@ -5420,18 +5700,22 @@ func mcpgen_decode_Input070(d *mcpimpl.Decoder, v *Input070) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_70)
 			}
@@ -5461,18 +5745,22 @@ func mcpgen_decode_Input071(d *mcpimpl.Decoder, v *Input071) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_71)
 			}
@@ -5502,18 +5790,22 @@ func mcpgen_decode_Input072(d *mcpimpl.Decoder, v *Input072) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_72)
 			}
@@ -5543,18 +5835,22 @@ func mcpgen_decode_Input073(d *mcpimpl.Decoder, v *Input073) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_73)
 			}
@@ -5584,18 +5880,22 @@ func mcpgen_decode_Input074(d *mcpimpl.Decoder, v *Input074) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_74)
 			}
@@ -5625,18 +5925,22 @@ func mcpgen_decode_Input075(d *mcpimpl.Decoder, v *Input075) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_75)
 			}
@@ -5666,18 +5970,22 @@ func mcpgen_decode_Input076(d *mcpimpl.Decoder, v *Input076) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_76)
 			}
@@ -5707,18 +6015,22 @@ func mcpgen_decode_Input077(d *mcpimpl.Decoder, v *Input077) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_77)
 			}
@@ -5748,18 +6060,22 @@ func mcpgen_decode_Input078(d *mcpimpl.Decoder, v *Input078) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_78)
 			}
@@ -5789,18 +6105,22 @@ func mcpgen_decode_Input079(d *mcpimpl.Decoder, v *Input079) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_79)
 			}
@@ -5830,18 +6150,22 @@ func mcpgen_decode_Input080(d *mcpimpl.Decoder, v *Input080) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_80)
 			}
@@ -5871,18 +6195,22 @@ func mcpgen_decode_Input081(d *mcpimpl.Decoder, v *Input081) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_81)
 			}
@@ -5912,18 +6240,22 @@ func mcpgen_decode_Input082(d *mcpimpl.Decoder, v *Input082) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_82)
 			}
@@ -5953,18 +6285,22 @@ func mcpgen_decode_Input083(d *mcpimpl.Decoder, v *Input083) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_83)
 			}
@@ -5994,18 +6330,22 @@ func mcpgen_decode_Input084(d *mcpimpl.Decoder, v *Input084) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_84)
 			}
@@ -6035,18 +6375,22 @@ func mcpgen_decode_Input085(d *mcpimpl.Decoder, v *Input085) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_85)
 			}
@@ -6076,18 +6420,22 @@ func mcpgen_decode_Input086(d *mcpimpl.Decoder, v *Input086) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_86)
 			}
@@ -6117,18 +6465,22 @@ func mcpgen_decode_Input087(d *mcpimpl.Decoder, v *Input087) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_87)
 			}
@@ -6158,18 +6510,22 @@ func mcpgen_decode_Input088(d *mcpimpl.Decoder, v *Input088) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_88)
 			}
@@ -6199,18 +6555,22 @@ func mcpgen_decode_Input089(d *mcpimpl.Decoder, v *Input089) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_89)
 			}
@@ -6240,18 +6600,22 @@ func mcpgen_decode_Input090(d *mcpimpl.Decoder, v *Input090) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_90)
 			}
@@ -6281,18 +6645,22 @@ func mcpgen_decode_Input091(d *mcpimpl.Decoder, v *Input091) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_91)
 			}
@@ -6322,18 +6690,22 @@ func mcpgen_decode_Input092(d *mcpimpl.Decoder, v *Input092) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_92)
 			}
@@ -6363,18 +6735,22 @@ func mcpgen_decode_Input093(d *mcpimpl.Decoder, v *Input093) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_93)
 			}
@@ -6404,18 +6780,22 @@ func mcpgen_decode_Input094(d *mcpimpl.Decoder, v *Input094) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_94)
 			}
@@ -6445,18 +6825,22 @@ func mcpgen_decode_Input095(d *mcpimpl.Decoder, v *Input095) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_95)
 			}
@@ -6486,18 +6870,22 @@ func mcpgen_decode_Input096(d *mcpimpl.Decoder, v *Input096) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_96)
 			}
@@ -6527,18 +6915,22 @@ func mcpgen_decode_Input097(d *mcpimpl.Decoder, v *Input097) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_97)
 			}
@@ -6568,18 +6960,22 @@ func mcpgen_decode_Input098(d *mcpimpl.Decoder, v *Input098) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_98)
 			}
@@ -6609,18 +7005,22 @@ func mcpgen_decode_Input099(d *mcpimpl.Decoder, v *Input099) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Labels = mcpimpl.Grow(d, v.Labels)
-						v.Labels[len(v.Labels)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Labels = mcpimpl.Grow(d, v.Labels)
+							v.Labels[len(v.Labels)-1] = d.String()
+						}
+						v.Labels = mcpimpl.NonNil(v.Labels)
 					}
-					v.Labels = mcpimpl.NonNil(v.Labels)
 				}
 			case "mode":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				if !d.Null() {
+					v.Mode = Mode(d.Enum(mcpgen_enum_0))
+				}
 			default:
 				d.UnknownField(mcpgen_fields_99)
 			}

@@ -30,7 +30,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "bulk_price_update",
 		Title:           "Bulk price update",
 		Description:     "Applies a price change to a list of products in one region.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"How to round the resulting price","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"How to round the resulting price"},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Destructive: new(true), Idempotent: new(false), OpenWorld: new(false)},
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
@@ -47,7 +47,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -66,7 +66,9 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateIn
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Rounding = Rounding(d.Enum(mcpgen_enum_1))
+				if !d.Null() {
+					v.Rounding = Rounding(d.Enum(mcpgen_enum_1))
+				}
 			case "changes":
 				if d.Repeated(&seen0[2]) {
 					continue

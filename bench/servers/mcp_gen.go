@@ -31,7 +31,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "bulk_price_update_task",
 		Title:           "Bulk price update as a task",
 		Description:     "The reference tool as a task: the same arguments and work, but every call becomes a task the client polls, so that the load run measures a task's life on the built-in server and its stores.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"How to round the resulting price","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"How to round the resulting price"},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Destructive: new(true), Idempotent: new(false), OpenWorld: new(false)},
 		TaskSupport:     mcprt.TaskRequired,
 		Handler:         mcpgen_call_BulkPriceUpdateTask,
@@ -49,7 +49,7 @@ func mcpgen_call_BulkPriceUpdateTask(ctx context.Context, args []byte) mcprt.Res
 	}
 	out, err := BulkPriceUpdateTask(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -68,7 +68,9 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *pricing.BulkPrice
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Rounding = pricing.Rounding(d.Enum(mcpgen_enum_1))
+				if !d.Null() {
+					v.Rounding = pricing.Rounding(d.Enum(mcpgen_enum_1))
+				}
 			case "changes":
 				if d.Repeated(&seen0[2]) {
 					continue

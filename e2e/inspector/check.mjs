@@ -62,7 +62,7 @@ const tools = inspect("--method", "tools/list");
 check("tools/list names the eight tools", names(tools.tools) === "link_account,suggest_tags,search_articles,add_note,add_article,read_article,outline_article,show_article", tools.error ?? names(tools.tools));
 const search = (tools.tools ?? []).find((t) => t.name === "search_articles");
 check("search_articles has its input and output schemas",
-  search?.inputSchema?.properties?.limit?.maximum === 20 && JSON.stringify(search?.outputSchema?.properties?.hits?.type) === `["array","null"]`,
+  search?.inputSchema?.properties?.limit?.anyOf?.[0]?.maximum === 20 && search?.outputSchema?.properties?.hits?.type === "array",
   JSON.stringify(search));
 
 const prompts = inspect("--method", "prompts/list");

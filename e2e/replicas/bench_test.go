@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // benchServer serves one echo tool over HTTP, on Redis when backend is
@@ -50,14 +52,14 @@ func post(tb testing.TB, url, body string, h map[string]string) *http.Response {
 //
 //	go test -run '^$' -bench Replicas -benchtime 2000x ./e2e/replicas
 func BenchmarkReplicas(b *testing.B) {
-	rs := startRedis(b)
-	backend, err := mcpredis.Open(context.Background(), rs.url())
+	rs := redistest.Start(b)
+	backend, err := mcpredis.Open(context.Background(), rs.URL())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer backend.Close()
 	backend.Sessions.CacheTTL = -1 // every request reads its session from Redis
-	cached, err := mcpredis.Open(context.Background(), rs.url())
+	cached, err := mcpredis.Open(context.Background(), rs.URL())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func BenchmarkReplicas(b *testing.B) {
 				now := time.Now().UTC()
 				i := n.Add(1)
 				id := "bench-" + strconv.FormatInt(i, 10)
-				t := &mcpserver.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpserver.TaskWorking,
+				t := &mcpstore.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpstore.TaskWorking,
 					CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Runner: "r1", LeaseUntil: now.Add(4 * time.Second)}
 				if err := store.Create(ctx, t); err != nil {
 					b.Fatal(err)
@@ -108,7 +110,7 @@ func BenchmarkReplicas(b *testing.B) {
 				if _, err := store.Get(ctx, t.Owner, id); err != nil {
 					b.Fatal(err)
 				}
-				t.Status = mcpserver.TaskCompleted
+				t.Status = mcpstore.TaskCompleted
 				if err := store.Update(ctx, t); err != nil {
 					b.Fatal(err)
 				}

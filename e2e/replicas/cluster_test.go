@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -24,6 +23,8 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // lease is the replicas' TaskLease: short, so that a dead runner's tasks
@@ -33,76 +34,6 @@ const lease = 500 * time.Millisecond
 // wait bounds every wait of the suite; nothing it waits for takes so long
 // when the replicas work.
 const wait = 20 * time.Second
-
-// redisServer is a redis-server the test started on a free loopback port.
-type redisServer struct {
-	t    testing.TB
-	port int
-	cmd  *exec.Cmd
-}
-
-// freePort returns a loopback port nothing listens on.
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// startRedis starts redis-server without persistence, or skips the test
-// when there is none (fails under CI=true, where .ci/run installs it).
-func startRedis(t testing.TB) *redisServer {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("redis-server is not installed; .ci/run installs it")
-		}
-		t.Skip("redis-server is not installed")
-	}
-	r := &redisServer{t: t, port: freePort(t)}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *redisServer) url() string { return "redis://127.0.0.1:" + strconv.Itoa(r.port) + "/0" }
-
-func (r *redisServer) start() {
-	r.t.Helper()
-	r.cmd = exec.Command("redis-server", "--bind", "127.0.0.1", "--port", strconv.Itoa(r.port),
-		"--save", "", "--appendonly", "no")
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	deadline := time.Now().Add(wait)
-	for {
-		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(r.port))
-		if err == nil {
-			fmt.Fprint(c, "PING\r\n")
-			line, _ := bufio.NewReader(c).ReadString('\n')
-			c.Close()
-			if strings.HasPrefix(line, "+PONG") {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop kills the server by its PID and waits for it.
-func (r *redisServer) stop() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		r.cmd = nil
-	}
-}
 
 // buildServer builds examples/conformance once into the test's directory.
 func buildServer(t *testing.T) string {
@@ -125,7 +56,7 @@ type replica struct {
 type cluster struct {
 	t        *testing.T
 	bin      string
-	redis    *redisServer
+	redis    *redistest.Server
 	key      string
 	mu       sync.Mutex
 	replicas []*replica
@@ -138,7 +69,7 @@ type cluster struct {
 }
 
 func newCluster(t *testing.T, n int) *cluster {
-	c := &cluster{t: t, bin: buildServer(t), redis: startRedis(t), key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
+	c := &cluster{t: t, bin: buildServer(t), redis: redistest.Start(t), key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
 	for range n {
 		c.start(c.key)
 	}
@@ -158,7 +89,7 @@ func (c *cluster) start(key string) *replica {
 	c.t.Helper()
 	c.started++
 	r := &replica{name: "r" + strconv.Itoa(c.started)}
-	r.cmd = exec.Command(c.bin, "-http", "127.0.0.1:0", "-redis", c.redis.url(), "-state-key", key,
+	r.cmd = exec.Command(c.bin, "-http", "127.0.0.1:0", "-redis", c.redis.URL(), "-state-key", key,
 		"-replica", r.name, "-lease", lease.String())
 	stderr, err := r.cmd.StderrPipe()
 	if err != nil {
@@ -264,7 +195,7 @@ func (c *cluster) RoundTrip(req *http.Request) (*http.Response, error) {
 // redisClient returns a client of the suite's Redis, to read what the
 // replicas stored.
 func (c *cluster) redisClient() rueidis.Client {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"127.0.0.1:" + strconv.Itoa(c.redis.port)}, DisableCache: true})
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{c.redis.Addr()}, DisableCache: true})
 	if err != nil {
 		c.t.Fatal(err)
 	}

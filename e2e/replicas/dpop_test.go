@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/authtest"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/internal/replaytest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -18,7 +19,7 @@ import (
 // proof replayed on the other replica is refused, a nonce from one is
 // taken by the other.
 func TestDPoPReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	authtest.RunReplicas(t, func(f *authtest.Fixture) (http.Handler, http.Handler) {
 		return dpopReplica(t, f, r), dpopReplica(t, f, r)
 	})
@@ -27,8 +28,8 @@ func TestDPoPReplicas(t *testing.T) {
 // TestDPoPReplayCacheOnRedis runs the replay cache contract on
 // redis-server, whose entries expire in real time.
 func TestDPoPReplayCacheOnRedis(t *testing.T) {
-	r := startRedis(t)
-	b, err := mcpredis.Open(context.Background(), r.url())
+	r := redistest.Start(t)
+	b, err := mcpredis.Open(context.Background(), r.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +39,8 @@ func TestDPoPReplayCacheOnRedis(t *testing.T) {
 
 // dpopReplica is a server of f's tools behind f's Auth, attached to its
 // own backend on r.
-func dpopReplica(t *testing.T, f *authtest.Fixture, r *redisServer) http.Handler {
-	b, err := mcpredis.Open(context.Background(), r.url())
+func dpopReplica(t *testing.T, f *authtest.Fixture, r *redistest.Server) http.Handler {
+	b, err := mcpredis.Open(context.Background(), r.URL())
 	if err != nil {
 		t.Fatal(err)
 	}

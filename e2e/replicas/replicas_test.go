@@ -397,7 +397,7 @@ func TestReplicas(t *testing.T) {
 
 	t.Run("Redis outage", func(t *testing.T) {
 		s := c.initialize(t, "2025-06-18")
-		c.redis.stop()
+		c.redis.Stop()
 		start := time.Now()
 		r := do(t)(c.call2026(ctx, "tools/call", "slow_compute", `"name":"slow_compute","arguments":{"seconds":1,"label":"down"}`, ""))
 		if r.errorCode() != -32603 {
@@ -415,7 +415,7 @@ func TestReplicas(t *testing.T) {
 		if text(r.result()) == "" {
 			t.Errorf("a plain 2026 call without Redis: %v", r.messages)
 		}
-		c.redis.start()
+		c.redis.Restart()
 		deadline := time.Now().Add(wait)
 		for {
 			r := do(t)(c.call2026(ctx, "tools/call", "slow_compute", `"name":"slow_compute","arguments":{"seconds":1,"label":"back"}`, ""))

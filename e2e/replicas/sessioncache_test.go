@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // slowLink is a TCP proxy to addr that holds every chunk Redis sends for
@@ -77,7 +78,7 @@ func delayed(dst io.Writer, src io.Reader, delay time.Duration) {
 // brings the invalidation late (150 ms each way, here): without the wait
 // of a change, that replica would serve the copy it read before.
 func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
-	rs := startRedis(t)
+	rs := redistest.Start(t)
 	ctx := context.Background()
 	const ttl, delay = 500 * time.Millisecond, 150 * time.Millisecond
 	open := func(addr string) *mcpredis.SessionStore {
@@ -89,10 +90,10 @@ func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
 		b.Sessions.CacheTTL = ttl
 		return b.Sessions
 	}
-	a := open("127.0.0.1:" + strconv.Itoa(rs.port))
-	b := open(slowLink(t, "127.0.0.1:"+strconv.Itoa(rs.port), delay))
+	a := open(rs.Addr())
+	b := open(slowLink(t, rs.Addr(), delay))
 
-	rec := &mcpserver.SessionRecord{ID: "cached-" + strconv.FormatInt(time.Now().UnixNano(), 36), Revision: "2025-06-18", LogLevel: "info"}
+	rec := &mcpstore.SessionRecord{ID: "cached-" + strconv.FormatInt(time.Now().UnixNano(), 36), Revision: "2025-06-18", LogLevel: "info"}
 	if err := a.Create(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
 	if err := a.Delete(ctx, rec.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.Get(ctx, rec.ID); !errors.Is(err, mcpserver.ErrSessionNotFound) {
+	if got, err := b.Get(ctx, rec.ID); !errors.Is(err, mcpstore.ErrSessionNotFound) {
 		t.Errorf("after Delete on a, b reads %+v, %v; want ErrSessionNotFound", got, err)
 	}
 

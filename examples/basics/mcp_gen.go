@@ -59,7 +59,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "process_order",
 		Title:           "Order processor",
 		Description:     "Processes an order and its line items.",
-		InputSchema:     []byte(`{"type":"object","properties":{"order_id":{"type":"string","description":"Order identifier"},"items":{"type":"array","description":"Order line items","items":{"type":"object","description":"One line of an order.","properties":{"product_id":{"type":"string","description":"Product identifier"},"quantity":{"type":"integer","description":"Quantity ordered"},"unit_price":{"type":"number","description":"Price per unit"}},"required":["product_id","quantity"],"additionalProperties":false}}},"required":["order_id","items"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"order_id":{"type":"string","description":"Order identifier"},"items":{"type":"array","description":"Order line items","items":{"type":"object","description":"One line of an order.","properties":{"product_id":{"type":"string","description":"Product identifier"},"quantity":{"type":"integer","description":"Quantity ordered"},"unit_price":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"Price per unit"}},"required":["product_id","quantity"],"additionalProperties":false}}},"required":["order_id","items"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Destructive: new(true)},
 		Handler:         mcpgen_call_ProcessOrder,
 		ChecksArguments: true,
@@ -67,7 +67,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "bulk_price_update",
 		Title:           "Bulk price update",
 		Description:     "Applies a price change to a list of products in one region.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"How to round the resulting price","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"How to round the resulting price"},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{Destructive: new(true), Idempotent: new(false), OpenWorld: new(false)},
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
@@ -88,7 +88,7 @@ func mcpgen_call_GreetUser(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := GreetUser(in.name)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -120,7 +120,7 @@ func mcpgen_call_SetStatus(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SetStatus(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -135,7 +135,7 @@ func mcpgen_call_ProcessOrder(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ProcessOrder(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatBool(bool(out)))
 }
@@ -150,7 +150,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -272,7 +272,9 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateIn
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
+				if !d.Null() {
+					v.Rounding = Rounding(d.Enum(mcpgen_enum_2))
+				}
 			case "changes":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -317,7 +319,9 @@ func mcpgen_decode_OrderItem(d *mcpimpl.Decoder, v *OrderItem) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				v.UnitPrice = d.Float(64)
+				if !d.Null() {
+					v.UnitPrice = d.Float(64)
+				}
 			default:
 				d.UnknownField(mcpgen_fields_5)
 			}

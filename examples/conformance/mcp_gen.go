@@ -227,7 +227,7 @@ func MCPTools() []mcprt.Tool {
 	}, {
 		Name:            "slow_compute",
 		Description:     "Computes for a while; it may run as a task, and is cancelled with it.",
-		InputSchema:     []byte(`{"type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes","minimum":0,"maximum":600},"label":{"type":"string","description":"A name for the computation"}},"required":["seconds"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"seconds":{"type":"integer","description":"How long the computation takes","minimum":0,"maximum":600},"label":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"A name for the computation"}},"required":["seconds"],"additionalProperties":false}`),
 		TaskSupport:     mcprt.TaskOptional,
 		Handler:         mcpgen_call_SlowCompute,
 		ChecksArguments: true,
@@ -433,7 +433,7 @@ func mcpgen_call_TestElicitation(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := TestElicitation(ctx, in.message)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -450,7 +450,7 @@ func mcpgen_call_TestElicitationSEP1034Defaults(ctx context.Context, args []byte
 	}
 	out, err := TestElicitationSEP1034Defaults(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -467,7 +467,7 @@ func mcpgen_call_TestElicitationSEP1330Enums(ctx context.Context, args []byte) m
 	}
 	out, err := TestElicitationSEP1330Enums(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -484,7 +484,7 @@ func mcpgen_call_TestMissingCapability(ctx context.Context, args []byte) mcprt.R
 	}
 	out, err := TestMissingCapability(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -501,7 +501,7 @@ func mcpgen_call_TestStreamingElicitation(ctx context.Context, args []byte) mcpr
 	}
 	out, err := TestStreamingElicitation(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -518,7 +518,7 @@ func mcpgen_call_TestLoggingTool(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := TestLoggingTool(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -563,7 +563,7 @@ func mcpgen_call_TestInputRequiredElicitation(ctx context.Context, args []byte) 
 	}
 	out, err := TestInputRequiredElicitation(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -580,7 +580,7 @@ func mcpgen_call_TestInputRequiredSampling(ctx context.Context, args []byte) mcp
 	}
 	out, err := TestInputRequiredSampling(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -597,7 +597,7 @@ func mcpgen_call_TestInputRequiredListRoots(ctx context.Context, args []byte) mc
 	}
 	out, err := TestInputRequiredListRoots(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -614,7 +614,7 @@ func mcpgen_call_TestInputRequiredRequestState(ctx context.Context, args []byte)
 	}
 	out, err := TestInputRequiredRequestState(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -631,7 +631,7 @@ func mcpgen_call_TestInputRequiredMultipleInputs(ctx context.Context, args []byt
 	}
 	out, err := TestInputRequiredMultipleInputs(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -648,7 +648,7 @@ func mcpgen_call_TestInputRequiredMultiRound(ctx context.Context, args []byte) m
 	}
 	out, err := TestInputRequiredMultiRound(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -665,7 +665,7 @@ func mcpgen_call_TestInputRequiredTamperedState(ctx context.Context, args []byte
 	}
 	out, err := TestInputRequiredTamperedState(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -682,7 +682,7 @@ func mcpgen_call_TestInputRequiredCapabilities(ctx context.Context, args []byte)
 	}
 	out, err := TestInputRequiredCapabilities(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -721,7 +721,7 @@ func mcpgen_call_SlowCompute(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SlowCompute(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -738,7 +738,7 @@ func mcpgen_call_FailingJob(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := FailingJob(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -755,7 +755,7 @@ func mcpgen_call_ProtocolErrorJob(ctx context.Context, args []byte) mcprt.Result
 	}
 	out, err := ProtocolErrorJob(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -770,7 +770,7 @@ func mcpgen_call_ConfirmDelete(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ConfirmDelete(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -787,7 +787,7 @@ func mcpgen_call_MultiInput(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := MultiInput(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -804,7 +804,7 @@ func mcpgen_call_TestToolWithTask(ctx context.Context, args []byte) mcprt.Result
 	}
 	out, err := TestToolWithTask(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -835,7 +835,7 @@ func mcpgen_call_TestImageContent(ctx context.Context, args []byte) mcprt.Result
 	}
 	out, err := TestImageContent()
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return out
 }
@@ -880,7 +880,7 @@ func mcpgen_call_TestMultipleContentTypes(ctx context.Context, args []byte) mcpr
 	}
 	out, err := TestMultipleContentTypes()
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return out
 }
@@ -897,7 +897,7 @@ func mcpgen_call_TestToolWithLogging(ctx context.Context, args []byte) mcprt.Res
 	}
 	out, err := TestToolWithLogging(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -914,7 +914,7 @@ func mcpgen_call_TestToolWithProgress(ctx context.Context, args []byte) mcprt.Re
 	}
 	out, err := TestToolWithProgress(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -931,7 +931,7 @@ func mcpgen_call_TestErrorHandling(ctx context.Context, args []byte) mcprt.Resul
 	}
 	err := TestErrorHandling()
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.Result{}
 }
@@ -950,7 +950,7 @@ func mcpgen_call_TestSampling(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := TestSampling(ctx, in.prompt)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -967,7 +967,7 @@ func mcpgen_call_TestReconnection(ctx context.Context, args []byte) mcprt.Result
 	}
 	out, err := TestReconnection(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -982,7 +982,7 @@ func mcpgen_call_JSONSchema202012Tool(ctx context.Context, args []byte) mcprt.Re
 	}
 	out, err := JSONSchema202012Tool(in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -1395,7 +1395,9 @@ func mcpgen_decode_ComputeInput(d *mcpimpl.Decoder, v *ComputeInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Label = d.String()
+				if !d.Null() {
+					v.Label = d.String()
+				}
 			default:
 				d.UnknownField(mcpgen_fields_18)
 			}

@@ -71,8 +71,8 @@ func MCPTools() []mcprt.Tool {
 		Name:            "search_articles",
 		Title:           "Search articles",
 		Description:     "Finds articles by words in their title or body.",
-		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"type":"string","description":"Only articles with this tag","enum":["setup","operations"]},"limit":{"type":"integer","description":"Most articles to return","default":5,"minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find in titles and bodies","minLength":1},"tag":{"anyOf":[{"type":"string","enum":["setup","operations"]},{"type":"null"}],"description":"Only articles with this tag"},"limit":{"anyOf":[{"type":"integer","minimum":1,"maximum":20},{"type":"null"}],"description":"Most articles to return","default":5}},"required":["query"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"hits":{"type":"array","description":"Articles found, best first","items":{"type":"object","description":"One article found.","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}}},"required":["hits"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_SearchArticles,
 		ChecksArguments: true,
@@ -89,7 +89,7 @@ func MCPTools() []mcprt.Tool {
 		Name:            "add_article",
 		Title:           "Add an article",
 		Description:     "Adds an article to the knowledge base; it is listed as a resource of its own from then on.",
-		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"},"uniqueItems":true}},"required":["title","body"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Title of the article","minLength":1,"maxLength":100},"body":{"type":"string","description":"Text of the article, in Markdown","minLength":1},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"uniqueItems":true},{"type":"null"}],"description":"Topics the article is about"}},"required":["title","body"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"uri":{"type":"string","description":"Resource to read the article from"}},"required":["id","title","uri"],"additionalProperties":false}`),
 		Scopes:          []string{"kb.write"},
 		Handler:         mcpgen_call_AddArticle,
@@ -99,7 +99,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Read an article",
 		Description:     "Returns an article: its Markdown is the text block the model reads as it is, and the structured content has its title, tags and notes too.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":["array","null"],"description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":["array","null"],"description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number"},"title":{"type":"string","description":"Title of the article"},"body":{"type":"string","description":"Text of the article, in Markdown"},"tags":{"type":"array","description":"Topics the article is about","items":{"type":"string"}},"notes":{"type":"array","description":"Notes added to the article","items":{"type":"string"}}},"required":["id","title","body","tags","notes"],"additionalProperties":false}`),
 		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_ReadArticle,
 		ChecksArguments: true,
@@ -108,7 +108,7 @@ func MCPTools() []mcprt.Tool {
 		Title:           "Outline an article",
 		Description:     "Returns the headings of an article as a tree.",
 		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"integer","description":"Article number","minimum":1}},"required":["id"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":["array","null"],"items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"A heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
+		OutputSchema:    []byte(`{"type":"array","items":{"$ref":"#/$defs/Section"},"$defs":{"Section":{"type":"object","description":"A heading of an article, with the headings under it.","properties":{"title":{"type":"string","description":"Text of the heading"},"sections":{"type":"array","description":"Headings one level down","items":{"$ref":"#/$defs/Section"}}},"required":["title"],"additionalProperties":false}}}`),
 		WrapOutput:      true,
 		Hints:           mcprt.Hints{ReadOnly: new(true)},
 		Handler:         mcpgen_call_OutlineArticle,
@@ -194,7 +194,7 @@ func mcpgen_call_LinkAccount(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := LinkAccount(ctx)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -213,7 +213,7 @@ func mcpgen_call_SuggestTags(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SuggestTags(ctx, in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -228,7 +228,7 @@ func mcpgen_call_SearchArticles(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := SearchArticles(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_SearchResult(enc, &out)
@@ -250,7 +250,7 @@ func mcpgen_call_AddNote(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := AddNote(in.id, in.note)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
 }
@@ -265,7 +265,7 @@ func mcpgen_call_AddArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := AddArticle(in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Hit(enc, &out)
@@ -286,7 +286,7 @@ func mcpgen_call_ReadArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ReadArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_Article(enc, &out.Value)
@@ -307,21 +307,17 @@ func mcpgen_call_OutlineArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := OutlineArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
-	if out == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range out {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			mcpgen_encode_Section(enc, &out[i1])
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range out {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		mcpgen_encode_Section(enc, &out[i1])
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	return enc.StructuredValue()
 }
 
@@ -339,7 +335,7 @@ func mcpgen_call_ShowArticle(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := ShowArticle(in.id)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	enc := new(mcpimpl.Encoder)
 	mcpgen_encode_ArticleView(enc, &out)
@@ -406,18 +402,14 @@ func mcpgen_complete_Compare(ctx context.Context, argument, value string, args m
 func mcpgen_read_Index(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
 	out := Index()
 	enc := new(mcpimpl.Encoder)
-	if out == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range out {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			mcpgen_encode_Hit(enc, &out[i1])
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range out {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		mcpgen_encode_Hit(enc, &out[i1])
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	return enc.Contents()
 }
 
@@ -544,12 +536,18 @@ func mcpgen_decode_SearchInput(d *mcpimpl.Decoder, v *SearchInput) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Tag = d.Enum(mcpgen_enum_2)
+				if !d.Null() {
+					v.Tag = d.Enum(mcpgen_enum_2)
+				}
 			case "limit":
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				v.Limit = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				if d.Null() {
+					v.Limit = 5
+				} else {
+					v.Limit = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_0)
+				}
 			default:
 				d.UnknownField(mcpgen_fields_2)
 			}
@@ -613,12 +611,15 @@ func mcpgen_decode_NewArticle(d *mcpimpl.Decoder, v *NewArticle) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Tags = mcpimpl.Grow(d, v.Tags)
-						v.Tags[len(v.Tags)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.Tags = mcpimpl.Grow(d, v.Tags)
+							v.Tags[len(v.Tags)-1] = d.String()
+						}
+						v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags), at1)
 					}
-					v.Tags = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.Tags))
 				}
 			default:
 				d.UnknownField(mcpgen_fields_4)
@@ -795,18 +796,14 @@ func mcpgen_encode_SearchResult(enc *mcpimpl.Encoder, v *SearchResult) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"hits\":"...)
-	if v.Hits == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range v.Hits {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			mcpgen_encode_Hit(enc, &v.Hits[i1])
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Hits {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		mcpgen_encode_Hit(enc, &v.Hits[i1])
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))
 	}
@@ -850,33 +847,25 @@ func mcpgen_encode_Article(enc *mcpimpl.Encoder, v *Article) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"tags\":"...)
-	if v.Tags == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range v.Tags {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Tags {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"notes\":"...)
-	if v.Notes == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range v.Notes {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, string(v.Notes[i1]))
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Notes {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		enc.B = mcpimpl.AppendString(enc.B, string(v.Notes[i1]))
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))
 	}
@@ -893,18 +882,14 @@ func mcpgen_encode_Section(enc *mcpimpl.Encoder, v *Section) {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"sections\":"...)
-		if v.Sections == nil {
-			enc.B = append(enc.B, "null"...)
-		} else {
-			enc.B = append(enc.B, byte(0x5b))
-			for i1 := range v.Sections {
-				if i1 > 0 {
-					enc.B = append(enc.B, byte(0x2c))
-				}
-				mcpgen_encode_Section(enc, &v.Sections[i1])
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Sections {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
 			}
-			enc.B = append(enc.B, byte(0x5d))
+			mcpgen_encode_Section(enc, &v.Sections[i1])
 		}
+		enc.B = append(enc.B, byte(0x5d))
 	}
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))

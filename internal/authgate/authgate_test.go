@@ -209,37 +209,17 @@ func TestNeedAndLacks(t *testing.T) {
 	}
 }
 
-// TestMatchTemplate matches URIs against templates as generated reads do.
-func TestMatchTemplate(t *testing.T) {
-	for _, c := range []struct {
-		tmpl, uri string
-		want      bool
-	}{
-		{"kb://t/{id}", "kb://t/7", true},
-		{"kb://t/{id}", "kb://t/", false},
-		{"kb://t/{id}", "kb://t/7/8", false},
-		{"kb://t/{id}", "kb://t/7?x", false},
-		{"kb://t/{+path}", "kb://t/7/8?x", true},
-		{"kb://{a}/{b}.md", "kb://x/y.md", true},
-		{"kb://{a}/{b}.md", "kb://x/y.txt", false},
-		{"kb://{a}{+b}", "kb://xy/z", true},
-		{"kb://t/{id", "kb://t/7", false},
-		{"kb://r", "kb://r", true},
-		{"kb://r", "kb://rr", false},
-	} {
-		if got := MatchTemplate(c.tmpl, c.uri); got != c.want {
-			t.Errorf("MatchTemplate(%q, %q) = %v, want %v", c.tmpl, c.uri, got, c.want)
-		}
-	}
-}
-
 func TestOperations(t *testing.T) {
-	ops, id, ok := Operations([]byte(` {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{}}}`))
-	if !ok || string(id) != "7" || len(ops) != 1 || ops[0] != (Operation{Method: "tools/call", Name: "w"}) {
-		t.Errorf("one request: %v %s %v", ops, id, ok)
+	ops, id, ok := Operations([]byte(` {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"a":1},"_meta":{"k":"v"}}}`))
+	if !ok || string(id) != "7" || len(ops) != 1 {
+		t.Fatalf("one request: %v %s %v", ops, id, ok)
+	}
+	if op := ops[0]; op.Method != "tools/call" || op.Name != "w" || string(op.ID) != "7" || string(op.Arguments) != `{"a":1}` ||
+		string(op.Meta) != `{"k":"v"}` || string(op.Params) != `{"name":"w","arguments":{"a":1},"_meta":{"k":"v"}}` {
+		t.Errorf("one request: %+v", op)
 	}
 	ops, id, ok = Operations([]byte(`[{"id":1,"method":"resources/read","params":{"uri":"kb://r"}},{"method":"notifications/x"}]`))
-	if !ok || id != nil || len(ops) != 2 || ops[0].URI != "kb://r" || ops[1].Method != "notifications/x" {
+	if !ok || id != nil || len(ops) != 2 || ops[0].URI != "kb://r" || ops[1].Method != "notifications/x" || ops[1].ID != nil {
 		t.Errorf("a batch: %v %s %v", ops, id, ok)
 	}
 	if _, _, ok := Operations([]byte(`{"id":`)); ok {
@@ -247,5 +227,76 @@ func TestOperations(t *testing.T) {
 	}
 	if got := string(ErrorResponse(nil, []string{"a", "b"})); got != `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"insufficient scope: this request needs the scopes a b","data":{"scopes":["a","b"]}}}` {
 		t.Errorf("ErrorResponse = %s", got)
+	}
+}
+
+// TestProtectTellsRefusals checks that Refused is told of each refusal,
+// after the answer, with the status, the reason and the body's messages.
+func TestProtectTellsRefusals(t *testing.T) {
+	t.Parallel()
+	v := tokentest.Tokens{"alice": {Issuer: "https://as", Subject: "alice"}, "bob": {Issuer: "https://as", Subject: "bob", Scopes: []string{"kb"}}}
+	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v})
+	var got []Refusal
+	var principals []string
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Mcp-Session-Id", "s1")
+		w.WriteHeader(http.StatusOK)
+	})
+	h := g.Protect(next, ProtectOptions{
+		Scopes: func(op Operation) []string {
+			if op.Name == "w" {
+				return []string{"kb"}
+			}
+			return nil
+		},
+		Refused: func(r *http.Request, ref Refusal) {
+			got = append(got, ref)
+			tok, _ := mcprt.Token(r.Context())
+			principals = append(principals, tok.Subject)
+		},
+	})
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w"}}`
+	do := func(method, token, session, body string) int {
+		req := httptest.NewRequest(method, "https://h/mcp", strings.NewReader(body))
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	do(http.MethodPost, "bob", "", `{"jsonrpc":"2.0","id":0,"method":"initialize"}`) // bob's session s1
+	for _, tt := range []struct {
+		method, token, session, body string
+		status                       int
+		reason, principal, op        string
+	}{
+		{http.MethodPost, "", "", call, 401, ReasonMissingToken, "", "tools/call"},
+		{http.MethodPost, "eve", "", call, 401, ReasonInvalidToken, "", "tools/call"},
+		{http.MethodPost, "alice", "s1", call, 404, ReasonUnknown, "alice", "tools/call"},
+		{http.MethodGet, "alice", "s1", "", 404, ReasonUnknown, "alice", ""},
+		{http.MethodPost, "alice", "", call, 403, ReasonScope, "alice", "tools/call"},
+	} {
+		got, principals = nil, nil
+		if status := do(tt.method, tt.token, tt.session, tt.body); status != tt.status {
+			t.Errorf("%s %s: status %d, want %d", tt.method, tt.reason, status, tt.status)
+		}
+		if len(got) != 1 || got[0].Status != tt.status || got[0].Reason != tt.reason || principals[0] != tt.principal {
+			t.Errorf("%s %s: refusals %+v of %q", tt.method, tt.reason, got, principals)
+			continue
+		}
+		if op := ""; len(got[0].Ops) > 0 {
+			if op = got[0].Ops[0].Method; op != tt.op {
+				t.Errorf("%s %s: the refusal names %q, want %q", tt.method, tt.reason, op, tt.op)
+			}
+		} else if tt.op != "" {
+			t.Errorf("%s %s: the refusal names no message, want %q", tt.method, tt.reason, tt.op)
+		}
+		if (tt.status == 403) != (got[0].Error != nil) {
+			t.Errorf("%s %s: JSON-RPC error %s", tt.method, tt.reason, got[0].Error)
+		}
 	}
 }

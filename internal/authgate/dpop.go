@@ -194,37 +194,29 @@ func BoundKey(t *mcprt.TokenInfo) string {
 	return jkt
 }
 
-// DPoPRefusal is why a gate that takes DPoP refused a request, and how
-// to answer it: what VerifyDPoP returns and AnswerDPoP writes, so that a
-// server may read the request before it answers.
-type DPoPRefusal struct {
-	Status     int      // 401, or 503 when the replay cache cannot tell
-	Reason     string   // missing_token, invalid_token, invalid_dpop_proof, use_dpop_nonce or replay_cache
-	Challenges []string // the WWW-Authenticate values
-	nonce      bool     // a fresh nonce goes in DPoP-Nonce
-}
-
-// refusal logs why (unless it is empty) and returns the 401 refusal of
+// refusal logs why (unless it is empty) and returns the 401 denial of
 // reason with challenges.
-func (g *Gate) refusal(r *http.Request, log *slog.Logger, reason, why string, challenges ...string) *DPoPRefusal {
+func (g *Gate) refusal(r *http.Request, log *slog.Logger, reason, why string, challenges ...string) *Denial {
 	if log != nil && why != "" {
 		log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: DPoP request refused", slog.String("error", why))
 	}
-	return &DPoPRefusal{Status: http.StatusUnauthorized, Reason: reason, Challenges: challenges, nonce: g.dpop.nonces != nil}
+	return &Denial{Status: http.StatusUnauthorized, Reason: reason, Message: MessageUnauthorized,
+		Challenges: challenges, nonce: g.dpop.nonces != nil}
 }
 
-// proofRefusal is the refusal of a proof, or of a token's binding to it.
-func (g *Gate) proofRefusal(r *http.Request, log *slog.Logger, e *ProofError) *DPoPRefusal {
+// proofRefusal is the denial of a proof, or of a token's binding to it.
+func (g *Gate) proofRefusal(r *http.Request, log *slog.Logger, e *ProofError) *Denial {
 	why := e.Error()
-	if e.Code == "use_dpop_nonce" {
+	if e.Code == ReasonDPoPNonce {
 		why = "" // the protocol's first step, not a fault
 	}
 	return g.refusal(r, log, e.Code, why, DPoPChallenge(e.Code, e.Description, g.dpop.algs, g.scopes, g.metadataURL))
 }
 
-// AnswerDPoP writes the answer of a refusal: its status and challenges,
-// and a fresh nonce when the gate hands them out.
-func (g *Gate) AnswerDPoP(w http.ResponseWriter, f *DPoPRefusal) {
+// AnswerDPoP writes the answer of a denial on a gate that takes DPoP:
+// its status and challenges, and a fresh nonce when the gate hands them
+// out. Unauthorized calls it on such a gate.
+func (g *Gate) AnswerDPoP(w http.ResponseWriter, f *Denial) {
 	h := w.Header()
 	for _, c := range f.Challenges {
 		h.Add("WWW-Authenticate", c)
@@ -232,21 +224,7 @@ func (g *Gate) AnswerDPoP(w http.ResponseWriter, f *DPoPRefusal) {
 	if f.nonce {
 		h.Set("DPoP-Nonce", g.dpop.nonces.current(g.dpop.now()))
 	}
-	if f.Status == http.StatusServiceUnavailable {
-		http.Error(w, "Service Unavailable: the DPoP replay cache cannot be reached", f.Status)
-		return
-	}
-	http.Error(w, "Unauthorized", f.Status)
-}
-
-// authenticateDPoP is Authenticate on a gate that takes DPoP.
-func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request) {
-	t, r2, f := g.VerifyDPoP(w, r, log)
-	if f != nil {
-		g.AnswerDPoP(w, f)
-		return nil, nil
-	}
-	return t, r2
+	http.Error(w, f.Message, f.Status)
 }
 
 // VerifyDPoP checks the credentials of r on a gate that takes DPoP, and
@@ -254,12 +232,13 @@ func (g *Gate) authenticateDPoP(w http.ResponseWriter, r *http.Request, log *slo
 // where DPoP is required, or when it is bound to a key), or a DPoP-bound
 // token with its proof. On success it returns the token and r with it in
 // its context, and sets a renewed nonce in w's DPoP-Nonce header when the
-// client's is getting old; otherwise the refusal to answer.
-func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, *DPoPRefusal) {
+// client's is getting old; otherwise the denial to answer. Verify calls
+// it on such a gate.
+func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, *Denial) {
 	d := g.dpop
 	vals := r.Header.Values("Authorization")
 	if len(vals) == 0 {
-		return nil, nil, g.refusal(r, nil, "missing_token", "", d.noToken...)
+		return nil, nil, g.refusal(r, nil, ReasonMissingToken, "", d.noToken...)
 	}
 	scheme, token, ok := "", "", len(vals) == 1
 	if ok {
@@ -267,16 +246,16 @@ func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logg
 	}
 	switch {
 	case !ok:
-		return nil, nil, g.refusal(r, nil, "invalid_token", "", d.badToken...)
+		return nil, nil, g.refusal(r, nil, ReasonInvalidToken, "", d.badToken...)
 	case scheme == "bearer" && d.mode == DPoPRequired:
-		return nil, nil, g.refusal(r, log, "invalid_token", "a bearer token where DPoP is required", d.badToken...)
+		return nil, nil, g.refusal(r, log, ReasonInvalidToken, "a bearer token where DPoP is required", d.badToken...)
 	case scheme == "bearer":
 		info, err := g.verifier.VerifyToken(r.Context(), token)
 		if err != nil {
-			return nil, nil, g.refusal(r, log, "invalid_token", redact(err, token), d.badToken...)
+			return nil, nil, g.refusal(r, log, ReasonInvalidToken, redact(err, token), d.badToken...)
 		}
 		if BoundKey(&info) != "" {
-			return nil, nil, g.refusal(r, log, "invalid_token", "a DPoP-bound token sent as a bearer token",
+			return nil, nil, g.refusal(r, log, ReasonInvalidToken, "a DPoP-bound token sent as a bearer token",
 				DPoPChallenge("invalid_token", "a DPoP-bound token needs the DPoP scheme and a proof", d.algs, g.scopes, g.metadataURL))
 		}
 		info.DPoPThumbprint = "" // no proof was checked
@@ -298,7 +277,7 @@ func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logg
 	}
 	info, err := g.verifier.VerifyToken(r.Context(), token)
 	if err != nil {
-		return nil, nil, g.refusal(r, log, "invalid_token", redact(err, token), DPoPChallenge("invalid_token", "", d.algs, g.scopes, g.metadataURL))
+		return nil, nil, g.refusal(r, log, ReasonInvalidToken, redact(err, token), DPoPChallenge("invalid_token", "", d.algs, g.scopes, g.metadataURL))
 	}
 	switch jkt := BoundKey(&info); {
 	case jkt == "":
@@ -311,7 +290,7 @@ func (g *Gate) VerifyDPoP(w http.ResponseWriter, r *http.Request, log *slog.Logg
 		if log != nil {
 			log.LogAttrs(r.Context(), slog.LevelError, "mcp: DPoP replay cache", slog.String("error", err.Error()))
 		}
-		return nil, nil, &DPoPRefusal{Status: http.StatusServiceUnavailable, Reason: "replay_cache"}
+		return nil, nil, &Denial{Status: http.StatusServiceUnavailable, Reason: ReasonReplayCache, Message: MessageReplayCache}
 	}
 	if !first {
 		return nil, nil, g.proofRefusal(r, log, badProof("the proof was used before"))

@@ -7,26 +7,35 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// Operation is one JSON-RPC request of a POST body: its method, and the
-// name (tools/call, prompts/get) or URI (resources/read) it names.
+// Operation is one JSON-RPC message of a POST body: its method, the
+// name (tools/call, prompts/get) or URI (resources/read) it names, and
+// its raw parts as sent.
 type Operation struct {
 	Method, Name, URI string
+	// ID is the id as sent; nil for a notification, which has none.
+	ID json.RawMessage
+	// Params, Meta (params._meta) and Arguments (params.arguments) as
+	// sent; nil when absent.
+	Params, Meta, Arguments json.RawMessage
 }
 
-// Operations reads the requests of a POST body, one message or a batch.
+// Operations reads the messages of a POST body, one message or a batch.
 // It reports false for a body that is not JSON-RPC, which the server
-// behind the gate answers as it does any other.
+// behind the gate answers as it does any other. The id returned is that
+// of a single message, nil for a batch.
 func Operations(body []byte) ([]Operation, json.RawMessage, bool) {
 	type params struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Meta      json.RawMessage `json:"_meta"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	type request struct {
 		ID     json.RawMessage `json:"id"`
@@ -38,7 +47,7 @@ func Operations(body []byte) ([]Operation, json.RawMessage, bool) {
 		if len(r.Params) > 0 && r.Params[0] == '{' {
 			_ = json.Unmarshal(r.Params, &p) // a bad params is the server's to answer
 		}
-		return Operation{Method: r.Method, Name: p.Name, URI: p.URI}
+		return Operation{Method: r.Method, Name: p.Name, URI: p.URI, ID: r.ID, Params: r.Params, Meta: p.Meta, Arguments: p.Arguments}
 	}
 	body = bytes.TrimLeft(body, " \t\r\n")
 	if len(body) > 0 && body[0] == '[' {
@@ -59,6 +68,19 @@ func Operations(body []byte) ([]Operation, json.RawMessage, bool) {
 	return []Operation{read(r)}, r.ID, true
 }
 
+// Refusal is a request Protect refused: the HTTP status answered, the
+// reason (one of the Reason constants), the message of the answer, and
+// the messages of the POST body (none for GET and DELETE, or a body that
+// is not JSON-RPC). Error is the JSON-RPC error answered, nil when the
+// answer is plain HTTP.
+type Refusal struct {
+	Status  int
+	Reason  string
+	Message string
+	Ops     []Operation
+	Error   json.RawMessage
+}
+
 // ProtectOptions say what Protect needs of the server behind it.
 type ProtectOptions struct {
 	// Scopes returns the scopes op declares (its tool's, prompt's or
@@ -70,12 +92,16 @@ type ProtectOptions struct {
 	MaxBody int64
 	// Log receives the refusals of the verifier.
 	Log *slog.Logger
+	// Refused, when set, is told of every request Protect refuses, after
+	// it has answered; r is the request, with the token in its context
+	// when one was verified.
+	Refused func(r *http.Request, ref Refusal)
 }
 
 // Catalog is what a server knows of the scopes it declares: those of one
 // operation, and all of them (the adapters' wire.Catalog).
 type Catalog interface {
-	ScopesOf(method, name, uri string, match func(template, uri string) bool) []string
+	ScopesOf(method, name, uri string) []string
 	AllScopes() []string
 }
 
@@ -83,18 +109,19 @@ type Catalog interface {
 // holds, logging refusals to log.
 func CatalogOptions(c Catalog, log *slog.Logger) ProtectOptions {
 	return ProtectOptions{
-		Scopes:   func(op Operation) []string { return c.ScopesOf(op.Method, op.Name, op.URI, MatchTemplate) },
+		Scopes:   func(op Operation) []string { return c.ScopesOf(op.Method, op.Name, op.URI) },
 		Declared: c.AllScopes,
 		Log:      log,
 	}
 }
 
 // Protect puts an SDK's Streamable HTTP handler behind g, as the built-in
-// server is: the metadata on its well-known paths; 401 for a request
-// without a valid bearer token; 404 for a session another principal
+// server is: the metadata on its well-known paths; 401 (or 503) for a
+// request Verify denies; 404 for a session another principal
 // created; 403 for a POST one of whose requests needs a scope the token
 // lacks (a batch as a whole). What passes reaches next with the token in
-// its context (mcprt.Token) and the body as it came.
+// its context (mcprt.Token) and the body as it came; what is refused is
+// told to ProtectOptions.Refused.
 func (g *Gate) Protect(next http.Handler, o ProtectOptions) http.Handler {
 	if o.MaxBody <= 0 {
 		o.MaxBody = 4 << 20
@@ -131,16 +158,23 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	t, r := p.g.Authenticate(w, r, p.o.Log)
+	t, r2, denied := p.g.Verify(w, r, p.o.Log)
 	if t == nil {
+		var ops []Operation
+		if p.o.Refused != nil && r.Method == http.MethodPost {
+			// Read before answering, as HTTP/1 may not read after: the
+			// refusal tells what the body asked for.
+			if body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.o.MaxBody)); err == nil {
+				ops, _, _ = Operations(body)
+			}
+		}
+		p.g.Unauthorized(w, denied)
+		p.refused(r, Refusal{Status: denied.Status, Reason: denied.Reason, Message: denied.Message, Ops: ops})
 		return
 	}
-	who := Principal(t)
-	sid := r.Header.Get("Mcp-Session-Id")
-	if sid != "" && !p.owns(sid, who) {
-		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
-		return
-	}
+	r = r2
+	var ops []Operation
+	var id json.RawMessage
 	if r.Method == http.MethodPost {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.o.MaxBody))
 		if err != nil {
@@ -153,22 +187,32 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if ops, id, ok := Operations(body); ok {
-			var need []string
-			lacks := false
-			for _, op := range ops {
-				var declared []string
-				if p.o.Scopes != nil {
-					declared = p.o.Scopes(op)
-				}
-				n := p.g.Need(declared)
-				need = Union(need, n)
-				lacks = lacks || Lacks(t, n)
+		ops, id, _ = Operations(body)
+	}
+	who := Principal(t)
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid != "" && !p.owns(sid, who) {
+		http.Error(w, MessageUnknown, http.StatusNotFound)
+		p.refused(r, Refusal{Status: http.StatusNotFound, Reason: ReasonUnknown, Message: MessageUnknown, Ops: ops})
+		return
+	}
+	if len(ops) > 0 {
+		var need []string
+		lacks := false
+		for _, op := range ops {
+			var declared []string
+			if p.o.Scopes != nil {
+				declared = p.o.Scopes(op)
 			}
-			if lacks {
-				p.g.ForbidToken(w, t, need, ErrorResponse(id, need))
-				return
-			}
+			n := p.g.Need(declared)
+			need = Union(need, n)
+			lacks = lacks || Lacks(t, n)
+		}
+		if lacks {
+			resp := ErrorResponse(id, need)
+			p.g.ForbidToken(w, t, need, resp)
+			p.refused(r, Refusal{Status: http.StatusForbidden, Reason: ReasonScope, Message: ScopeMessage(need), Ops: ops, Error: ErrorObject(need)})
+			return
 		}
 	}
 	rec := &sessionRecorder{ResponseWriter: w}
@@ -178,6 +222,13 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.bind(rec.sid, who)
 	case sid != "" && (rec.status == http.StatusNotFound || r.Method == http.MethodDelete && rec.status/100 == 2):
 		p.unbind(sid)
+	}
+}
+
+// refused tells ProtectOptions.Refused of ref, if it is set.
+func (p *protected) refused(r *http.Request, ref Refusal) {
+	if p.o.Refused != nil {
+		p.o.Refused(r, ref)
 	}
 }
 
@@ -259,7 +310,13 @@ func ErrorResponse(id json.RawMessage, need []string) []byte {
 		id = json.RawMessage("null")
 	}
 	dst := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
-	dst = append(dst, `,"error":{"code":-32600,"message":`...)
+	dst = append(append(dst, `,"error":`...), ErrorObject(need)...)
+	return append(dst, '}')
+}
+
+// ErrorObject is the JSON-RPC error object of ErrorResponse.
+func ErrorObject(need []string) []byte {
+	dst := append([]byte(nil), `{"code":-32600,"message":`...)
 	dst = jsonx.AppendString(dst, ScopeMessage(need))
 	dst = append(dst, `,"data":{"scopes":[`...)
 	for i, s := range need {
@@ -268,57 +325,40 @@ func ErrorResponse(id json.RawMessage, need []string) []byte {
 		}
 		dst = jsonx.AppendString(dst, s)
 	}
-	return append(dst, "]}}}"...)
+	return append(dst, "]}}"...)
 }
 
-// MatchTemplate reports whether uri is one of the URIs of the RFC 6570
-// template tmpl as the generator writes them: literals, {name} for one
-// path segment (no '/', '?' or '#', at least one character) and {+name}
-// for any text of at least one character. It tells which templates'
-// scopes a read needs before any of them runs; the walk keeps the set of
-// positions each part can end at, so it costs the length of uri per part.
-func MatchTemplate(tmpl, uri string) bool {
-	const maxURI = 64 << 10
-	if len(uri) > maxURI {
-		return false
+// LogRefusal logs ref, a refusal of r, at Info: a line "mcp request
+// refused" for each message of its body, with the JSON-RPC method and
+// what it names, or one line "mcp HTTP request refused" with the HTTP
+// method when the body held none (a GET, a DELETE). Each line has the
+// status, the reason, the session and the principal (the subject of the
+// verified token).
+func LogRefusal(log *slog.Logger, r *http.Request, ref Refusal) {
+	ctx := r.Context()
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
 	}
-	at := make([]bool, len(uri)+1)
-	next := make([]bool, len(uri)+1)
-	at[0] = true
-	for rest := tmpl; rest != ""; {
-		clear(next)
-		open := strings.IndexByte(rest, '{')
-		if open != 0 {
-			lit := rest
-			if open > 0 {
-				lit = rest[:open]
-			}
-			rest = rest[len(lit):]
-			for i, ok := range at {
-				if ok && strings.HasPrefix(uri[i:], lit) {
-					next[i+len(lit)] = true
-				}
-			}
-		} else {
-			end := strings.IndexByte(rest, '}')
-			if end < 0 {
-				return false
-			}
-			plus := strings.HasPrefix(rest, "{+")
-			rest = rest[end+1:]
-			// reach says a start position before i, from which the
-			// variable's text up to i is allowed, can be reached.
-			reach := false
-			for i := range uri {
-				if !plus && (uri[i] == '/' || uri[i] == '?' || uri[i] == '#') {
-					reach = false
-				} else {
-					reach = reach || at[i]
-					next[i+1] = next[i+1] || reach
-				}
-			}
+	tail := []slog.Attr{slog.Int("status", ref.Status), slog.String("reason", ref.Reason)}
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		tail = append(tail, slog.String("session", sid))
+	}
+	if tok, ok := mcprt.Token(ctx); ok {
+		tail = append(tail, slog.String("principal", tok.Subject))
+	}
+	told := false
+	for _, op := range ref.Ops {
+		if op.Method == "" {
+			continue // a response of the client
 		}
-		at, next = next, at
+		told = true
+		attrs := []slog.Attr{slog.String("method", op.Method)}
+		if target := op.Name + op.URI; target != "" {
+			attrs = append(attrs, slog.String("target", target))
+		}
+		log.LogAttrs(ctx, slog.LevelInfo, "mcp request refused", append(attrs, tail...)...)
 	}
-	return at[len(uri)]
+	if !told {
+		log.LogAttrs(ctx, slog.LevelInfo, "mcp HTTP request refused", append([]slog.Attr{slog.String("method", r.Method)}, tail...)...)
+	}
 }

@@ -3,17 +3,26 @@ package difftest
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
-// encodeBoth encodes r with the generated encoder and with encoding/json.
+// reference is how the generated encoder writes a value: as encoding/json
+// does, but for a nil slice, map or []byte, which it writes as
+// encoding/json/v2 does ([], {} and "" where encoding/json writes null).
+var reference = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.FormatNilSliceAsNull(false), jsonv2.FormatNilMapAsNull(false))
+
+// encodeBoth encodes r with the generated encoder and with the reference.
 func encodeBoth(r *Report) (ours, theirs []byte, oursErr, theirsErr error) {
 	var enc mcpimpl.Encoder
 	mcpgen_encode_Report(&enc, r)
-	theirs, theirsErr = json.Marshal(r)
+	theirs, theirsErr = jsonv2.Marshal(r, reference)
 	return enc.B, theirs, enc.Err(), theirsErr
 }
 
@@ -21,10 +30,10 @@ func compareEncodings(t *testing.T, r *Report) {
 	t.Helper()
 	ours, theirs, oursErr, theirsErr := encodeBoth(r)
 	if (oursErr != nil) != (theirsErr != nil) {
-		t.Fatalf("errors differ: generated %v, encoding/json %v", oursErr, theirsErr)
+		t.Fatalf("errors differ: generated %v, reference %v", oursErr, theirsErr)
 	}
 	if theirsErr == nil && string(ours) != string(theirs) {
-		t.Fatalf("generated encoder differs from encoding/json:\n got %s\nwant %s", ours, theirs)
+		t.Fatalf("generated encoder differs from the reference:\n got %s\nwant %s", ours, theirs)
 	}
 }
 
@@ -64,7 +73,7 @@ func TestDurationEncodesAsItsString(t *testing.T) {
 }
 
 // FuzzEncode decodes arbitrary JSON into a Report with encoding/json and
-// checks the generated encoder writes exactly what encoding/json writes.
+// checks the generated encoder writes exactly what the reference writes.
 func FuzzEncode(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `{"name":"<a>","labels":{"b":1,"a":2},"tags":null,"items":[{"sku":"x","tax":0.5}]}`,
@@ -80,4 +89,19 @@ func FuzzEncode(f *testing.F) {
 		}
 		compareEncodings(t, &r)
 	})
+}
+
+// TestNilIsEmpty checks that a nil slice, map or []byte is written as an
+// empty one, as the output schema, which allows no null for them, says;
+// a nil pointer stays null.
+func TestNilIsEmpty(t *testing.T) {
+	t.Parallel()
+	var enc mcpimpl.Encoder
+	mcpgen_encode_Report(&enc, &Report{Sets: map[string][]string{"k": nil}})
+	got := string(enc.B)
+	for _, want := range []string{`"tags":[]`, `"labels":{}`, `"blob":""`, `"sets":{"k":[]}`, `"any":null`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("a Report with nil values encodes as %s: want %s", got, want)
+		}
+	}
 }

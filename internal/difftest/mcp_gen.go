@@ -22,12 +22,14 @@ type (
 	mcpgen_MakeReport_changed_rerun_go_generate      = func(context.Context, KindsInput) (*Report, error)
 	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
 	mcpgen_Kinds_changed_rerun_go_generate           = func(context.Context, KindsInput) (string, error)
+	mcpgen_Problems_changed_rerun_go_generate        = func(context.Context, ProblemsInput) (int, error)
 )
 
 var (
 	_ mcpgen_MakeReport_changed_rerun_go_generate      = MakeReport
 	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
 	_ mcpgen_Kinds_changed_rerun_go_generate           = Kinds
+	_ mcpgen_Problems_changed_rerun_go_generate        = Problems
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
@@ -36,21 +38,27 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:            "make_report",
 		Description:     "Returns a report naming the input's identifier.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
-		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":["array","null"],"items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":["object","null"],"additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"One line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":["array","null"],"items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"}},"required":["id","small"],"additionalProperties":false}`),
+		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"One line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_MakeReport,
 		ChecksArguments: true,
 	}, {
 		Name:            "bulk_price_update",
 		Description:     "Applies a price change to a list of products in one region.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"type":"string","description":"Rounding","enum":["none","nearest_cent","nearest_unit"]},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"Rounding"},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_BulkPriceUpdate,
 		ChecksArguments: true,
 	}, {
 		Name:            "kinds",
 		Description:     "Takes arguments of many kinds.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"type":"integer","description":"A bounded count","minimum":1,"maximum":500},"ratio":{"type":"number","description":"A float32"},"on":{"type":"boolean","description":"A flag"},"wait":{"type":"string","description":"A duration","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"blob":{"type":"string","description":"Bytes","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"tags":{"type":"array","description":"Tags","items":{"type":"string"},"maxItems":3},"pair":{"type":"array","description":"Two numbers","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},"labels":{"type":"object","description":"Labels","additionalProperties":{"type":"string"}},"places":{"type":"object","description":"Objects by name","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},"level":{"type":"integer","description":"A level","enum":[1,2]},"code":{"type":"string","description":"A code","pattern":"^[A-Z]{2}[0-9]{2}$"},"note":{"type":["string","null"],"description":"A note"},"spots":{"type":"array","description":"Objects, each once","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},"rows":{"type":"array","description":"Lists, each once","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},"maps":{"type":"array","description":"Maps, each once","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_Kinds,
+		ChecksArguments: true,
+	}, {
+		Name:            "problems",
+		Description:     "Takes arguments whose problems are compared with the validator's.",
+		InputSchema:     []byte(`{"type":"object","properties":{"a":{"type":"integer","description":"At least five","minimum":5},"b":{"type":"array","description":"Two or three names","items":{"type":"string"},"minItems":2,"maxItems":3},"c":{"type":"array","description":"Numbers, each once","items":{"type":"integer"},"uniqueItems":true},"d":{"anyOf":[{"type":"string","pattern":"^[a-z]+$","minLength":2},{"type":"null"}],"description":"A word"},"e":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"maxItems":2},{"type":"null"}],"description":"Objects"},"f":{"anyOf":[{"type":"string","enum":["emea","amer","apac"]},{"type":"null"}],"description":"A region"},"g":{"anyOf":[{"type":"integer","minimum":-128,"maximum":127},{"type":"null"}],"description":"An int8"},"h":{"anyOf":[{"type":"object","additionalProperties":{"type":"integer"}},{"type":"null"}],"description":"Numbers by name"},"i":{"anyOf":[{"type":"array","items":{"type":"string","enum":["emea","amer","apac"]},"minItems":1,"uniqueItems":true},{"type":"null"}],"description":"Regions, each once"},"j":{"anyOf":[{"type":"integer","maximum":9},{"type":"null"}],"description":"At most nine","default":3}},"required":["a","b","c"],"additionalProperties":false}`),
+		Handler:         mcpgen_call_Problems,
 		ChecksArguments: true,
 	}}
 }
@@ -65,7 +73,7 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := MakeReport(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	if out == nil {
 		return mcprt.TextResult("null")
@@ -85,7 +93,7 @@ func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result 
 	}
 	out, err := BulkPriceUpdate(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
@@ -100,9 +108,24 @@ func mcpgen_call_Kinds(ctx context.Context, args []byte) mcprt.Result {
 	}
 	out, err := Kinds(ctx, in)
 	if err != nil {
-		return mcprt.ErrorResult(err)
+		return mcpimpl.CallError(err)
 	}
 	return mcprt.TextResult(string(out))
+}
+
+func mcpgen_call_Problems(ctx context.Context, args []byte) mcprt.Result {
+	var d mcpimpl.Decoder
+	d.Start(ctx, args)
+	var in ProblemsInput
+	mcpgen_decode_ProblemsInput(&d, &in)
+	if err := d.Finish(); err != nil {
+		return mcprt.ErrorResult(err)
+	}
+	out, err := Problems(ctx, in)
+	if err != nil {
+		return mcpimpl.CallError(err)
+	}
+	return mcprt.TextResult(strconv.FormatInt(int64(out), 10))
 }
 
 func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
@@ -124,100 +147,118 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 				if d.Repeated(&seen0[2]) {
 					continue
 				}
-				v.Count = mcpimpl.CheckBounds(d, uint16(d.Uint(16)), &mcpgen_bounds_0)
+				if !d.Null() {
+					v.Count = mcpimpl.CheckBounds(d, uint16(d.Uint(16)), &mcpgen_bounds_0)
+				}
 			case "ratio":
 				if d.Repeated(&seen0[3]) {
 					continue
 				}
-				v.Ratio = float32(d.Float(32))
+				if !d.Null() {
+					v.Ratio = float32(d.Float(32))
+				}
 			case "on":
 				if d.Repeated(&seen0[4]) {
 					continue
 				}
-				v.On = d.Bool()
+				if !d.Null() {
+					v.On = d.Bool()
+				}
 			case "wait":
 				if d.Repeated(&seen0[5]) {
 					continue
 				}
-				v.Wait = d.Duration()
+				if !d.Null() {
+					v.Wait = d.Duration()
+				}
 			case "blob":
 				if d.Repeated(&seen0[6]) {
 					continue
 				}
-				v.Blob = d.Bytes()
+				if !d.Null() {
+					v.Blob = d.Bytes()
+				}
 			case "tags":
 				if d.Repeated(&seen0[7]) {
 					continue
 				}
-				if d.Array() {
-					for d.NextElem() {
-						v.Tags = mcpimpl.Grow(d, v.Tags)
-						v.Tags[len(v.Tags)-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.Tags = mcpimpl.Grow(d, v.Tags)
+							v.Tags[len(v.Tags)-1] = d.String()
+						}
+						v.Tags = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.Tags), 0, 3)
 					}
-					v.Tags = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.Tags), 0, 3)
 				}
 			case "pair":
 				if d.Repeated(&seen0[8]) {
 					continue
 				}
-				if d.Array() {
-					n1 := 0
-					for d.NextElem() {
-						if n1 < 2 {
-							v.Pair[n1] = int32(d.Int(32))
-						} else {
-							d.Skip()
+				if !d.Null() {
+					if d.Array() {
+						n1 := 0
+						for d.NextElem() {
+							v.Pair[n1%2] = int32(d.Int(32))
+							n1++
 						}
-						n1++
-					}
-					if n1 != 2 {
-						d.Errorf("expected 2 items, got %d", n1)
+						if n1 != 2 {
+							d.Errorf("expected 2 items, got %d", n1)
+						}
 					}
 				}
 			case "labels":
 				if d.Repeated(&seen0[9]) {
 					continue
 				}
-				if d.Object() {
-					if v.Labels == nil {
-						v.Labels = mcpimpl.NewMap(v.Labels)
-					}
-					for d.NextField() {
-						k1 := string(d.Key())
-						v.Labels[k1] = d.String()
+				if !d.Null() {
+					if d.Object() {
+						if v.Labels == nil {
+							v.Labels = mcpimpl.NewMap(v.Labels)
+						}
+						for d.NextField() {
+							k1 := string(d.Key())
+							v.Labels[k1] = d.String()
+						}
 					}
 				}
 			case "places":
 				if d.Repeated(&seen0[10]) {
 					continue
 				}
-				if d.Object() {
-					if v.Places == nil {
-						v.Places = mcpimpl.NewMap(v.Places)
-					}
-					for d.NextField() {
-						k1 := string(d.Key())
-						e1 := mcpimpl.MapZero(v.Places)
-						mcpgen_decode_Common(d, &e1)
-						v.Places[k1] = e1
+				if !d.Null() {
+					if d.Object() {
+						if v.Places == nil {
+							v.Places = mcpimpl.NewMap(v.Places)
+						}
+						for d.NextField() {
+							k1 := string(d.Key())
+							e1 := mcpimpl.MapZero(v.Places)
+							mcpgen_decode_Common(d, &e1)
+							v.Places[k1] = e1
+						}
 					}
 				}
 			case "level":
 				if d.Repeated(&seen0[11]) {
 					continue
 				}
-				x1 := Level(d.Int(64))
-				switch x1 {
-				case 1, 2:
-				default:
-					d.BadEnum(strconv.FormatInt(int64(x1), 10), `1, 2`)
+				if !d.Null() {
+					x1 := Level(d.Int(64))
+					switch x1 {
+					case 1, 2:
+					default:
+						d.BadEnum(strconv.FormatInt(int64(x1), 10), `1, 2`)
+					}
+					v.Level = x1
 				}
-				v.Level = x1
 			case "code":
 				if d.Repeated(&seen0[12]) {
 					continue
 				}
-				v.Code = mcpimpl.CheckPattern(d, d.String(), mcpgen_pattern_0)
+				if !d.Null() {
+					v.Code = mcpimpl.CheckPattern(d, d.String(), mcpgen_pattern_0)
+				}
 			case "note":
 				if d.Repeated(&seen0[13]) {
 					continue
@@ -232,51 +273,57 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 				if d.Repeated(&seen0[14]) {
 					continue
 				}
-				if d.Array() {
-					at1 := d.ValueStart()
-					for d.NextElem() {
-						v.Spots = mcpimpl.Grow(d, v.Spots)
-						mcpgen_decode_Common(d, &v.Spots[len(v.Spots)-1])
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.Spots = mcpimpl.Grow(d, v.Spots)
+							mcpgen_decode_Common(d, &v.Spots[len(v.Spots)-1])
+						}
+						v.Spots = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Spots), at1)
 					}
-					v.Spots = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Spots), at1)
 				}
 			case "rows":
 				if d.Repeated(&seen0[15]) {
 					continue
 				}
-				if d.Array() {
-					at1 := d.ValueStart()
-					for d.NextElem() {
-						v.Rows = mcpimpl.Grow(d, v.Rows)
-						if d.Array() {
-							for d.NextElem() {
-								v.Rows[len(v.Rows)-1] = mcpimpl.Grow(d, v.Rows[len(v.Rows)-1])
-								v.Rows[len(v.Rows)-1][len(v.Rows[len(v.Rows)-1])-1] = d.String()
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.Rows = mcpimpl.Grow(d, v.Rows)
+							if d.Array() {
+								for d.NextElem() {
+									v.Rows[len(v.Rows)-1] = mcpimpl.Grow(d, v.Rows[len(v.Rows)-1])
+									v.Rows[len(v.Rows)-1][len(v.Rows[len(v.Rows)-1])-1] = d.String()
+								}
+								v.Rows[len(v.Rows)-1] = mcpimpl.NonNil(v.Rows[len(v.Rows)-1])
 							}
-							v.Rows[len(v.Rows)-1] = mcpimpl.NonNil(v.Rows[len(v.Rows)-1])
 						}
+						v.Rows = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Rows), at1)
 					}
-					v.Rows = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Rows), at1)
 				}
 			case "maps":
 				if d.Repeated(&seen0[16]) {
 					continue
 				}
-				if d.Array() {
-					at1 := d.ValueStart()
-					for d.NextElem() {
-						v.Maps = mcpimpl.Grow(d, v.Maps)
-						if d.Object() {
-							if v.Maps[len(v.Maps)-1] == nil {
-								v.Maps[len(v.Maps)-1] = mcpimpl.NewMap(v.Maps[len(v.Maps)-1])
-							}
-							for d.NextField() {
-								k2 := string(d.Key())
-								v.Maps[len(v.Maps)-1][k2] = d.Bool()
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.Maps = mcpimpl.Grow(d, v.Maps)
+							if d.Object() {
+								if v.Maps[len(v.Maps)-1] == nil {
+									v.Maps[len(v.Maps)-1] = mcpimpl.NewMap(v.Maps[len(v.Maps)-1])
+								}
+								for d.NextField() {
+									k2 := string(d.Key())
+									v.Maps[len(v.Maps)-1][k2] = d.Bool()
+								}
 							}
 						}
+						v.Maps = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Maps), at1)
 					}
-					v.Maps = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Maps), at1)
 				}
 			default:
 				d.UnknownField(mcpgen_fields_0)
@@ -304,7 +351,9 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateIn
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.Rounding = d.Enum(mcpgen_enum_1)
+				if !d.Null() {
+					v.Rounding = d.Enum(mcpgen_enum_1)
+				}
 			case "changes":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -330,6 +379,128 @@ var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
+func mcpgen_decode_ProblemsInput(d *mcpimpl.Decoder, v *ProblemsInput) {
+	if d.Object() {
+		var seen0 [10]bool
+		for d.NextField() {
+			switch string(d.Key()) {
+			case "a":
+				if d.Repeated(&seen0[0]) {
+					continue
+				}
+				v.A = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_1)
+			case "b":
+				if d.Repeated(&seen0[1]) {
+					continue
+				}
+				if d.Array() {
+					for d.NextElem() {
+						v.B = mcpimpl.Grow(d, v.B)
+						v.B[len(v.B)-1] = d.String()
+					}
+					v.B = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.B), 2, 3)
+				}
+			case "c":
+				if d.Repeated(&seen0[2]) {
+					continue
+				}
+				if d.Array() {
+					at1 := d.ValueStart()
+					for d.NextElem() {
+						v.C = mcpimpl.Grow(d, v.C)
+						v.C[len(v.C)-1] = int(d.Int(64))
+					}
+					v.C = mcpimpl.CheckUnique(d, mcpimpl.NonNil(v.C), at1)
+				}
+			case "d":
+				if d.Repeated(&seen0[3]) {
+					continue
+				}
+				if !d.Null() {
+					v.D = mcpimpl.CheckPattern(d, mcpimpl.CheckLength(d, d.String(), 2, -1), mcpgen_pattern_1)
+				}
+			case "e":
+				if d.Repeated(&seen0[4]) {
+					continue
+				}
+				if !d.Null() {
+					if d.Array() {
+						for d.NextElem() {
+							v.E = mcpimpl.Grow(d, v.E)
+							mcpgen_decode_Common(d, &v.E[len(v.E)-1])
+						}
+						v.E = mcpimpl.CheckItems(d, mcpimpl.NonNil(v.E), 0, 2)
+					}
+				}
+			case "f":
+				if d.Repeated(&seen0[5]) {
+					continue
+				}
+				if !d.Null() {
+					v.F = Region(d.Enum(mcpgen_enum_0))
+				}
+			case "g":
+				if d.Repeated(&seen0[6]) {
+					continue
+				}
+				if !d.Null() {
+					v.G = int8(d.Int(8))
+				}
+			case "h":
+				if d.Repeated(&seen0[7]) {
+					continue
+				}
+				if !d.Null() {
+					if d.Object() {
+						if v.H == nil {
+							v.H = mcpimpl.NewMap(v.H)
+						}
+						for d.NextField() {
+							k1 := string(d.Key())
+							v.H[k1] = int(d.Int(64))
+						}
+					}
+				}
+			case "i":
+				if d.Repeated(&seen0[8]) {
+					continue
+				}
+				if !d.Null() {
+					if d.Array() {
+						at1 := d.ValueStart()
+						for d.NextElem() {
+							v.I = mcpimpl.Grow(d, v.I)
+							v.I[len(v.I)-1] = Region(d.Enum(mcpgen_enum_0))
+						}
+						v.I = mcpimpl.CheckUnique(d, mcpimpl.CheckItems(d, mcpimpl.NonNil(v.I), 1, -1), at1)
+					}
+				}
+			case "j":
+				if d.Repeated(&seen0[9]) {
+					continue
+				}
+				if d.Null() {
+					v.J = 3
+				} else {
+					v.J = mcpimpl.CheckBounds(d, int(d.Int(64)), &mcpgen_bounds_2)
+				}
+			default:
+				d.UnknownField(mcpgen_fields_2)
+			}
+		}
+		d.Require(seen0[:], mcpgen_fields_2, 0, 1, 2)
+		if !seen0[9] {
+			v.J = 3
+		}
+	}
+}
+
+var mcpgen_bounds_1 = mcpimpl.Bounds{Min: 5, MinText: "5"}
+
+var mcpgen_bounds_2 = mcpimpl.Bounds{Max: 9, MaxText: "9"}
+
+var mcpgen_fields_2 = []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+
 func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 	if d.Object() {
 		var seen0 [1]bool
@@ -341,14 +512,14 @@ func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 				}
 				v.ID = mcpimpl.CheckLength(d, d.String(), 1, 8)
 			default:
-				d.UnknownField(mcpgen_fields_2)
+				d.UnknownField(mcpgen_fields_3)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_2, 0)
+		d.Require(seen0[:], mcpgen_fields_3, 0)
 	}
 }
 
-var mcpgen_fields_2 = []string{"id"}
+var mcpgen_fields_3 = []string{"id"}
 
 func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 	if d.Object() {
@@ -376,14 +547,14 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:
-				d.UnknownField(mcpgen_fields_3)
+				d.UnknownField(mcpgen_fields_4)
 			}
 		}
-		d.Require(seen0[:], mcpgen_fields_3, 0, 1)
+		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
 
-var mcpgen_fields_3 = []string{"product_id", "new_price", "effective_from"}
+var mcpgen_fields_4 = []string{"product_id", "new_price", "effective_from"}
 
 func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	sep0 := byte(0x7b)
@@ -468,18 +639,14 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"tags\":"...)
-	if v.Tags == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x5b))
-		for i1 := range v.Tags {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
+	enc.B = append(enc.B, byte(0x5b))
+	for i1 := range v.Tags {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x5d))
+		enc.B = mcpimpl.AppendString(enc.B, string(v.Tags[i1]))
 	}
+	enc.B = append(enc.B, byte(0x5d))
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"pair\":"...)
@@ -494,37 +661,29 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 	enc.B = append(enc.B, sep0)
 	sep0 = byte(0x2c)
 	enc.B = append(enc.B, "\"labels\":"...)
-	if v.Labels == nil {
-		enc.B = append(enc.B, "null"...)
-	} else {
-		enc.B = append(enc.B, byte(0x7b))
-		for i1, k1 := range mcpimpl.SortedKeys(v.Labels) {
-			if i1 > 0 {
-				enc.B = append(enc.B, byte(0x2c))
-			}
-			enc.B = mcpimpl.AppendString(enc.B, k1)
-			enc.B = append(enc.B, byte(0x3a))
-			v1 := v.Labels[k1]
-			enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
+	enc.B = append(enc.B, byte(0x7b))
+	for i1, k1 := range mcpimpl.SortedKeys(v.Labels) {
+		if i1 > 0 {
+			enc.B = append(enc.B, byte(0x2c))
 		}
-		enc.B = append(enc.B, byte(0x7d))
+		enc.B = mcpimpl.AppendString(enc.B, k1)
+		enc.B = append(enc.B, byte(0x3a))
+		v1 := v.Labels[k1]
+		enc.B = strconv.AppendInt(enc.B, int64(v1), 10)
 	}
+	enc.B = append(enc.B, byte(0x7d))
 	if len(v.Items) != 0 {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"items\":"...)
-		if v.Items == nil {
-			enc.B = append(enc.B, "null"...)
-		} else {
-			enc.B = append(enc.B, byte(0x5b))
-			for i1 := range v.Items {
-				if i1 > 0 {
-					enc.B = append(enc.B, byte(0x2c))
-				}
-				mcpgen_encode_Item(enc, &v.Items[i1])
+		enc.B = append(enc.B, byte(0x5b))
+		for i1 := range v.Items {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
 			}
-			enc.B = append(enc.B, byte(0x5d))
+			mcpgen_encode_Item(enc, &v.Items[i1])
 		}
+		enc.B = append(enc.B, byte(0x5d))
 	}
 	if v.Next != nil {
 		enc.B = append(enc.B, sep0)
@@ -560,32 +719,24 @@ func mcpgen_encode_Report(enc *mcpimpl.Encoder, v *Report) {
 		enc.B = append(enc.B, sep0)
 		sep0 = byte(0x2c)
 		enc.B = append(enc.B, "\"sets\":"...)
-		if v.Sets == nil {
-			enc.B = append(enc.B, "null"...)
-		} else {
-			enc.B = append(enc.B, byte(0x7b))
-			for i1, k1 := range mcpimpl.SortedKeys(v.Sets) {
-				if i1 > 0 {
+		enc.B = append(enc.B, byte(0x7b))
+		for i1, k1 := range mcpimpl.SortedKeys(v.Sets) {
+			if i1 > 0 {
+				enc.B = append(enc.B, byte(0x2c))
+			}
+			enc.B = mcpimpl.AppendString(enc.B, k1)
+			enc.B = append(enc.B, byte(0x3a))
+			v1 := v.Sets[k1]
+			enc.B = append(enc.B, byte(0x5b))
+			for i2 := range v1 {
+				if i2 > 0 {
 					enc.B = append(enc.B, byte(0x2c))
 				}
-				enc.B = mcpimpl.AppendString(enc.B, k1)
-				enc.B = append(enc.B, byte(0x3a))
-				v1 := v.Sets[k1]
-				if v1 == nil {
-					enc.B = append(enc.B, "null"...)
-				} else {
-					enc.B = append(enc.B, byte(0x5b))
-					for i2 := range v1 {
-						if i2 > 0 {
-							enc.B = append(enc.B, byte(0x2c))
-						}
-						enc.B = mcpimpl.AppendString(enc.B, string(v1[i2]))
-					}
-					enc.B = append(enc.B, byte(0x5d))
-				}
+				enc.B = mcpimpl.AppendString(enc.B, string(v1[i2]))
 			}
-			enc.B = append(enc.B, byte(0x7d))
+			enc.B = append(enc.B, byte(0x5d))
 		}
+		enc.B = append(enc.B, byte(0x7d))
 	}
 	if sep0 == byte(0x7b) {
 		enc.B = append(enc.B, byte(0x7b))
@@ -645,6 +796,18 @@ type (
 		Rounding string
 		Changes  []PriceChange
 	}
+	mcpgen_ProblemsInput_fields_changed_rerun_go_generate struct {
+		A int
+		B []string
+		C []int
+		D string
+		E []Common
+		F Region
+		G int8
+		H map[string]int
+		I []Region
+		J int
+	}
 	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
 		ProductID     string
 		NewPrice      float64
@@ -690,6 +853,7 @@ var (
 	_ = mcpgen_KindsInput_fields_changed_rerun_go_generate(KindsInput{})
 	_ = mcpgen_Common_fields_changed_rerun_go_generate(Common{})
 	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_ProblemsInput_fields_changed_rerun_go_generate(ProblemsInput{})
 	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
 	_ = mcpgen_Report_fields_changed_rerun_go_generate(Report{})
 	_ = mcpgen_Extra_fields_changed_rerun_go_generate(Extra{})
@@ -697,3 +861,4 @@ var (
 )
 
 var mcpgen_pattern_0 = regexp.MustCompile("^[A-Z]{2}[0-9]{2}$")
+var mcpgen_pattern_1 = regexp.MustCompile("^[a-z]+$")

@@ -80,3 +80,24 @@ type KindsInput struct {
 //
 //mcp:tool
 func Kinds(ctx context.Context, in KindsInput) (string, error) { return in.ID, nil }
+
+// ProblemsInput has properties of several kinds of checks, for arguments
+// with many problems at once: the decoder must report each of them, at
+// its path, as the validator does.
+type ProblemsInput struct {
+	A int            `json:"a" mcp:"min=5"`                                  // At least five
+	B []string       `json:"b" mcp:"minItems=2,maxItems=3"`                  // Two or three names
+	C []int          `json:"c" mcp:"uniqueItems"`                            // Numbers, each once
+	D string         `json:"d,omitempty" mcp:"minLength=2,pattern=^[a-z]+$"` // A word
+	E []Common       `json:"e,omitempty" mcp:"maxItems=2"`                   // Objects
+	F Region         `json:"f,omitempty"`                                    // A region
+	G int8           `json:"g,omitempty"`                                    // An int8
+	H map[string]int `json:"h,omitempty"`                                    // Numbers by name
+	I []Region       `json:"i,omitempty" mcp:"uniqueItems,minItems=1"`       // Regions, each once
+	J int            `json:"j" mcp:"default=3,max=9"`                        // At most nine
+}
+
+// Problems takes arguments whose problems are compared with the validator's.
+//
+//mcp:tool
+func Problems(ctx context.Context, in ProblemsInput) (int, error) { return in.A, nil }

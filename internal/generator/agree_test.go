@@ -64,7 +64,7 @@ var agreeCases = map[string]struct {
 		{"check", `{"inline":5,"id":null,"mode":"medium"}`, invalid},
 		{"check", `{"inline":{"a":1,"b":2}}`, invalid},
 	}},
-	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`}, []argCase{
+	"tags": {map[string]string{"greet": `{"name":"bob","must":"x"}`, "search": `{"query":"a"}`, "lookup": `{"isbn":"9781234567890","shelf":"AB"}`}, []argCase{
 		{"greet", `{}`, valid},
 		{"greet", `{"must":null}`, invalid},
 		{"greet", `{"name":"b"}`, invalid},
@@ -120,6 +120,10 @@ var agreeCases = map[string]struct {
 		{"search", `{"limit":51}`, invalid},
 		{"search", `{"limit":0}`, invalid}, // the file's minimum, checked
 		{"search", `{"x":1}`, invalid},
+		{"lookup", `{}`, valid},
+		{"lookup", `{"isbn":"'9781234567890'"}`, invalid}, // the quotes are the directive's, not the pattern's
+		{"lookup", `{"isbn":"1234567890123"}`, invalid},
+		{"lookup", `{"shelf":"abc"}`, invalid},
 	}},
 	"methods": {map[string]string{"read": `{"temp":21,"on":"2024-05-01","level":"low","addr":"10.0.0.1"}`}, []argCase{
 		{"read", `{}`, valid},
@@ -173,6 +177,25 @@ var agreeCases = map[string]struct {
 		{"place_order", `{"extra":{"any":[1]}}`, valid},
 		{"place_order", `{"other":1}`, invalid},
 	}},
+	"maps": {map[string]string{"count": `{"colors":{"red":1}}`, "tally": `{"counts":{"red":1}}`}, []argCase{
+		{"count", `{}`, valid},
+		{"count", `{"colors":{}}`, valid},
+		{"count", `{"colors":{"purple":1}}`, invalid},
+		{"count", `{"colors":{"red":1,"Red":1}}`, invalid},
+		{"count", `{"any":{"purple":true}}`, valid},
+		{"count", `{"labels":{"any label":"z"}}`, valid},
+		{"count", `{"plain":{"x":1}}`, valid},
+		{"count", `{"mixes":{"red":{"any":1}}}`, valid},
+		{"count", `{"mixes":{"teal":{}}}`, invalid},
+		{"count", `{"mixes":{"red":{"a":"x"}}}`, invalid},
+		{"count", `{"boxes":{"blue":{"n":1}}}`, valid},
+		{"count", `{"boxes":{"grey":{"n":1}}}`, invalid},
+		{"count", `{"shades":[{"red":"blue"}]}`, valid},
+		{"count", `{"shades":[{"red":"gold"}]}`, invalid},
+		{"count", `{"shades":[{"gold":"red"}]}`, invalid},
+		{"tally", `{"counts":{"blue":2,"green":0}}`, valid},
+		{"tally", `{"counts":{"Blue":2}}`, invalid},
+	}},
 	"remote": {map[string]string{"order": `{"customer":{"name":"a"},"buyer":{"name":"b"},"where":{"Filename":"f","Offset":0,"Line":1,"Column":1},"lines":{"items":[{"sku":"s","quantity":1}]}}`}, []argCase{
 		{"order", `{}`, valid},
 		{"order", `{"customer":{"name":"a","email":"a@b.example"},"counts":{"items":[1,2],"next":2},"labels":[{"key":"k","value":true}]}`, valid},
@@ -193,6 +216,11 @@ var agreeCases = map[string]struct {
 // agreeProblems are, per golden case and patch of agreeCases, the exact
 // text of the decoder's error result.
 var agreeProblems = map[string]map[string]string{
+	"maps": {
+		// A key of a type with constants is checked as the property name
+		// it is, at its path.
+		`{"colors":{"purple":1}}`: "invalid arguments:\ncolors.purple: property name \"purple\" is not one of \"red\", \"green\", \"blue\"",
+	},
 	"methods": {
 		// An enum of a type that reads itself from text checks the text.
 		`{"alarm":"medium"}`: "invalid arguments:\nalarm: \"medium\" is not one of \"low\", \"high\"",

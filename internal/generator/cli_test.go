@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +112,49 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestListMeta checks that a descriptor with both an MCP App's _meta.ui
+// and scopes lists one _meta holding both, not two members of that name,
+// which JSON decoders read as the last alone.
+func TestListMeta(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a.go": `package x
+
+// Viewer is the page.
+//
+//mcp:resource uri=ui://x/viewer scope=read
+func Viewer() string { return "<!doctype html>" }
+
+// Show shows an item.
+//
+//mcp:tool ui=ui://x/viewer scope=read
+func Show(id int) (string, error) { return "item", nil }
+`})
+	code, stdout, stderr := runMain(t, dir, "-list")
+	if code != ExitOK {
+		t.Fatalf("-list: exit %d, stderr %q", code, stderr)
+	}
+	if n := strings.Count(stdout, `"_meta"`); n != 2 {
+		t.Errorf("-list has %d _meta members, want one a descriptor:\n%s", n, stdout)
+	}
+	var list struct {
+		Tools []struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"tools"`
+		Resources []struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
+		t.Fatal(err)
+	}
+	if meta := list.Tools[0].Meta; meta[ScopesMeta] == nil || meta["ui"] == nil {
+		t.Errorf("the tool's _meta lacks the scopes or ui: %v\n%s", meta, stdout)
+	}
+	if meta := list.Resources[0].Meta; meta[ScopesMeta] == nil {
+		t.Errorf("the resource's _meta lacks the scopes: %v\n%s", meta, stdout)
+	}
+}
+
 func TestOutputFlag(t *testing.T) {
 	t.Parallel()
 	dir := miniModule(t, map[string]string{"a.go": toolSource})
@@ -207,7 +251,7 @@ func TestSeveralPackages(t *testing.T) {
 	})
 	wantRun(t, dir, []string{"./..."}, ExitFail, "", ""+
 		"a/a.go:11:12: bad value \"never\" for key \"task\" (valid: forbidden, optional, required)\n"+
-		"b/b.go:11:12: unknown key \"titel\"; did you mean \"title\"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope)\n")
+		"b/b.go:11:12: unknown key \"titel\"; did you mean \"title\"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint)\n")
 	for _, p := range []string{"a", "b", "c"} {
 		if _, err := os.Stat(filepath.Join(dir, p, DefaultOutput)); err == nil {
 			t.Errorf("%s/%s written despite errors elsewhere", p, DefaultOutput)
@@ -221,6 +265,82 @@ func TestSeveralPackages(t *testing.T) {
 			t.Errorf("%s/%s not written", p, DefaultOutput)
 		}
 	}
+}
+
+// declsSource is a package declaring a tool, a prompt, a resource and a
+// template, whose directives are on lines 7, 12, 17 and 22.
+func declsSource(pkg string) string {
+	return "package " + pkg + `
+
+import "context"
+
+// Get gets.
+//
+//mcp:tool
+func Get(ctx context.Context) (string, error) { return "", nil }
+
+// Greet greets.
+//
+//mcp:prompt
+func Greet(ctx context.Context) (string, error) { return "hi", nil }
+
+// Page is a page.
+//
+//mcp:resource uri=kb://page
+func Page(ctx context.Context) (string, error) { return "", nil }
+
+// Item is an item.
+//
+//mcp:resource uri=kb://items/{id}
+func Item(ctx context.Context, id string) (string, error) { return id, nil }
+`
+}
+
+// TestDuplicatesAcrossPackages checks that two packages declaring a tool,
+// prompt, resource or template of one name are an error at both
+// declarations where they are served together: always under -list, -doc
+// and -diff, which print the run as one server, and when a package of the
+// run imports both, whatever the mode; never for packages apart.
+func TestDuplicatesAcrossPackages(t *testing.T) {
+	t.Parallel()
+	dir := miniModule(t, map[string]string{"a/a.go": declsSource("a"), "b/b.go": declsSource("b")})
+	decls := []struct{ line, what, fix string }{
+		{"7", `tool name "get"`, "set name= on one of them"},
+		{"12", `prompt name "greet"`, "set name= on one of them"},
+		{"17", `resource uri "kb://page"`, "change the uri of one of them"},
+		{"22", `resource template "kb://items/{id}"`, "change the uri of one of them"},
+	}
+	both := func(why string) string {
+		var b strings.Builder
+		for _, at := range [][2]string{{"a", "b"}, {"b", "a"}} {
+			for _, d := range decls {
+				fmt.Fprintf(&b, "%s/%s.go:%s:1: %s is also declared at %s/%s.go:%s:1, and %s: %s\n", at[0], at[0], d.line, d.what, at[1], at[1], d.line, why, d.fix)
+			}
+		}
+		return b.String()
+	}
+	oneServer := func(mode string) string {
+		return both(mode + " prints the packages of the run as one server (run it on each server's packages apart)")
+	}
+	wantRun(t, dir, []string{"-list", "./a", "./b"}, ExitFail, "", oneServer("-list"))
+	wantRun(t, dir, []string{"-doc", "./..."}, ExitFail, "", oneServer("-doc"))
+	writeFile(t, filepath.Join(dir, "old.json"), `{"tools":[]}`)
+	wantRun(t, dir, []string{"-diff", "old.json", "./..."}, ExitFail, "", oneServer("-diff"))
+	// Apart, each package is its own server's.
+	wantRun(t, dir, []string{"./..."}, ExitOK, "", "")
+	if code, _, stderr := runMain(t, dir, "-list", "./a"); code != ExitOK {
+		t.Errorf("-list ./a: exit %d, stderr %q", code, stderr)
+	}
+	// A main package serving both makes them one server's.
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nimport (\n\t\"example.com/x/a\"\n\t\"example.com/x/b\"\n)\n\n"+
+		"func main() { _, _ = a.MCPTools(), b.MCPTools() }\n")
+	wantRun(t, dir, []string{"./..."}, ExitFail, "", both("package example.com/x imports both"))
+	wantRun(t, dir, []string{"-check", "./..."}, ExitFail, "", both("package example.com/x imports both"))
+	wantRun(t, dir, []string{"-check", "./a", "./b"}, ExitOK, "", "")
+	// So does one package importing the other.
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+	writeFile(t, filepath.Join(dir, "b/use.go"), "package b\n\nimport \"example.com/x/a\"\n\n// All is every tool.\nfunc All() int { return len(a.MCPTools()) + len(MCPTools()) }\n")
+	wantRun(t, dir, []string{"-check", "./..."}, ExitFail, "", both("package example.com/x/b imports package example.com/x/a"))
 }
 
 // TestGoListFailureIsReported checks that a package the go command cannot

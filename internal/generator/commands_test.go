@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,8 @@ func TestDoc(t *testing.T) {
 	t.Parallel()
 	dir := miniModule(t, map[string]string{"a.go": toolSource})
 	code, stdout, stderr := runMain(t, dir, "-doc")
-	want := "## Tools\n\n### `double`\n\nDoubles a number.\n\nHints: read-only.\n\nArguments:\n\n" +
+	want := "## Tools\n\n### `double`\n\nDoubles a number.\n\nHints: read-only, open world (default).\n\n" +
+		"Task support: forbidden (default).\n\nArguments:\n\n" +
 		"| argument | type | required | constraints | description |\n|---|---|---|---|---|\n" +
 		"| `n` | integer | yes |  | A number |\n"
 	if code != ExitOK || stderr != "" || stdout != want {
@@ -20,6 +22,50 @@ func TestDoc(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
 		t.Error("-doc wrote a file")
+	}
+}
+
+// TestTaskSupport checks that -list, -doc and -diff show how a tool runs
+// as a task, though the latest revision publishes no per-tool task
+// support: a tool that must now run as a task breaks its clients.
+func TestTaskSupport(t *testing.T) {
+	t.Parallel()
+	optional := strings.Replace(toolSource, "//mcp:tool readonly", "//mcp:tool readonly task=optional", 1)
+	dir := miniModule(t, map[string]string{"a.go": optional})
+	_, list, _ := runMain(t, dir, "-list")
+	if !strings.Contains(list, `"execution": {`+"\n"+`        "taskSupport": "optional"`) {
+		t.Errorf("-list does not show the task support:\n%s", list)
+	}
+	writeFile(t, filepath.Join(dir, "old.json"), list)
+	if _, md, _ := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\nTask support: optional.\n\n") {
+		t.Errorf("-doc does not say the task support:\n%s", md)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), strings.Replace(optional, "task=optional", "task=required", 1))
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail,
+		"breaking: tool double: must now run as a task (taskSupport required, was optional)\n", "")
+	if _, md, _ := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\nTask support: required.\n\n") {
+		t.Errorf("-doc does not say the task support:\n%s", md)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), toolSource)
+	wantRun(t, dir, []string{"-diff", "old.json"}, ExitFail,
+		"breaking: tool double: can no longer run as a task (taskSupport forbidden, was optional)\n", "")
+}
+
+// TestDocHints checks that -doc says every hint a client reads, the
+// specification's defaults marked, and leaves out what means nothing for
+// a read-only tool.
+func TestDocHints(t *testing.T) {
+	t.Parallel()
+	for directive, want := range map[string]string{
+		"//mcp:tool": "Hints: not read-only (default), destructive (default), not idempotent (default), open world (default).",
+		"//mcp:tool destructive=false idempotent":  "Hints: not read-only (default), not destructive, idempotent, open world (default).",
+		"//mcp:tool readonly openworld=false":      "Hints: read-only, closed world.",
+		"//mcp:tool readonly idempotent openworld": "Hints: read-only, idempotent, open world.",
+	} {
+		dir := miniModule(t, map[string]string{"a.go": strings.Replace(toolSource, "//mcp:tool readonly", directive, 1)})
+		if _, md, stderr := runMain(t, dir, "-doc"); !strings.Contains(md, "\n\n"+want+"\n\n") {
+			t.Errorf("%s: -doc lacks %q:\n%s%s", directive, want, md, stderr)
+		}
 	}
 }
 
@@ -89,12 +135,12 @@ type In struct {
 
 // Apply applies changes.
 //
-//mcp:tool
+//mcp:tool destructive=false
 func Apply(ctx context.Context, in In) error { return nil }
 
 // Ping answers.
 //
-//mcp:tool name=kb.ping
+//mcp:tool readonly name=kb.ping
 func Ping() string { return "pong" }
 `
 
@@ -106,13 +152,13 @@ func TestLint(t *testing.T) {
 	dir := miniModule(t, map[string]string{"a.go": lintSource})
 	wantRun(t, dir, []string{"-lint=anthropic"}, ExitOK,
 		"tool     anthropic\napply    accepts\nkb.ping  rejects (1)\n",
-		"a.go:31:1: warning: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name=\n")
+		"a.go:31:1: warning: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name= (nolint=anthropic:name)\n")
 	wantRun(t, dir, []string{"-lint=anthropic", "-strict"}, ExitFail,
 		"tool     anthropic\napply    accepts\nkb.ping  rejects (1)\n",
-		"a.go:31:1: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name=\n")
+		"a.go:31:1: tool kb.ping: anthropic: tool name \"kb.ping\": tool names are 1 to 64 of a-z A-Z 0-9 _ -; rename it with name= (nolint=anthropic:name)\n")
 	code, stdout, stderr := runMain(t, dir, "-lint=anthropic-strict")
 	for _, want := range []string{
-		"a.go:8:2: warning: tool apply, argument $defs.Node.children[](anyOf 0): anthropic-strict: recursive schema",
+		"a.go:8:2: warning: tool apply, argument $defs.Node.children(anyOf 0)[](anyOf 0): anthropic-strict: recursive schema",
 		"a.go:19:2: warning: tool apply, argument tree: anthropic-strict: recursive schema",
 		"a.go:13:2: warning: tool apply, argument changes[].price: anthropic-strict: minimum is not supported",
 		"a.go:20:2: warning: tool apply, argument meta: anthropic-strict: a map",
@@ -137,6 +183,101 @@ func TestLint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, DefaultOutput)); err == nil {
 		t.Error("-lint wrote a file")
 	}
+}
+
+// TestLintGrouped checks that a finding at a field several tools share
+// is one warning naming them, and that the report still counts it for
+// each tool.
+func TestLintGrouped(t *testing.T) {
+	t.Parallel()
+	// Tags are written with ' for the backquote.
+	var src strings.Builder
+	src.WriteString("package a\n\nimport \"context\"\n\n// Page selects results.\ntype Page struct {\n" +
+		"\tLimit int 'json:\"limit\" mcp:\"max=50\"' // Most results\n}\n")
+	for _, name := range []string{"A", "B", "C", "D"} {
+		fmt.Fprintf(&src, "\n// In%[1]s is the input.\ntype In%[1]s struct {\n\tPage Page 'json:\"page\"' // Which results\n}\n"+
+			"\n// %[1]s finds.\n//\n//mcp:tool readonly\nfunc %[1]s(ctx context.Context, in In%[1]s) error { return nil }\n", name)
+	}
+	src.WriteString("\n// InE names it otherwise.\ntype InE struct {\n\tPaging Page 'json:\"paging\"' // Which results\n}\n" +
+		"\n// E finds.\n//\n//mcp:tool readonly\nfunc E(ctx context.Context, in InE) error { return nil }\n")
+	all := strings.ReplaceAll(src.String(), "'", "`")
+	dir := miniModule(t, map[string]string{"a.go": all})
+	finding := ": anthropic-strict: maximum is not supported in strict mode; the constraint is still checked by the server, " +
+		"so say it in the description (nolint=anthropic-strict:maximum)\n"
+	wantRun(t, dir, []string{"-lint=anthropic-strict"}, ExitOK,
+		"tool  anthropic-strict\na     rejects (1)\nb     rejects (1)\nc     rejects (1)\nd     rejects (1)\ne     rejects (1)\n",
+		"a.go:7:2: warning: 4 tools (a, b, c and 1 more), argument page.limit; tool e, argument paging.limit"+finding)
+	two := all
+	for _, f := range []string{"C", "D", "E"} {
+		two = strings.Replace(two, "//mcp:tool readonly\nfunc "+f+"(", "func "+f+"(", 1)
+	}
+	writeFile(t, filepath.Join(dir, "a.go"), two)
+	wantRun(t, dir, []string{"-lint=anthropic-strict"}, ExitOK, "tool  anthropic-strict\na     rejects (1)\nb     rejects (1)\n",
+		"a.go:7:2: warning: tools a and b, argument page.limit"+finding)
+}
+
+// TestLintNolint checks that nolint= in a field's tag silences the rules
+// it names at that field, and in the directive those at the tool, and
+// nothing else; and that a rule of no profile is an error at the key.
+func TestLintNolint(t *testing.T) {
+	t.Parallel()
+	src := `package a
+
+import "context"
+
+// In is the input.
+type In struct {
+	Limit int    ` + "`json:\"limit\" mcp:\"min=1,max=9,nolint=anthropic-strict:maximum\"`" + ` // Most results
+	Query string ` + "`json:\"query\" mcp:\"maxLength=9\"`" + `                              // Words
+}
+
+// Find finds.
+//
+//mcp:tool readonly name=kb.find nolint=anthropic-strict:name
+func Find(ctx context.Context, in In) error { return nil }
+`
+	dir := miniModule(t, map[string]string{"a.go": src})
+	wantRun(t, dir, []string{"-lint=anthropic-strict"}, ExitOK, "tool     anthropic-strict\nkb.find  rejects (2)\n",
+		"a.go:7:2: warning: tool kb.find, argument limit: anthropic-strict: minimum is not supported in strict mode; "+
+			"the constraint is still checked by the server, so say it in the description (nolint=anthropic-strict:minimum)\n"+
+			"a.go:8:2: warning: tool kb.find, argument query: anthropic-strict: maxLength is not supported in strict mode; "+
+			"the constraint is still checked by the server, so say it in the description (nolint=anthropic-strict:maxLength)\n")
+	// The directive's nolint= is the tool's alone: anthropic's name rule
+	// still speaks.
+	_, _, stderr := runMain(t, dir, "-lint=anthropic")
+	if !strings.Contains(stderr, "a.go:13:1: warning: tool kb.find: anthropic: tool name") {
+		t.Errorf("-lint=anthropic lacks the name finding:\n%s", stderr)
+	}
+	bad := strings.Replace(src, "nolint=anthropic-strict:maximum", "nolint=antropic-strict:maximum|minimum", 1)
+	writeFile(t, filepath.Join(dir, "a.go"), bad)
+	wantRun(t, dir, []string{"-lint"}, ExitFail, "",
+		"a.go:7:46: nolint rule \"antropic-strict:maximum\": unknown profile \"antropic-strict\"; did you mean \"anthropic-strict\"? (valid: openai-strict, gemini, anthropic, anthropic-strict, hints)\n"+
+			"a.go:7:46: nolint rule \"minimum\": want PROFILE:KEYWORD, as a -lint warning ends, such as anthropic-strict:minimum\n")
+}
+
+// TestLintDestructive checks the warning at a tool that is not read-only
+// and does not say whether it is destructive, which clients then take it
+// for, and that saying it either way, or nolint=, silences it.
+func TestLintDestructive(t *testing.T) {
+	t.Parallel()
+	warning := "a.go:12:1: warning: tool double: not read-only and says nothing of destructive, so every client takes it for destructive, " +
+		"the specification's default: write destructive=false if it only adds, or destructive if it may delete or overwrite (nolint=hints:destructive)\n"
+	for directive, want := range map[string]string{
+		"//mcp:tool":                           warning,
+		"//mcp:tool readonly=false idempotent": warning,
+		"//mcp:tool readonly":                  "",
+		"//mcp:tool destructive":               "",
+		"//mcp:tool destructive=false":         "",
+		"//mcp:tool nolint=hints:destructive":  "",
+		"//mcp:tool nolint=anthropic:name":     warning,
+	} {
+		dir := miniModule(t, map[string]string{"a.go": strings.Replace(toolSource, "//mcp:tool readonly", directive, 1)})
+		wantRun(t, dir, []string{"-lint=anthropic"}, ExitOK, "tool    anthropic\ndouble  accepts\n", want)
+	}
+	dir := miniModule(t, map[string]string{"a.go": strings.Replace(toolSource, "//mcp:tool readonly", "//mcp:tool", 1)})
+	wantRun(t, dir, []string{"-lint=anthropic", "-strict"}, ExitFail, "tool    anthropic\ndouble  accepts\n", strings.Replace(warning, "warning: ", "", 1))
+	writeFile(t, filepath.Join(dir, "a.go"), strings.Replace(toolSource, "//mcp:tool readonly", "//mcp:tool nolint=hints:readonly", 1))
+	wantRun(t, dir, []string{"-lint"}, ExitFail, "", "a.go:12:12: nolint rule \"hints:readonly\": the hints rule is hints:destructive\n")
 }
 
 // TestPortableFlag generates with -portable: the published schema moves
@@ -180,17 +321,17 @@ type In struct {
 
 // First takes an item.
 //
-//mcp:tool
+//mcp:tool destructive=false
 func First(ctx context.Context, in In) error { return nil }
 
 // Second takes an item too.
 //
-//mcp:tool
+//mcp:tool destructive=false
 func Second(ctx context.Context, in In) error { return nil }
 
 // Labels takes a map.
 //
-//mcp:tool
+//mcp:tool destructive=false
 //mcp:param labels description="Labels"
 func Labels(ctx context.Context, labels map[string]string) error { return nil }
 `})
@@ -199,7 +340,7 @@ func Labels(ctx context.Context, labels map[string]string) error { return nil }
 		"so a Gemini client must send the schema as parametersJsonSchema or drop the keyword (said once, in no tool's count, and no error under -strict)\n"
 	report := "tool    gemini\nfirst   accepts\nsecond  accepts\nlabels  rejects (1)\n"
 	mapFinding := "a.go:29:34: warning: tool labels, argument labels: gemini: additionalProperties is not a field of Gemini's Schema, which refuses unknown fields" +
-		"; a map cannot be expressed, use a list of key-value objects\n"
+		"; a map cannot be expressed, use a list of key-value objects (nolint=gemini:additionalProperties)\n"
 	wantRun(t, dir, []string{"-lint=gemini"}, ExitOK, report, note+mapFinding)
 	wantRun(t, dir, []string{"-lint=gemini", "-strict"}, ExitFail, report, note+strings.Replace(mapFinding, "warning: ", "", 1))
 }

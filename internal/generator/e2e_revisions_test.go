@@ -98,14 +98,14 @@ var shapesSuite = suite{tasks: map[string]string{"add": "optional"}, wrapped: ma
 	{"text of a structured result", "read_file", `{"name":"a.txt"}`, func(rev string) string {
 		body := `{"content":[{"type":"text","text":"line 1\n\"line\" 2\n"}]`
 		if rev >= "2025-06-18" {
-			body += `,"structuredContent":{"name":"a.txt","text":"line 1\n\"line\" 2\n","lines":2,"tags":null}`
+			body += `,"structuredContent":{"name":"a.txt","text":"line 1\n\"line\" 2\n","lines":2,"tags":[]}`
 		}
 		return answer(rev, body+"}")
 	}},
 	{"structured result without a text", "read_file", `{"name":"empty"}`, func(rev string) string {
-		body := `{"content":[{"type":"text","text":"{\"name\":\"empty\",\"text\":\"\",\"lines\":0,\"tags\":null}"}]`
+		body := `{"content":[{"type":"text","text":"{\"name\":\"empty\",\"text\":\"\",\"lines\":0,\"tags\":[]}"}]`
 		if rev >= "2025-06-18" {
-			body += `,"structuredContent":{"name":"empty","text":"","lines":0,"tags":null}`
+			body += `,"structuredContent":{"name":"empty","text":"","lines":0,"tags":[]}`
 		}
 		return answer(rev, body+"}")
 	}},
@@ -256,6 +256,9 @@ func descriptorsFor(tools []map[string]any, rev string, tasks map[string]string,
 		if rev < "2025-11-25" {
 			delete(d, "icons")
 		}
+		// -list shows task support as 2025-11-25 publishes it; the suite
+		// says which tools the path publishes it for.
+		delete(d, "execution")
 		if task := tasks[d["name"].(string)]; task != "" && rev == "2025-11-25" {
 			d["execution"] = map[string]any{"taskSupport": task}
 		}

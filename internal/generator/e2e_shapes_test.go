@@ -170,7 +170,7 @@ func shapesBehaviour(t *testing.T, cmd *exec.Cmd, listJSON string, p serverPath)
 	// An mcprt.Structured result: the text block is its Text, the
 	// structured content its Value; without a Text, the JSON.
 	res = call("read_file", `{"name":"a.txt"}`)
-	if js, _ := json.Marshal(res.StructuredContent); res.IsError || resultText(res) != "line 1\n\"line\" 2\n" || string(js) != `{"lines":2,"name":"a.txt","tags":null,"text":"line 1\n\"line\" 2\n"}` {
+	if js, _ := json.Marshal(res.StructuredContent); res.IsError || resultText(res) != "line 1\n\"line\" 2\n" || string(js) != `{"lines":2,"name":"a.txt","tags":[],"text":"line 1\n\"line\" 2\n"}` {
 		t.Errorf("read_file: isError=%v text %q structuredContent %s", res.IsError, resultText(res), js)
 	}
 	checkStructured(t, session, "read_file", call("read_file", `{"name":"empty"}`))

@@ -168,6 +168,9 @@ func checkList(t *testing.T, ctx context.Context, session *mcp.ClientSession, li
 	if err := json.Unmarshal(js, &got); err != nil {
 		t.Fatal(err)
 	}
+	for _, w := range want.Tools {
+		delete(w, "execution") // -list's task support, which the latest revision, the client's, does not publish
+	}
 	for _, tool := range got.Tools {
 		for _, w := range want.Tools {
 			if w["name"] == tool["name"] {

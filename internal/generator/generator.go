@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/analyze"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/apidiff"
+	"github.com/mcpgen/mcpgen/internal/generator/internal/diag"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/doc"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/lint"
@@ -44,6 +45,11 @@ type Config struct {
 	// Portable publishes input schemas in the portable form (see
 	// lint.Portable).
 	Portable bool
+	// OneServer is the flag (-list, -doc, -diff) under which the run
+	// prints its packages as one server, so that a name two of them
+	// declare is an error; "" when packages are generated each apart,
+	// and only those a package imports together are one server's.
+	OneServer string
 	// Card reads each package's Server Card instead of generating (see
 	// -card); the files returned carry it and no content.
 	Card bool
@@ -65,6 +71,8 @@ type File struct {
 	// models are the analyzed tools behind Tools, in the same order, for
 	// positioning what -lint finds at the Go source.
 	models []*model.Tool
+	// pkg is the analyzed package, for what is checked across packages.
+	pkg *model.Package
 	// card is the package's Server Card, read under Config.Card.
 	card *model.Card
 }
@@ -94,6 +102,7 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 			files = append(files, *f)
 		}
 	}
+	diags = append(diags, analyze.Duplicates(servedTogether(cfg, pkgs, files), func(p token.Position) string { return diag.Where(p, cfg.Dir) })...)
 	if cfg.Strict {
 		for i := range diags {
 			diags[i].Warning = false
@@ -104,6 +113,51 @@ func Generate(cfg Config) (files []File, diags Diagnostics) {
 		return nil, diags
 	}
 	return files, diags
+}
+
+// servedTogether returns the packages of the run that one server serves
+// together: all of them under cfg.OneServer, else those that a package of
+// the run imports together, with itself when it is annotated (a main
+// package registering them, as a go:generate line at the root loads it).
+func servedTogether(cfg Config, pkgs []*load.Package, files []File) []analyze.Server {
+	var all []*model.Package
+	byPath := map[string]*model.Package{}
+	for _, f := range files {
+		if f.pkg != nil {
+			all = append(all, f.pkg)
+			byPath[f.pkg.Path] = f.pkg
+		}
+	}
+	if cfg.OneServer != "" {
+		why := cfg.OneServer + " prints the packages of the run as one server (run it on each server's packages apart)"
+		return []analyze.Server{{Packages: all, Why: func(_, _ *model.Package) string { return why }}}
+	}
+	var out []analyze.Server
+	for _, p := range pkgs {
+		var members []*model.Package
+		if m := byPath[p.Path]; m != nil {
+			members = append(members, m)
+		}
+		for _, imp := range p.Imports {
+			if m := byPath[imp]; m != nil {
+				members = append(members, m)
+			}
+		}
+		if len(members) < 2 {
+			continue
+		}
+		importer := p.Path
+		out = append(out, analyze.Server{Packages: members, Why: func(a, b *model.Package) string {
+			switch importer {
+			case a.Path:
+				return "package " + a.Path + " imports package " + b.Path
+			case b.Path:
+				return "package " + b.Path + " imports package " + a.Path
+			}
+			return "package " + importer + " imports both"
+		}})
+	}
+	return out
 }
 
 // internalError is the message of a recovered panic: a bug in mcpgen.
@@ -169,7 +223,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools, pkg: m}, diags
 }
 
 // portable rewrites the input schema of each tool of m in the portable
@@ -306,43 +360,62 @@ func comma(list []byte) []byte {
 // the listing shows them so that -doc and readers see what each needs.
 const ScopesMeta = "mcpgen/scopes"
 
-// withScopes adds "_meta":{"mcpgen/scopes":[...]} to the descriptor that
-// ends list, when there are scopes. Descriptors carry no _meta of their
-// own, so the member is new.
-func withScopes(list []byte, scopes []string) []byte {
+// scopesMeta is the _meta object {"mcpgen/scopes":[...]}, or nil when
+// there are no scopes. The generator's descriptors carry no Meta of their
+// own, so it is theirs; the wire merges _meta.ui into it.
+func scopesMeta(scopes []string) []byte {
 	if len(scopes) == 0 {
-		return list
+		return nil
 	}
-	list = append(list[:len(list)-1], `,"_meta":{"`+ScopesMeta+`":[`...)
+	meta := []byte(`{"` + ScopesMeta + `":[`)
 	for i, s := range scopes {
 		if i > 0 {
-			list = append(list, ',')
+			meta = append(meta, ',')
 		}
-		list = jsonx.AppendString(list, s)
+		meta = jsonx.AppendString(meta, s)
 	}
-	return append(list, "]}}"...)
+	return append(meta, "]}"...)
+}
+
+// listTool appends t's descriptor as -list shows it: the latest
+// revision's, with its scopes under _meta and its task support as
+// 2025-11-25 publishes it, execution.taskSupport. The latest revision
+// has no per-tool task support, but a change of it breaks the clients of
+// 2025-11-25, so -diff and -doc need it. Forbidden, the default, is left
+// out, as 2025-11-25 leaves it out.
+func listTool(dst []byte, t *mcprt.Tool) []byte {
+	lt := *t
+	lt.Meta = scopesMeta(t.Scopes)
+	dst = wire.AppendTool(dst, &lt, wire.LatestRevision)
+	if t.TaskSupport == mcprt.TaskOptional || t.TaskSupport == mcprt.TaskRequired {
+		dst = append(dst[:len(dst)-1], `,"execution":{"taskSupport":"`+string(t.TaskSupport)+`"}}`...)
+	}
+	return dst
 }
 
 // List returns what the packages would serve, for the latest revision, as
 // indented JSON: the tools/list result, with the lists of prompts,
 // resources and resource templates beside "tools" when there are any.
-// Scopes show under _meta, as ScopesMeta says.
+// Scopes show under _meta, as ScopesMeta says, and task support as
+// listTool says.
 func List(files []File) ([]byte, error) {
 	var tools, prompts, resources, templates []byte
 	for _, f := range files {
 		for i := range f.Tools {
-			t := &f.Tools[i]
-			tools = withScopes(wire.AppendTool(comma(tools), t, wire.LatestRevision), t.Scopes)
+			tools = listTool(comma(tools), &f.Tools[i])
 		}
 		for i := range f.Prompts {
-			p := &f.Prompts[i]
-			prompts = withScopes(wire.AppendPrompt(comma(prompts), p, wire.LatestRevision), p.Scopes)
+			p := f.Prompts[i]
+			p.Meta = scopesMeta(p.Scopes)
+			prompts = wire.AppendPrompt(comma(prompts), &p, wire.LatestRevision)
 		}
 		for i := range f.Resources {
-			if r := &f.Resources[i]; wire.IsTemplate(r.URI) {
-				templates = withScopes(wire.AppendResourceTemplate(comma(templates), r, wire.LatestRevision), r.Scopes)
+			r := f.Resources[i]
+			r.Meta = scopesMeta(r.Scopes)
+			if wire.IsTemplate(r.URI) {
+				templates = wire.AppendResourceTemplate(comma(templates), &r, wire.LatestRevision)
 			} else {
-				resources = withScopes(wire.AppendResource(comma(resources), r, wire.LatestRevision), r.Scopes)
+				resources = wire.AppendResource(comma(resources), &r, wire.LatestRevision)
 			}
 		}
 	}

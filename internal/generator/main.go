@@ -94,8 +94,10 @@ the slashes:
 `
 
 const manualValues = `
-Values are bare words or Go quoted strings; a bare boolean key means true,
-and key=false may be written out.
+Values are bare words or quoted; a bare boolean key means true, and
+key=false may be written out. Directives and tags quote alike: 'single
+quotes' hold any text but a single quote, with no escapes; "double quotes"
+hold a Go string literal. pattern='^a,b$' and pattern="^a,b$" are one value.
 `
 
 const manualShapes = `
@@ -116,8 +118,9 @@ a slice or array field.
 Enums from constants: a field of a named type declared in the module being
 generated takes the type's constants as its enum, in declaration order.
 A string type: every constant of the type in its package. An integer type:
-only when its constants are all in one const block that uses iota, with
-distinct, consecutive values; bit flags (1 << iota) and units (KB = 1024)
+only when its constants are all in one const block, with distinct,
+consecutive values, written with iota or by hand (Low = 1; Normal = 2;
+High = 3); bit flags (1 << iota), units (KB = 1024) and a lone constant
 are plain integers. Types of the standard library and of dependencies
 (os.FileMode, time.Month) have no enum. noenum turns the enum off for one
 field; enum=a|b replaces it. A run reads no earlier generated file, so
@@ -135,9 +138,14 @@ The same checks run under go vet with the mcpvet command:
 go vet -vettool=$(which mcpvet) ./...
 
 -lint prints a line a tool saying which profiles accept its input schema,
-and warns at the Go field of each thing a profile rejects; -lint=PROFILES
-checks only those. -portable rewrites in every input schema what a
-profile rejects but can be said another way with the same meaning.
+and warns at the Go field of each thing a profile rejects, once for all
+the tools that share the field; -lint=PROFILES checks only those. Each
+warning ends with its rule, which nolint=RULE in the field's mcp tag (or
+the tool's directive, for a warning there) silences. -lint also warns at
+a tool that is not read-only and says nothing of destructive, which
+clients then take for destructive. -portable rewrites in every input
+schema what a profile rejects but can be said another way with the same
+meaning.
 
 Exit status: 0 success (warnings allowed, what -lint finds included), 1
 errors, warnings under -strict (with -lint, anything a profile rejects),
@@ -228,6 +236,20 @@ func (o options) modes() []string {
 	return modes
 }
 
+// oneServer is the flag under which the run prints its packages as one
+// server, or "" (see Config.OneServer).
+func (o options) oneServer() string {
+	switch {
+	case o.list:
+		return "-list"
+	case o.doc:
+		return "-doc"
+	case o.diff != "":
+		return "-diff"
+	}
+	return ""
+}
+
 // usageError prints msg, or when it is empty the hint after the flag
 // package's own message, and returns ExitUsage.
 func (inv invocation) usageError(msg string) int {
@@ -256,7 +278,7 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
-		Portable: opts.portable, Card: opts.card, hook: inv.hook})
+		Portable: opts.portable, OneServer: opts.oneServer(), Card: opts.card, hook: inv.hook})
 	if opts.lint.set && !diags.HasErrors() {
 		return inv.lint(files, diags, opts, dir)
 	}

@@ -13,7 +13,8 @@ import (
 // moduleSource is an annotated package named pkg whose tool takes an item
 // of the module's shared package, and which calls the generated
 // MCPTools of the package named next, when there is one: a package of a
-// module run may need another's generated file before it exists.
+// module run may need another's generated file before it exists. Each
+// tool has a name of its own, as tools served together must.
 func moduleSource(pkg, next string) string {
 	imports := "\t\"context\"\n\n\t\"example.com/x/shared\"\n"
 	use := ""
@@ -22,7 +23,7 @@ func moduleSource(pkg, next string) string {
 		use = "\n// All lists this package's tools and the next one's.\nfunc All() int { return len(MCPTools()) + len(" + next + ".MCPTools()) }\n"
 	}
 	return "package " + pkg + "\n\nimport (\n" + imports + ")\n\n" +
-		"// Get gets an item.\n//\n//mcp:tool readonly\nfunc Get(ctx context.Context, in shared.Item) (string, error) { return in.ID, nil }\n" + use
+		"// Get gets an item.\n//\n//mcp:tool readonly name=get_" + pkg + "\nfunc Get(ctx context.Context, in shared.Item) (string, error) { return in.ID, nil }\n" + use
 }
 
 const sharedSource = "package shared\n\n// Item is shared.\ntype Item struct {\n\tID string `json:\"id\"` // Item identifier\n}\n"

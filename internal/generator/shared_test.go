@@ -52,8 +52,8 @@ type program struct {
 }
 
 // programs are the binaries of the shared module: the basics server,
-// the shapes server, the locals caller and the decoder runner of the
-// cases of agreeCases.
+// the shapes server, the locals and maps callers and the decoder runner
+// of the cases of agreeCases.
 func programs() []program {
 	// of serves a case's tools with the source of a command written for a
 	// module of the case alone.
@@ -64,6 +64,7 @@ func programs() []program {
 		{name: "basics", pkg: "basics"},
 		{name: "shapes-server", main: of("shapes", shapesMain)},
 		{name: "locals-call", main: of("locals", callMain)},
+		{name: "maps-call", main: of("maps", callMain)},
 		{name: "agree", main: agreeMain()},
 	}
 }

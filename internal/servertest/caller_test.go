@@ -27,13 +27,12 @@ func TestCallerRefusals(t *testing.T) {
 				errP := mcprt.Progress(ctx, 1, 2, "")
 				return mcprt.TextResult(strings.Join([]string{errE.Error(), errS.Error(), errL.Error(), RPCError(errP)}, "\n"))
 			}}
-		p := m.pkg + ": "
 		for _, tc := range []struct {
 			id   mcprt.Identity
 			want string
 		}{
-			{mcprt.Identity{Name: "t", Version: "1"}, p + "elicitation is not enabled in the server's identity\n" + p + "sampling is not enabled in the server's identity\n" + p + "invalid log level \"loud\"\nno error"},
-			{mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true, EnableSampling: true}, p + "the client did not declare the elicitation capability\n" + p + "the client did not declare the sampling capability\n" + p + "invalid log level \"loud\"\nno error"},
+			{mcprt.Identity{Name: "t", Version: "1"}, "elicitation is not enabled in the server's identity\nsampling is not enabled in the server's identity\ninvalid log level \"loud\"\nno error"},
+			{mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true, EnableSampling: true}, "the client did not declare the elicitation capability\nthe client did not declare the sampling capability\ninvalid log level \"loud\"\nno error"},
 		} {
 			got := m.new(tc.id, ask).raw(t, "2025-11-25").Call("tools/call", `{"name":"ask","arguments":{}}`)
 			SameJSON(t, "tools/call", got, textResult(tc.want))
@@ -55,8 +54,8 @@ func TestAddToolsFollowsTheIdentity(t *testing.T) {
 			s    pathServer
 			want string
 		}{
-			{m.new(mcprt.Identity{Name: "t", Version: "1"}), m.pkg + ": elicitation is not enabled in the server's identity"},
-			{m.own(), m.pkg + ": the client did not declare the elicitation capability"},
+			{m.new(mcprt.Identity{Name: "t", Version: "1"}), "elicitation is not enabled in the server's identity"},
+			{m.own(), "the client did not declare the elicitation capability"},
 		} {
 			tc.s.addTools(ask)
 			SameJSON(t, "tools/call", tc.s.raw(t, "2025-11-25").Call("tools/call", `{"name":"ask","arguments":{}}`), textResult(tc.want))

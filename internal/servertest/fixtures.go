@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -109,6 +110,20 @@ func Resources() []mcprt.Resource {
 		DataTemplate,
 	}
 }
+
+// ItemsTemplate reads test://items/{n} as generated code does: a
+// variable that does not parse is mcpimpl.NotFound, saying why.
+var ItemsTemplate = mcprt.Resource{URI: "test://items/{n}", Name: "items",
+	Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+		n, ok := strings.CutPrefix(uri, "test://items/")
+		if !ok {
+			return nil, mcprt.ErrNotFound
+		}
+		if _, err := strconv.Atoi(n); err != nil {
+			return nil, mcpimpl.NotFound(fmt.Errorf("n: %s is not an integer", n))
+		}
+		return []mcprt.ResourceContents{{Text: n}}, nil
+	}}
 
 // Gone is a resource whose Read finds nothing; Broken one whose Read
 // fails.

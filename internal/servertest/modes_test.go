@@ -66,6 +66,11 @@ type pathServer interface {
 	// httpHandler serves the path's Streamable HTTP for revision rev
 	// behind auth.
 	httpHandler(t *testing.T, auth *mcpserver.Auth, rev string) http.Handler
+	// use adds interceptors, and reports false on a path that takes none
+	// (mcp-go's).
+	use(interceptors ...mcpserver.Interceptor) bool
+	// maskErrors makes the server mask its handlers' errors.
+	maskErrors()
 }
 
 // newMembers are the members every path adds to results on 2026-07-28.
@@ -185,6 +190,11 @@ func (b builtinServer) addTools(tools ...mcprt.Tool)     { b.s.AddTools(tools...
 func (b builtinServer) addPrompts(p ...mcprt.Prompt)     { b.s.AddPrompts(p...) }
 func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }
+func (b builtinServer) maskErrors()                      { b.s.MaskErrors = true }
+func (b builtinServer) use(ics ...mcpserver.Interceptor) bool {
+	b.s.Use(ics...)
+	return true
+}
 
 func (b builtinServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, id string) error {
 	return b.s.ElicitationComplete(id)
@@ -216,6 +226,11 @@ func (g gosdkServer) addTools(tools ...mcprt.Tool)     { gosdk.AddTools(g.s, too
 func (g gosdkServer) addPrompts(p ...mcprt.Prompt)     { gosdk.AddPrompts(g.s, p...) }
 func (g gosdkServer) addResources(r ...mcprt.Resource) { gosdk.AddResources(g.s, r...) }
 func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g.s, uri) }
+func (g gosdkServer) maskErrors()                      { gosdk.MaskErrors(g.s, true) }
+func (g gosdkServer) use(ics ...mcpserver.Interceptor) bool {
+	gosdk.Use(g.s, ics...)
+	return true
+}
 
 func (g gosdkServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, id string) error {
 	return gosdk.ElicitationComplete(g.s, id)
@@ -250,10 +265,12 @@ func (g gosdkServer) raw(t *testing.T, rev string) *servertest.Raw {
 
 type mcpgoServer struct{ s *server.MCPServer }
 
-func (g mcpgoServer) addTools(tools ...mcprt.Tool)     { mcpgo.AddTools(g.s, tools...) }
-func (g mcpgoServer) addPrompts(p ...mcprt.Prompt)     { mcpgo.AddPrompts(g.s, p...) }
-func (g mcpgoServer) addResources(r ...mcprt.Resource) { mcpgo.AddResources(g.s, r...) }
-func (g mcpgoServer) resourceUpdated(uri string)       { mcpgo.ResourceUpdated(g.s, uri) }
+func (g mcpgoServer) addTools(tools ...mcprt.Tool)      { mcpgo.AddTools(g.s, tools...) }
+func (g mcpgoServer) addPrompts(p ...mcprt.Prompt)      { mcpgo.AddPrompts(g.s, p...) }
+func (g mcpgoServer) addResources(r ...mcprt.Resource)  { mcpgo.AddResources(g.s, r...) }
+func (g mcpgoServer) resourceUpdated(uri string)        { mcpgo.ResourceUpdated(g.s, uri) }
+func (g mcpgoServer) use(...mcpserver.Interceptor) bool { return false }
+func (g mcpgoServer) maskErrors()                       { mcpgo.MaskErrors(g.s, true) }
 
 // elicitationComplete waits for the standalone stream of cs, on which
 // mcp-go sends the notice.

@@ -68,10 +68,15 @@ func TestResourceReadErrors(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
 		logs := QuietLog(t)
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"})
-		s.addResources(Resources()...)
+		s.addResources(append(Resources(), ItemsTemplate)...)
 		cs := s.connect(t, "2025-11-25", nil)
 		// go-sdk answers not found with -32602 (see its TestDifferences).
 		notFound := func(code, uri string) string { return code + " Resource not found " + `{"uri":"` + uri + `"}` }
+		// The reason, when the error gives one: in the message and data,
+		// where the SDK sends data.
+		because := func(code, uri, reason string) string {
+			return code + " Resource not found: " + reason + ` {"uri":"` + uri + `","reason":"` + reason + `"}`
+		}
 		for _, tt := range []struct {
 			uri  string
 			want each
@@ -85,7 +90,11 @@ func TestResourceReadErrors(t *testing.T) {
 			// the template's Read refuses it
 			{"test://template/0/data", each{builtin: notFound("-32002", "test://template/0/data"), gosdk: notFound("-32602", "test://template/0/data"),
 				mcpgo: "-32603 resource not found: test://template/0/data <nil>"}},
-			{"test://gone", each{builtin: notFound("-32002", "test://gone"), gosdk: notFound("-32602", "test://gone"), mcpgo: "-32603 resource not found: test://gone <nil>"}},
+			{"test://gone", each{builtin: because("-32002", "test://gone", "looking up test://gone"), gosdk: because("-32602", "test://gone", "looking up test://gone"),
+				mcpgo: "-32603 resource not found: test://gone: looking up test://gone <nil>"}},
+			// a variable that does not parse
+			{"test://items/x", each{builtin: because("-32002", "test://items/x", "n: x is not an integer"), gosdk: because("-32602", "test://items/x", "n: x is not an integer"),
+				mcpgo: "-32603 resource not found: test://items/x: n: x is not an integer <nil>"}},
 			{"test://broken", all("-32603 disk on fire <nil>")},
 			{"test://boom", all(`-32603 internal error: resource "test://boom" panicked: kaputt <nil>`)},
 		} {
@@ -96,6 +105,14 @@ func TestResourceReadErrors(t *testing.T) {
 		}
 		if !strings.Contains(logs.String(), `"mcp resource handler panicked" resource=test://boom panic=kaputt`) {
 			t.Errorf("the panic was not logged:\n%s", logs)
+		}
+		for _, want := range []string{
+			`level=INFO msg="mcp resource not found" uri=test://gone reason="looking up test://gone"`,
+			`level=INFO msg="mcp resource not found" uri=test://items/x reason="n: x is not an integer"`,
+		} {
+			if !strings.Contains(logs.String(), want) {
+				t.Errorf("the reason is not logged: want %s in\n%s", want, logs)
+			}
 		}
 		if res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "test://static-text"}); err != nil || len(res.Contents) != 1 {
 			t.Errorf("after a panic: %v, %v", res, err)
@@ -119,8 +136,7 @@ func TestTemplatesTriedInOrder(t *testing.T) {
 			}}
 		}
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"})
-		s.addResources(serves("kb://{x}/n", `^kb://[^/]+/n$`, "old"), serves("kb://{+path}", `^kb://.+$`, "path"))
-		s.addResources(serves("kb://{x}/n", `^kb://a[^/]*/n$`, "segment")) // replaced, in its place
+		s.addResources(serves("kb://{x}/n", `^kb://a[^/]*/n$`, "segment"), serves("kb://{+path}", `^kb://.+$`, "path"))
 		c := s.raw(t, "2025-11-25")
 		for range 20 { // mcp-go's order varies from read to read
 			for _, tt := range []struct{ uri, want string }{

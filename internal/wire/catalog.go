@@ -8,8 +8,10 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -22,43 +24,56 @@ import (
 // MaxCompletions is how many values one completion result may carry.
 const MaxCompletions = 100
 
-// Catalog holds the prompts, resources and resource templates an adapter
-// added to one SDK server. It is safe for concurrent use.
+// Catalog holds the tools, prompts, resources and resource templates an
+// adapter added to one SDK server. It is safe for concurrent use.
 type Catalog struct {
-	mu         sync.RWMutex
-	prompts    map[string]*mcprt.Prompt
-	resources  map[string]*mcprt.Resource
-	templates  []*mcprt.Resource   // in the order added
-	toolScopes map[string][]string // the Scopes of the tools added, by name
+	mu        sync.RWMutex
+	tools     map[string]*mcprt.Tool // the tools added, by name
+	prompts   map[string]*mcprt.Prompt
+	resources map[string]*mcprt.Resource
+	templates []*mcprt.Resource // in the order added
 }
 
-// AddToolScopes keeps the scopes of tools, by name, for ScopesOf; a tool
-// without any forgets those of an earlier one of its name.
-func (c *Catalog) AddToolScopes(tools []mcprt.Tool) {
+// AddTools keeps tools, by name, for ScopesOf. A name taken already, or
+// by two of tools, is an error naming both ([Duplicate]), and none of
+// tools is kept.
+func (c *Catalog) AddTools(tools []mcprt.Tool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	seen := make(map[string]*mcprt.Tool, len(tools))
 	for i := range tools {
 		t := &tools[i]
-		if len(t.Scopes) == 0 {
-			delete(c.toolScopes, t.Name)
-			continue
+		first := c.tools[t.Name]
+		if first == nil {
+			first = seen[t.Name]
 		}
-		if c.toolScopes == nil {
-			c.toolScopes = make(map[string][]string)
+		if first != nil {
+			return Duplicate("tool", t.Name, first.Handler, t.Handler)
 		}
-		c.toolScopes[t.Name] = slices.Clone(t.Scopes)
+		seen[t.Name] = t
 	}
+	if c.tools == nil {
+		c.tools = make(map[string]*mcprt.Tool)
+	}
+	for i := range tools {
+		t := tools[i]
+		t.Scopes = slices.Clone(t.Scopes)
+		c.tools[t.Name] = &t
+	}
+	return nil
 }
 
 // ScopesOf returns the scopes an operation declares: those of the tool
 // called, the prompt got, or the resource read (for a URI no resource
-// has, those of every template that matches it, as match says).
-func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri string) bool) []string {
+// has, those of every template that matches it).
+func (c *Catalog) ScopesOf(method, name, uri string) []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	switch method {
 	case "tools/call":
-		return c.toolScopes[name]
+		if t := c.tools[name]; t != nil {
+			return t.Scopes
+		}
 	case "prompts/get":
 		if p := c.prompts[name]; p != nil {
 			return p.Scopes
@@ -69,7 +84,7 @@ func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri st
 		}
 		var need []string
 		for _, t := range c.templates {
-			if len(t.Scopes) > 0 && match(t.URI, uri) {
+			if len(t.Scopes) > 0 && mcpimpl.TemplateMatches(t.URI, uri) {
 				for _, s := range t.Scopes {
 					if !slices.Contains(need, s) {
 						need = append(need, s)
@@ -95,8 +110,8 @@ func (c *Catalog) AllScopes() []string {
 			}
 		}
 	}
-	for _, s := range c.toolScopes {
-		add(s)
+	for _, t := range c.tools {
+		add(t.Scopes)
 	}
 	for _, p := range c.prompts {
 		add(p.Scopes)
@@ -111,47 +126,78 @@ func (c *Catalog) AllScopes() []string {
 	return out
 }
 
-// AddPrompts adds prompts, replacing those of the same names, and returns
-// the stored copies, which the SDK's handlers use.
-func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) []*mcprt.Prompt {
-	out := make([]*mcprt.Prompt, len(prompts))
+// AddPrompts adds prompts and returns the stored copies, which the SDK's
+// handlers use. A name taken already, or by two of prompts, is an error
+// naming both ([Duplicate]), and none is added.
+func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) ([]*mcprt.Prompt, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	seen := make(map[string]*mcprt.Prompt, len(prompts))
+	for i := range prompts {
+		p := &prompts[i]
+		first := c.prompts[p.Name]
+		if first == nil {
+			first = seen[p.Name]
+		}
+		if first != nil {
+			return nil, Duplicate("prompt", p.Name, first.Get, p.Get)
+		}
+		seen[p.Name] = p
+	}
 	if c.prompts == nil {
 		c.prompts = make(map[string]*mcprt.Prompt)
 	}
+	out := make([]*mcprt.Prompt, len(prompts))
 	for i := range prompts {
 		p := prompts[i]
 		c.prompts[p.Name] = &p
 		out[i] = &p
 	}
-	return out
+	return out, nil
 }
 
-// AddResources adds resources and templates ([IsTemplate]), replacing
-// those of the same URIs; a replaced template keeps its place in the
-// order. It returns the stored copies, which the SDK's handlers use.
-func (c *Catalog) AddResources(resources []mcprt.Resource) []*mcprt.Resource {
-	out := make([]*mcprt.Resource, len(resources))
+// AddResources adds resources and templates ([IsTemplate]) and returns
+// the stored copies, which the SDK's handlers use. A URI (or URI
+// template) taken already, or by two of resources, is an error naming
+// both ([Duplicate]), and none is added.
+func (c *Catalog) AddResources(resources []mcprt.Resource) ([]*mcprt.Resource, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	seen := make(map[string]*mcprt.Resource, len(resources))
+	for i := range resources {
+		r := &resources[i]
+		first, kind := seen[r.URI], "resource"
+		switch {
+		case IsTemplate(r.URI):
+			kind = "resource template"
+			if j := c.templateIndex(r.URI); j >= 0 {
+				first = c.templates[j]
+			}
+		case c.resources[r.URI] != nil:
+			first = c.resources[r.URI]
+		}
+		if first == nil {
+			first = seen[r.URI]
+		}
+		if first != nil {
+			return nil, Duplicate(kind, r.URI, first.Read, r.Read)
+		}
+		seen[r.URI] = r
+	}
 	if c.resources == nil {
 		c.resources = make(map[string]*mcprt.Resource)
 	}
+	out := make([]*mcprt.Resource, len(resources))
 	for i := range resources {
 		r := resources[i]
 		out[i] = &r
-		if !IsTemplate(r.URI) {
-			c.resources[r.URI] = &r
-			continue
-		}
-		if j := c.templateIndex(r.URI); j >= 0 {
-			c.templates[j] = &r
-		} else {
+		if IsTemplate(r.URI) {
 			c.templates = append(c.templates, &r)
+		} else {
+			c.resources[r.URI] = &r
 		}
 	}
-	return out
+	return out, nil
 }
 
 // templateIndex is the index of the template of uri, or -1; c.mu is held.
@@ -196,8 +242,9 @@ func (c *Catalog) Completer(refType, name, uri string) (kind, key string, comp m
 // matches the URI itself; when none answers, the error wraps ErrNotFound.
 func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.ResourceContents, *mcprt.Resource, error) {
 	c.mu.RLock()
-	templates := slices.Clone(c.templates) // AddResources replaces in place
+	templates := slices.Clone(c.templates) // AddResources appends while reads run
 	c.mu.RUnlock()
+	notFound := mcprt.ErrNotFound
 	for _, t := range templates {
 		if t.Read == nil || !granted(ctx, t.Scopes) {
 			continue
@@ -206,8 +253,40 @@ func (c *Catalog) ReadTemplate(ctx context.Context, uri string) ([]mcprt.Resourc
 		if !errors.Is(err, mcprt.ErrNotFound) {
 			return contents, t, err
 		}
+		if notFound == mcprt.ErrNotFound && NotFoundReason(err) != "" {
+			notFound = err // the first reason given is the one told
+		}
 	}
-	return nil, nil, fmt.Errorf("%w: %s", mcprt.ErrNotFound, uri)
+	return nil, nil, notFound
+}
+
+// NotFoundReason returns why a read found nothing, as err, which wraps
+// [mcprt.ErrNotFound], says beyond "resource not found": what is wrong
+// with the URI's template variables, or the handler's own words. It is
+// "" when err says no more.
+func NotFoundReason(err error) string {
+	var ve *mcpimpl.VariableError
+	if errors.As(err, &ve) {
+		return ve.Err.Error()
+	}
+	nf := mcprt.ErrNotFound.Error()
+	s := strings.TrimSuffix(strings.TrimPrefix(err.Error(), nf+": "), ": "+nf)
+	if s == nf {
+		return ""
+	}
+	return s
+}
+
+// LogNotFound logs a read of uri that found nothing for reason, at Info,
+// to log (nil: slog's default); a read that gave no reason is not logged.
+func LogNotFound(ctx context.Context, log *slog.Logger, uri, reason string) {
+	if reason == "" {
+		return
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "mcp resource not found", slog.String("uri", uri), slog.String("reason", reason))
 }
 
 // granted reports whether the verified token of ctx, if there is one,

@@ -42,10 +42,12 @@ func TestCatalogReadTemplateInOrder(t *testing.T) {
 		template("kb://{+c}", "kb://", "second"),
 		template("kb://static", "", "static"),
 	})
-	c.AddResources([]mcprt.Resource{template("kb://{a}", "kb://y", "first, replaced")}) // keeps its place
+	if _, err := c.AddResources([]mcprt.Resource{template("kb://{a}", "kb://y", "first, again")}); err == nil {
+		t.Error("a second template of one URI template was added")
+	}
 	for _, tt := range []struct{ uri, want string }{
-		{"kb://y1", "first, replaced"},
-		{"kb://x1", "second"},
+		{"kb://x1", "first"},
+		{"kb://y1", "second"},
 	} {
 		contents, tmpl, err := c.ReadTemplate(context.Background(), tt.uri)
 		if err != nil || len(contents) != 1 || contents[0].Text != tt.want {
@@ -199,14 +201,13 @@ func TestStandInAndAnnotationsIn(t *testing.T) {
 // prompt's, a resource's, and those of every template matching a URI.
 func TestCatalogScopes(t *testing.T) {
 	var c Catalog
-	c.AddToolScopes([]mcprt.Tool{{Name: "w", Scopes: []string{"kb:write"}}, {Name: "a"}})
+	c.AddTools([]mcprt.Tool{{Name: "w", Scopes: []string{"kb:write"}}, {Name: "a"}})
 	c.AddPrompts([]mcprt.Prompt{{Name: "p", Scopes: []string{"kb:prompt"}}})
 	c.AddResources([]mcprt.Resource{
 		{URI: "kb://r", Scopes: []string{"kb:read"}},
 		{URI: "kb://t/{id}", Scopes: []string{"kb:t"}},
 		{URI: "kb://{+any}", Scopes: []string{"kb:any", "kb:t"}},
 	})
-	match := func(tmpl, uri string) bool { return strings.HasPrefix(uri, strings.Split(tmpl, "{")[0]) }
 	for _, tt := range []struct{ method, name, uri, want string }{
 		{"tools/call", "w", "", "kb:write"},
 		{"tools/call", "a", "", ""},
@@ -217,16 +218,52 @@ func TestCatalogScopes(t *testing.T) {
 		{"resources/read", "", "other://1", ""},
 		{"tools/list", "", "", ""},
 	} {
-		if got := strings.Join(c.ScopesOf(tt.method, tt.name, tt.uri, match), " "); got != tt.want {
+		if got := strings.Join(c.ScopesOf(tt.method, tt.name, tt.uri), " "); got != tt.want {
 			t.Errorf("ScopesOf(%s %s%s) = %q, want %q", tt.method, tt.name, tt.uri, got, tt.want)
 		}
 	}
 	if got := strings.Join(c.AllScopes(), " "); got != "kb:any kb:prompt kb:read kb:t kb:write" {
 		t.Errorf("AllScopes = %q", got)
 	}
-	c.AddToolScopes([]mcprt.Tool{{Name: "w"}})
-	if got := c.ScopesOf("tools/call", "w", "", match); got != nil {
-		t.Errorf("a tool replaced without scopes keeps %q", got)
+	if err := c.AddTools([]mcprt.Tool{{Name: "v"}, {Name: "w"}}); err == nil {
+		t.Error("a second tool of one name was added")
+	}
+	if got := c.ScopesOf("tools/call", "v", ""); got != nil {
+		t.Errorf("a tool of a refused call was added, with scopes %q", got)
+	}
+}
+
+// TestCatalogDuplicates refuses a second tool, prompt, resource or
+// template of one name or URI, among those added before or in one call,
+// and adds none of that call.
+func TestCatalogDuplicates(t *testing.T) {
+	t.Parallel()
+	var c Catalog
+	if err := c.AddTools([]mcprt.Tool{{Name: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddPrompts([]mcprt.Prompt{{Name: "p"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddResources([]mcprt.Resource{{URI: "kb://r"}, {URI: "kb://{id}"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		add  func() error
+		want string
+	}{
+		{func() error { return c.AddTools([]mcprt.Tool{{Name: "u"}, {Name: "u"}}) }, `tool "u" is added twice, both times with no function`},
+		{func() error { return c.AddTools([]mcprt.Tool{{Name: "t"}}) }, `tool "t" is added twice, both times with no function`},
+		{func() error { _, err := c.AddPrompts([]mcprt.Prompt{{Name: "p"}}); return err }, `prompt "p" is added twice, both times with no function`},
+		{func() error { _, err := c.AddResources([]mcprt.Resource{{URI: "kb://s"}, {URI: "kb://r"}}); return err }, `resource "kb://r" is added twice, both times with no function`},
+		{func() error { _, err := c.AddResources([]mcprt.Resource{{URI: "kb://{id}"}}); return err }, `resource template "kb://{id}" is added twice, both times with no function`},
+	} {
+		if err := tt.add(); err == nil || err.Error() != tt.want {
+			t.Errorf("got %v, want %s", err, tt.want)
+		}
+	}
+	if c.tools["u"] != nil || c.resources["kb://s"] != nil || len(c.templates) != 1 || c.ScopesOf("tools/call", "u", "") != nil {
+		t.Error("a refused call added some of what it was given")
 	}
 }
 
@@ -249,6 +286,25 @@ func TestCatalogReadTemplateScopes(t *testing.T) {
 		contents, _, err := c.ReadTemplate(tt.ctx, "kb://1")
 		if err != nil || len(contents) != 1 || contents[0].Text != tt.want {
 			t.Errorf("%s: %v, %v; want %s", tt.name, contents, err, tt.want)
+		}
+	}
+}
+
+// TestNotFoundReason tells what a not found says beyond "not found".
+func TestNotFoundReason(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{mcprt.ErrNotFound, ""},
+		{fmt.Errorf("%w: kb://x", mcprt.ErrNotFound), "kb://x"},
+		{fmt.Errorf("article 3: %w", mcprt.ErrNotFound), "article 3"},
+		{mcpimpl.NotFound(errors.New("id: not an integer")), "id: not an integer"},
+		{fmt.Errorf("reading: %w", mcpimpl.NotFound(errors.New("id: not an integer"))), "id: not an integer"},
+	} {
+		if got := NotFoundReason(tt.err); got != tt.want {
+			t.Errorf("NotFoundReason(%q) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -77,29 +76,11 @@ type member struct {
 // objectMembers splits the JSON object b into its members, or reports
 // false when b is not one.
 func objectMembers(b []byte) ([]member, bool) {
-	if !json.Valid(b) {
-		return nil, false
-	}
-	i := jsonx.SkipSpace(b, 0)
-	if b[i] != '{' {
-		return nil, false
-	}
 	var ms []member
-	for i++; ; {
-		i = jsonx.SkipSpace(b, i)
-		switch b[i] {
-		case '}':
-			return ms, true
-		case ',':
-			i = jsonx.SkipSpace(b, i+1)
-		}
-		var m member
-		m.key, m.name, i = readKey(b, i)
-		start := jsonx.SkipSpace(b, i)
-		end, _ := jsonx.ValueEnd(b, start, len(b))
-		m.value, i = b[start:end], end
-		ms = append(ms, m)
-	}
+	ok, _ := jsonx.Members(b, func(key, name, value []byte) {
+		ms = append(ms, member{key: key, name: name, value: value})
+	})
+	return ms, ok
 }
 
 // readKey reads the key at b[i] of a valid object and its colon. It

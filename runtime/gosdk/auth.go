@@ -30,6 +30,11 @@ import (
 // SDK's own session binding and req.Extra.TokenInfo work as the SDK
 // documents. Handlers added by this package see it as [mcprt.Token], as
 // go-sdk's handlers run in a context made from the HTTP request's.
+//
+// What the gate refuses reaches the interceptors of [Use], with
+// Outcome.Refused set; a refused GET or DELETE, which holds no message,
+// is logged at Info on the SDK's logger (opts.Logger, else slog's
+// default).
 func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptions) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 	if a == nil {
@@ -40,7 +45,10 @@ func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptio
 		return nil, err
 	}
 	inner := asBearer(auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h))
-	return g.Protect(inner, authgate.CatalogOptions(registryOf(s), logger(opts))), nil
+	log := logger(opts)
+	o := authgate.CatalogOptions(registryOf(s), log)
+	o.Refused = func(r *http.Request, ref authgate.Refusal) { refused(s, log, r, ref) }
+	return g.Protect(inner, o), nil
 }
 
 // MetadataHandler serves the RFC 9728 metadata of a for s: Auth's

@@ -33,7 +33,7 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 		return nil
 	}
 	if err := wire.CheckProgress(progress, total); err != nil {
-		return fmt.Errorf("gosdk: %w", err)
+		return err
 	}
 	p := &mcp.ProgressNotificationParams{ProgressToken: c.token, Progress: progress, Message: message}
 	if total > 0 {
@@ -46,14 +46,14 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 // or above the level the client set (nothing before it sets one).
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
 	if err := wire.CheckLevel(level); err != nil {
-		return fmt.Errorf("gosdk: %w", err)
+		return err
 	}
 	if !c.sw.logging || c.ss == nil {
 		return nil
 	}
 	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("gosdk: %w", err)
+		return err
 	}
 	return c.ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: json.RawMessage(js)})
 }
@@ -66,12 +66,12 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	requestedSchema = wire.RequestedSchema(requestedSchema)
 	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: json.RawMessage(requestedSchema)})
 	if err != nil {
-		return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation: %w", err)
+		return mcprt.ElicitResult{}, fmt.Errorf("elicitation: %w", err)
 	}
 	out := mcprt.ElicitResult{Action: res.Action}
 	if res.Content != nil {
 		if out.Content, err = json.Marshal(res.Content); err != nil {
-			return mcprt.ElicitResult{}, fmt.Errorf("gosdk: elicitation content: %w", err)
+			return mcprt.ElicitResult{}, fmt.Errorf("elicitation content: %w", err)
 		}
 	}
 	return out, nil
@@ -85,13 +85,13 @@ func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.Elic
 		return mcprt.ElicitResult{}, "", err
 	}
 	if c.rev < wire.Rev20251125 {
-		return mcprt.ElicitResult{}, "", fmt.Errorf("gosdk: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
+		return mcprt.ElicitResult{}, "", fmt.Errorf("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, c.rev)
 	}
 	id := mcprt.NewElicitationID()
 	elicitations.Add(id, c.ss)
 	res, err := c.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: message, URL: url, ElicitationID: id})
 	if err != nil {
-		return mcprt.ElicitResult{}, id, fmt.Errorf("gosdk: elicitation: %w", err)
+		return mcprt.ElicitResult{}, id, fmt.Errorf("elicitation: %w", err)
 	}
 	return mcprt.ElicitResult{Action: res.Action}, id, nil
 }
@@ -122,7 +122,7 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 	}
 	res, err := c.ss.CreateMessage(ctx, p)
 	if err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("gosdk: sampling: %w", err)
+		return mcprt.SampleResult{}, fmt.Errorf("sampling: %w", err)
 	}
 	return mcprt.SampleResult{Role: string(res.Role), Content: fromContent(res.Content), Model: res.Model, StopReason: res.StopReason}, nil
 }
@@ -134,7 +134,7 @@ func (c *caller) sampleWithTools(ctx context.Context, req *mcprt.SampleRequest) 
 		return mcprt.SampleResult{}, err
 	}
 	if err := wire.CheckSample(req, c.rev); err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("gosdk: %w", err)
+		return mcprt.SampleResult{}, err
 	}
 	p := &mcp.CreateMessageWithToolsParams{MaxTokens: int64(req.MaxTokens), SystemPrompt: req.SystemPrompt, Messages: make([]*mcp.SamplingMessageV2, 0, len(req.Messages))}
 	for i := range req.Messages {
@@ -153,14 +153,14 @@ func (c *caller) sampleWithTools(ctx context.Context, req *mcprt.SampleRequest) 
 	}
 	res, err := c.ss.CreateMessageWithTools(ctx, p)
 	if err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("gosdk: sampling: %w", err)
+		return mcprt.SampleResult{}, fmt.Errorf("sampling: %w", err)
 	}
 	out := mcprt.SampleResult{Role: string(res.Role), Model: res.Model, StopReason: res.StopReason}
 	for _, b := range res.Content {
 		if u, ok := b.(*mcp.ToolUseContent); ok {
 			input, err := json.Marshal(u.Input)
 			if err != nil {
-				return mcprt.SampleResult{}, fmt.Errorf("gosdk: tool use input: %w", err)
+				return mcprt.SampleResult{}, fmt.Errorf("tool use input: %w", err)
 			}
 			out.ToolUses = append(out.ToolUses, mcprt.ToolUse{ID: u.ID, Name: u.Name, Input: input})
 		} else if out.Content.Type == "" {
@@ -200,7 +200,7 @@ func modelPreferences(js []byte) (*mcp.ModelPreferences, error) {
 	}
 	p := new(mcp.ModelPreferences)
 	if err := json.Unmarshal(js, p); err != nil {
-		return nil, fmt.Errorf("gosdk: model preferences: %w", err)
+		return nil, fmt.Errorf("model preferences: %w", err)
 	}
 	return p, nil
 }
@@ -212,7 +212,7 @@ func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 	}
 	res, err := c.ss.ListRoots(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("gosdk: roots: %w", err)
+		return nil, fmt.Errorf("roots: %w", err)
 	}
 	roots := make([]mcprt.Root, 0, len(res.Roots))
 	for _, r := range res.Roots {
@@ -242,14 +242,14 @@ func fromContent(c mcp.Content) mcprt.Content {
 // initialized the session.
 func (c *caller) canAsk(kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
 	if !enabled {
-		return fmt.Errorf("gosdk: %w", wire.NotEnabled(kind))
+		return wire.NotEnabled(kind)
 	}
 	if c.ss == nil {
-		return fmt.Errorf("gosdk: %s needs a session", kind)
+		return fmt.Errorf("%s needs a session", kind)
 	}
 	ip := c.ss.InitializeParams()
 	if ip == nil || ip.Capabilities == nil || !declared(ip.Capabilities) {
-		return fmt.Errorf("gosdk: %w", wire.NotDeclared(kind))
+		return wire.NotDeclared(kind)
 	}
 	return nil
 }

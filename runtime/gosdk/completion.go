@@ -25,7 +25,10 @@ func (r *registry) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 		args = p.Context.Arguments
 	}
 	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, p.Argument.Name, p.Argument.Value, args)
-	if err != nil {
+	switch {
+	case err != nil && r.mask.Load():
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, kind+" completion", key, err)}
+	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: total, HasMore: more}}, nil

@@ -37,6 +37,7 @@ import (
 )
 
 // NewServer returns a go-sdk server described by id, with tools added.
+// Two tools of one name panic, as [AddTools] says.
 // What go-sdk fixes when a server is made is set here from id's switches,
 // so that prompts and resources added later with [AddPrompts] and
 // [AddResources] complete and notify as id says: the capabilities, the
@@ -57,7 +58,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 	}
 	s := mcp.NewServer(impl, opts)
 	keep(s, reg)
-	addTools(s, reg, tools)
+	addTools("NewServer", s, reg, tools)
 	return s
 }
 
@@ -81,21 +82,30 @@ func capabilities(id *mcprt.Identity) *mcp.ServerCapabilities {
 // the identity of [NewServer] says; on a server built by the caller, which
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // the SDK's own API allows.
+//
+// A tool of a name this package added to s already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added. The SDK would replace the first without a word; two tools of one
+// name are a programming error, as two handlers of one pattern are to
+// net/http.ServeMux, and a panic needs no error for callers to check.
 func AddTools(s *mcp.Server, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s), tools)
+	addTools("AddTools", s, registryOf(s), tools)
 }
 
 // addTools adds tools to s with the SDK's AddTool, and their descriptors
-// per revision to reg, which lists them.
-func addTools(s *mcp.Server, reg *registry, tools []mcprt.Tool) {
+// per revision to reg, which lists them. op names the function called,
+// for a duplicate's panic.
+func addTools(op string, s *mcp.Server, reg *registry, tools []mcprt.Tool) {
+	if err := reg.AddTools(tools); err != nil {
+		panic("gosdk: " + op + ": " + err.Error())
+	}
 	for i := range tools {
 		t := tools[i]
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
 		d := descriptor(&t)
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
-		s.AddTool(d, handler(&t, reg.sw))
+		s.AddTool(d, handler(&t, reg))
 	}
-	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor onto the SDK's type, as the latest
@@ -166,16 +176,32 @@ func revision(v string) wire.Revision {
 // would turn into JSON-RPC errors the model does not see; the one exception
 // is [mcprt.URLElicitationRequired], a protocol error (-32042) on
 // 2025-11-25 to a client that declared elicitation.url.
-func handler(t *mcprt.Tool, sw switches) mcp.ToolHandler {
+func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
-		res := wire.CallTool(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
-		if err := urlElicitationError(&res, req.Session, sw, rev); err != nil {
+		c := &caller{ss: req.Session, sw: reg.sw, token: req.Params.GetProgressToken(), rev: rev}
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		if err := urlElicitationError(&res, req.Session, reg.sw, rev); err != nil {
 			return nil, err
+		}
+		if reg.mask.Load() {
+			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
 		}
 		return result(&res, rev), nil
 	}
+}
+
+// MaskErrors sets whether the handlers this package added to s, and adds
+// later, keep their errors from the client, as mcpserver.Server.MaskErrors
+// does: the error a tool's function returned, a panic, and an error of a
+// prompt's Get, a Read or a completer reach the client as a generic
+// message with a random correlation id, and are logged at Error on slog's
+// default logger with the real error and the same id. A result the
+// handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
+// so do argument problems. It holds for a server made by [NewServer] and
+// for one the caller made alike.
+func MaskErrors(s *mcp.Server, mask bool) {
+	registryOf(s).mask.Store(mask)
 }
 
 // result maps a result onto the SDK's type for revision rev: structured

@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"reflect"
 	"runtime/debug"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/authgate"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
@@ -21,10 +25,19 @@ import (
 // So the same interceptors, mcpserver.RequestLog and package mcpotel's
 // among them, serve both servers. What go-sdk's middleware does not tell
 // differs, as the package documentation lists.
+//
+// The interceptors also see each request the authorization of
+// [HTTPHandler] refuses (401, 403, the 404 of another principal's
+// session), as on the built-in server: Outcome.Refused says why, and next
+// serves nothing.
 func Use(srv *mcp.Server, interceptors ...mcpserver.Interceptor) {
 	if len(interceptors) == 0 {
 		return
 	}
+	reg := registryOf(srv)
+	reg.mu.Lock()
+	reg.interceptors = append(reg.interceptors, interceptors...)
+	reg.mu.Unlock()
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			return intercept(ctx, method, req, next, interceptors)
@@ -41,6 +54,9 @@ func intercept(ctx context.Context, method string, req mcp.Request, next mcp.Met
 		start := time.Now()
 		res, err = next(ctx, method, req)
 		ran = true
+		if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
+			r.Revision = ir.ProtocolVersion // negotiated by the call, as on the built-in server
+		}
 		o := outcome(ctx, res, err)
 		o.Duration = time.Since(start)
 		return o
@@ -83,6 +99,9 @@ func link(ctx context.Context, r *mcpserver.Request, interceptors []mcpserver.In
 func describe(method string, req mcp.Request) *mcpserver.Request {
 	r := &mcpserver.Request{Method: method, Notification: isNotification(method)}
 	params := req.GetParams()
+	if params != nil && reflect.ValueOf(params).IsNil() {
+		params = nil // a message without params holds a nil pointer
+	}
 	if params != nil {
 		if b, err := json.Marshal(params); err == nil {
 			r.Params = b
@@ -149,4 +168,68 @@ func outcome(ctx context.Context, res mcp.Result, err error) mcpserver.Outcome {
 		}
 	}
 	return o
+}
+
+// refused tells the interceptors Use added to s of a request the gate
+// refused, once for each message of its body; a refusal of no message (a
+// GET, a DELETE) is logged to log at Info, as the built-in server does.
+func refused(s *mcp.Server, log *slog.Logger, r *http.Request, ref authgate.Refusal) {
+	reg := registryOf(s)
+	reg.mu.Lock()
+	interceptors := reg.interceptors
+	reg.mu.Unlock()
+	told := false
+	for i := range ref.Ops {
+		op := &ref.Ops[i]
+		if op.Method == "" {
+			continue // a response of the client
+		}
+		told = true
+		if len(interceptors) == 0 {
+			continue
+		}
+		out := mcpserver.Outcome{Refused: &mcpserver.Refusal{Status: ref.Status, Reason: ref.Reason, Message: ref.Message}}
+		if ref.Error != nil {
+			var e struct {
+				Code    int             `json:"code"`
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			}
+			_ = json.Unmarshal(ref.Error, &e) // written by the gate
+			out.Error = &mcpserver.Error{Code: e.Code, Message: e.Message, Data: e.Data}
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					log.Error("mcp interceptor panicked", "method", op.Method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				}
+			}()
+			link(r.Context(), refusedRequest(r, op), interceptors, func(context.Context) mcpserver.Outcome { return out })
+		}()
+	}
+	if !told {
+		authgate.LogRefusal(log, r, ref)
+	}
+}
+
+// refusedRequest describes op, a message of the refused HTTP request r,
+// to interceptors: the revision its _meta or its header names, the
+// session its header names.
+func refusedRequest(r *http.Request, op *authgate.Operation) *mcpserver.Request {
+	req := &mcpserver.Request{Method: op.Method, ID: op.ID, Notification: op.ID == nil, Name: op.Name, URI: op.URI,
+		Params: op.Params, Meta: op.Meta, Transport: mcpserver.TransportHTTP}
+	if op.Method == "tools/call" {
+		req.Arguments = op.Arguments
+	}
+	if op.Method != "tools/call" && op.Method != "prompts/get" {
+		req.Name = ""
+	}
+	req.Revision = r.Header.Get("MCP-Protocol-Version")
+	if v, ok := req.MetaString("io.modelcontextprotocol/protocolVersion"); ok {
+		req.Revision = v
+	}
+	if !wire.Revision(req.Revision).Stateless() {
+		req.SessionID = r.Header.Get("Mcp-Session-Id")
+	}
+	return req
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
@@ -88,5 +90,30 @@ func TestUse(t *testing.T) {
 	}
 	if _, ok := seen["ping "]; !ok {
 		t.Error("the server stopped serving after the panic")
+	}
+}
+
+// TestUseWithoutParams: a message without params, which go-sdk holds as
+// a nil pointer, reaches the interceptors without params and does not
+// crash the server.
+func TestUseWithoutParams(t *testing.T) {
+	srv := NewServer(mcprt.Identity{Name: "t", Version: "1"})
+	var mu sync.Mutex
+	var methods []string
+	Use(srv, func(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {
+		mu.Lock()
+		methods = append(methods, req.Method+" "+string(req.Params))
+		mu.Unlock()
+		return next(ctx)
+	})
+	r := dial(t, srv, "2025-06-18")
+	r.write(&jsonrpc.Request{Method: "notifications/roots/list_changed"})
+	if got := r.call("ping", ``); got != `{}` {
+		t.Fatalf("ping after a notification without params: %s", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(methods, "\n"), "notifications/roots/list_changed \n") {
+		t.Errorf("interceptors saw %q", methods)
 	}
 }

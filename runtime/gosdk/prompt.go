@@ -10,16 +10,21 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts to s, or replaces those of the same names, with
-// the SDK's AddPrompt. Their completers answer completion requests on a
-// server made by [NewServer] with EnableCompletions. Get runs with a
-// [mcprt.Caller] in its context, as a tool does.
+// AddPrompts adds prompts to s with the SDK's AddPrompt. Their
+// completers answer completion requests on a server made by [NewServer]
+// with EnableCompletions. Get runs with a [mcprt.Caller] in its context,
+// as a tool does. A second prompt of one name panics and adds none, as
+// [AddTools] says.
 func AddPrompts(s *mcp.Server, prompts ...mcprt.Prompt) {
 	reg := registryOf(s)
-	for _, p := range reg.AddPrompts(prompts) {
+	added, err := reg.AddPrompts(prompts)
+	if err != nil {
+		panic("gosdk: AddPrompts: " + err.Error())
+	}
+	for _, p := range added {
 		d := promptDescriptor(p)
 		reg.lists.add(kindPrompts, p.Name, d, wire.NewDescriptors(p, wire.AppendPrompt, 0))
-		s.AddPrompt(d, promptHandler(p, reg.sw))
+		s.AddPrompt(d, promptHandler(p, reg))
 	}
 }
 
@@ -34,18 +39,21 @@ func promptDescriptor(p *mcprt.Prompt) *mcp.Prompt {
 
 // promptHandler renders p for the SDK. An argument error of generated code
 // is invalid params, with its text, so that the client can name the
-// argument to fix; any other error, and a panic, is an internal error.
-func promptHandler(p *mcprt.Prompt, sw switches) mcp.PromptHandler {
+// argument to fix; any other error, and a panic, is an internal error,
+// its text masked when reg masks errors.
+func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		rev := revision(req.ProtocolVersion())
-		c := &caller{ss: req.Session, sw: sw, token: req.Params.GetProgressToken(), rev: rev}
+		c := &caller{ss: req.Session, sw: reg.sw, token: req.Params.GetProgressToken(), rev: rev}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
-		if err != nil {
-			code := int64(jsonrpc.CodeInternalError)
-			if wire.IsArgumentError(err) {
-				code = jsonrpc.CodeInvalidParams
-			}
-			return nil, &jsonrpc.Error{Code: code, Message: err.Error()}
+		switch {
+		case err == nil:
+		case wire.IsArgumentError(err):
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		case reg.mask.Load():
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, "prompt", p.Name, err)}
+		default:
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		return promptResult(&res, rev), nil
 	}

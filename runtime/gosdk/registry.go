@@ -1,10 +1,14 @@
 package gosdk
 
 import (
+	"sync"
+	"sync/atomic"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/sidetable"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
 // registry is what the adapter keeps beside one go-sdk server: the prompts
@@ -17,6 +21,12 @@ type registry struct {
 	wire.Catalog
 	lists listings
 	sw    switches
+	// interceptors are those Use added, which also see the requests the
+	// gate of HTTPHandler refuses.
+	mu           sync.Mutex
+	interceptors []mcpserver.Interceptor
+	// mask is set by MaskErrors; handlers read it at each call.
+	mask atomic.Bool
 }
 
 // registries maps each server the adapter has served on to its registry.

@@ -14,13 +14,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddResources adds resources and resource templates to s, or replaces
-// those of the same URIs: a resource with the SDK's AddResource, a
-// template (a URI holding an expression, [wire.IsTemplate]) with its
-// AddResourceTemplate. Read runs with a [mcprt.Caller] in its context.
+// AddResources adds resources and resource templates to s: a resource
+// with the SDK's AddResource, a template (a URI holding an expression,
+// [wire.IsTemplate]) with its AddResourceTemplate. Read runs with a
+// [mcprt.Caller] in its context. A second resource of one URI, or
+// template of one URI template, panics and adds none, as [AddTools] says.
 func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
 	reg := registryOf(s)
-	for _, r := range reg.AddResources(resources) {
+	added, err := reg.AddResources(resources)
+	if err != nil {
+		panic("gosdk: AddResources: " + err.Error())
+	}
+	for _, r := range added {
 		if wire.IsTemplate(r.URI) {
 			d := templateDescriptor(r)
 			reg.lists.add(kindTemplates, r.URI, d, wire.NewDescriptors(r, wire.AppendResourceTemplate, 0))
@@ -28,7 +33,7 @@ func AddResources(s *mcp.Server, resources ...mcprt.Resource) {
 		} else {
 			d := resourceDescriptor(r)
 			reg.lists.add(kindResources, r.URI, d, wire.NewDescriptors(r, wire.AppendResource, 0))
-			s.AddResource(d, resourceHandler(r, reg.sw))
+			s.AddResource(d, resourceHandler(r, reg))
 		}
 	}
 }
@@ -66,11 +71,11 @@ func templateDescriptor(r *mcprt.Resource) *mcp.ResourceTemplate {
 }
 
 // resourceHandler reads the static resource r for the SDK.
-func resourceHandler(r *mcprt.Resource, sw switches) mcp.ResourceHandler {
+func resourceHandler(r *mcprt.Resource, reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
-		contents, err := wire.ReadResource(withCaller(ctx, req, sw, rev), nil, r, uri)
-		return readResult(contents, err, uri, r, rev)
+		contents, err := wire.ReadResource(withCaller(ctx, req, reg.sw, rev), nil, r, uri)
+		return readResult(ctx, reg, contents, err, uri, r, rev)
 	}
 }
 
@@ -82,7 +87,7 @@ func templateHandler(reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri, rev := req.Params.URI, revision(req.ProtocolVersion())
 		contents, t, err := reg.ReadTemplate(withCaller(ctx, req, reg.sw, rev), uri)
-		return readResult(contents, err, uri, t, rev)
+		return readResult(ctx, reg, contents, err, uri, t, rev)
 	}
 }
 
@@ -92,14 +97,27 @@ func withCaller(ctx context.Context, req *mcp.ReadResourceRequest, sw switches, 
 }
 
 // readResult answers a read of uri from resource r: an error wrapping
-// mcprt.ErrNotFound is the SDK's "resource not found", any other an
-// internal error with its text; contents without a URI or MIME type get
-// uri and r's. As on the built-in server, the result is private to the
-// client.
-func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
+// mcprt.ErrNotFound is the SDK's "resource not found", with the reason
+// the error gives, if any, in its message and data.reason, as on the
+// built-in server; any other an internal error with its text; contents
+// without a URI or MIME type get uri and r's. As on the built-in server,
+// the result is private to the client. When reg masks errors, the text of
+// an internal error and a handler's own reason are masked.
+func readResult(ctx context.Context, reg *registry, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
+	mask := reg.mask.Load()
 	switch {
+	case errors.Is(err, mcprt.ErrNotFound) && mask:
+		reason := wire.MaskReason(ctx, nil, uri, err)
+		if reason == wire.NotFoundReason(err) {
+			wire.LogNotFound(ctx, nil, uri, reason) // not masked: a variable's problem
+		}
+		return nil, notFound(uri, reason)
 	case errors.Is(err, mcprt.ErrNotFound):
-		return nil, mcp.ResourceNotFoundError(uri)
+		reason := wire.NotFoundReason(err)
+		wire.LogNotFound(ctx, nil, uri, reason)
+		return nil, notFound(uri, reason)
+	case err != nil && mask:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, "resource", r.URI, err)}
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
@@ -113,6 +131,22 @@ func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcp
 		out.Contents = append(out.Contents, c)
 	}
 	return out, nil
+}
+
+// notFound is the SDK's "resource not found" of uri, its code as the SDK
+// chooses it, with reason, when there is one, added to its message and
+// data.
+func notFound(uri, reason string) error {
+	err := mcp.ResourceNotFoundError(uri)
+	var je *jsonrpc.Error
+	if reason == "" || !errors.As(err, &je) {
+		return err
+	}
+	data, _ := json.Marshal(struct {
+		URI    string `json:"uri"`
+		Reason string `json:"reason"`
+	}{uri, reason})
+	return &jsonrpc.Error{Code: je.Code, Message: je.Message + ": " + reason, Data: data}
 }
 
 // resourceContents maps one part of a read onto the SDK's type: the blob

@@ -23,7 +23,10 @@ import (
 // A bad Auth is an error.
 //
 // Tokens the verifier refuses are logged to slog's default logger, with
-// the token itself replaced. The verified token reaches handlers as [mcprt.Token] through the
+// the token itself replaced, and so is every request the gate refuses
+// (401, 403, the 404 of another principal's session), at Info, with its
+// method, status, reason and principal: mcp-go has no interceptors that
+// could be told of it. The verified token reaches handlers as [mcprt.Token] through the
 // request's context, which mcp-go's handlers derive theirs from; opts
 // may hold a WithHTTPContextFunc of the caller's own.
 func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.StreamableHTTPOption) (http.Handler, error) {
@@ -35,7 +38,9 @@ func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.Streamab
 	if err != nil {
 		return nil, err
 	}
-	return g.Protect(h, authgate.CatalogOptions(registryOf(s), slog.Default())), nil
+	o := authgate.CatalogOptions(registryOf(s), slog.Default())
+	o.Refused = func(r *http.Request, ref authgate.Refusal) { authgate.LogRefusal(slog.Default(), r, ref) }
+	return g.Protect(h, o), nil
 }
 
 // MetadataHandler serves the RFC 9728 metadata of a for s: Auth's

@@ -33,7 +33,7 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 		return nil
 	}
 	if err := wire.CheckProgress(progress, total); err != nil {
-		return fmt.Errorf("mcpgo: %w", err)
+		return err
 	}
 	p := map[string]any{"progressToken": c.token, "progress": progress}
 	if total > 0 {
@@ -49,18 +49,18 @@ func (c *caller) Progress(ctx context.Context, progress, total float64, message 
 // enabled and mcp-go finds level at or above the client's level.
 func (c *caller) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
 	if err := wire.CheckLevel(level); err != nil {
-		return fmt.Errorf("mcpgo: %w", err)
+		return err
 	}
 	if !c.sw.logging {
 		return nil
 	}
 	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("mcpgo: %w", err)
+		return err
 	}
 	n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(level), logger, json.RawMessage(js))
 	if err := c.srv.SendLogMessageToClient(ctx, n); err != nil {
-		return fmt.Errorf("mcpgo: %w", err)
+		return err
 	}
 	return nil
 }
@@ -77,12 +77,12 @@ func (c *caller) Elicit(ctx context.Context, message string, requestedSchema []b
 	}
 	res, err := c.srv.RequestElicitation(ctx, req)
 	if err != nil {
-		return mcprt.ElicitResult{}, fmt.Errorf("mcpgo: elicitation: %w", err)
+		return mcprt.ElicitResult{}, fmt.Errorf("elicitation: %w", err)
 	}
 	out := mcprt.ElicitResult{Action: string(res.Action)}
 	if res.Content != nil {
 		if out.Content, err = json.Marshal(res.Content); err != nil {
-			return mcprt.ElicitResult{}, fmt.Errorf("mcpgo: elicitation content: %w", err)
+			return mcprt.ElicitResult{}, fmt.Errorf("elicitation content: %w", err)
 		}
 	}
 	return out, nil
@@ -96,7 +96,7 @@ func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.Elic
 		return mcprt.ElicitResult{}, "", err
 	}
 	if rev := revision(ctx); rev < wire.Rev20251125 {
-		return mcprt.ElicitResult{}, "", fmt.Errorf("mcpgo: elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
+		return mcprt.ElicitResult{}, "", fmt.Errorf("elicitation.url needs protocol revision %s or later; the session uses %s", wire.Rev20251125, rev)
 	}
 	session := server.ClientSessionFromContext(ctx)
 	id := mcprt.NewElicitationID()
@@ -105,7 +105,7 @@ func (c *caller) ElicitURL(ctx context.Context, message, url string) (mcprt.Elic
 	}
 	res, err := c.srv.RequestURLElicitation(ctx, session, id, url, message)
 	if err != nil {
-		return mcprt.ElicitResult{}, id, fmt.Errorf("mcpgo: elicitation: %w", err)
+		return mcprt.ElicitResult{}, id, fmt.Errorf("elicitation: %w", err)
 	}
 	return mcprt.ElicitResult{Action: string(res.Action)}, id, nil
 }
@@ -125,7 +125,7 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 		return mcprt.SampleResult{}, err
 	}
 	if err := wire.CheckSample(&req, revision(ctx)); err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("mcpgo: %w", err)
+		return mcprt.SampleResult{}, err
 	}
 	params, err := sampleParams(&req, revision(ctx))
 	if err != nil {
@@ -136,7 +136,7 @@ func (c *caller) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.Sam
 		CreateMessageParams: params,
 	})
 	if err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("mcpgo: sampling: %w", err)
+		return mcprt.SampleResult{}, fmt.Errorf("sampling: %w", err)
 	}
 	content, uses, err := sampledContent(res.Content)
 	if err != nil {
@@ -152,7 +152,7 @@ func (c *caller) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 	}
 	res, err := c.srv.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
 	if err != nil {
-		return nil, fmt.Errorf("mcpgo: roots: %w", err)
+		return nil, fmt.Errorf("roots: %w", err)
 	}
 	roots := make([]mcprt.Root, 0, len(res.Roots))
 	for _, r := range res.Roots {
@@ -183,7 +183,7 @@ func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessag
 	if len(req.ModelPreferences) > 0 {
 		p.ModelPreferences = new(mcp.ModelPreferences)
 		if err := json.Unmarshal(req.ModelPreferences, p.ModelPreferences); err != nil {
-			return p, fmt.Errorf("mcpgo: model preferences: %w", err)
+			return p, fmt.Errorf("model preferences: %w", err)
 		}
 	}
 	return p, nil
@@ -195,11 +195,11 @@ func sampleParams(req *mcprt.SampleRequest, rev wire.Revision) (mcp.CreateMessag
 func sampledContent(v any) (mcprt.Content, []mcprt.ToolUse, error) {
 	js, err := json.Marshal(v)
 	if err != nil {
-		return mcprt.Content{}, nil, fmt.Errorf("mcpgo: sampling content: %w", err)
+		return mcprt.Content{}, nil, fmt.Errorf("sampling content: %w", err)
 	}
 	c, uses, err := wire.ParseSampled(js)
 	if err != nil {
-		return c, nil, fmt.Errorf("mcpgo: %w", err)
+		return c, nil, err
 	}
 	return c, uses, nil
 }
@@ -209,7 +209,7 @@ func sampledContent(v any) (mcprt.Content, []mcprt.ToolUse, error) {
 // request (2026-07-28) or at initialization.
 func canAsk(ctx context.Context, kind string, enabled bool, declared func(*mcp.ClientCapabilities) bool) error {
 	if !enabled {
-		return fmt.Errorf("mcpgo: %w", wire.NotEnabled(kind))
+		return wire.NotEnabled(kind)
 	}
 	var caps *mcp.ClientCapabilities
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
@@ -219,7 +219,7 @@ func canAsk(ctx context.Context, kind string, enabled bool, declared func(*mcp.C
 		caps = &cc
 	}
 	if caps == nil || !declared(caps) {
-		return fmt.Errorf("mcpgo: %w", wire.NotDeclared(kind))
+		return wire.NotDeclared(kind)
 	}
 	return nil
 }

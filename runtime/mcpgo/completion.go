@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -31,7 +32,10 @@ func (r *registry) completion(ctx context.Context, refType, name, uri string, ar
 		return nil, err
 	}
 	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, arg.Name, arg.Value, cc.Arguments)
-	if err != nil {
+	switch {
+	case err != nil && r.mask.Load():
+		return nil, errors.New(wire.Mask(ctx, nil, kind+" completion", key, err))
+	case err != nil:
 		return nil, err
 	}
 	return &mcp.Completion{Values: values, Total: total, HasMore: more}, nil

@@ -80,7 +80,7 @@ func TestDifferences(t *testing.T) {
 	t.Run("a read handler's not found is -32603", func(t *testing.T) {
 		for _, rev := range []string{"2025-11-25", "2026-07-28"} {
 			for uri, want := range map[string]string{
-				"test://gone":            `{"error":{"code":-32603,"message":"resource not found: test://gone"}}`,
+				"test://gone":            `{"error":{"code":-32603,"message":"resource not found: test://gone: looking up test://gone"}}`,
 				"test://template/0/data": `{"error":{"code":-32603,"message":"resource not found: test://template/0/data"}}`,
 			} {
 				if got := call(t, s, rev, "resources/read", `{"uri":"`+uri+`"}`); got != want {

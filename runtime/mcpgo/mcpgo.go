@@ -46,7 +46,8 @@ import (
 // completion providers, the hooks that keep resource subscriptions for
 // [ResourceUpdated] and that let tasks/cancel and the end of a session
 // reach the handlers of tasks, and the caching hints of 2026-07-28 (lists
-// public, reads private, as on the built-in server).
+// public, reads private, as on the built-in server). Two tools of one
+// name panic, as [AddTools] says.
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, taskTools: id.EnableTasks, perRevision: true}
 	opts := []server.ServerOption{
@@ -76,7 +77,7 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 		server.WithResourceCapabilities(id.EnableResourceSubscriptions, id.EnableResourceNotifications))
 	s := server.NewMCPServer(id.Name, id.Version, opts...)
 	keep(s, reg)
-	addTools(s, reg, tools)
+	addTools("NewServer", s, reg, tools)
 	return s
 }
 
@@ -84,13 +85,23 @@ func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *server.MCPServer {
 // the identity of [NewServer] says; on a server built by the caller, which
 // has no [mcprt.Identity], wherever the client declared the capability, as
 // mcp-go's own API allows.
+//
+// A tool of a name this package added to s already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added. mcp-go would replace the first without a word; two tools of one
+// name are a programming error, as two handlers of one pattern are to
+// net/http.ServeMux, and a panic needs no error for callers to check.
 func AddTools(s *server.MCPServer, tools ...mcprt.Tool) {
-	addTools(s, registryOf(s), tools)
+	addTools("AddTools", s, registryOf(s), tools)
 }
 
 // addTools adds tools to s with mcp-go's AddTools, and their descriptors
-// per revision to reg, whose hooks list them.
-func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
+// per revision to reg, whose hooks list them. op names the function
+// called, for a duplicate's panic.
+func addTools(op string, s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
+	if err := reg.AddTools(tools); err != nil {
+		panic("mcpgo: " + op + ": " + err.Error())
+	}
 	st := make([]server.ServerTool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -102,7 +113,6 @@ func addTools(s *server.MCPServer, reg *registry, tools []mcprt.Tool) {
 		}
 	}
 	s.AddTools(st...)
-	reg.AddToolScopes(tools)
 }
 
 // descriptor maps a tool's descriptor as revision rev publishes it onto
@@ -176,14 +186,31 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		}
 		ctx = mcprt.WithCaller(ctx, c)
 		if runsAsTask(taskSupport, &req) {
-			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev))
+			return reg.tasks.runTask(ctx, &req, &t, args, reg.listRevision(rev), reg.mask.Load())
 		}
-		res := wire.CallTool(ctx, &t, args)
+		res, panicked := wire.CallToolChecked(ctx, &t, args)
 		if err := urlElicitationError(ctx, &res, reg.sw, rev); err != nil {
 			return nil, err
 		}
+		if reg.mask.Load() {
+			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
+		}
 		return result(res, rev, reg.listRevision(rev)), nil
 	}
+}
+
+// MaskErrors sets whether the handlers this package added to s, and adds
+// later, keep their errors from the client, as mcpserver.Server.MaskErrors
+// does: the error a tool's function returned, a panic, and an error of a
+// prompt's Get, a Read or a completer reach the client as a generic
+// message with a random correlation id, and are logged at Error on slog's
+// default logger with the real error and the same id. A result the
+// handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
+// so do argument problems (which mcp-go answers -32603). It holds for a
+// server made by [NewServer] and for one the caller made alike, tasks
+// included.
+func MaskErrors(s *server.MCPServer, mask bool) {
+	registryOf(s).mask.Store(mask)
 }
 
 // rawArguments returns the arguments as the client sent them; nil when

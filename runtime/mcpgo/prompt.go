@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -10,19 +11,24 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts to s, or replaces those of the same names, with
-// mcp-go's AddPrompts. Their completers answer completion requests on a
-// server made by [NewServer] with EnableCompletions. Get runs with a
-// [mcprt.Caller] in its context, as a tool does.
+// AddPrompts adds prompts to s with mcp-go's AddPrompts. Their
+// completers answer completion requests on a server made by [NewServer]
+// with EnableCompletions. Get runs with a [mcprt.Caller] in its context,
+// as a tool does. A second prompt of one name panics and adds none, as
+// [AddTools] says.
 func AddPrompts(s *server.MCPServer, prompts ...mcprt.Prompt) {
 	if len(prompts) == 0 {
 		return // mcp-go would publish prompts and notify all the same
 	}
 	reg := registryOf(s)
+	added, err := reg.AddPrompts(prompts)
+	if err != nil {
+		panic("mcpgo: AddPrompts: " + err.Error())
+	}
 	sp := make([]server.ServerPrompt, 0, len(prompts))
-	for _, p := range reg.AddPrompts(prompts) {
+	for _, p := range added {
 		reg.lists.prompts.add(p.Name, func(rev wire.Revision) mcp.Prompt { return promptDescriptor(p, rev) })
-		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg.sw)})
+		sp = append(sp, server.ServerPrompt{Prompt: promptDescriptor(p, registeredRevision), Handler: promptHandler(s, p, reg)})
 	}
 	s.AddPrompts(sp...)
 }
@@ -41,15 +47,19 @@ func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
 
 // promptHandler renders p for mcp-go, which answers every error of a
 // prompt handler as an internal error with its text: argument errors of
-// generated code included, and a panic, which is logged.
-func promptHandler(s *server.MCPServer, p *mcprt.Prompt, sw switches) server.PromptHandlerFunc {
+// generated code included, and a panic, which is logged. When reg masks
+// errors, the text of any other is masked.
+func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		c := &caller{srv: s, sw: sw}
+		c := &caller{srv: s, sw: reg.sw}
 		if req.Params.Meta != nil {
 			c.token = req.Params.Meta.ProgressToken
 		}
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
-		if err != nil {
+		switch {
+		case err != nil && reg.mask.Load() && wire.Maskable(err):
+			return nil, errors.New(wire.Mask(ctx, nil, "prompt", p.Name, err))
+		case err != nil:
 			return nil, err
 		}
 		return promptResult(&res, revision(ctx)), nil

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -27,6 +28,8 @@ type registry struct {
 	// that the server has the hooks that list them (NewServer made it).
 	lists       listings
 	perRevision bool
+	// mask is set by MaskErrors; handlers read it at each call.
+	mask atomic.Bool
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the

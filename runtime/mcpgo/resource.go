@@ -15,22 +15,27 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddResources adds resources and resource templates to s, or replaces
-// those of the same URIs: resources with mcp-go's AddResources, templates
-// (a URI holding an expression, [wire.IsTemplate]) with its
-// AddResourceTemplates. Read runs with a [mcprt.Caller] in its context.
+// AddResources adds resources and resource templates to s: resources
+// with mcp-go's AddResources, templates (a URI holding an expression,
+// [wire.IsTemplate]) with its AddResourceTemplates. Read runs with a
+// [mcprt.Caller] in its context. A second resource of one URI, or
+// template of one URI template, panics and adds none, as [AddTools] says.
 func AddResources(s *server.MCPServer, resources ...mcprt.Resource) {
 	reg := registryOf(s)
+	added, err := reg.AddResources(resources)
+	if err != nil {
+		panic("mcpgo: AddResources: " + err.Error())
+	}
 	var static []server.ServerResource
 	var templates []server.ServerResourceTemplate
-	for _, r := range reg.AddResources(resources) {
+	for _, r := range added {
 		if wire.IsTemplate(r.URI) {
 			parsed := mcp.NewResourceTemplate(r.URI, r.Name).URITemplate // shared by the variants
 			reg.lists.templates.add(r.URI, func(rev wire.Revision) mcp.ResourceTemplate { return templateDescriptor(r, parsed, rev) })
 			templates = append(templates, server.ServerResourceTemplate{Template: templateDescriptor(r, parsed, registeredRevision), Handler: templateHandler(s, reg)})
 		} else {
 			reg.lists.resources.add(r.URI, func(rev wire.Revision) mcp.Resource { return resourceDescriptor(r, rev) })
-			static = append(static, server.ServerResource{Resource: resourceDescriptor(r, registeredRevision), Handler: resourceHandler(s, r, reg.sw)})
+			static = append(static, server.ServerResource{Resource: resourceDescriptor(r, registeredRevision), Handler: resourceHandler(s, r, reg)})
 		}
 	}
 	// Each call sends its own list_changed: add nothing in vain.
@@ -79,11 +84,11 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 }
 
 // resourceHandler reads the static resource r for mcp-go.
-func resourceHandler(s *server.MCPServer, r *mcprt.Resource, sw switches) server.ResourceHandlerFunc {
+func resourceHandler(s *server.MCPServer, r *mcprt.Resource, reg *registry) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		contents, err := wire.ReadResource(withCaller(ctx, s, &req, sw), nil, r, uri)
-		return readResult(contents, err, uri, r, revision(ctx))
+		contents, err := wire.ReadResource(withCaller(ctx, s, &req, reg.sw), nil, r, uri)
+		return readResult(ctx, reg, contents, err, uri, r, revision(ctx))
 	}
 }
 
@@ -95,7 +100,7 @@ func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplate
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
 		contents, t, err := reg.ReadTemplate(withCaller(ctx, s, &req, reg.sw), uri)
-		return readResult(contents, err, uri, t, revision(ctx))
+		return readResult(ctx, reg, contents, err, uri, t, revision(ctx))
 	}
 }
 
@@ -111,11 +116,27 @@ func withCaller(ctx context.Context, s *server.MCPServer, req *mcp.ReadResourceR
 // readResult answers a read of uri from resource r. mcp-go answers every
 // error of a read handler as an internal error with its text; one wrapping
 // mcprt.ErrNotFound is sent as mcp-go's own ErrResourceNotFound, which its
-// error hooks know. Contents without a URI or MIME type get uri and r's.
-func readResult(contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+// error hooks know, followed by the reason the error gives, if any, which
+// is logged to slog's default logger (mcp-go sends no data). When reg
+// masks errors, the text of any other error and a handler's own reason
+// are masked. Contents without a URI or MIME type get uri and r's.
+func readResult(ctx context.Context, reg *registry, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
+	mask := reg.mask.Load()
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound):
-		return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
+		reason := wire.NotFoundReason(err)
+		if mask {
+			reason = wire.MaskReason(ctx, nil, uri, err) // logs what it masks
+		}
+		if reason == "" {
+			return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
+		}
+		if reason == wire.NotFoundReason(err) {
+			wire.LogNotFound(ctx, nil, uri, reason)
+		}
+		return nil, fmt.Errorf("%w: %s: %s", server.ErrResourceNotFound, uri, reason)
+	case err != nil && mask:
+		return nil, errors.New(wire.Mask(ctx, nil, "resource", r.URI, err))
 	case err != nil:
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -187,14 +188,21 @@ func runsAsTask(published bool, req *mcp.CallToolRequest) bool {
 // on the built-in server; any result, isError or not, completes it. Its
 // structured content matches the output schema of revision listed, the
 // one the client was listed.
-func (rs *taskRuns) runTask(ctx context.Context, req *mcp.CallToolRequest, t *mcprt.Tool, args []byte, listed wire.Revision) (*mcp.CallToolResult, error) {
+func (rs *taskRuns) runTask(ctx context.Context, req *mcp.CallToolRequest, t *mcprt.Tool, args []byte, listed wire.Revision, mask bool) (*mcp.CallToolResult, error) {
 	runCtx, cancel := taskContext(ctx, req.Params.Task)
 	defer cancel()
 	run := rs.started(ctx, cancel)
 	defer rs.ended(run)
 	res, panicked := wire.CallToolChecked(runCtx, t, args)
 	if panicked != nil {
-		return nil, fmt.Errorf("internal error: tool %s panicked: %v", strconv.Quote(t.Name), panicked)
+		err := fmt.Errorf("internal error: tool %s panicked: %v", strconv.Quote(t.Name), panicked)
+		if mask {
+			err = errors.New(wire.Mask(ctx, nil, "tool", t.Name, err))
+		}
+		return nil, err
+	}
+	if mask {
+		res = wire.MaskTool(ctx, nil, t.Name, res, nil)
 	}
 	return result(res, revision(runCtx), listed), nil
 }

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/internal/servertest"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -512,4 +513,29 @@ func cancelledTask(s *server.MCPServer, i int) error {
 		return fmt.Errorf("tasks/cancel: %s", got)
 	}
 	return nil
+}
+
+// TestTaskMaskErrors: with MaskErrors, a task's panic and its function's
+// error reach the client masked, as a call's do.
+func TestTaskMaskErrors(t *testing.T) {
+	servertest.QuietLog(t)
+	tool := func(name string, h mcprt.Handler) mcprt.Tool {
+		return mcprt.Tool{Name: name, Description: name, InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional, Handler: h}
+	}
+	s := NewServer(tasksOn,
+		tool("boom", func(context.Context, []byte) mcprt.Result { panic("kaput at /srv/data") }),
+		tool("fn", func(context.Context, []byte) mcprt.Result {
+			return mcpimpl.CallError(errors.New("locked at /srv/data"))
+		}))
+	MaskErrors(s, true)
+	for _, name := range []string{"boom", "fn"} {
+		sess := newTestSession(name, "2025-11-25")
+		id, err := rawTask(s, sess, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rawRequest(s, sess, "tasks/result", id); strings.Contains(got, "/srv/data") || !strings.Contains(got, "internal error; the server logged it with correlation id ") {
+			t.Errorf("%s: tasks/result %s, want the masked text", name, got)
+		}
+	}
 }

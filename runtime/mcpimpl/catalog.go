@@ -65,10 +65,24 @@ func (t *Template) MatchArgs(uri string) ([]byte, bool) {
 func Float(f float64) *float64 { return &f }
 
 // NotFound is the error of a template whose variables do not parse: the
-// resource does not exist, and err says why.
+// resource does not exist, and err says why. It is a [*VariableError].
 func NotFound(err error) error {
-	return fmt.Errorf("%w: %v", mcprt.ErrNotFound, err)
+	return &VariableError{Err: err}
 }
+
+// VariableError is the error of a URI whose template variables do not
+// parse. It matches [mcprt.ErrNotFound]; Err says what is wrong with the
+// URI, which servers send the client as the reason.
+type VariableError struct {
+	Err error
+}
+
+func (e *VariableError) Error() string { return mcprt.ErrNotFound.Error() + ": " + e.Err.Error() }
+
+// Is reports that e is a not found: errors.Is(e, mcprt.ErrNotFound).
+func (e *VariableError) Is(target error) bool { return target == mcprt.ErrNotFound }
+
+func (e *VariableError) Unwrap() error { return e.Err }
 
 // PromptText is the rendered prompt of a prompt function that returns a
 // string: one user message of one text block.

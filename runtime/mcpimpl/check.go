@@ -2,6 +2,7 @@ package mcpimpl
 
 import (
 	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -103,22 +104,69 @@ func CheckPattern[S ~string](d *Decoder, s S, re *regexp.Regexp) S {
 	return s
 }
 
-// CheckItems records a problem when s has fewer than min or more than max
-// items, and returns s. A max below zero means no maximum.
+// CheckItems records a problem when s, the array just read, has fewer
+// than min or more than max items, and returns s. A max below zero means
+// no maximum. Once a problem is found, Grow stops growing s, and the
+// items are counted as d read them.
 func CheckItems[S ~[]E, E any](d *Decoder, s S, min, max int) S {
-	if len(s) < min {
-		d.Errorf("%d items, fewer than the minimum %d", len(s), min)
+	n := len(s)
+	if d.invalid() {
+		n = d.itemsRead(n)
 	}
-	if max >= 0 && len(s) > max {
-		d.Errorf("%d items, more than the maximum %d", len(s), max)
+	if n < min {
+		d.Errorf("%s, fewer than the minimum %d", countItems(n), min)
+	}
+	if max >= 0 && n > max {
+		d.Errorf("%s, more than the maximum %d", countItems(n), max)
 	}
 	return s
 }
 
+// itemsRead returns how many items the array just read had, or n when
+// decoding stopped inside it. The array's step of the path, just left,
+// still holds the count: nothing is opened between an array's last item
+// and the checks of its count.
+func (d *Decoder) itemsRead(n int) int {
+	if d.stopped {
+		return n // nothing more is reported
+	}
+	return d.seg(d.depth).count
+}
+
+// countItems is "1 item" or "n items".
+func countItems(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return strconv.Itoa(n) + " items"
+}
+
 // CheckUnique records "items are not unique" when two items of s are
 // equal, as the uniqueItems keyword of JSON Schema forbids, and returns s.
-func CheckUnique[S ~[]E, E comparable](d *Decoder, s S) S {
-	if !Unique([]E(s)) {
+// at is the offset of the array in the arguments (see ValueStart).
+//
+// Items are compared as Go values. Once a problem is found, s holds only
+// some of the items (see Grow), and an item that failed to read is a zero
+// stand-in, which must not count as a repeat: the array is then compared
+// by the JSON the client sent (see CheckUniqueJSON), and the items of s
+// other than zero as Go values too.
+func CheckUnique[S ~[]E, E comparable](d *Decoder, s S, at int) S {
+	if !d.invalid() {
+		if !Unique([]E(s)) {
+			d.Errorf("items are not unique")
+		}
+		return s
+	}
+	var zero E
+	repeated := !d.stopped && !uniqueJSON(d.data, at, d.coerced)
+	seen := make(map[E]struct{}, len(s))
+	for _, x := range s {
+		if _, dup := seen[x]; dup && x != zero {
+			repeated = true
+		}
+		seen[x] = struct{}{}
+	}
+	if repeated {
 		d.Errorf("items are not unique")
 	}
 	return s

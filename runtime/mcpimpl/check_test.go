@@ -108,35 +108,74 @@ func TestCheckStrings(t *testing.T) {
 	}
 }
 
-func TestCheckItems(t *testing.T) {
-	readInts := func(d *mcpimpl.Decoder) []int {
-		var s []int
-		if d.Array() {
-			for d.NextElem() {
-				s = append(s, int(d.Int(64)))
-			}
+// readInts reads an array of integers as generated decoders do, and
+// returns it with the array's offset.
+func readInts(d *mcpimpl.Decoder) ([]int, int) {
+	var s []int
+	at := -1
+	if d.Array() {
+		at = d.ValueStart()
+		for d.NextElem() {
+			s = mcpimpl.Grow(d, s)
+			s[len(s)-1] = int(d.Int(64))
 		}
-		return s
+	}
+	return s, at
+}
+
+func TestCheckItems(t *testing.T) {
+	t.Parallel()
+	items := func(min, max int) func(d *mcpimpl.Decoder) {
+		return func(d *mcpimpl.Decoder) {
+			s, _ := readInts(d)
+			mcpimpl.CheckItems(d, s, min, max)
+		}
+	}
+	unique := func(d *mcpimpl.Decoder) {
+		s, at := readInts(d)
+		mcpimpl.CheckUnique(d, mcpimpl.CheckItems(d, s, 0, 3), at)
 	}
 	for _, tc := range []struct {
 		input string
 		read  func(d *mcpimpl.Decoder)
 		want  []string
 	}{
-		{`{"x":[1,2]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckItems(d, readInts(d), 1, 2) }, nil},
-		{`{"x":[]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckItems(d, readInts(d), 1, -1) },
-			[]string{"x: 0 items, fewer than the minimum 1"}},
-		{`{"x":[1,2,3]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckItems(d, readInts(d), 0, 2) },
-			[]string{"x: 3 items, more than the maximum 2"}},
-		{`{"x":[1,2,1]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckUnique(d, readInts(d)) },
-			[]string{"x: items are not unique"}},
-		{`{"x":[1,2,3]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckUnique(d, mcpimpl.CheckItems(d, readInts(d), 0, 3)) }, nil},
+		{`{"x":[1,2]}`, items(1, 2), nil},
+		{`{"x":[]}`, items(1, -1), []string{"x: 0 items, fewer than the minimum 1"}},
+		{`{"x":[1]}`, items(2, -1), []string{"x: 1 item, fewer than the minimum 2"}},
+		{`{"x":[1,2,3]}`, items(0, 2), []string{"x: 3 items, more than the maximum 2"}},
+		{`{"x":[1,2,1]}`, unique, []string{"x: items are not unique"}},
+		{`{"x":[1,2,3]}`, unique, nil},
 		// The count of an array applies even when its last item had a
 		// problem.
-		{`{"x":[1,"a"]}`, func(d *mcpimpl.Decoder) { mcpimpl.CheckItems(d, readInts(d), 3, -1) },
+		{`{"x":[1,"a"]}`, items(3, -1),
 			[]string{`x[1]: expected integer, got "a"`, "x: 2 items, fewer than the minimum 3"}},
+		// A problem before the array changes none of its checks: each
+		// item is counted and compared.
+		{`{"a":"x","x":[1,2]}`, items(2, 3), []string{`a: expected integer, got "x"`}},
+		{`{"a":"x","x":[1,2,3,4]}`, items(2, 3),
+			[]string{`a: expected integer, got "x"`, "x: 4 items, more than the maximum 3"}},
+		{`{"a":"x","x":[1,1]}`, unique, []string{`a: expected integer, got "x"`, "x: items are not unique"}},
+		{`{"a":"x","x":[0,0]}`, unique, []string{`a: expected integer, got "x"`, "x: items are not unique"}},
+		{`{"a":"x","x":[0,-0.0]}`, unique, []string{`a: expected integer, got "x"`, "x: items are not unique"}},
+		// An item that failed to read is no repeat of a zero.
+		{`{"x":[0,"a"]}`, unique, []string{`x[1]: expected integer, got "a"`}},
+		{`{"x":["a",true]}`, unique, []string{`x[0]: expected integer, got "a"`, "x[1]: expected integer, got true"}},
+		{`{"x":[0,"a",0]}`, unique, []string{`x[1]: expected integer, got "a"`, "x: items are not unique"}},
+		{`{"x":[5,"a",5]}`, unique, []string{`x[1]: expected integer, got "a"`, "x: items are not unique"}},
+		{`{"x":[1e300,1e300]}`, unique,
+			[]string{"x[0]: 1e300 is out of range for int64 (-9223372036854775808 to 9223372036854775807)",
+				"x[1]: 1e300 is out of range for int64 (-9223372036854775808 to 9223372036854775807)",
+				"x: items are not unique"}},
 	} {
-		sameLines(t, tc.input, checkOne(t, tc.input, tc.read), tc.want)
+		read := func(d *mcpimpl.Decoder) {
+			if string(d.Key()) == "a" {
+				d.Int(64)
+				return
+			}
+			tc.read(d)
+		}
+		sameLines(t, tc.input, checkOne(t, tc.input, read), tc.want)
 	}
 }
 

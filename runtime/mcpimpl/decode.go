@@ -658,12 +658,16 @@ func (d *Decoder) Time() time.Time {
 			return t
 		}
 	}
-	if ok && (t.UnmarshalText(upperTZ(body, &scratch)) != nil || !offsetInRange(t)) {
+	if ok && (!hourAt(body, 11) || t.UnmarshalText(upperTZ(body, &scratch)) != nil || !offsetInRange(t)) {
 		d.bad("date-time (RFC 3339)")
 		return time.Time{}
 	}
 	return t
 }
+
+// hourAt reports whether s has two digits and a colon at i, where RFC 3339
+// puts the hour: Go's parser takes a hour of one digit too.
+func hourAt[T string | []byte](s T, i int) bool { return len(s) > i+2 && s[i+2] == ':' }
 
 // offsetInRange reports whether t's zone offset is one RFC 3339 can write:
 // Go's parser takes "+24:00", which RFC 3339 and encoding/json do not.

@@ -15,12 +15,15 @@ import (
 )
 
 // Encoder collects the JSON of a result as generated encoders write it,
-// byte for byte as encoding/json would, without reflection. The one
-// deliberate difference: a time.Duration is written as its Go string
+// byte for byte as encoding/json would, without reflection. The
+// deliberate differences: a time.Duration is written as its Go string
 // ("1h30m0s"), as the published schema says, where encoding/json writes
-// nanoseconds. Values that encode themselves (MarshalJSON, MarshalText)
-// and values of type any go through encoding/json, which calls their
-// methods; that is the only reflection on the result path.
+// nanoseconds; and a nil slice, map or []byte is written [], {} or "", as
+// encoding/json/v2 writes them, where encoding/json writes null, so that
+// output schemas need not allow null for them. Values that encode
+// themselves (MarshalJSON, MarshalText) and values of type any go through
+// encoding/json, which calls their methods; that is the only reflection
+// on the result path.
 type Encoder struct {
 	B   []byte // the JSON written so far
 	err error
@@ -51,12 +54,9 @@ func (e *Encoder) Time(t time.Time) {
 // Duration writes d as its Go string.
 func (e *Encoder) Duration(d time.Duration) { e.B = jsonx.AppendString(e.B, d.String()) }
 
-// Bytes writes b as a base64 string, or null when b is nil.
+// Bytes writes b as a base64 string; nil is "", as encoding/json/v2
+// writes it.
 func (e *Encoder) Bytes(b []byte) {
-	if b == nil {
-		e.B = append(e.B, "null"...)
-		return
-	}
 	e.B = append(e.B, '"')
 	e.B = base64.StdEncoding.AppendEncode(e.B, b)
 	e.B = append(e.B, '"')
@@ -97,7 +97,7 @@ func (e *Encoder) Err() error { return e.err }
 // structuredContent and as the text block, or a failed result.
 func (e *Encoder) Structured() mcprt.Result {
 	if e.err != nil {
-		return mcprt.ErrorResult(fmt.Errorf("encoding the result: %w", e.err))
+		return CallError(fmt.Errorf("encoding the result: %w", e.err))
 	}
 	return mcprt.StructuredResult(e.B)
 }
@@ -125,14 +125,15 @@ func WithText(r mcprt.Result, text string) mcprt.Result {
 // Text returns the JSON as a single text block, or a failed result.
 func (e *Encoder) Text() mcprt.Result {
 	if e.err != nil {
-		return mcprt.ErrorResult(fmt.Errorf("encoding the result: %w", e.err))
+		return CallError(fmt.Errorf("encoding the result: %w", e.err))
 	}
 	return mcprt.TextResult(string(e.B))
 }
 
-// SortedKeys returns m's keys in the order encoding/json writes them.
-func SortedKeys[M ~map[string]E, E any](m M) []string {
-	keys := make([]string, 0, len(m))
+// SortedKeys returns m's keys in the order encoding/json writes them. The
+// keys may be of any string type, as encoding/json takes them.
+func SortedKeys[M ~map[K]E, K ~string, E any](m M) []K {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -19,11 +19,33 @@ func (d *Decoder) Enum(allowed []string) string {
 			return a
 		}
 	}
-	quoted := make([]string, len(allowed))
-	for i, a := range allowed {
-		quoted[i] = string(jsonx.AppendString(nil, a))
-	}
 	d.failed = true
-	d.report("", jsonx.Quote(string(body))+" is not one of "+strings.Join(quoted, ", "))
+	d.report("", jsonx.Quote(string(body))+" is not one of "+quoteAll(allowed))
 	return ""
+}
+
+// KeyIn reports whether the key of the current property is one of
+// allowed: a map whose keys are of a type with constants takes only them.
+// Any other key is recorded at the property's path as `property name "x"
+// is not one of "a", "b"`, and its value is skipped.
+func (d *Decoder) KeyIn(allowed []string) bool {
+	for _, a := range allowed {
+		if string(d.key) == a {
+			return true
+		}
+	}
+	if !d.stopped {
+		d.report("", "property name "+jsonx.Quote(string(d.key))+" is not one of "+quoteAll(allowed))
+	}
+	d.Skip()
+	return false
+}
+
+// quoteAll writes strings, whole, as a JSON list without brackets: "a", "b".
+func quoteAll(ss []string) string {
+	quoted := make([]string, len(ss))
+	for i, s := range ss {
+		quoted[i] = string(jsonx.AppendString(nil, s))
+	}
+	return strings.Join(quoted, ", ")
 }

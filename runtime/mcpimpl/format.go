@@ -48,7 +48,7 @@ func (d *Decoder) CheckFormat(format, s string) {
 // optional fraction and a numeric offset; the letters T and Z in either case.
 func isDateTime(s string) bool {
 	_, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
-	return err == nil
+	return err == nil && hourAt(s, 11)
 }
 
 // isDate accepts RFC 3339 full-date: "2024-05-01".
@@ -60,7 +60,7 @@ func isDate(s string) bool {
 // isTime accepts RFC 3339 full-time: "10:00:00Z", "10:00:00.5+02:00".
 func isTime(s string) bool {
 	_, err := time.Parse("2006-01-02T"+time.RFC3339Nano[len("2006-01-02T"):], "2000-01-01T"+strings.ToUpper(s))
-	return err == nil
+	return err == nil && hourAt(s, 0)
 }
 
 // isEmail accepts a bare address, "name@example.com", without a display

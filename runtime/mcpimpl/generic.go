@@ -10,7 +10,9 @@ import "math"
 // Grow appends a zero element to s; decoders then decode into s[len(s)-1]
 // in place. Once d has found a problem the call will not run and the value
 // is thrown away, so Grow reuses the last element instead of appending:
-// memory stops growing with a bad input however long it is.
+// memory stops growing with a bad input however long it is. The checks of
+// the whole list (CheckItems, CheckUnique) then count and compare the
+// items from what d read, not from s.
 func Grow[S ~[]E, E any](d *Decoder, s S) S {
 	var zero E
 	if len(s) > 0 && d.invalid() {
@@ -38,11 +40,12 @@ func NonNil[S ~[]E, E any](s S) S {
 // Alloc returns a pointer to a new zero value of the type p points to.
 func Alloc[P ~*E, E any](P) P { return P(new(E)) }
 
-// NewMap returns a new empty map of m's type.
-func NewMap[M ~map[string]E, E any](M) M { return make(M) }
+// NewMap returns a new empty map of m's type, whose keys are of any
+// string type.
+func NewMap[M ~map[K]E, K ~string, E any](M) M { return make(M) }
 
 // MapZero returns the zero value of m's element type.
-func MapZero[M ~map[string]E, E any](M) (zero E) { return zero }
+func MapZero[M ~map[K]E, K ~string, E any](M) (zero E) { return zero }
 
 // IsMultipleOf reports whether v is a whole multiple of m, allowing for the
 // rounding of decimal fractions in binary floating point (0.3 is a multiple

@@ -112,6 +112,8 @@ func TestTimeFollowsRFC3339(t *testing.T) {
 		{`"2026-01-02T03:04:05+24:00"`, ""},
 		{`"2026-01-02T03:04:05-24:00"`, ""},
 		{`"2026-01-02 03:04:05Z"`, ""},
+		{`"2026-01-02T3:04:05Z"`, ""}, // RFC 3339 has a two-digit hour
+		{`"2026-01-02T3:04:05.5+01:00"`, ""},
 	}
 	for _, tt := range tests {
 		var d mcpimpl.Decoder

@@ -119,3 +119,51 @@ func (t *Template) end(uri string, k, at int, rest []bool) int {
 
 // isStop reports whether c ends a path segment.
 func isStop(c byte) bool { return c == '/' || c == '?' || c == '#' }
+
+// ParseTemplate reads a URI template as the generator writes them:
+// literal text, {name} and {+name}, with no two variables side by side.
+// It reports false for any other text.
+func ParseTemplate(s string) (*Template, bool) {
+	t := &Template{}
+	for s != "" {
+		open := strings.IndexByte(s, '{')
+		if open != 0 {
+			lit := s
+			if open > 0 {
+				lit = s[:open]
+			}
+			if strings.IndexByte(lit, '}') >= 0 {
+				return nil, false
+			}
+			t.Parts = append(t.Parts, TemplatePart{Literal: lit})
+			s = s[len(lit):]
+			continue
+		}
+		end := strings.IndexByte(s, '}')
+		if end < 0 {
+			return nil, false
+		}
+		p := TemplatePart{Var: s[1:end]}
+		if p.Plus = strings.HasPrefix(p.Var, "+"); p.Plus {
+			p.Var = p.Var[1:]
+		}
+		if p.Var == "" || strings.ContainsAny(p.Var, "{+") || len(t.Parts) > 0 && t.Parts[len(t.Parts)-1].Var != "" {
+			return nil, false
+		}
+		t.Parts = append(t.Parts, p)
+		s = s[end+1:]
+	}
+	return t, true
+}
+
+// TemplateMatches reports whether uri is one of the URIs of the template
+// tmpl, written as [ParseTemplate] reads it. It tells which templates'
+// scopes a read needs before any of them runs, with the matcher of
+// [Template.Match].
+func TemplateMatches(tmpl, uri string) bool {
+	t, ok := ParseTemplate(tmpl)
+	if !ok || len(uri) > MaxTemplateURI {
+		return false
+	}
+	return t.reachable(uri)[0][0]
+}

@@ -3,6 +3,7 @@ package mcpimpl
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -158,5 +159,48 @@ func BenchmarkTemplateMatch(b *testing.B) {
 	tp := &Template{Parts: []TemplatePart{lit("kb://articles/"), vr("id"), lit("/"), vr("format")}}
 	for b.Loop() {
 		tp.Match("kb://articles/42/markdown")
+	}
+}
+
+// TestTemplateMatches matches URIs against template texts as the scope
+// checks do before a read, and agrees with the parsed template's Match.
+func TestTemplateMatches(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tmpl, uri string
+		want      bool
+	}{
+		{"kb://t/{id}", "kb://t/7", true},
+		{"kb://t/{id}", "kb://t/", false},
+		{"kb://t/{id}", "kb://t/7/8", false},
+		{"kb://t/{id}", "kb://t/7?x", false},
+		{"kb://t/{+path}", "kb://t/7/8?x", true},
+		{"kb://{a}/{b}.md", "kb://x/y.md", true},
+		{"kb://{a}/{b}.md", "kb://x/y.txt", false},
+		{"kb://{a}/{+b}", "kb://x/y/z", true},
+		{"kb://t/{id", "kb://t/7", false},
+		{"kb://t/{}", "kb://t/7", false},
+		{"kb://{a}{b}", "kb://xy", false}, // two variables side by side: not a template the generator writes
+		{"kb://r", "kb://r", true},
+		{"kb://r", "kb://rr", false},
+	} {
+		if got := TemplateMatches(c.tmpl, c.uri); got != c.want {
+			t.Errorf("TemplateMatches(%q, %q) = %v, want %v", c.tmpl, c.uri, got, c.want)
+		}
+		if tm, ok := ParseTemplate(c.tmpl); ok {
+			if _, match := tm.Match(c.uri); match != c.want {
+				t.Errorf("ParseTemplate(%q).Match(%q) = %v, TemplateMatches %v", c.tmpl, c.uri, match, c.want)
+			}
+		}
+	}
+}
+
+// TestParseTemplate reads the parts the generator would write.
+func TestParseTemplate(t *testing.T) {
+	t.Parallel()
+	got, ok := ParseTemplate("kb://articles/{id}/{+rest}")
+	want := []TemplatePart{{Literal: "kb://articles/"}, {Var: "id"}, {Literal: "/"}, {Var: "rest", Plus: true}}
+	if !ok || !slices.Equal(got.Parts, want) {
+		t.Errorf("ParseTemplate = %+v %v, want %+v", got, ok, want)
 	}
 }

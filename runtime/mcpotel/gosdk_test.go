@@ -47,4 +47,5 @@ func TestGoSDK(t *testing.T) {
 	}
 	hasAttrs(t, "go-sdk call", attrs(s), map[string]string{"mcp.method.name": "tools/call", "gen_ai.tool.name": "add", "mcp.protocol.version": "2025-06-18"}, "jsonrpc.request.id", "error.type")
 	point(t, tel.histogram(t, "mcp.server.operation.duration"), attribute.String("gen_ai.tool.name", "add"))
+	hasAttrs(t, "go-sdk initialize", attrs(tel.span(t, "initialize")), map[string]string{"mcp.protocol.version": "2025-06-18"})
 }

@@ -17,7 +17,8 @@
 // for prompts/get; mcp.resource.uri for resources/read, subscribe and
 // unsubscribe; jsonrpc.request.id for requests; mcp.session.id where
 // there is a session (Streamable HTTP sessions; stdio and 2026-07-28
-// have no id); mcp.protocol.version; network.transport ("pipe" on stdio,
+// have no id); mcp.protocol.version (on initialize, the revision it
+// negotiated); network.transport ("pipe" on stdio,
 // "tcp" over HTTP, where network.protocol.name is "http").
 //
 // The span's parent is the trace context in the request's params._meta
@@ -33,7 +34,16 @@
 // status Error with the error's message. A tool result with isError set
 // has error.type "tool_error" and status Error. A request the client
 // cancelled, which gets no answer, has error.type "cancelled" and status
-// Error. These are the only values of error.type this package reports.
+// Error. A request the HTTP transport refused before serving it (no valid
+// token, a scope missing, an unknown session, a bad request) has
+// error.type its reason ("insufficient_scope", the Reason constants of
+// mcpserver), http.response.status_code, rpc.response.status_code when
+// it was answered with a JSON-RPC error, and status Error. These are the
+// only values of error.type this package reports.
+//
+// With Options.CapturePrincipal, a request with a verified token has
+// enduser.id, the token's subject, on its span (never on the metrics). It
+// names a person, so it is off unless asked for.
 //
 // # Metrics
 //
@@ -74,6 +84,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
 
@@ -91,6 +102,9 @@ type Options struct {
 	Propagator propagation.TextMapPropagator
 	// CaptureArguments records tool arguments and results on spans.
 	CaptureArguments bool
+	// CapturePrincipal records the verified token's subject as enduser.id
+	// on spans.
+	CapturePrincipal bool
 }
 
 // durationBuckets are the bucket boundaries, in seconds, the conventions
@@ -114,6 +128,7 @@ type Instrumentation struct {
 	tracer    trace.Tracer
 	prop      propagation.TextMapPropagator
 	capture   bool
+	principal bool
 	operation metric.Float64Histogram
 	session   metric.Float64Histogram
 }
@@ -131,7 +146,7 @@ func New(opts Options) *Instrumentation {
 		prop = otel.GetTextMapPropagator()
 	}
 	meter := mp.Meter(ScopeName)
-	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments}
+	in := &Instrumentation{tracer: tp.Tracer(ScopeName), prop: prop, capture: opts.CaptureArguments, principal: opts.CapturePrincipal}
 	var err error
 	in.operation, err = meter.Float64Histogram("mcp.server.operation.duration",
 		metric.WithUnit("s"), metric.WithDescription("How long the server took to handle an MCP request or notification."),
@@ -230,6 +245,9 @@ func (in *Instrumentation) Intercept(ctx context.Context, req *mcpserver.Request
 	if in.capture && req.Arguments != nil {
 		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(string(req.Arguments)))
 	}
+	if tok, ok := mcprt.Token(ctx); ok && in.principal {
+		attrs = append(attrs, semconv.EnduserID(tok.Subject))
+	}
 
 	spanOpts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...), trace.WithTimestamp(start)}
 	ambient := trace.SpanContextFromContext(ctx)
@@ -240,10 +258,21 @@ func (in *Instrumentation) Intercept(ctx context.Context, req *mcpserver.Request
 	ctx, span := in.tracer.Start(parent, name, spanOpts...)
 	defer span.End()
 
+	rev := req.Revision
 	out := next(ctx)
 
 	var end []attribute.KeyValue
+	if rev == "" && req.Revision != "" {
+		// initialize: the revision is negotiated by the call.
+		end = append(end, semconv.McpProtocolVersionKey.String(req.Revision))
+	}
 	switch {
+	case out.Refused != nil:
+		end = append(end, semconv.ErrorTypeKey.String(out.Refused.Reason), semconv.HTTPResponseStatusCode(out.Refused.Status))
+		if out.Error != nil {
+			end = append(end, semconv.RPCResponseStatusCodeKey.String(strconv.Itoa(out.Error.Code)))
+		}
+		span.SetStatus(codes.Error, out.Refused.Message)
 	case out.Error != nil:
 		code := strconv.Itoa(out.Error.Code)
 		end = append(end, semconv.ErrorTypeKey.String(code), semconv.RPCResponseStatusCodeKey.String(code))

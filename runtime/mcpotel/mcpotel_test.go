@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpgen/mcpgen/internal/tokentest"
 	"github.com/mcpgen/mcpgen/runtime/mcpotel"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
@@ -53,6 +54,7 @@ func newTelemetry(t *testing.T, capture bool, tools ...mcprt.Tool) *telemetry {
 		MeterProvider:    mp,
 		Propagator:       propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
 		CaptureArguments: capture,
+		CapturePrincipal: capture,
 	})
 	return tel
 }
@@ -307,7 +309,8 @@ func TestStdio(t *testing.T) {
 	hasAttrs(t, "cancelled", attrs(s), map[string]string{"error.type": "cancelled"})
 	tel.span(t, "notifications/cancelled")
 	tel.span(t, "notifications/initialized")
-	tel.span(t, "initialize")
+	// The revision is negotiated by initialize itself.
+	hasAttrs(t, "initialize", attrs(tel.span(t, "initialize")), map[string]string{"mcp.protocol.version": "2025-11-25"})
 
 	ops := tel.histogram(t, "mcp.server.operation.duration")
 	hasAttrs(t, "metric of tools/call add", point(t, ops, attribute.String("gen_ai.tool.name", "add")), map[string]string{
@@ -316,6 +319,7 @@ func TestStdio(t *testing.T) {
 	hasAttrs(t, "metric of tools/call fails", point(t, ops, attribute.String("gen_ai.tool.name", "fails")), map[string]string{"error.type": "tool_error"})
 	hasAttrs(t, "metric of prompts/get", point(t, ops, attribute.String("mcp.method.name", "prompts/get")), map[string]string{"error.type": "-32601", "rpc.response.status_code": "-32601"})
 	point(t, ops, attribute.String("mcp.method.name", "notifications/initialized"))
+	hasAttrs(t, "metric of initialize", point(t, ops, attribute.String("mcp.method.name", "initialize")), map[string]string{"mcp.protocol.version": "2025-11-25"})
 
 	sessions := tel.histogram(t, "mcp.server.session.duration")
 	hasAttrs(t, "session", point(t, sessions), map[string]string{"mcp.protocol.version": "2025-11-25", "network.transport": "pipe"}, "error.type")
@@ -430,4 +434,63 @@ func TestTask(t *testing.T) {
 	if inRun.SpanID() != call.SpanContext().SpanID() {
 		t.Errorf("the run's span %v, want the call's %v", inRun.SpanID(), call.SpanContext().SpanID())
 	}
+}
+
+// TestRefusals checks the spans of requests the HTTP transport refused
+// before serving them: the reason as error.type, the HTTP status, the
+// JSON-RPC code where there is one, status Error, and the principal of a
+// verified token as enduser.id when asked for, and never without.
+func TestRefusals(t *testing.T) {
+	t.Run("capture", func(t *testing.T) { testRefusals(t, true) })
+	t.Run("no capture", func(t *testing.T) { testRefusals(t, false) })
+}
+
+func testRefusals(t *testing.T, capture bool) {
+	w := textTool("w", "W")
+	w.Scopes = []string{"kb:write"}
+	tel := newTelemetry(t, capture, w)
+	tel.srv.Auth = &mcpserver.Auth{Resource: "https://kb.example.com/mcp", AuthorizationServers: []string{"https://as.example.com"},
+		Verifier: tokentest.Tokens{"alice": {Issuer: "https://as.example.com", Subject: "alice"}}}
+	ts := httptest.NewServer(tel.srv.HTTPHandler())
+	defer ts.Close()
+	post := func(token string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"w","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post(""); got != http.StatusUnauthorized {
+		t.Fatalf("without a token: %d", got)
+	}
+	s := tel.span(t, "tools/call w")
+	hasAttrs(t, "401", attrs(s), map[string]string{"error.type": "missing_token", "http.response.status_code": "401", "mcp.protocol.version": "2026-07-28"},
+		"rpc.response.status_code", "enduser.id")
+	if st := s.Status(); st.Code != codes.Error || st.Description != "Unauthorized" {
+		t.Errorf("401: status %v", st)
+	}
+	tel.spans.Reset()
+	if got := post("alice"); got != http.StatusForbidden {
+		t.Fatalf("without kb:write: %d", got)
+	}
+	s = tel.span(t, "tools/call w")
+	if capture {
+		hasAttrs(t, "403", attrs(s), map[string]string{"error.type": "insufficient_scope", "http.response.status_code": "403", "rpc.response.status_code": "-32600", "enduser.id": "alice"})
+	} else {
+		hasAttrs(t, "403", attrs(s), map[string]string{"error.type": "insufficient_scope", "http.response.status_code": "403"}, "enduser.id")
+	}
+	if st := s.Status(); st.Code != codes.Error || !strings.Contains(st.Description, "kb:write") {
+		t.Errorf("403: status %v", st)
+	}
+	hasAttrs(t, "metric of 403", point(t, tel.histogram(t, "mcp.server.operation.duration"), attribute.String("error.type", "insufficient_scope")),
+		map[string]string{"http.response.status_code": "403"}, "enduser.id")
 }

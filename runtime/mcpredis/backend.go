@@ -14,7 +14,9 @@
 // backend also runs on Redis Cluster. Only Redis 7.0 commands are used.
 //
 // Only this package links a Redis client: a server that does not import
-// it builds without one.
+// it builds without one. Its stores implement the contracts of
+// [github.com/mcpgen/mcpgen/runtime/mcpstore], and it imports no server:
+// Attach takes any [mcpstore.Attacher].
 package mcpredis
 
 import (
@@ -27,21 +29,20 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // Backend is a connection to Redis and the stores built on it. Open one
 // per process and attach it to the server.
 type Backend struct {
-	// Tasks, Sessions, Events and Bus are what Attach gives the server;
-	// their fields tune them and are read while serving, so set them
-	// before Attach.
+	// Tasks, Sessions, Events, Bus and Replay are what Attach gives the
+	// server; their fields tune them and are read while serving, so set
+	// them before Attach.
 	Tasks    *TaskStore
 	Sessions *SessionStore
 	Events   *EventLog
 	Bus      *Bus
-	// Replay remembers the DPoP proofs taken, for every replica.
-	Replay *ReplayCache
+	Replay   *ReplayCache // the DPoP proofs taken, for every replica
 
 	client rueidis.Client
 	prefix string
@@ -125,22 +126,15 @@ func New(client rueidis.Client) *Backend {
 	return b
 }
 
-// Attach makes srv keep its tasks, 2025 sessions and SSE events in Redis,
-// talk to the other replicas through the bus and share with them the
-// DPoP proofs it took (Server.DPoPReplay). Call it before srv serves. Sessions expire after srv's SessionIdleTimeout without a
-// request, as they do in one process.
-func (b *Backend) Attach(srv *mcpserver.Server) {
-	idle := srv.SessionIdleTimeout
-	if idle == 0 {
-		idle = mcpserver.DefaultSessionIdleTimeout
-	}
+// Attach makes srv, an mcpserver.Server, keep its tasks, 2025 sessions
+// and SSE events in Redis, talk to the other replicas through the bus
+// and share with them the DPoP proofs it took (Server.DPoPReplay). Call
+// it before srv serves. Sessions expire after srv's SessionIdleTimeout
+// without a request, as they do in one process.
+func (b *Backend) Attach(srv mcpstore.Attacher) {
+	idle := srv.AttachStores(mcpstore.Stores{Tasks: b.Tasks, Sessions: b.Sessions, Events: b.Events, Bus: b.Bus, Replay: b.Replay})
 	b.Sessions.idle = idle
 	b.Events.idle = idle
-	srv.Tasks = b.Tasks
-	srv.Sessions = b.Sessions
-	srv.Events = b.Events
-	srv.Bus = b.Bus
-	srv.DPoPReplay = b.Replay
 }
 
 // Ping reports whether Redis answers, for the readiness check a load

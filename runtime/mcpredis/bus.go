@@ -9,10 +9,10 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// Bus is an [mcpserver.Bus] on one Redis stream that every replica tails
+// Bus is an [mcpstore.Bus] on one Redis stream that every replica tails
 // from the last entry it read, so that a replica whose connection blips
 // misses nothing the stream still holds (publish/subscribe would drop
 // it). An event is delivered to this process's subscribers at once, when
@@ -27,11 +27,11 @@ type Bus struct {
 
 	b       *Backend
 	mu      sync.Mutex
-	subs    map[*func(mcpserver.BusEvent)]struct{}
+	subs    map[*func(mcpstore.BusEvent)]struct{}
 	tailing bool
 }
 
-var _ mcpserver.Bus = (*Bus)(nil)
+var _ mcpstore.Bus = (*Bus)(nil)
 
 // DefaultBusSize is how many events the bus stream keeps when MaxEvents
 // is zero: enough for a replica to catch up after a short outage.
@@ -47,9 +47,9 @@ const (
 	bEvent  = "e"
 )
 
-// Publish implements [mcpserver.Bus]: the event is in the stream when it
+// Publish implements [mcpstore.Bus]: the event is in the stream when it
 // returns, and this process's subscribers have had it.
-func (bus *Bus) Publish(ctx context.Context, e mcpserver.BusEvent) error {
+func (bus *Bus) Publish(ctx context.Context, e mcpstore.BusEvent) error {
 	data, err := json.Marshal(e)
 	if err != nil {
 		return failed("publishing", err)
@@ -64,11 +64,11 @@ func (bus *Bus) Publish(ctx context.Context, e mcpserver.BusEvent) error {
 	return failed("publishing", err)
 }
 
-// Subscribe implements [mcpserver.Bus]. The first subscriber starts the
+// Subscribe implements [mcpstore.Bus]. The first subscriber starts the
 // tail of the stream, from its current end; when Redis does not answer,
 // from the end the tail finds once it does, so that a replica started
 // during an outage still hears the others afterwards.
-func (bus *Bus) Subscribe(fn func(mcpserver.BusEvent)) (func(), error) {
+func (bus *Bus) Subscribe(fn func(mcpstore.BusEvent)) (func(), error) {
 	key := &fn
 	bus.mu.Lock()
 	defer bus.mu.Unlock()
@@ -82,7 +82,7 @@ func (bus *Bus) Subscribe(fn func(mcpserver.BusEvent)) (func(), error) {
 		go bus.tail(start)
 	}
 	if bus.subs == nil {
-		bus.subs = map[*func(mcpserver.BusEvent)]struct{}{}
+		bus.subs = map[*func(mcpstore.BusEvent)]struct{}{}
 	}
 	bus.subs[key] = struct{}{}
 	return func() {
@@ -122,9 +122,9 @@ func (bus *Bus) end(ctx context.Context) (string, error) {
 	return last[0].ID, nil
 }
 
-func (bus *Bus) deliver(e mcpserver.BusEvent) {
+func (bus *Bus) deliver(e mcpstore.BusEvent) {
 	bus.mu.Lock()
-	fns := make([]func(mcpserver.BusEvent), 0, len(bus.subs))
+	fns := make([]func(mcpstore.BusEvent), 0, len(bus.subs))
 	for fn := range bus.subs {
 		fns = append(fns, *fn)
 	}
@@ -171,7 +171,7 @@ func (bus *Bus) tail(last string) {
 			if entry.FieldValues[bOrigin] == bus.b.token {
 				continue
 			}
-			var e mcpserver.BusEvent
+			var e mcpstore.BusEvent
 			if json.Unmarshal([]byte(entry.FieldValues[bEvent]), &e) == nil {
 				bus.deliver(e)
 			}

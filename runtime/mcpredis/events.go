@@ -2,20 +2,24 @@ package mcpredis
 
 import (
 	"context"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// EventLog is an [mcpserver.EventLog] on Redis Streams: one stream per SSE
+// EventLog is an [mcpstore.EventLog] on Redis Streams: one stream per SSE
 // stream of a session, under the session's hash tag, trimmed to about
-// MaxEvents entries (XADD MAXLEN ~). An event id is the SSE stream's name,
-// "/", and the Redis entry id; resuming reads the entries after it, then
-// blocks on the stream (XREAD BLOCK) whichever replica appends to it.
+// MaxEvents entries (XADD MAXLEN ~). An event id is the SSE stream's
+// name, "/", the Redis entry id, "." and a tag of the session (Redis
+// numbers each stream's entries by the time alone, so two sessions'
+// streams give the same entry ids); resuming reads the entries after
+// it, then blocks on the stream (XREAD BLOCK) whichever replica appends
+// to it.
 // The end of a stream is an entry of its own, so followers on every
 // replica see it in order.
 //
@@ -26,14 +30,14 @@ import (
 // and the end: atomic, so two followers cannot both append them.
 type EventLog struct {
 	// MaxEvents bounds the events kept per stream (approximately, as
-	// Redis trims whole nodes). Zero means mcpserver.DefaultEventLogSize.
+	// Redis trims whole nodes). Zero means mcpstore.DefaultEventLogSize.
 	MaxEvents int
 
 	b    *Backend
 	idle time.Duration // the session idle timeout; streams live twice as long
 }
 
-var _ mcpserver.EventLog = (*EventLog)(nil)
+var _ mcpstore.EventLog = (*EventLog)(nil)
 
 // The fields of a stream entry: an event's data, or the end of the stream.
 const (
@@ -56,12 +60,12 @@ func (l *EventLog) keep() int64 {
 	return (2 * l.idle).Milliseconds()
 }
 
-// Append implements [mcpserver.EventLog].
+// Append implements [mcpstore.EventLog].
 func (l *EventLog) Append(ctx context.Context, session, stream string, data []byte) (string, error) {
 	c, key := l.b.client, l.b.streamKey(session, stream)
 	limit := l.MaxEvents
 	if limit <= 0 {
-		limit = mcpserver.DefaultEventLogSize
+		limit = mcpstore.DefaultEventLogSize
 	}
 	cmds := rueidis.Commands{
 		c.B().Xadd().Key(key).Maxlen().Almost().Threshold(strconv.Itoa(limit)).Id("*").
@@ -82,10 +86,23 @@ func (l *EventLog) Append(ctx context.Context, session, stream string, data []by
 			return "", failed("appending an event", err)
 		}
 	}
-	return stream + "/" + id, nil
+	return eventID(session, stream, id), nil
 }
 
-// End implements [mcpserver.EventLog]. The stream's hold and will go in
+// eventID is the id of the entry entry of session's stream.
+func eventID(session, stream, entry string) string {
+	return stream + "/" + entry + "." + sessionTag(session)
+}
+
+// sessionTag is the tag that ends the ids of session's events, so that
+// an id of one session is unknown in every other.
+func sessionTag(session string) string {
+	h := fnv.New32a()
+	h.Write([]byte(session))
+	return strconv.FormatUint(uint64(h.Sum32()), 36)
+}
+
+// End implements [mcpstore.EventLog]. The stream's hold and will go in
 // the same round trip: an ended stream never lapses.
 func (l *EventLog) End(ctx context.Context, session, stream string) error {
 	c := l.b.client
@@ -101,7 +118,7 @@ func (l *EventLog) End(ctx context.Context, session, stream string) error {
 	return nil
 }
 
-// Hold implements [mcpserver.EventLog]: the will and the hold in one
+// Hold implements [mcpstore.EventLog]: the will and the hold in one
 // round trip, which rueidis pipelines with the commands made meanwhile,
 // as the priming event's.
 func (l *EventLog) Hold(ctx context.Context, session, stream string, ttl time.Duration, will []byte) error {
@@ -148,18 +165,22 @@ return 2
 func (l *EventLog) lapse(ctx context.Context, session, stream string) (bool, error) {
 	limit := l.MaxEvents
 	if limit <= 0 {
-		limit = mcpserver.DefaultEventLogSize
+		limit = mcpstore.DefaultEventLogSize
 	}
 	keys := []string{l.b.streamKey(session, stream), l.b.willKey(session, stream), l.b.holdKey(session, stream)}
 	n, err := lapseScript.Exec(ctx, l.b.client, keys, []string{strconv.Itoa(limit)}).AsInt64()
 	return n != 0, err
 }
 
-// position returns the Redis entry id an event id of stream names, or
-// false when it names none of stream's.
-func position(stream, id string) (string, bool) {
-	name, pos, ok := strings.Cut(id, "/")
+// position returns the Redis entry id an event id of session's stream
+// names, or false when it names none of that stream's.
+func position(session, stream, id string) (string, bool) {
+	name, rest, ok := strings.Cut(id, "/")
 	if !ok || name != stream {
+		return "", false
+	}
+	pos, tag, ok := strings.Cut(rest, ".")
+	if !ok || tag != sessionTag(session) {
 		return "", false
 	}
 	ms, seq, ok := strings.Cut(pos, "-")
@@ -175,11 +196,11 @@ func position(stream, id string) (string, bool) {
 	return pos, true
 }
 
-// Check implements [mcpserver.EventLog]: the event must still be kept.
+// Check implements [mcpstore.EventLog]: the event must still be kept.
 func (l *EventLog) Check(ctx context.Context, session, stream, id string) error {
-	pos, ok := position(stream, id)
+	pos, ok := position(session, stream, id)
 	if !ok {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	c := l.b.client
 	got, err := c.Do(ctx, c.B().Xrange().Key(l.b.streamKey(session, stream)).Start(pos).End(pos).Build()).AsXRange()
@@ -187,20 +208,20 @@ func (l *EventLog) Check(ctx context.Context, session, stream, id string) error 
 		return failed("reading the event log", err)
 	}
 	if len(got) != 1 {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	if _, end := got[0].FieldValues[eEnd]; end {
-		return mcpserver.ErrUnknownEvent
+		return mcpstore.ErrUnknownEvent
 	}
 	return nil
 }
 
-// Follow implements [mcpserver.EventLog].
+// Follow implements [mcpstore.EventLog].
 func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn func(id string, data []byte) error) error {
 	if err := l.Check(ctx, session, stream, after); err != nil {
 		return err
 	}
-	last, _ := position(stream, after)
+	last, _ := position(session, stream, after)
 	c, key := l.b.client, l.b.streamKey(session, stream)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -227,7 +248,7 @@ func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn
 			if _, end := e.FieldValues[eEnd]; end {
 				return nil
 			}
-			if err := fn(stream+"/"+e.ID, []byte(e.FieldValues[eData])); err != nil {
+			if err := fn(eventID(session, stream, e.ID), []byte(e.FieldValues[eData])); err != nil {
 				return err
 			}
 		}
@@ -243,7 +264,7 @@ func ctxOr(ctx context.Context, err error) error {
 	return err
 }
 
-// Close implements [mcpserver.EventLog]: each stream of the session gets
+// Close implements [mcpstore.EventLog]: each stream of the session gets
 // its end, so that followers stop, and expires shortly after.
 func (l *EventLog) Close(ctx context.Context, session string) error {
 	c := l.b.client

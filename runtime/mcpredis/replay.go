@@ -8,7 +8,7 @@ import (
 )
 
 // ReplayCache remembers the DPoP proofs the replicas took
-// (mcpserver.ReplayCache): one key per proof, set with SET NX and an
+// (mcpstore.ReplayCache): one key per proof, set with SET NX and an
 // expiry, so that of the replicas a proof reaches only the first takes
 // it, and Redis forgets it once its window has passed.
 type ReplayCache struct{ b *Backend }

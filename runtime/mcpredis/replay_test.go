@@ -10,9 +10,10 @@ import (
 	"github.com/mcpgen/mcpgen/internal/replaytest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-var _ mcpserver.ReplayCache = (*ReplayCache)(nil)
+var _ mcpstore.ReplayCache = (*ReplayCache)(nil)
 
 // TestReplayCache runs the replay cache contract on miniredis, whose
 // clock the test moves.

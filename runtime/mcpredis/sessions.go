@@ -7,10 +7,10 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// SessionStore is an [mcpserver.SessionStore] in Redis: a hash per
+// SessionStore is an [mcpstore.SessionStore] in Redis: a hash per
 // session and a set of its subscriptions, under the session's hash tag,
 // expiring after the idle timeout unless touched.
 //
@@ -80,7 +80,7 @@ func (s *SessionStore) settle(ctx context.Context, err error) error {
 	}
 }
 
-var _ mcpserver.SessionStore = (*SessionStore)(nil)
+var _ mcpstore.SessionStore = (*SessionStore)(nil)
 
 // The fields of a session's hash.
 const (
@@ -140,13 +140,13 @@ func sessionVerdict(what string, r rueidis.RedisResult) error {
 	case err != nil:
 		return failed(what, err)
 	case v == "NF":
-		return mcpserver.ErrSessionNotFound
+		return mcpstore.ErrSessionNotFound
 	}
 	return nil
 }
 
-// Create implements [mcpserver.SessionStore].
-func (s *SessionStore) Create(ctx context.Context, rec *mcpserver.SessionRecord) error {
+// Create implements [mcpstore.SessionStore].
+func (s *SessionStore) Create(ctx context.Context, rec *mcpstore.SessionRecord) error {
 	expiry := "0"
 	if s.idle > 0 {
 		expiry = strconv.FormatInt(s.idle.Milliseconds(), 10)
@@ -159,10 +159,10 @@ func (s *SessionStore) Create(ctx context.Context, rec *mcpserver.SessionRecord)
 	return failed("storing the session", err)
 }
 
-// Get implements [mcpserver.SessionStore], from the client-side cache
+// Get implements [mcpstore.SessionStore], from the client-side cache
 // when the session has not changed since this process last read it, less
 // than CacheTTL ago.
-func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRecord, error) {
+func (s *SessionStore) Get(ctx context.Context, id string) (*mcpstore.SessionRecord, error) {
 	c := s.b.client
 	var res []rueidis.RedisResult
 	if ttl := s.cacheTTL(); ttl > 0 {
@@ -182,9 +182,9 @@ func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRe
 		return nil, failed("reading the session", err)
 	}
 	if len(h) == 0 {
-		return nil, mcpserver.ErrSessionNotFound
+		return nil, mcpstore.ErrSessionNotFound
 	}
-	rec := &mcpserver.SessionRecord{ID: id, Revision: h[sRevision], LogLevel: h[sLevel],
+	rec := &mcpstore.SessionRecord{ID: id, Revision: h[sRevision], LogLevel: h[sLevel],
 		TaskOwner: h[sTaskOwner], Owner: h[sOwner], Subscriptions: subs}
 	if caps := h[sCaps]; caps != "" {
 		rec.Capabilities = []byte(caps)
@@ -192,13 +192,13 @@ func (s *SessionStore) Get(ctx context.Context, id string) (*mcpserver.SessionRe
 	return rec, nil
 }
 
-// SetLogLevel implements [mcpserver.SessionStore].
+// SetLogLevel implements [mcpstore.SessionStore].
 func (s *SessionStore) SetLogLevel(ctx context.Context, id, level string) error {
 	return s.settle(ctx, sessionVerdict("setting the log level", levelScript.Exec(ctx, s.b.client,
 		[]string{s.b.sessionKey(id)}, []string{level})))
 }
 
-// Subscribe implements [mcpserver.SessionStore].
+// Subscribe implements [mcpstore.SessionStore].
 func (s *SessionStore) Subscribe(ctx context.Context, id, uri string, on bool) error {
 	flag := "0"
 	if on {
@@ -208,7 +208,7 @@ func (s *SessionStore) Subscribe(ctx context.Context, id, uri string, on bool) e
 		[]string{s.b.sessionKey(id), s.b.subsKey(id)}, []string{uri, flag})))
 }
 
-// Touch implements [mcpserver.SessionStore]. It does not wait: a copy
+// Touch implements [mcpstore.SessionStore]. It does not wait: a copy
 // cached before it expires no later than the session did.
 func (s *SessionStore) Touch(ctx context.Context, id string, idle time.Duration) error {
 	if idle <= 0 {
@@ -218,7 +218,7 @@ func (s *SessionStore) Touch(ctx context.Context, id string, idle time.Duration)
 		[]string{s.b.sessionKey(id), s.b.subsKey(id)}, []string{strconv.FormatInt(max(idle.Milliseconds(), 1), 10)}))
 }
 
-// Delete implements [mcpserver.SessionStore].
+// Delete implements [mcpstore.SessionStore].
 func (s *SessionStore) Delete(ctx context.Context, id string) error {
 	err := s.b.client.Do(ctx, s.b.client.B().Del().Key(s.b.sessionKey(id), s.b.subsKey(id)).Build()).Error()
 	return s.settle(ctx, failed("deleting the session", err))

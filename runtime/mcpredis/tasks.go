@@ -10,10 +10,10 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// TaskStore is an [mcpserver.SharedTaskStore] in Redis. A task is a hash
+// TaskStore is an [mcpstore.SharedTaskStore] in Redis. A task is a hash
 // under its id's hash tag, with its posted answers beside it, expiring at
 // the end of its TTL; each owner has an index of its tasks in creation
 // order (for tasks/list and the per-owner bound) under the owner's tag.
@@ -28,18 +28,14 @@ import (
 // lease renewed since, a task ended or gone), and Reap, on the task's
 // hash, decides.
 type TaskStore struct {
-	// MaxPerOwner bounds an owner's tasks that have not ended, as the
-	// memory store does, and MaxKept its tasks kept, ended ones included
-	// until their TTL passes; Create refuses more with ErrTooManyTasks.
-	// Zero means 100 and 10,000. (Clients of 2026-07-28 without
-	// authorization have no identity and share one owner.)
-	MaxPerOwner, MaxKept int
+	// TaskLimits bound each owner's tasks, as in the memory store.
+	mcpstore.TaskLimits
 
 	b   *Backend
 	now func() time.Time
 }
 
-var _ mcpserver.SharedTaskStore = (*TaskStore)(nil)
+var _ mcpstore.SharedTaskStore = (*TaskStore)(nil)
 
 func (s *TaskStore) clock() time.Time {
 	if s.now != nil {
@@ -168,31 +164,25 @@ redis.call('DEL', KEYS[1])
 return a
 `)
 
-// Create implements [mcpserver.TaskStore]: it reserves the task's place in
+// Create implements [mcpstore.TaskStore]: it reserves the task's place in
 // its owner's index, then writes it, so that it is found before Create
 // returns.
-func (s *TaskStore) Create(ctx context.Context, t *mcpserver.Task) error {
+func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 	b := s.b
 	end, expireAt := "+inf", "0"
 	if t.TTL > 0 {
 		ms := t.CreatedAt.Add(t.TTL).UnixMilli() + 1
 		end, expireAt = strconv.FormatInt(ms, 10), strconv.FormatInt(ms, 10)
 	}
-	running, kept := s.MaxPerOwner, s.MaxKept
-	if running <= 0 {
-		running = 100
-	}
-	if kept <= 0 {
-		kept = 10000
-	}
+	lim := s.Limits()
 	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n"), b.ownerKey(t.Owner, "r")}
 	n, err := reserveScript.Exec(ctx, b.client, keys,
-		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(running), strconv.Itoa(kept)}).AsInt64()
+		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(lim.MaxPerOwner), strconv.Itoa(lim.MaxKept)}).AsInt64()
 	if err != nil {
 		return failed("creating the task", err)
 	}
 	if n == 0 {
-		return mcpserver.ErrTooManyTasks
+		return mcpstore.ErrTooManyTasks
 	}
 	if !t.LeaseUntil.IsZero() {
 		// Indexed before it exists: an entry without a task costs Lapsed a
@@ -222,7 +212,7 @@ func (s *TaskStore) giveBack(ctx context.Context, keys []string, id string) {
 }
 
 // taskFields returns the hash fields of t, as field, value pairs.
-func taskFields(t *mcpserver.Task) []string {
+func taskFields(t *mcpstore.Task) []string {
 	return []string{
 		fOwner, t.Owner, fTool, t.Tool, fStatus, string(t.Status), fMessage, t.StatusMessage,
 		fCreated, stamp(t.CreatedAt), fUpdated, stamp(t.UpdatedAt),
@@ -256,14 +246,14 @@ func bytesOrNil(s string) []byte {
 }
 
 // parseTask reads a task from its hash; nil for an empty (missing) one.
-func parseTask(id string, h map[string]string) *mcpserver.Task {
+func parseTask(id string, h map[string]string) *mcpstore.Task {
 	if h[fStatus] == "" {
 		return nil
 	}
 	ttl, _ := strconv.ParseInt(h[fTTL], 10, 64)
 	poll, _ := strconv.ParseInt(h[fPoll], 10, 64)
-	return &mcpserver.Task{
-		ID: id, Owner: h[fOwner], Tool: h[fTool], Status: mcpserver.TaskStatus(h[fStatus]),
+	return &mcpstore.Task{
+		ID: id, Owner: h[fOwner], Tool: h[fTool], Status: mcpstore.TaskStatus(h[fStatus]),
 		StatusMessage: h[fMessage], CreatedAt: unstamp(h[fCreated]), UpdatedAt: unstamp(h[fUpdated]),
 		TTL: time.Duration(ttl), PollInterval: time.Duration(poll),
 		Result: bytesOrNil(h[fResult]), Error: bytesOrNil(h[fError]), InputRequests: bytesOrNil(h[fInput]),
@@ -273,19 +263,19 @@ func parseTask(id string, h map[string]string) *mcpserver.Task {
 
 // live reports whether t is there and has not outlived its TTL at now
 // (Redis removes it within a millisecond of that; this makes it exact).
-func live(t *mcpserver.Task, now time.Time) bool {
+func live(t *mcpstore.Task, now time.Time) bool {
 	return t != nil && (t.TTL <= 0 || now.Sub(t.CreatedAt) <= t.TTL)
 }
 
-// Get implements [mcpserver.TaskStore].
-func (s *TaskStore) Get(ctx context.Context, owner, id string) (*mcpserver.Task, error) {
+// Get implements [mcpstore.TaskStore].
+func (s *TaskStore) Get(ctx context.Context, owner, id string) (*mcpstore.Task, error) {
 	h, err := s.b.client.Do(ctx, s.b.client.B().Hgetall().Key(s.b.taskKey(id)).Build()).AsStrMap()
 	if err != nil {
 		return nil, failed("reading the task", err)
 	}
 	t := parseTask(id, h)
 	if !live(t, s.clock()) || t.Owner != owner {
-		return nil, mcpserver.ErrTaskNotFound
+		return nil, mcpstore.ErrTaskNotFound
 	}
 	return t, nil
 }
@@ -297,17 +287,17 @@ func verdict(what string, r rueidis.RedisResult) error {
 	case err != nil:
 		return failed(what, err)
 	case v == "NF":
-		return mcpserver.ErrTaskNotFound
+		return mcpstore.ErrTaskNotFound
 	case v == "TERM":
-		return mcpserver.ErrTaskTerminal
+		return mcpstore.ErrTaskTerminal
 	}
 	return nil
 }
 
-// Update implements [mcpserver.TaskStore]. Owner, creation time, TTL,
+// Update implements [mcpstore.TaskStore]. Owner, creation time, TTL,
 // runner and lease stay as stored. A task that has ended leaves the index
 // of leases and its owner's tasks not ended.
-func (s *TaskStore) Update(ctx context.Context, t *mcpserver.Task) error {
+func (s *TaskStore) Update(ctx context.Context, t *mcpstore.Task) error {
 	r := updateScript.Exec(ctx, s.b.client,
 		[]string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)},
 		[]string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
@@ -319,7 +309,7 @@ func (s *TaskStore) Update(ctx context.Context, t *mcpserver.Task) error {
 		}
 	}
 	err := verdict("updating the task", r)
-	if t.Status.Terminal() && (errors.Is(err, mcpserver.ErrTaskTerminal) || errors.Is(err, mcpserver.ErrTaskNotFound)) {
+	if t.Status.Terminal() && (errors.Is(err, mcpstore.ErrTaskTerminal) || errors.Is(err, mcpstore.ErrTaskNotFound)) {
 		s.unlease(ctx, t.ID) // whoever ended it took it out of its owner's
 	}
 	return err
@@ -345,7 +335,7 @@ func (s *TaskStore) unlease(ctx context.Context, id string) {
 // rounded down so that an entry never ends later than its lease.
 func leaseScore(t time.Time) float64 { return float64(t.UnixMilli()) }
 
-// Renew implements [mcpserver.SharedTaskStore]. The index of leases
+// Renew implements [mcpstore.SharedTaskStore]. The index of leases
 // follows the renewal, and only raises an entry still there.
 func (s *TaskStore) Renew(ctx context.Context, id, replica string, until time.Time) error {
 	err := verdict("renewing the lease", renewScript.Exec(ctx, s.b.client,
@@ -357,10 +347,10 @@ func (s *TaskStore) Renew(ctx context.Context, id, replica string, until time.Ti
 	return err
 }
 
-// Reap implements [mcpserver.SharedTaskStore].
-func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpserver.Task, bool, error) {
+// Reap implements [mcpstore.SharedTaskStore].
+func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpstore.Task, bool, error) {
 	r, err := reapScript.Exec(ctx, s.b.client, []string{s.b.taskKey(id), s.b.answersKey(id)},
-		[]string{owner, stamp(now), string(errObj), "The server running this task stopped."}).ToArray()
+		[]string{owner, stamp(now), string(errObj), mcpstore.ReapedMessage}).ToArray()
 	if err == nil && len(r) != 2 {
 		err = errors.New("unexpected reply")
 	}
@@ -374,7 +364,7 @@ func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, e
 	}
 	t := parseTask(id, h)
 	if !live(t, s.clock()) {
-		return nil, false, mcpserver.ErrTaskNotFound
+		return nil, false, mcpstore.ErrTaskNotFound
 	}
 	if n == 1 {
 		s.ended(ctx, t.Owner, id)
@@ -382,16 +372,17 @@ func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, e
 	return t, n == 1, nil
 }
 
-// Lapsed implements [mcpserver.SharedTaskStore]: it reads the index of
+// Lapsed implements [mcpstore.SharedTaskStore]: it reads the index of
 // leases up to now and the tasks it names, in one pipeline, and puts
 // right the entries of tasks renewed, ended or gone since.
-func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mcpserver.Task, error) {
+func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mcpstore.Task, error) {
 	b := s.b
+	count := int64(limit)
 	if limit <= 0 {
-		limit = 100
+		count = -1 // Redis: all from the offset on
 	}
 	ids, err := b.client.Do(ctx, b.client.B().Zrangebyscore().Key(b.leasesKey()).Min("-inf").
-		Max("("+strconv.FormatInt(now.UnixMilli(), 10)).Limit(0, int64(limit)).Build()).AsStrSlice()
+		Max("("+strconv.FormatInt(now.UnixMilli(), 10)).Limit(0, count).Build()).AsStrSlice()
 	if err != nil {
 		return nil, failed("finding lapsed leases", err)
 	}
@@ -402,7 +393,7 @@ func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mc
 	for i, id := range ids {
 		cmds[i] = b.client.B().Hgetall().Key(b.taskKey(id)).Build()
 	}
-	var lapsed []*mcpserver.Task
+	var lapsed []*mcpstore.Task
 	var fix rueidis.Commands
 	clock := s.clock()
 	for i, r := range b.client.DoMulti(ctx, cmds...) {
@@ -426,7 +417,7 @@ func (s *TaskStore) Lapsed(ctx context.Context, now time.Time, limit int) ([]*mc
 	return lapsed, nil
 }
 
-// PostAnswers implements [mcpserver.SharedTaskStore].
+// PostAnswers implements [mcpstore.SharedTaskStore].
 func (s *TaskStore) PostAnswers(ctx context.Context, id string, answers map[string][]byte) error {
 	if len(answers) == 0 {
 		return nil
@@ -439,7 +430,7 @@ func (s *TaskStore) PostAnswers(ctx context.Context, id string, answers map[stri
 		[]string{s.b.taskKey(id), s.b.answersKey(id)}, args))
 }
 
-// TakeAnswers implements [mcpserver.SharedTaskStore].
+// TakeAnswers implements [mcpstore.SharedTaskStore].
 func (s *TaskStore) TakeAnswers(ctx context.Context, id string) (map[string][]byte, error) {
 	h, err := takeScript.Exec(ctx, s.b.client, []string{s.b.answersKey(id)}, nil).AsStrMap()
 	if err != nil {
@@ -455,9 +446,9 @@ func (s *TaskStore) TakeAnswers(ctx context.Context, id string) (map[string][]by
 	return box, nil
 }
 
-// List implements [mcpserver.TaskStore]: it reads the owner's index from
+// List implements [mcpstore.TaskStore]: it reads the owner's index from
 // the task after after, and the tasks it names in one pipeline per page.
-func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([]*mcpserver.Task, string, error) {
+func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([]*mcpstore.Task, string, error) {
 	b := s.b
 	idx := b.ownerKey(owner, "i")
 	start := int64(0)
@@ -465,7 +456,7 @@ func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([
 		rank, err := b.client.Do(ctx, b.client.B().Zrank().Key(idx).Member(after).Build()).AsInt64()
 		switch {
 		case rueidis.IsRedisNil(err):
-			return nil, "", mcpserver.ErrTaskNotFound
+			return nil, "", mcpstore.ErrTaskNotFound
 		case err != nil:
 			return nil, "", failed("listing the tasks", err)
 		}
@@ -477,7 +468,7 @@ func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([
 	}
 	chunk := int64(min(want, 100))
 	now := s.clock()
-	var page []*mcpserver.Task
+	var page []*mcpstore.Task
 	for len(page) < want {
 		ids, err := b.client.Do(ctx, b.client.B().Zrange().Key(idx).Min(strconv.FormatInt(start, 10)).
 			Max(strconv.FormatInt(start+chunk-1, 10)).Build()).AsStrSlice()

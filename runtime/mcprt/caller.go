@@ -142,7 +142,7 @@ type Root struct {
 // question yet: the handler should return it (or any error) so that its
 // run ends; the client is sent the question and retries the request with
 // the answer.
-var ErrInputRequired = errors.New("mcprt: the client must answer a question first: the request is retried with the answer")
+var ErrInputRequired = errors.New("the client must answer a question first: the request is retried with the answer")
 
 // ErrNoCaller is returned by [Log], [Elicit], [Sample] and [ListRoots] when the context
 // carries no [Caller]: the handler was not called by an MCP server.

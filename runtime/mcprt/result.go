@@ -24,8 +24,10 @@ type Result struct {
 	// Meta is the result's _meta object as JSON, or nil.
 	Meta []byte
 	// Err is the error a failed result reports, when [ErrorResult] made
-	// it. It is not sent: servers look at it to answer some errors as
-	// protocol errors ([URLElicitationRequired]).
+	// it, or generated code for the error its function returned. It is
+	// not sent: servers look at it to answer some errors as protocol
+	// errors ([URLElicitationRequired]), and to mask the function's
+	// errors where asked (mcpserver.Server.MaskErrors).
 	Err error
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -91,16 +92,29 @@ func (s *Server) declaredScopes() []string {
 }
 
 // authenticate runs the gate on an HTTP request of a server with Auth: it
-// answers the metadata document on its well-known paths, and 401 for a
-// request without a valid bearer token. It returns the request to serve,
-// carrying the token, or nil when it has answered.
+// answers 401 for a request without a valid token (or DPoP proof), 503
+// when the DPoP replay cache cannot tell, and tells of the refusal. It returns the request to serve, carrying the token, or
+// nil when it has answered.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
 	g := s.gateOrFail(w)
 	if g == nil {
 		return nil
 	}
-	_, r = g.Authenticate(w, r, s.logger())
-	return r
+	t, served, denied := g.Verify(w, r, s.logger())
+	if t != nil {
+		return served
+	}
+	var msgs []*message
+	if r.Method == http.MethodPost {
+		// Read before answering, as HTTP/1 may not read after: the
+		// refusal tells what the body asked for.
+		if body, err := readBody(w, r, s.maxBody()); err == nil {
+			msgs = messagesOf(body)
+		}
+	}
+	g.Unauthorized(w, denied)
+	s.refused(r, Refusal{Status: denied.Status, Reason: denied.Reason, Message: denied.Message}, nil, msgs)
+	return nil
 }
 
 // serveMetadata answers a request for the protected resource metadata
@@ -166,7 +180,7 @@ func (s *Server) opScopes(m *message) []string {
 		}
 		var need []string
 		for _, e := range s.templates.all() {
-			if len(e.val.Scopes) > 0 && authgate.MatchTemplate(e.key, uri) {
+			if len(e.val.Scopes) > 0 && mcpimpl.TemplateMatches(e.key, uri) {
 				need = authgate.Union(need, e.val.Scopes)
 			}
 		}
@@ -201,6 +215,8 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, id []byte, msgs 
 		}
 	}
 	g.ForbidToken(w, t, need, authgate.ErrorResponse(id, need))
+	rerr := scopeError(need)
+	s.refused(r, Refusal{Status: http.StatusForbidden, Reason: ReasonScope, Message: rerr.message}, rerr, msgs)
 	return true
 }
 

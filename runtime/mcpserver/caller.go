@@ -30,7 +30,7 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 		return nil
 	}
 	if err := wire.CheckProgress(progress, total); err != nil {
-		return fmt.Errorf("mcpserver: %w", err)
+		return err
 	}
 	p := append(make([]byte, 0, 96), `{"progressToken":`...)
 	p = append(p, x.meta.ProgressToken...)
@@ -48,7 +48,7 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 // enabled and level is at or above the level the client asked for.
 func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
 	if err := wire.CheckLevel(level); err != nil {
-		return fmt.Errorf("mcpserver: %w", err)
+		return err
 	}
 	min := x.meta.LogLevel
 	if !x.rev.Stateless() && x.sess != nil {
@@ -62,7 +62,7 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 	}
 	js, err := wire.LogData(data)
 	if err != nil {
-		return fmt.Errorf("mcpserver: %w", err)
+		return err
 	}
 	p := jsonx.AppendString(append(make([]byte, 0, 64+len(js)), `{"level":`...), string(level))
 	if logger != "" {
@@ -121,7 +121,7 @@ func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.El
 // A request with tools needs the client's sampling.tools capability.
 func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
 	if err := wire.CheckSample(&req, x.rev); err != nil {
-		return mcprt.SampleResult{}, fmt.Errorf("mcpserver: %w", err)
+		return mcprt.SampleResult{}, err
 	}
 	q := question{"sampling", x.srv.id.EnableSampling, x.caps.sampling, wire.Rev20241105, "sampling/createMessage", x.appendSampleParams(nil, &req)}
 	if wire.UsesTools(&req) {
@@ -210,7 +210,7 @@ func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessag
 	if x.rev.Stateless() && x.q != nil {
 		return x.badAnswer(ctx, q.method, q.params, fmt.Errorf("%s", raw))
 	}
-	return fmt.Errorf("mcpserver: malformed %s result: %s", q.kind, raw)
+	return fmt.Errorf("malformed %s result: %s", q.kind, raw)
 }
 
 // parseRoots reads a roots/list result.
@@ -250,15 +250,15 @@ func (x *exchange) appendSampleParams(p []byte, req *mcprt.SampleRequest) []byte
 func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revision) error {
 	switch {
 	case !enabled:
-		return fmt.Errorf("mcpserver: %w", wire.NotEnabled(kind))
+		return wire.NotEnabled(kind)
 	case x.rev.Stateless():
-		return fmt.Errorf("mcpserver: %s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
+		return fmt.Errorf("%s is not available: protocol revision %s has no server-to-client requests", kind, x.rev)
 	case x.rev < since:
-		return fmt.Errorf("mcpserver: %s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
+		return fmt.Errorf("%s needs protocol revision %s or later; the session uses %s", kind, since, x.rev)
 	case !declared:
-		return fmt.Errorf("mcpserver: %w", wire.NotDeclared(kind))
+		return wire.NotDeclared(kind)
 	case x.sess == nil:
-		return fmt.Errorf("mcpserver: %s needs a session", kind)
+		return fmt.Errorf("%s needs a session", kind)
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 				Message string `json:"message"`
 			}
 			_ = json.Unmarshal(m.error, &e)
-			return nil, fmt.Errorf("mcpserver: the client answered %s with error %d: %s", method, e.Code, e.Message)
+			return nil, fmt.Errorf("the client answered %s with error %d: %s", method, e.Code, e.Message)
 		}
 		return m.result, nil
 	case <-ctx.Done():

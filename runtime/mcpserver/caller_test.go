@@ -130,7 +130,7 @@ func TestElicitationRoundTrip(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":"call2","method":"tools/call","params":{"name":"ask"}}`)
 	c.recv()
 	c.send(`{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"user closed the dialog"}}`)
-	c.expect(`{"jsonrpc":"2.0","id":"call2","result":{"content":[{"type":"text","text":"mcpserver: the client answered elicitation/create with error -1: user closed the dialog"}],"isError":true}}`)
+	c.expect(`{"jsonrpc":"2.0","id":"call2","result":{"content":[{"type":"text","text":"the client answered elicitation/create with error -1: user closed the dialog"}],"isError":true}}`)
 }
 
 func TestElicitationRefused(t *testing.T) {
@@ -141,9 +141,9 @@ func TestElicitationRefused(t *testing.T) {
 		caps    string
 		err     string
 	}{
-		{"not enabled", false, wire.Rev20250618, `{"elicitation":{}}`, "mcpserver: elicitation is not enabled in the server's identity"},
-		{"not declared", true, wire.Rev20250618, `{}`, "mcpserver: the client did not declare the elicitation capability"},
-		{"old revision", true, wire.Rev20250326, `{"elicitation":{}}`, "mcpserver: elicitation needs protocol revision 2025-06-18 or later; the session uses 2025-03-26"},
+		{"not enabled", false, wire.Rev20250618, `{"elicitation":{}}`, "elicitation is not enabled in the server's identity"},
+		{"not declared", true, wire.Rev20250618, `{}`, "the client did not declare the elicitation capability"},
+		{"old revision", true, wire.Rev20250326, `{"elicitation":{}}`, "elicitation needs protocol revision 2025-06-18 or later; the session uses 2025-03-26"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestSamplingRoundTrip(t *testing.T) {
 	c2 := startStdio(t, New(id, sampleTool))
 	c2.initialize(wire.Rev20241105, `{}`)
 	c2.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample"}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mcpserver: the client did not declare the sampling capability"}],"isError":true}}`)
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the client did not declare the sampling capability"}],"isError":true}}`)
 }
 
 // TestRoundTripEndsWithInput checks that a handler waiting for the client

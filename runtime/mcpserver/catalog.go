@@ -40,28 +40,56 @@ type catalog[T any] struct {
 	byKey map[string]*entry[T]
 }
 
-// add appends entries; one whose key is taken replaces the old entry in
-// its place.
-func (c *catalog[T]) add(entries []*entry[T]) {
+// add appends entries. A key already taken, in the catalog or by an
+// earlier one of entries, adds nothing: add returns the entry holding it
+// and the one that came second.
+func (c *catalog[T]) add(entries []*entry[T]) (first, second *entry[T]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	list := append([]*entry[T](nil), c.list...)
+	seen := make(map[string]*entry[T], len(entries))
+	for _, e := range entries {
+		old := c.byKey[e.key]
+		if old == nil {
+			old = seen[e.key]
+		}
+		if old != nil {
+			return old, e
+		}
+		seen[e.key] = e
+	}
 	if c.byKey == nil {
 		c.byKey = make(map[string]*entry[T])
 	}
+	list := append(make([]*entry[T], 0, len(c.list)+len(entries)), c.list...)
 	for _, e := range entries {
-		if old, ok := c.byKey[e.key]; ok {
-			for i := range list {
-				if list[i] == old {
-					list[i] = e
-				}
-			}
-		} else {
-			list = append(list, e)
-		}
+		list = append(list, e)
 		c.byKey[e.key] = e
 	}
 	c.list = list
+	return nil, nil
+}
+
+// duplicate panics when first is not nil: a second registration of its
+// key, made by op (New, AddTools, ...). A server serves one tool or prompt
+// of a name, one resource or template of a URI; two are a programming
+// error, found as the server is built, as net/http.ServeMux panics for a
+// pattern registered twice. A panic keeps New and the Add methods free
+// of an error their callers would have to check for this alone.
+func duplicate[T any](op, kind, remove string, first, second *entry[T], fn func(*T) any) {
+	if first == nil {
+		return
+	}
+	err := wire.Duplicate(kind, first.key, fn(&first.val), fn(&second.val))
+	panic("mcpserver: " + op + ": " + err.Error() + "; a server serves one " + kind + " of a " + keyWord(kind) + ": " + remove + " the first to replace it")
+}
+
+// keyWord is what names a kind: a URI for resources and templates, a
+// name for the others.
+func keyWord(kind string) string {
+	if kind == "resource" || kind == "resource template" {
+		return "URI"
+	}
+	return "name"
 }
 
 // remove removes the entries of keys and reports whether there was any.

@@ -81,13 +81,13 @@ func (x *exchange) askAsTask(ctx context.Context, method string, params []byte) 
 		}
 		next := new(clientTask)
 		if err := json.Unmarshal(raw, next); err != nil || next.Status == "" {
-			return nil, fmt.Errorf("mcpserver: malformed tasks/get result: %s", raw)
+			return nil, fmt.Errorf("malformed tasks/get result: %s", raw)
 		}
 		t = next
 	}
 	switch t.Status {
 	case "failed", "cancelled":
-		return nil, fmt.Errorf("mcpserver: the client's task for %s %s: %s", method, t.Status, t.StatusMessage)
+		return nil, fmt.Errorf("the client's task for %s %s: %s", method, t.Status, t.StatusMessage)
 	}
 	// completed, or input_required: tasks/result waits for the end and
 	// carries what the client needs meanwhile.

@@ -73,7 +73,7 @@ func TestQuestionAsClientTask(t *testing.T) {
 	id, _, _ = serverRequest(t, c.recv())
 	failed := strings.Replace(strings.Replace(task, "%s", "failed", 1), `"ttl"`, `"statusMessage":"model unavailable","ttl"`, 1)
 	c.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"task":` + failed + `}}`)
-	c.expect(`{"jsonrpc":"2.0","id":"fail","result":{"content":[{"type":"text","text":"mcpserver: the client's task for sampling/createMessage failed: model unavailable"}],"isError":true}}`)
+	c.expect(`{"jsonrpc":"2.0","id":"fail","result":{"content":[{"type":"text","text":"the client's task for sampling/createMessage failed: model unavailable"}],"isError":true}}`)
 }
 
 // TestQuestionNotAsTask: without the identity's tasks, or to a client

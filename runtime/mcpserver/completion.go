@@ -53,7 +53,10 @@ func (s *Server) complete(ctx context.Context, x *exchange, params []byte) ([]by
 		args = p.Context.Arguments
 	}
 	values, total, more, err := wire.Complete(ctx, s.logger(), completer, kind, name, p.Argument.Name, p.Argument.Value, args)
-	if err != nil {
+	switch {
+	case err != nil && s.MaskErrors:
+		return nil, errorf(codeInternalError, wire.Mask(ctx, s.logger(), kind+" completion", name, err))
+	case err != nil:
 		return nil, errorf(codeInternalError, err.Error())
 	}
 	return x.withResultType(appendCompletion(make([]byte, 0, 64+16*len(values)), values, total, more)), nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // exchange is one request being handled. It carries what the method and,
@@ -38,7 +39,15 @@ type exchange struct {
 // withResultType marks a result of a 2026-07-28 request with resultType, which
 // that revision requires on every result.
 func (x *exchange) withResultType(result []byte) []byte {
-	if !x.rev.Stateless() || len(result) < 2 {
+	if !x.rev.Stateless() {
+		return result
+	}
+	return markComplete(result)
+}
+
+// markComplete adds "resultType":"complete" to the result object, first.
+func markComplete(result []byte) []byte {
+	if len(result) < 2 {
 		return result
 	}
 	const field = `"resultType":"complete"`
@@ -322,7 +331,7 @@ func (s *Server) notification(sess *session, m *message) {
 		sess.cancel(p.RequestID)
 		if s.Sessions != nil && sess.id != "" {
 			// The request may run on another replica of the session.
-			s.publish(context.Background(), BusEvent{Kind: BusCancel, Session: sess.id, Data: p.RequestID})
+			s.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusCancel, Session: sess.id, Data: p.RequestID})
 		}
 	}
 }

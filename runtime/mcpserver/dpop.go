@@ -1,11 +1,11 @@
 package mcpserver
 
 import (
-	"context"
 	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/authgate"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // DPoPMode says whether the resource takes sender-constrained access
@@ -76,16 +76,11 @@ type DPoPOptions struct {
 	NonceLifetime time.Duration
 }
 
-// ReplayCache remembers the DPoP proofs a server took (by a digest of
-// their key and jti), so that a proof replayed within its window is
-// refused (RFC 9449 §11.1). The built-in one keeps them in the process;
+// ReplayCache remembers the DPoP proofs a server took, so that a proof
+// replayed within its window is refused: the contract of
+// [mcpstore.ReplayCache]. The built-in one keeps them in the process;
 // package mcpredis shares them between replicas.
-type ReplayCache interface {
-	// Use records that id was used, until the time given, and reports
-	// whether this is its first use. An error means it could not tell;
-	// the request is then answered 503.
-	Use(ctx context.Context, id string, until time.Time) (first bool, err error)
-}
+type ReplayCache = mcpstore.ReplayCache
 
 // NewMemoryReplayCache returns a ReplayCache of one process.
 func NewMemoryReplayCache() ReplayCache { return authgate.NewMemoryReplayCache() }

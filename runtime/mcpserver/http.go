@@ -15,7 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // HTTPHandler returns the Streamable HTTP transport on one endpoint: POST
@@ -128,7 +130,9 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		// Over HTTP a malformed message is refused before anything else
 		// (status 400), so a call's arguments are checked here rather
 		// than left to the tool's decoder.
-		id, rerr = nil, errParse
+		writeRPCError(w, http.StatusBadRequest, nil, errParse)
+		s.badRequest(r, errParse, m)
+		return
 	}
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, id, rerr)
@@ -146,6 +150,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
+		s.badRequest(r, rerr, m)
 		return
 	}
 	if stateless {
@@ -161,7 +166,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		s.httpInitialize(w, r, m)
 		return
 	}
-	sess := s.httpSession(w, r)
+	sess := s.httpSession(w, r, m)
 	if sess == nil {
 		return
 	}
@@ -217,12 +222,14 @@ func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream
 func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *message, rev wire.Revision) {
 	if rerr := checkHeaders(r.Header, m); rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
+		s.badRequest(r, rerr, m)
 		return
 	}
 	if name := m.meta.toolName; m.method == "tools/call" && len(name) >= 2 && name[0] == '"' {
 		if e := s.tools.lookup(name); e != nil {
 			if rerr := checkParamHeaders(r.Header, e.val.headers, m.meta.toolArgs); rerr != nil {
 				writeRPCError(w, http.StatusBadRequest, m.id, rerr)
+				s.badRequest(r, rerr, m)
 				return
 			}
 		}
@@ -264,7 +271,7 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 		if err := s.Sessions.Create(r.Context(), sess.record()); err != nil {
 			sess.stop()
 			s.logger().Error("mcp session store", "err", err)
-			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session: "+err.Error()))
+			writeRPCError(w, http.StatusServiceUnavailable, m.id, errorf(codeInternalError, "internal error: storing the session failed"))
 			return
 		}
 		sess.touched = sess.lastUsed
@@ -279,19 +286,22 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 }
 
 // httpSession finds the session a request names, or answers 400 (no
-// Mcp-Session-Id) or 404 (unknown or ended) and returns nil.
-func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
+// Mcp-Session-Id) or 404 (unknown or ended), tells of the refusal of
+// msgs, the messages of the request, and returns nil.
+func (s *Server) httpSession(w http.ResponseWriter, r *http.Request, msgs ...*message) *session {
 	id := r.Header.Get("Mcp-Session-Id")
 	if id == "" {
-		http.Error(w, "Bad Request: Mcp-Session-Id header is required", http.StatusBadRequest)
+		const text = "Bad Request: Mcp-Session-Id header is required"
+		http.Error(w, text, http.StatusBadRequest)
+		s.refused(r, Refusal{Status: http.StatusBadRequest, Reason: ReasonNoSession, Message: text}, nil, msgs)
 		return nil
 	}
 	s.mu.Lock()
 	sess := s.byID[id]
 	s.mu.Unlock()
 	if s.Sessions != nil {
-		sess = s.sharedSession(w, r, id, sess)
-		if sess == nil {
+		var answered bool
+		if sess, answered = s.sharedSession(w, r, id, sess); answered {
 			return nil
 		}
 	}
@@ -299,7 +309,8 @@ func (s *Server) httpSession(w http.ResponseWriter, r *http.Request) *session {
 		// Another principal's session is unknown to this one: a client
 		// whose token now names someone else starts a session of its
 		// own, as after any 404, and learns nothing of the other.
-		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
+		http.Error(w, authgate.MessageUnknown, http.StatusNotFound)
+		s.refused(r, Refusal{Status: http.StatusNotFound, Reason: ReasonUnknown, Message: authgate.MessageUnknown}, nil, msgs)
 		return nil
 	}
 	sess.enter(s.clock())
@@ -369,25 +380,25 @@ func sessionContext(req context.Context, sess *session) (context.Context, func()
 
 // httpBatch serves a batch POST (2025-03-26 sessions only).
 func (s *Server) httpBatch(w http.ResponseWriter, r *http.Request, items []json.RawMessage) {
-	sess := s.httpSession(w, r)
+	msgs := make([]*message, len(items))
+	for i, raw := range items {
+		msgs[i], _, _ = parseMessage(raw)
+	}
+	sess := s.httpSession(w, r, msgs...)
 	if sess == nil {
 		return
 	}
 	defer s.release(sess)
 	if sess.revision() != wire.Rev20250326 {
-		writeRPCError(w, http.StatusBadRequest, nil, errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26"))
+		rerr := errorf(codeInvalidRequest, "invalid request: batches are supported only by protocol revision 2025-03-26")
+		writeRPCError(w, http.StatusBadRequest, nil, rerr)
+		s.badRequest(r, rerr, msgs...)
 		return
 	}
-	if s.Auth != nil {
-		// A batch lacking a scope for any of its requests is refused as
-		// a whole, before any of them runs.
-		msgs := make([]*message, len(items))
-		for i, raw := range items {
-			msgs[i], _, _ = parseMessage(raw)
-		}
-		if s.forbid(w, r, nil, msgs...) {
-			return
-		}
+	// A batch lacking a scope for any of its requests is refused as a
+	// whole, before any of them runs.
+	if s.Auth != nil && s.forbid(w, r, nil, msgs...) {
+		return
 	}
 	ctx, stop := s.callContext(r, sess)
 	defer stop()
@@ -424,7 +435,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	stream := getStream
 	if last != "" && resumable(rev) {
 		var ok bool
-		if stream, ok = streamOf(last); !ok {
+		if stream, ok = mcpstore.StreamOf(last); !ok {
 			http.Error(w, "Bad Request: malformed Last-Event-ID", http.StatusBadRequest)
 			return
 		}
@@ -462,7 +473,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 	sess.mu.Unlock()
 	if resumable(rev) && s.Sessions != nil {
 		// Only this replica writes the session's messages to the log now.
-		s.publish(r.Context(), BusEvent{Kind: BusStreamTaken, Session: sess.id})
+		s.publish(r.Context(), mcpstore.BusEvent{Kind: mcpstore.BusStreamTaken, Session: sess.id})
 	}
 	if !resumable(rev) {
 		st.openLocked()
@@ -525,7 +536,7 @@ func (s *Server) dropGet(sess *session, st *sseStream) {
 // for an id of no stream of this session, or whose events are gone; 503
 // when the log itself failed.
 func (s *Server) refuseResume(w http.ResponseWriter, err error) {
-	if errors.Is(err, ErrUnknownEvent) {
+	if errors.Is(err, mcpstore.ErrUnknownEvent) {
 		http.Error(w, "Bad Request: Last-Event-ID names no event of this session's streams", http.StatusBadRequest)
 		return
 	}
@@ -672,7 +683,7 @@ type postStream struct {
 	hold  *streamHold
 }
 
-var errRequestDone = errors.New("mcpserver: the request has been answered")
+var errRequestDone = errors.New("the request has been answered")
 
 func (p *postStream) send(msg []byte) error {
 	p.mu.Lock()

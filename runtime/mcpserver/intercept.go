@@ -29,6 +29,16 @@ import (
 // A notification has no answer: its Outcome is empty and what an
 // interceptor returns for it is ignored, so refusing one drops it.
 //
+// A request the Streamable HTTP transport refuses before it is served is
+// seen too, so that logs and traces show every refusal: no valid token
+// (401), a scope the token lacks (403), a session unknown or another
+// principal's (404), and headers, _meta or arguments it cannot be served
+// with (400). ctx carries the token where one was verified; next serves
+// nothing and returns the refusal ([Outcome.Refused]); what the
+// interceptor returns changes nothing. Each message of a refused batch
+// is seen; a refused GET or DELETE, which carries none, is logged on
+// Server.Logger at Info instead.
+//
 // A tool call run as a task (2025-11-25 with a task parameter, or a
 // 2026-07-28 call that outlives Server.TaskGrace) is seen once, as the
 // tools/call request the client sent; its outcome is the answer that
@@ -70,7 +80,9 @@ type Request struct {
 	URI string
 	// Revision is the protocol revision the request is served under: the
 	// session's, or the one a 2026-07-28 request names. It is empty on a
-	// session not initialized yet.
+	// session not initialized yet; for initialize itself it is set to the
+	// revision negotiated once next returns, so an interceptor reads it
+	// after the call.
 	Revision string
 	// SessionID is the Mcp-Session-Id of an HTTP session; empty on stdio,
 	// on a Conn and for 2026-07-28 requests, which have none.
@@ -99,8 +111,10 @@ func (r *Request) MetaString(key string) (string, bool) {
 	return val, found
 }
 
-// Outcome is how a request ended. Exactly one of Result, Error and
-// Cancelled describes the answer; a notification's Outcome is empty.
+// Outcome is how a request ended. Exactly one of Result, Error,
+// Cancelled and Refused describes the answer (a refusal answered with a
+// JSON-RPC error sets Error too); a notification's Outcome is empty,
+// unless it was refused.
 type Outcome struct {
 	// Result is the JSON result answered. It is valid only until the
 	// interceptor returns; copy what you keep.
@@ -113,6 +127,9 @@ type Outcome struct {
 	// Cancelled is set when the client cancelled the request, which is
 	// then not answered.
 	Cancelled bool
+	// Refused is set when the HTTP transport refused the request before
+	// serving it (see Interceptor); nil otherwise.
+	Refused *Refusal
 	// Duration is how long the server took to serve the request, from
 	// when the innermost next was called until it returned.
 	Duration time.Duration
@@ -194,6 +211,13 @@ func (s *Server) newRequest(x *exchange, m *message) *Request {
 	if wire.Revision(req.Revision).Stateless() {
 		req.SessionID = ""
 	}
+	req.name(m)
+	return req
+}
+
+// name sets what the message m names: the tool and its arguments, the
+// prompt, or the resource.
+func (req *Request) name(m *message) {
 	switch m.method {
 	case "tools/call":
 		req.Name, _ = stringValue(m.meta.toolName)
@@ -203,7 +227,6 @@ func (s *Server) newRequest(x *exchange, m *message) *Request {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		req.URI, _ = stringValue(m.meta.uri)
 	}
-	return req
 }
 
 // intercepted runs the request of x through the interceptors, with run at
@@ -229,6 +252,9 @@ func (s *Server) intercepted(ctx context.Context, x *exchange, m *message, state
 			o.IsError = isToolError(result)
 		}
 		o.Duration = time.Since(start)
+		if hm.method == "initialize" && rerr == nil && hx.sess != nil {
+			req.Revision = string(hx.sess.revision())
+		}
 		return o
 	}
 	o, ok := s.chain(ctx, req, final)

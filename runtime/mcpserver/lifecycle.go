@@ -212,7 +212,7 @@ func (s *Server) setLevel(x *exchange, params json.RawMessage) ([]byte, *rpcErro
 		return nil, errorf(codeInvalidParams, "invalid params: invalid log level "+string(p.Level))
 	}
 	if err := s.storeLevel(context.Background(), x.sess, p.Level); err != nil {
-		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
+		return nil, s.storeError("storing the session", err)
 	}
 	x.sess.mu.Lock()
 	x.sess.level = p.Level

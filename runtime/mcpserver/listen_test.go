@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -297,9 +298,10 @@ func TestListenSlowClient(t *testing.T) {
 	waitListens(t, srv, 1)
 	changed := make(chan struct{})
 	go func() {
-		for range 1000 {
-			srv.AddTools(textTool("a", "A"))
-			srv.AddPrompts(textPrompt("p", "P"))
+		for i := range 1000 {
+			n := strconv.Itoa(i)
+			srv.AddTools(textTool("a"+n, "A"))
+			srv.AddPrompts(textPrompt("p"+n, "P"))
 		}
 		close(changed)
 	}()

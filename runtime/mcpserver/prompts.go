@@ -8,17 +8,19 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// AddPrompts adds prompts, or replaces the prompts of the same names in
-// place. Descriptors are serialized for every revision now, not per
-// request. It is safe while the server runs; when
+// AddPrompts adds prompts. Descriptors are serialized for every
+// revision now, not per request. It is safe while the server runs; when
 // Identity.EnablePromptNotifications is set, every live initialized
-// session is sent notifications/prompts/list_changed.
+// session is sent notifications/prompts/list_changed. A second prompt of
+// one name panics and adds none, as [Server.AddTools] says; RemovePrompts
+// the first to replace it.
 func (s *Server) AddPrompts(prompts ...mcprt.Prompt) {
 	entries := make([]*entry[mcprt.Prompt], len(prompts))
 	for i, p := range prompts {
 		entries[i] = newEntry(p.Name, p, wire.AppendPrompt)
 	}
-	s.prompts.add(entries)
+	first, second := s.prompts.add(entries)
+	duplicate("AddPrompts", "prompt", "RemovePrompts", first, second, func(p *mcprt.Prompt) any { return p.Get })
 	s.refreshCapabilities()
 	if s.id.EnablePromptNotifications {
 		s.broadcast("notifications/prompts/list_changed")
@@ -79,8 +81,9 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 // renderPrompt runs p.Get (through wire.RenderPrompt, as the adapters
 // do). An argument error of generated code is invalid params, with its
 // text, so the client can name the argument to fix; any other error, a
-// panic included, is an internal error; the server keeps serving. A
-// URLElicitationRequired is answered as [exchange.urlElicitation] says.
+// panic included, is an internal error (its text masked with
+// MaskErrors); the server keeps serving. A URLElicitationRequired is
+// answered as [exchange.urlElicitation] says.
 func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt, args map[string]string) (mcprt.PromptResult, *rpcError) {
 	res, err := wire.RenderPrompt(ctx, s.logger(), p, args)
 	switch {
@@ -91,6 +94,9 @@ func (s *Server) renderPrompt(ctx context.Context, x *exchange, p *mcprt.Prompt,
 	}
 	if rerr, handled := x.urlElicitation(err); handled {
 		return res, rerr
+	}
+	if s.MaskErrors {
+		return res, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "prompt", p.Name, err))
 	}
 	return res, errorf(codeInternalError, err.Error())
 }

@@ -261,16 +261,17 @@ func TestPromptsCapabilityFollowsRegistration(t *testing.T) {
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"prompts/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"prompts":[]}}`)
 }
 
-// TestPromptReplacedInPlace checks that adding a prompt of a taken name
-// replaces it where it was.
-func TestPromptReplacedInPlace(t *testing.T) {
+// TestPromptReplacedAfterRemove checks that a prompt removed may be
+// added again, at the end of the list.
+func TestPromptReplacedAfterRemove(t *testing.T) {
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddPrompts(textPrompt("a", "A"), textPrompt("b", "B"))
+	srv.RemovePrompts("a")
 	srv.AddPrompts(textPrompt("a", "A2"))
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"a","description":"Says A2"},{"name":"b","description":"Says B"}]}}`)
+		`{"jsonrpc":"2.0","id":1,"result":{"prompts":[{"name":"b","description":"Says B"},{"name":"a","description":"Says A2"}]}}`)
 }
 
 // TestPromptAndReadHandlersReachTheClient checks that prompt and resource
@@ -318,7 +319,7 @@ func TestConcurrentChanges(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := range 50 {
-				name := fmt.Sprintf("p%d-%d", w, i%5)
+				name := fmt.Sprintf("p%d-%d", w, i) // a name is added once
 				srv.AddPrompts(textPrompt(name, name))
 				srv.AddResources(textResource("x://"+name, name), mcprt.Resource{URI: "x://" + name + "/{id}", Name: name, Read: dataTemplate.Read})
 				if i%2 == 1 {

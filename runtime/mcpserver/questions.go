@@ -156,16 +156,16 @@ func (s *Server) sealer() *mrtr.Sealer {
 func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
-		return nil, fmt.Errorf("mcpserver: %s is not enabled in the server's identity", kind)
+		return nil, fmt.Errorf("%s is not enabled in the server's identity", kind)
 	case x.q == nil:
-		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, fmt.Errorf("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	case !declared:
 		x.q.mu.Lock()
 		if x.q.missing == "" {
 			x.q.missing = kind
 		}
 		x.q.mu.Unlock()
-		return nil, fmt.Errorf("mcpserver: the client did not declare the %s capability", kind)
+		return nil, fmt.Errorf("the client did not declare the %s capability", kind)
 	}
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
@@ -175,7 +175,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 		return x.task.ask(ctx, key, method, params)
 	}
 	if x.q.round == nil {
-		return nil, fmt.Errorf("mcpserver: %s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
+		return nil, fmt.Errorf("%s is not available here: on revision %s only tools, prompts and resource reads may ask the client", kind, x.rev)
 	}
 	answer, ok := x.q.round.Ask(mrtr.Question{Key: key, Method: method, Params: params})
 	if !ok {
@@ -197,7 +197,7 @@ func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, 
 		x.q.bad = err
 	}
 	x.q.mu.Unlock()
-	return fmt.Errorf("mcpserver: %w", err)
+	return err
 }
 
 // DefaultStateMaxAge is how long a request state stays valid when

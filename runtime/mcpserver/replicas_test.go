@@ -13,16 +13,17 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // replicas returns two servers of tools standing for two replicas: one
 // MemoryTaskStore, the bus when withBus, and a lease of 20 ms, or of an
 // hour with the bus, so that what crosses replicas can only come by it.
 func replicas(withBus bool, tools ...mcprt.Tool) (r1, r2 *Server) {
-	store := NewMemoryTaskStore()
-	var bus Bus
+	store := mcpstore.NewMemoryTaskStore()
+	var bus mcpstore.Bus
 	if withBus {
-		bus = &MemoryBus{}
+		bus = &mcpstore.MemoryBus{}
 	}
 	mk := func(name string) *Server {
 		s := taskServer(tools...)
@@ -151,7 +152,7 @@ func onlySession(srv *Server) *session {
 
 // deadRenewals is a task store whose Renew does nothing, as when the
 // replica renewing has died.
-type deadRenewals struct{ *MemoryTaskStore }
+type deadRenewals struct{ *mcpstore.MemoryTaskStore }
 
 func (deadRenewals) Renew(context.Context, string, string, time.Time) error { return nil }
 
@@ -161,7 +162,7 @@ func (deadRenewals) Renew(context.Context, string, string, time.Time) error { re
 func TestReplicaDeathFailsTask(t *testing.T) {
 	g := newGate()
 	r1, r2 := replicas(false, g.tool("slow", mcprt.TaskRequired))
-	store := deadRenewals{r1.Tasks.(*MemoryTaskStore)}
+	store := deadRenewals{r1.Tasks.(*mcpstore.MemoryTaskStore)}
 	r1.Tasks, r2.Tasks = store, store
 	var mu sync.Mutex
 	now := time.Now()
@@ -188,7 +189,7 @@ func TestReplicaDeathFailsTask(t *testing.T) {
 // served by another sharing the SessionStore, with the log level set on
 // either honoured on both, and a DELETE on one is 404 on every one.
 func TestReplicaSessionRoams(t *testing.T) {
-	store := &MemorySessionStore{}
+	store := &mcpstore.MemorySessionStore{}
 	mk := func() *httpClient {
 		srv := New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true, EnableResourceSubscriptions: true}, logTool)
 		srv.Sessions = store
@@ -219,7 +220,7 @@ func TestReplicaSessionRoams(t *testing.T) {
 // sharedPair returns HTTP clients of two replicas sharing sessions and a
 // bus, and the servers, made of id and tools.
 func sharedPair(t *testing.T, id mcprt.Identity, tools ...mcprt.Tool) (a, b *httpClient, ra, rb *Server) {
-	store, bus := &MemorySessionStore{}, &MemoryBus{}
+	store, bus := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	mk := func(name string) (*httpClient, *Server) {
 		srv := New(id, tools...)
 		srv.Sessions, srv.Bus, srv.ReplicaID = store, bus, name
@@ -310,7 +311,7 @@ func getOpenBecomes(srv *Server, sid string, open bool) bool {
 func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
-	store, log := &MemorySessionStore{}, &MemoryEventLog{}
+	store, log := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryEventLog{}
 	var mu sync.Mutex
 	now := time.Now()
 	mk := func() (*httpClient, *Server) {
@@ -344,7 +345,7 @@ func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
 // replica is refused to bob's token on another, which has never seen it,
 // and served to alice there.
 func TestReplicaSessionKeepsItsPrincipal(t *testing.T) {
-	store := &MemorySessionStore{}
+	store := &mcpstore.MemorySessionStore{}
 	var r ran
 	ra, rb := authServer(&r), authServer(&r)
 	ra.Sessions, rb.Sessions = store, store
@@ -370,7 +371,7 @@ func TestReplicaSessionKeepsItsPrincipal(t *testing.T) {
 // backend) still hears the other replicas.
 func TestReplicaBusSetAfterChanges(t *testing.T) {
 	id := mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}
-	store, bus := &MemorySessionStore{}, &MemoryBus{}
+	store, bus := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	ra, rb := New(id), New(id)
 	ra.AddTools(textTool("early", "E")) // before its Bus: nothing to tell
 	ra.Sessions, ra.Bus, ra.ReplicaID = store, bus, "r1"
@@ -385,11 +386,11 @@ func TestReplicaBusSetAfterChanges(t *testing.T) {
 
 // answerCount is a shared task store that counts TakeAnswers and Get.
 type answerCount struct {
-	*MemoryTaskStore
+	*mcpstore.MemoryTaskStore
 	takes, gets atomic.Int32
 }
 
-func (a *answerCount) Get(ctx context.Context, owner, id string) (*Task, error) {
+func (a *answerCount) Get(ctx context.Context, owner, id string) (*mcpstore.Task, error) {
 	a.gets.Add(1)
 	return a.MemoryTaskStore.Get(ctx, owner, id)
 }
@@ -405,7 +406,7 @@ func (a *answerCount) TakeAnswers(ctx context.Context, id string) (map[string][]
 func TestReplicaOwnEndReadsNothing(t *testing.T) {
 	g := newGate()
 	r1, r2 := replicas(true, g.tool("slow", mcprt.TaskRequired))
-	store := &answerCount{MemoryTaskStore: r1.Tasks.(*MemoryTaskStore)}
+	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
 	r1.Tasks, r2.Tasks = store, store
 	c1 := startStdio(t, r1)
 	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
@@ -426,7 +427,7 @@ func TestReplicaOwnEndReadsNothing(t *testing.T) {
 func TestTaskRunWritesFromItsCopy(t *testing.T) {
 	g := newGate()
 	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
-	store := &answerCount{MemoryTaskStore: r1.Tasks.(*MemoryTaskStore)}
+	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
 	r1.Tasks = store
 	c1 := startStdio(t, r1)
 	run := func(id string) string {
@@ -436,7 +437,7 @@ func TestTaskRunWritesFromItsCopy(t *testing.T) {
 		waitFor(t, g.started)
 		return task
 	}
-	ended := func(task string) *Task {
+	ended := func(task string) *mcpstore.Task {
 		t.Helper()
 		run := r1.running(task)
 		if run != nil {
@@ -452,7 +453,7 @@ func TestTaskRunWritesFromItsCopy(t *testing.T) {
 	done := run("1")
 	g.release <- struct{}{}
 	<-g.ended
-	if got := ended(done); got.Status != TaskCompleted {
+	if got := ended(done); got.Status != mcpstore.TaskCompleted {
 		t.Fatalf("task %s, want completed", got.Status)
 	}
 	if n := store.gets.Load(); n != 0 {
@@ -460,24 +461,24 @@ func TestTaskRunWritesFromItsCopy(t *testing.T) {
 	}
 
 	cancelled := run("2")
-	if err := store.MemoryTaskStore.Update(context.Background(), &Task{ID: cancelled, Status: TaskCancelled}); err != nil {
+	if err := store.MemoryTaskStore.Update(context.Background(), &mcpstore.Task{ID: cancelled, Status: mcpstore.TaskCancelled}); err != nil {
 		t.Fatal(err)
 	}
 	g.release <- struct{}{}
 	<-g.ended
-	if got := ended(cancelled); got.Status != TaskCancelled {
+	if got := ended(cancelled); got.Status != mcpstore.TaskCancelled {
 		t.Errorf("a task cancelled while its handler ran: %s, want cancelled", got.Status)
 	}
 }
 
 // kindCount is a bus that counts what is published of one kind.
 type kindCount struct {
-	MemoryBus
-	kind BusKind
+	mcpstore.MemoryBus
+	kind mcpstore.BusKind
 	n    atomic.Int32
 }
 
-func (b *kindCount) Publish(ctx context.Context, e BusEvent) error {
+func (b *kindCount) Publish(ctx context.Context, e mcpstore.BusEvent) error {
 	if e.Kind == b.kind {
 		b.n.Add(1)
 	}
@@ -491,7 +492,7 @@ func (b *kindCount) Publish(ctx context.Context, e BusEvent) error {
 func TestTaskEndPublishedWhereAwaited(t *testing.T) {
 	g := newGate()
 	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
-	bus := &kindCount{kind: BusTaskChanged}
+	bus := &kindCount{kind: mcpstore.BusTaskChanged}
 	r1.Bus = bus
 	c1 := startStdio(t, r1)
 	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)

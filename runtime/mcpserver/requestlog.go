@@ -25,10 +25,13 @@ type RequestLogOptions struct {
 // RequestLog returns an interceptor writing one line to logger per
 // request, once it is answered: "mcp request" with its method, target (the
 // tool, prompt or resource it names), id, duration, outcome ("ok",
-// "tool_error", "error" or "cancelled"), the error's code and message, the
-// revision, transport, session id and principal (the subject of the
-// verified token). Add it with [Server.Use]; a server without it logs no
-// requests. Nothing is formatted when logger does not log at the level.
+// "tool_error", "error", "cancelled" or "refused"), the error's code and
+// message, the revision, transport, session id and principal (the
+// subject of the verified token). A request the HTTP transport refused
+// (see [Interceptor]) is logged, notification or not, with its HTTP
+// status and reason. Add it with [Server.Use]; a server without it logs
+// no requests. Nothing is formatted when logger does not log at the
+// level.
 func RequestLog(logger *slog.Logger, opts *RequestLogOptions) Interceptor {
 	var o RequestLogOptions
 	if opts != nil {
@@ -37,11 +40,11 @@ func RequestLog(logger *slog.Logger, opts *RequestLogOptions) Interceptor {
 	errLevel := max(o.Level, slog.LevelWarn)
 	return func(ctx context.Context, req *Request, next Next) Outcome {
 		out := next(ctx)
-		if req.Notification && !o.Notifications {
+		if req.Notification && !o.Notifications && out.Refused == nil {
 			return out
 		}
 		level := o.Level
-		if out.Error != nil {
+		if out.Error != nil || out.Refused != nil {
 			level = errLevel
 		}
 		if !logger.Enabled(ctx, level) {
@@ -55,10 +58,16 @@ func RequestLog(logger *slog.Logger, opts *RequestLogOptions) Interceptor {
 		if req.ID != nil {
 			attrs = append(attrs, slog.String("id", string(req.ID)))
 		}
-		if !req.Notification {
+		if !req.Notification && out.Refused == nil {
 			attrs = append(attrs, slog.Duration("duration", out.Duration))
 		}
 		switch {
+		case out.Refused != nil:
+			attrs = append(attrs, slog.String("outcome", "refused"), slog.Int("status", out.Refused.Status), slog.String("reason", out.Refused.Reason))
+			if out.Error != nil {
+				attrs = append(attrs, slog.Int("code", out.Error.Code))
+			}
+			attrs = append(attrs, slog.String("error", out.Refused.Message))
 		case req.Notification:
 		case out.Cancelled:
 			attrs = append(attrs, slog.String("outcome", "cancelled"))

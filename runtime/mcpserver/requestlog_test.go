@@ -75,7 +75,7 @@ func TestRequestLog(t *testing.T) {
 	common := " revision=2025-06-18 transport=conn principal=alice"
 	got := run(&capture{}, nil)
 	want := []string{
-		"INFO mcp request method=initialize id=0 outcome=ok transport=conn principal=alice",
+		"INFO mcp request method=initialize id=0 outcome=ok revision=2025-06-18 transport=conn principal=alice",
 		"INFO mcp request method=tools/call target=a id=1 outcome=ok" + common,
 		"INFO mcp request method=tools/call target=fails id=\"two\" outcome=tool_error" + common,
 		"WARN mcp request method=tools/call target=nope id=3 outcome=error code=-32602 error=invalid params: unknown tool \"nope\"" + common,

@@ -10,11 +10,13 @@ import (
 )
 
 // AddResources adds resources and resource templates (a URI holding an
-// RFC 6570 expression, "{...}", is a template), or replaces those of the
-// same URIs in place. Descriptors are serialized for every revision now,
-// not per request. It is safe while the server runs; when
-// Identity.EnableResourceNotifications is set, every live initialized
-// session is sent notifications/resources/list_changed.
+// RFC 6570 expression, "{...}", is a template). Descriptors are
+// serialized for every revision now, not per request. It is safe while
+// the server runs; when Identity.EnableResourceNotifications is set,
+// every live initialized session is sent
+// notifications/resources/list_changed. A second resource of one URI, or
+// template of one URI template, panics and adds none, as
+// [Server.AddTools] says; RemoveResources the first to replace it.
 func (s *Server) AddResources(resources ...mcprt.Resource) {
 	var static, templates []*entry[mcprt.Resource]
 	for _, r := range resources {
@@ -24,8 +26,18 @@ func (s *Server) AddResources(resources ...mcprt.Resource) {
 			static = append(static, newEntry(r.URI, r, wire.AppendResource))
 		}
 	}
-	s.resources.add(static)
-	s.templates.add(templates)
+	read := func(r *mcprt.Resource) any { return r.Read }
+	first, second := s.resources.add(static)
+	duplicate("AddResources", "resource", "RemoveResources", first, second, read)
+	if first, second = s.templates.add(templates); first != nil {
+		// None of resources is added: the static ones leave again.
+		uris := make([]string, len(static))
+		for i, e := range static {
+			uris[i] = e.key
+		}
+		s.resources.remove(uris)
+		duplicate("AddResources", "resource template", "RemoveResources", first, second, read)
+	}
 	s.refreshCapabilities()
 	if s.id.EnableResourceNotifications {
 		s.broadcast("notifications/resources/list_changed")
@@ -73,7 +85,7 @@ func (s *Server) listTemplates(x *exchange, params []byte) ([]byte, *rpcError) {
 // URI answers if there is one, whatever it answers; else each template in
 // registration order is asked until one returns something other than
 // ErrNotFound (a template's Read matches the URI itself). When none does,
-// the resource is not found.
+// the resource is not found, with the first reason a read gave.
 func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) ([]byte, *rpcError) {
 	uri, rerr := uriParam(params)
 	if rerr != nil {
@@ -83,64 +95,82 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 	*caller = *x
 	ctx = mcprt.WithCaller(ctx, caller)
 	if e := s.resources.get(uri); e != nil {
-		contents, found, rerr := s.readFrom(ctx, x, &e.val, uri)
-		if rerr != nil || !found {
-			return nil, orNotFound(rerr, uri, x.rev)
+		contents, missing, rerr := s.readFrom(ctx, x, &e.val, uri)
+		switch {
+		case rerr != nil:
+			return nil, rerr
+		case missing != nil:
+			return nil, s.notFound(ctx, uri, x.rev, missing)
 		}
 		return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
 	}
+	var first error // the first not found that says why
 	for _, e := range s.templates.all() {
 		if e.val.Read == nil || !s.mayRead(ctx, &e.val) {
 			continue
 		}
-		contents, found, rerr := s.readFrom(ctx, x, &e.val, uri)
-		if rerr != nil {
+		contents, missing, rerr := s.readFrom(ctx, x, &e.val, uri)
+		switch {
+		case rerr != nil:
 			return nil, rerr
-		}
-		if found {
+		case missing == nil:
 			return appendReadResult(x.rev, contents, uri, e.val.MIMEType, s.cacheHints().read), nil
+		case first == nil && wire.NotFoundReason(missing) != "":
+			first = missing
 		}
 	}
-	return nil, notFound(uri, x.rev)
+	return nil, s.notFound(ctx, uri, x.rev, first)
 }
 
 // readFrom runs r.Read for uri (through wire.ReadResource, as the
-// adapters do). found is false when the handler's error wraps
+// adapters do). missing is the handler's error when it wraps
 // mcprt.ErrNotFound; any other error, a panic included, is an internal
 // error with its text, and the server keeps serving. A
 // URLElicitationRequired is answered as [exchange.urlElicitation] says.
-func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, found bool, rerr *rpcError) {
+func (s *Server) readFrom(ctx context.Context, x *exchange, r *mcprt.Resource, uri string) (contents []mcprt.ResourceContents, missing error, rerr *rpcError) {
 	contents, err := wire.ReadResource(ctx, s.logger(), r, uri)
 	switch {
 	case err == nil:
-		return contents, true, nil
+		return contents, nil, nil
 	case errors.Is(err, mcprt.ErrNotFound):
-		return nil, false, nil
+		return nil, err, nil
 	}
 	if rerr, handled := x.urlElicitation(err); handled {
-		return nil, true, rerr
+		return nil, nil, rerr
 	}
-	return nil, true, errorf(codeInternalError, err.Error())
-}
-
-// orNotFound is rerr, or "resource not found" when there is none.
-func orNotFound(rerr *rpcError, uri string, rev wire.Revision) *rpcError {
-	if rerr != nil {
-		return rerr
+	if s.MaskErrors {
+		return nil, nil, errorf(codeInternalError, wire.Mask(ctx, s.logger(), "resource", r.URI, err))
 	}
-	return notFound(uri, rev)
+	return nil, nil, errorf(codeInternalError, err.Error())
 }
 
 // notFound is the error of a read of no resource: -32002 before
 // 2026-07-28, which made it -32602; on every revision its data names the
-// URI.
-func notFound(uri string, rev wire.Revision) *rpcError {
-	data := jsonx.AppendString(append(make([]byte, 0, len(uri)+10), `{"uri":`...), uri)
+// URI. When missing, the error of a read, says why (wire.NotFoundReason),
+// the message and data.reason say it too, and the server logs it.
+func (s *Server) notFound(ctx context.Context, uri string, rev wire.Revision, missing error) *rpcError {
+	reason := ""
+	switch {
+	case missing == nil:
+	case s.MaskErrors:
+		if reason = wire.MaskReason(ctx, s.logger(), uri, missing); reason == wire.NotFoundReason(missing) {
+			wire.LogNotFound(ctx, s.logger(), uri, reason) // not masked: a variable's problem
+		}
+	default:
+		reason = wire.NotFoundReason(missing)
+		wire.LogNotFound(ctx, s.logger(), uri, reason)
+	}
+	data := jsonx.AppendString(append(make([]byte, 0, len(uri)+len(reason)+24), `{"uri":`...), uri)
+	message := "Resource not found"
+	if reason != "" {
+		message += ": " + reason
+		data = jsonx.AppendString(append(data, `,"reason":`...), reason)
+	}
 	code := codeResourceNotFound
 	if rev.Stateless() {
 		code = codeInvalidParams
 	}
-	return &rpcError{code: code, message: "Resource not found", data: append(data, '}')}
+	return &rpcError{code: code, message: message, data: append(data, '}')}
 }
 
 // appendReadResult writes the result of resources/read for rev: the

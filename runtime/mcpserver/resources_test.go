@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,15 +99,20 @@ func TestResourcesRead(t *testing.T) {
 // other errors of a read.
 func TestResourcesReadErrors(t *testing.T) {
 	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
+	srv.AddResources(itemsTemplate)
 	logs := captureLog(srv)
 	notFound := func(code int, uri string) string {
 		return fmt.Sprintf(`"error":{"code":%d,"message":"Resource not found","data":{"uri":%q}}`, code, uri)
+	}
+	because := func(code int, uri, reason string) string {
+		return fmt.Sprintf(`"error":{"code":%d,"message":"Resource not found: %s","data":{"uri":%q,"reason":%q}}`, code, reason, uri, reason)
 	}
 	tests := []struct{ name, params, legacy, stateless string }{
 		{"no such uri", `{"uri":"test://nonexistent-resource-for-conformance-testing"}`,
 			notFound(-32002, "test://nonexistent-resource-for-conformance-testing"), notFound(-32602, "test://nonexistent-resource-for-conformance-testing")},
 		{"template does not match", `{"uri":"test://template/1/2/data"}`, notFound(-32002, "test://template/1/2/data"), notFound(-32602, "test://template/1/2/data")},
-		{"handler wraps ErrNotFound", `{"uri":"test://gone"}`, notFound(-32002, "test://gone"), notFound(-32602, "test://gone")},
+		{"handler wraps ErrNotFound", `{"uri":"test://gone"}`, because(-32002, "test://gone", "looking up test://gone"), because(-32602, "test://gone", "looking up test://gone")},
+		{"variable does not parse", `{"uri":"test://items/x"}`, because(-32002, "test://items/x", "n: x is not an integer"), because(-32602, "test://items/x", "n: x is not an integer")},
 		{"handler error", `{"uri":"test://broken"}`, `"error":{"code":-32603,"message":"disk on fire"}`, `"error":{"code":-32603,"message":"disk on fire"}`},
 		{"panic", `{"uri":"test://boom"}`, `"error":{"code":-32603,"message":"internal error: resource \"test://boom\" panicked: kaputt"}`,
 			`"error":{"code":-32603,"message":"internal error: resource \"test://boom\" panicked: kaputt"}`},
@@ -137,7 +144,29 @@ func TestResourcesReadErrors(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, "mcp resource handler panicked") || !strings.Contains(l, "kaputt") {
 		t.Errorf("the panic is not logged by the server's logger: %q", l)
 	}
+	for _, want := range []string{
+		`level=INFO msg="mcp resource not found" uri=test://gone reason="looking up test://gone"`,
+		`level=INFO msg="mcp resource not found" uri=test://items/x reason="n: x is not an integer"`,
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the reason is not logged: want %s in\n%s", want, logs)
+		}
+	}
 }
+
+// itemsTemplate reads test://items/{n} as generated code does: a
+// variable that does not parse is mcpimpl.NotFound, saying why.
+var itemsTemplate = mcprt.Resource{URI: "test://items/{n}", Name: "items",
+	Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
+		n, ok := strings.CutPrefix(uri, "test://items/")
+		if !ok {
+			return nil, mcprt.ErrNotFound
+		}
+		if _, err := strconv.Atoi(n); err != nil {
+			return nil, mcpimpl.NotFound(fmt.Errorf("n: %s is not an integer", n))
+		}
+		return []mcprt.ResourceContents{{Text: n}}, nil
+	}}
 
 // TestResourcesReadOrder checks that the static resource of the exact URI
 // answers before any template, and that templates are asked in the order

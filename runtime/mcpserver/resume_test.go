@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // sseEvent is one SSE event as a client parses it.
@@ -123,7 +124,7 @@ func TestHTTPResumePostStream(t *testing.T) {
 					first = nextRaw(t, ev)
 				}
 				sameJSON(t, first.data, stepOne)
-				stream, ok := streamOf(first.id)
+				stream, ok := mcpstore.StreamOf(first.id)
 				if !ok || stream == getStream {
 					t.Fatalf("event id %q names no POST stream", first.id)
 				}
@@ -162,7 +163,7 @@ func TestHTTPResumePostStream(t *testing.T) {
 				sameJSON(t, got[1].data, stepReply)
 				ids := map[string]bool{first.id: true}
 				for _, e := range got {
-					if s, _ := streamOf(e.id); s != stream || ids[e.id] {
+					if s, _ := mcpstore.StreamOf(e.id); s != stream || ids[e.id] {
 						t.Errorf("event id %q: want a new id of stream %q", e.id, stream)
 					}
 					ids[e.id] = true
@@ -200,7 +201,7 @@ func TestHTTPResumeGetStream(t *testing.T) {
 	srv.Add(textTool("a", "A"))
 	first := nextRaw(t, ev)
 	sameJSON(t, first.data, changed)
-	if s, _ := streamOf(first.id); s != getStream {
+	if s, _ := mcpstore.StreamOf(first.id); s != getStream {
 		t.Fatalf("event id %q does not name the GET stream", first.id)
 	}
 	resp.Body.Close()

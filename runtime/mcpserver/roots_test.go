@@ -31,12 +31,12 @@ func TestListRootsRoundTrip(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":"call2","method":"tools/call","params":{"name":"roots"}}`)
 	c.recv()
 	c.send(`{"jsonrpc":"2.0","id":2,"result":{"roots":"none"}}`)
-	c.expect(`{"jsonrpc":"2.0","id":"call2","result":{"content":[{"type":"text","text":"mcpserver: malformed roots result: {\"roots\":\"none\"}"}],"isError":true}}`)
+	c.expect(`{"jsonrpc":"2.0","id":"call2","result":{"content":[{"type":"text","text":"malformed roots result: {\"roots\":\"none\"}"}],"isError":true}}`)
 }
 
 func TestListRootsNeedsTheCapability(t *testing.T) {
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, rootsTool))
 	c.initialize(wire.Rev20250618, `{"sampling":{}}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"roots"}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"mcpserver: the client did not declare the roots capability"}],"isError":true}}`)
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"the client did not declare the roots capability"}],"isError":true}}`)
 }

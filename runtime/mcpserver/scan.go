@@ -4,7 +4,7 @@ import "github.com/mcpgen/mcpgen/internal/jsonx"
 
 // maxNesting bounds how deeply a message's objects and arrays may nest, as
 // encoding/json does.
-const maxNesting = 10000
+const maxNesting = jsonx.MaxNesting
 
 // rawScanner walks JSON text without decoding it: it finds the members of
 // an object and the extent of each value, checking the syntax on the way
@@ -199,22 +199,7 @@ func validArgs(args []byte) bool {
 // its key unescaped. It reports whether b is one well-formed object;
 // notObject is true when b is valid JSON of another kind.
 func scanObject(b []byte, member func(key []byte, val []byte)) (ok, notObject bool) {
-	s := rawScanner{b: b}
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		_, valid := s.value()
-		s.space()
-		return false, valid && s.i == len(s.b)
-	}
-	ok = s.fields(func(key []byte) bool {
-		val, ok := s.value()
-		if ok {
-			member(key, val)
-		}
-		return ok
-	})
-	s.space()
-	return ok && s.i == len(s.b), false
+	return jsonx.Members(b, func(_, key, val []byte) { member(key, val) })
 }
 
 // unescapeKey resolves the escapes of a checked key.

@@ -21,7 +21,7 @@
 // Tools annotated task=optional or task=required run as tasks where
 // Identity.EnableTasks is set: on 2025-11-25 when the client asks, through
 // the io.modelcontextprotocol/tasks extension on 2026-07-28 when a call
-// outlives [Server.TaskGrace]. Tasks are kept by a [TaskStore].
+// outlives [Server.TaskGrace]. Tasks are kept by a [mcpstore.TaskStore].
 //
 // # Seeing what the server does
 //
@@ -59,7 +59,8 @@
 //     session's stream; its tool error makes the task failed. A
 //     2026-07-28 task's tool error completes it with an isError result;
 //     a panic fails it with an internal error. Progress sets the task's
-//     status message.
+//     status message while it runs; at its end a completed task has none
+//     and a failed one says how it failed.
 //   - subscriptions/listen (2026-07-28) honors what the capabilities
 //     publish, which is the same on every revision: toolsListChanged with
 //     Identity.EnableToolNotifications, promptsListChanged with
@@ -105,6 +106,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // DefaultMaxBodyBytes is the default limit of an HTTP request body.
@@ -156,8 +158,8 @@ type Server struct {
 
 	// Tasks keeps the tasks of tool calls run as tasks (tools annotated
 	// task=optional or task=required, with Identity.EnableTasks). Nil
-	// means a MemoryTaskStore.
-	Tasks TaskStore
+	// means a [mcpstore.MemoryTaskStore].
+	Tasks mcpstore.TaskStore
 	// TaskTTL bounds how long a task and its result are kept (a
 	// 2025-11-25 client may ask for less). Zero means DefaultTaskTTL.
 	TaskTTL time.Duration
@@ -165,10 +167,10 @@ type Server struct {
 	// Zero means DefaultTaskPollInterval.
 	TaskPollInterval time.Duration
 	// TaskLease is how often the replica running a task renews its lease
-	// in a [SharedTaskStore] and looks for answers and cancels posted by
-	// other replicas; a task whose lease went unrenewed for two periods is
-	// failed (-32603) by the reaper of a replica, which looks for them
-	// about every period, or by the first that reads it before. The
+	// in a [mcpstore.SharedTaskStore] and looks for answers and cancels
+	// posted by other replicas; a task whose lease went unrenewed for two
+	// periods is failed (-32603) by the reaper of a replica, which looks
+	// for them about every period, or by the first that reads it before. The
 	// replica answering a 2025 call over SSE holds its stream in Events
 	// alike: a follower on any replica ends a stream whose hold went
 	// unrenewed for two periods with a -32603 answer. Zero means
@@ -181,7 +183,7 @@ type Server struct {
 	// Bus carries what one replica must tell the others (a task's answers,
 	// cancel and end). Nil means none: a server alone needs none, and
 	// replicas without one still learn of those within one TaskLease.
-	Bus Bus
+	Bus mcpstore.Bus
 
 	// TaskGrace is how long a 2026-07-28 call that may become a task runs
 	// before it does: a call that ends sooner is answered at once. Zero
@@ -214,14 +216,24 @@ type Server struct {
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
 
+	// MaskErrors keeps the errors of handlers from the client. The error
+	// a tool's function returned, a panic, and an error of a prompt's
+	// Get, a resource's Read or a completer reach the client as a generic
+	// message with a random correlation id; the real error is logged at
+	// Error with the same id. A result the handler built with
+	// mcprt.Errorf or mcprt.ErrorResult is meant for the model and goes
+	// through, and so do argument problems. Set it before serving.
+	MaskErrors bool
+
 	// Sessions shares the 2025 HTTP sessions between replicas, so that any
 	// of them serves any session's requests. Nil keeps them in this
 	// process.
-	Sessions SessionStore
+	Sessions mcpstore.SessionStore
 	// Events keeps the SSE events of the session revisions 2025-03-26 to
 	// 2025-11-25, so that a client resumes a dropped stream with
-	// Last-Event-ID. Nil means a MemoryEventLog, which suits one process.
-	Events EventLog
+	// Last-Event-ID. Nil means a [mcpstore.MemoryEventLog], which suits
+	// one process.
+	Events mcpstore.EventLog
 
 	closing      atomic.Bool        // CloseStreams was called: not ready
 	interceptors []Interceptor      // see Use
@@ -243,7 +255,7 @@ type Server struct {
 	sealOnce      sync.Once
 	seal          *mrtr.Sealer
 	tasksOnce     sync.Once
-	ownTasks      *MemoryTaskStore // the store the server made, when none was set
+	ownTasks      *mcpstore.MemoryTaskStore // the store the server made, when none was set
 	runsMu        sync.Mutex
 	runs          map[string]*taskRun // the tasks this process runs
 	relayMu       sync.Mutex
@@ -310,6 +322,8 @@ func appendCacheHint(dst []byte, h CacheHint) []byte {
 }
 
 // New returns a server that describes itself with id and serves tools.
+// Two tools of one name panic, naming the functions of both, as
+// [Server.AddTools] says.
 func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 	s := &Server{
 		id:       id,
@@ -320,7 +334,7 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
 	s.refreshCapabilities()
-	s.tools.add(tools)
+	s.tools.add("New", tools)
 	return s
 }
 
@@ -329,12 +343,17 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 // Deprecated: Use AddTools, named as AddPrompts and AddResources are.
 func (s *Server) Add(tools ...mcprt.Tool) { s.AddTools(tools...) }
 
-// AddTools adds tools, or replaces the tools of the same names in place.
-// It is safe while the server runs. When Identity.EnableToolNotifications
-// is set, every live initialized session is sent
-// notifications/tools/list_changed.
+// AddTools adds tools. It is safe while the server runs. When
+// Identity.EnableToolNotifications is set, every live initialized session
+// is sent notifications/tools/list_changed.
+//
+// A tool whose name the server serves already, or that two of tools
+// share, panics, naming the functions of both, and none of tools is
+// added: two tools of one name are a programming error, as two
+// handlers of one pattern are to net/http.ServeMux. To replace a tool,
+// RemoveTools it first.
 func (s *Server) AddTools(tools ...mcprt.Tool) {
-	s.tools.add(tools)
+	s.tools.add("AddTools", tools)
 	if s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
 	}
@@ -349,6 +368,14 @@ func (s *Server) RemoveTools(names ...string) {
 	if s.tools.remove(names) && s.id.EnableToolNotifications {
 		s.broadcast("notifications/tools/list_changed")
 	}
+}
+
+// storeError logs err, a store's failure at what it was doing, and
+// returns the internal error the client is answered: the store's text,
+// which may name its package and its addresses, stays in the log.
+func (s *Server) storeError(doing string, err error) *rpcError {
+	s.logger().Error("mcp store failed", "doing", doing, "err", err)
+	return errorf(codeInternalError, "internal error: "+doing+" failed")
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -372,10 +399,10 @@ func (s *Server) Close() error {
 }
 
 // eventLog returns Events, or the memory log that stands for it.
-func (s *Server) eventLog() EventLog {
+func (s *Server) eventLog() mcpstore.EventLog {
 	s.eventsOnce.Do(func() {
 		if s.Events == nil {
-			s.Events, s.ownEvents = &MemoryEventLog{}, true
+			s.Events, s.ownEvents = &mcpstore.MemoryEventLog{}, true
 		}
 	})
 	return s.Events

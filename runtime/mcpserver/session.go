@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // sender writes one complete JSON-RPC message to the client.
@@ -21,7 +22,7 @@ type sender interface {
 }
 
 // errClosed is returned by round trips to a client that has gone away.
-var errClosed = errors.New("mcpserver: the client connection is closed")
+var errClosed = errors.New("the client connection is closed")
 
 // session is the state the legacy revisions keep between requests: the
 // negotiated revision, the client's capabilities and log level, the
@@ -236,7 +237,7 @@ func (ss *session) deliver(m *message) {
 	if s, ok := stringValue(m.id); ok && ss.srv.Sessions != nil {
 		replica, n, _ := strings.Cut(s, ".")
 		if replica != ss.srv.replicaID() {
-			ss.srv.publish(context.Background(), BusEvent{Kind: BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
+			ss.srv.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusReply, Target: replica, Session: ss.id, Data: appendReply(m)})
 			return
 		}
 		raw = n

@@ -4,168 +4,18 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
-// SessionRecord is what replicas share of a 2025 HTTP session: enough for
-// any of them to serve its next request.
-type SessionRecord struct {
-	ID           string // its Mcp-Session-Id
-	Revision     string // the negotiated protocol revision
-	Capabilities []byte // the client's capabilities, JSON as it sent them
-	LogLevel     string // "": no log messages
-	// Subscriptions are the URIs of resources/subscribe.
-	Subscriptions []string
-	// TaskOwner names the session as the owner of its tasks, and Owner
-	// who the session belongs to ("": anyone who holds its id).
-	TaskOwner, Owner string
-}
-
-// SessionStore shares the 2025 HTTP sessions of a server between its
-// replicas, so that a load balancer may send each request anywhere. Nil
-// Server.Sessions keeps them in the process, which suits a single server.
-//
-// A shared implementation must provide: Create visible to Get on every
-// replica before it returns; Get answering ErrSessionNotFound for a
-// session deleted or idle for longer than its last Touch allowed, so that
-// every replica answers 404 after a DELETE; SetLogLevel and Subscribe
-// applied atomically, each without undoing another made meanwhile;
-// records made only of strings and bytes.
-type SessionStore interface {
-	Create(ctx context.Context, rec *SessionRecord) error
-	Get(ctx context.Context, id string) (*SessionRecord, error)
-	SetLogLevel(ctx context.Context, id, level string) error
-	// Subscribe adds uri to the session's subscriptions, or removes it
-	// when on is false.
-	Subscribe(ctx context.Context, id, uri string, on bool) error
-	// Touch keeps the session for idle more from now.
-	Touch(ctx context.Context, id string, idle time.Duration) error
-	Delete(ctx context.Context, id string) error
-}
-
-// ErrSessionNotFound is the error of a [SessionStore] for a session it
-// does not hold.
-var ErrSessionNotFound = errors.New("mcpserver: session not found")
-
-// MemorySessionStore is the in-process [SessionStore]: it shares sessions
-// between the Server values of one process.
-type MemorySessionStore struct {
-	mu   sync.Mutex
-	recs map[string]*memSessionRecord
-	now  func() time.Time
-}
-
-type memSessionRecord struct {
-	SessionRecord
-	until time.Time // zero: never touched, kept until deleted
-}
-
-func (m *MemorySessionStore) clock() time.Time {
-	if m.now != nil {
-		return m.now()
-	}
-	return time.Now()
-}
-
-// find returns the live record of id; m.mu is held.
-func (m *MemorySessionStore) find(id string) (*memSessionRecord, error) {
-	r := m.recs[id]
-	if r == nil {
-		return nil, ErrSessionNotFound
-	}
-	if !r.until.IsZero() && m.clock().After(r.until) {
-		delete(m.recs, id)
-		return nil, ErrSessionNotFound
-	}
-	return r, nil
-}
-
-// Create implements [SessionStore].
-func (m *MemorySessionStore) Create(_ context.Context, rec *SessionRecord) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.recs == nil {
-		m.recs = map[string]*memSessionRecord{}
-	}
-	c := *rec
-	c.Capabilities = append([]byte(nil), rec.Capabilities...)
-	c.Subscriptions = slices.Clone(rec.Subscriptions)
-	m.recs[rec.ID] = &memSessionRecord{SessionRecord: c}
-	return nil
-}
-
-// Get implements [SessionStore].
-func (m *MemorySessionStore) Get(_ context.Context, id string) (*SessionRecord, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.find(id)
-	if err != nil {
-		return nil, err
-	}
-	c := r.SessionRecord
-	c.Subscriptions = slices.Clone(c.Subscriptions)
-	return &c, nil
-}
-
-// SetLogLevel implements [SessionStore].
-func (m *MemorySessionStore) SetLogLevel(_ context.Context, id, level string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.find(id)
-	if err == nil {
-		r.LogLevel = level
-	}
-	return err
-}
-
-// Subscribe implements [SessionStore].
-func (m *MemorySessionStore) Subscribe(_ context.Context, id, uri string, on bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.find(id)
-	if err != nil {
-		return err
-	}
-	i := slices.Index(r.Subscriptions, uri)
-	switch {
-	case on && i < 0:
-		r.Subscriptions = append(r.Subscriptions, uri)
-	case !on && i >= 0:
-		r.Subscriptions = slices.Delete(r.Subscriptions, i, i+1)
-	}
-	return nil
-}
-
-// Touch implements [SessionStore].
-func (m *MemorySessionStore) Touch(_ context.Context, id string, idle time.Duration) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, err := m.find(id)
-	if err == nil && idle > 0 {
-		r.until = m.clock().Add(idle)
-	}
-	return err
-}
-
-// Delete implements [SessionStore].
-func (m *MemorySessionStore) Delete(_ context.Context, id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.recs, id)
-	return nil
-}
-
 // record is what the store keeps of sess.
-func (ss *session) record() *SessionRecord {
+func (ss *session) record() *mcpstore.SessionRecord {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	rec := &SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
+	rec := &mcpstore.SessionRecord{ID: ss.id, Revision: string(ss.rev), Capabilities: ss.rawCaps, LogLevel: string(ss.level), TaskOwner: ss.taskOwner, Owner: principalKey(ss.owner)}
 	for uri := range ss.subs {
 		rec.Subscriptions = append(rec.Subscriptions, uri)
 	}
@@ -173,7 +23,7 @@ func (ss *session) record() *SessionRecord {
 }
 
 // adopt takes the stored state of the session into sess.
-func (ss *session) adopt(rec *SessionRecord) {
+func (ss *session) adopt(rec *mcpstore.SessionRecord) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.rev == "" {
@@ -193,24 +43,23 @@ func (ss *session) adopt(rec *SessionRecord) {
 
 // sharedSession finds the session id in Server.Sessions, serving it here
 // from now on if it was started elsewhere, and refreshes what other
-// replicas may have changed of it. It answers 404 for a session the store
-// does not hold (and forgets the local copy), 503 when the store fails,
-// and then returns nil.
-func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string, sess *session) *session {
+// replicas may have changed of it. For a session the store does not hold
+// it forgets the local copy and returns nil, for the caller to answer
+// 404; when the store fails it answers 503 and reports answered.
+func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string, sess *session) (_ *session, answered bool) {
 	rec, err := s.Sessions.Get(r.Context(), id)
 	switch {
-	case errors.Is(err, ErrSessionNotFound):
+	case errors.Is(err, mcpstore.ErrSessionNotFound):
 		if sess != nil {
 			s.untrack(sess)
 			sess.close()
 			sess.stop()
 		}
-		http.Error(w, "Not Found: unknown session", http.StatusNotFound)
-		return nil
+		return nil, false // the caller answers 404
 	case err != nil:
 		s.logger().Error("mcp session store", "err", err)
 		http.Error(w, "Service Unavailable: the session store failed", http.StatusServiceUnavailable)
-		return nil
+		return nil, true
 	}
 	if sess == nil {
 		fresh := newSession(context.Background(), s, id, TransportHTTP, nil)
@@ -239,7 +88,7 @@ func (s *Server) sharedSession(w http.ResponseWriter, r *http.Request, id string
 			}
 		}
 	}
-	return sess
+	return sess, false
 }
 
 // storeLevel and storeSubscription write a change of the session to

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // TestReplicaStreamMovesOnce: a session's GET stream that moves from one
@@ -14,7 +15,7 @@ import (
 // stops writing the session's messages to the shared log, which it did so
 // that a client reconnecting there would lose nothing.
 func TestReplicaStreamMovesOnce(t *testing.T) {
-	sessions, bus, log := &MemorySessionStore{}, &MemoryBus{}, &MemoryEventLog{}
+	sessions, bus, log := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}, &mcpstore.MemoryEventLog{}
 	id := mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}
 	mk := func(name string) (*httpClient, *Server) {
 		srv := New(id)

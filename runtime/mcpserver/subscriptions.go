@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 	"slices"
 )
 
@@ -15,7 +16,7 @@ import (
 // subscribe.
 func (s *Server) ResourceUpdated(uri string) {
 	s.resourceUpdatedHere(uri)
-	s.publish(context.Background(), BusEvent{Kind: BusResourceUpdated, ID: uri})
+	s.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusResourceUpdated, ID: uri})
 }
 
 // resourceUpdatedHere tells this replica's sessions and listens that
@@ -40,7 +41,7 @@ func (s *Server) resourceUpdatedHere(uri string) {
 // asked for it: the list_changed notifications.
 func (s *Server) broadcast(method string) {
 	s.broadcastHere(method)
-	s.publish(context.Background(), BusEvent{Kind: BusNotify, ID: method})
+	s.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusNotify, ID: method})
 }
 
 // broadcastHere sends the notification method to this replica's sessions
@@ -82,7 +83,7 @@ func (s *Server) subscribe(x *exchange, method string, params []byte, on bool) (
 	}
 	ss := x.sess
 	if err := s.storeSubscription(context.Background(), ss, uri, on); err != nil {
-		return nil, errorf(codeInternalError, "internal error: storing the session: "+err.Error())
+		return nil, s.storeError("storing the session", err)
 	}
 	ss.mu.Lock()
 	if on {

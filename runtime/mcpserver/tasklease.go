@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // This file makes tasks safe on several replicas sharing a
@@ -24,8 +25,8 @@ const DefaultTaskLease = 2 * time.Second
 func (s *Server) taskLease() time.Duration { return durationOr(s.TaskLease, DefaultTaskLease) }
 
 // shared returns the task store as a SharedTaskStore, or nil.
-func (s *Server) shared() SharedTaskStore {
-	st, _ := s.taskStore().(SharedTaskStore)
+func (s *Server) shared() mcpstore.SharedTaskStore {
+	st, _ := s.taskStore().(mcpstore.SharedTaskStore)
 	return st
 }
 
@@ -35,7 +36,7 @@ var errRunnerStopped = errorf(codeInternalError, "internal error: the server run
 
 // lease marks a new task as run by this replica, with a lease of two
 // periods, when the store keeps leases.
-func (s *Server) lease(t *Task) {
+func (s *Server) lease(t *mcpstore.Task) {
 	if s.shared() != nil {
 		t.Runner, t.LeaseUntil = s.replicaID(), t.CreatedAt.Add(2*s.taskLease())
 	}
@@ -61,7 +62,7 @@ func (s *Server) keepLease(run *taskRun) {
 			ctx := context.Background()
 			err := store.Renew(ctx, run.id, s.replicaID(), s.clock().UTC().Add(2*s.taskLease()))
 			switch {
-			case errors.Is(err, ErrTaskTerminal), errors.Is(err, ErrTaskNotFound):
+			case errors.Is(err, mcpstore.ErrTaskTerminal), errors.Is(err, mcpstore.ErrTaskNotFound):
 				run.cancel() // cancelled elsewhere, reaped, or expired
 				return
 			case err != nil:
@@ -142,7 +143,7 @@ func (s *Server) whenChanged(id string) <-chan struct{} {
 
 // loadTask returns owner's task id as stored, failing it first when its
 // runner's lease has lapsed.
-func (s *Server) loadTask(ctx context.Context, owner, id string) (*Task, error) {
+func (s *Server) loadTask(ctx context.Context, owner, id string) (*mcpstore.Task, error) {
 	t, err := s.taskStore().Get(ctx, owner, id)
 	if err != nil {
 		return nil, err
@@ -152,7 +153,7 @@ func (s *Server) loadTask(ctx context.Context, owner, id string) (*Task, error) 
 
 // reapIfLapsed fails t, read from the store, when its runner's lease has
 // lapsed, and returns it as stored afterwards.
-func (s *Server) reapIfLapsed(ctx context.Context, t *Task) (*Task, error) {
+func (s *Server) reapIfLapsed(ctx context.Context, t *mcpstore.Task) (*mcpstore.Task, error) {
 	if t.Status.Terminal() || t.LeaseUntil.IsZero() || !t.LeaseUntil.Before(s.clock()) {
 		return t, nil
 	}
@@ -167,7 +168,7 @@ func (s *Server) reapIfLapsed(ctx context.Context, t *Task) (*Task, error) {
 // stored afterwards. The replica whose Reap failed it, and only that one,
 // tells the others (BusTaskChanged) and the session that created it
 // (notifications/tasks/status), as its runner would have.
-func (s *Server) reap(ctx context.Context, store SharedTaskStore, t *Task) (*Task, error) {
+func (s *Server) reap(ctx context.Context, store mcpstore.SharedTaskStore, t *mcpstore.Task) (*mcpstore.Task, error) {
 	reaped, ok, err := store.Reap(ctx, t.Owner, t.ID, s.clock().UTC(), appendErrorObject(nil, errRunnerStopped))
 	if err != nil {
 		return nil, err
@@ -176,7 +177,7 @@ func (s *Server) reap(ctx context.Context, store SharedTaskStore, t *Task) (*Tas
 		if run := s.running(t.ID); run != nil {
 			run.cancel() // its renewals came too late: it ran here all along
 		}
-		s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+		s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: t.ID})
 		s.taskStatus(ctx, reaped)
 	}
 	return reaped, nil
@@ -186,13 +187,13 @@ func (s *Server) reap(ctx context.Context, store SharedTaskStore, t *Task) (*Tas
 // replica but run by another, to the 2025-11-25 session owning it,
 // whichever replica holds that session's stream. A 2026-07-28 task has
 // no session to tell.
-func (s *Server) taskStatus(ctx context.Context, t *Task) {
+func (s *Server) taskStatus(ctx context.Context, t *mcpstore.Task) {
 	if t.Owner == "" {
 		return
 	}
 	msg := appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, wire.Rev20251125))
 	s.taskStatusHere(t.Owner, msg)
-	s.publish(ctx, BusEvent{Kind: BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
+	s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
 }
 
 // taskStatusHere sends msg to this replica's 2025-11-25 sessions whose
@@ -229,7 +230,7 @@ const (
 // reaps), and not once the server is closed.
 func (s *Server) startReaper() {
 	s.tasksOnce.Do(s.initTasks)
-	store, ok := s.Tasks.(SharedTaskStore)
+	store, ok := s.Tasks.(mcpstore.SharedTaskStore)
 	if !ok || s.Tasks == s.ownTasks {
 		return
 	}
@@ -278,7 +279,7 @@ func (s *Server) stopReaper() {
 }
 
 // reapLapsed fails the tasks of store whose lease has lapsed now.
-func (s *Server) reapLapsed(ctx context.Context, store SharedTaskStore) {
+func (s *Server) reapLapsed(ctx context.Context, store mcpstore.SharedTaskStore) {
 	for range reapRounds {
 		lapsed, err := store.Lapsed(ctx, s.clock().UTC(), reapBatch)
 		if err != nil {
@@ -288,7 +289,7 @@ func (s *Server) reapLapsed(ctx context.Context, store SharedTaskStore) {
 			return
 		}
 		for _, t := range lapsed {
-			if _, err := s.reap(ctx, store, t); err != nil && !errors.Is(err, ErrTaskNotFound) && ctx.Err() == nil {
+			if _, err := s.reap(ctx, store, t); err != nil && !errors.Is(err, mcpstore.ErrTaskNotFound) && ctx.Err() == nil {
 				s.logger().Error("mcp task reaper: failing a task failed", "task", t.ID, "err", err)
 			}
 		}
@@ -323,7 +324,7 @@ func (s *Server) relayTo(ctx context.Context, id string, out sender) func() {
 	}
 	s.relays[id][rl] = struct{}{}
 	s.relayMu.Unlock()
-	s.publish(ctx, BusEvent{Kind: BusTaskWaiting, ID: id})
+	s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskWaiting, ID: id})
 	return func() {
 		s.relayMu.Lock()
 		delete(s.relays[id], rl)
@@ -355,7 +356,7 @@ func (s *Server) relayHere(id string, msg []byte) {
 
 // awaitEnd waits until task t, run by another replica, ends: it looks
 // again at every change the bus reports and at least every TaskLease.
-func (s *Server) awaitEnd(ctx context.Context, t *Task) (*Task, error) {
+func (s *Server) awaitEnd(ctx context.Context, t *mcpstore.Task) (*mcpstore.Task, error) {
 	tick := time.NewTicker(min(s.taskLease(), durationOr(s.TaskPollInterval, DefaultTaskPollInterval)))
 	defer tick.Stop()
 	for !t.Status.Terminal() {

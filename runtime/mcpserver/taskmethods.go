@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // taskCall decides whether a tools/call of e runs as a task, and if so
@@ -77,7 +78,7 @@ func (s *Server) startTask(ctx context.Context, x *exchange, e *toolEntry, args 
 // runContext is the context of a task's handler: the request's values,
 // cancelled by tasks/cancel, by the end of the session and by the task's
 // expiry, but not by the end of the request that started it.
-func (s *Server) runContext(ctx context.Context, run *taskRun, t *Task) context.Context {
+func (s *Server) runContext(ctx context.Context, run *taskRun, t *mcpstore.Task) context.Context {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	if t.TTL > 0 {
 		var stop context.CancelFunc
@@ -193,34 +194,27 @@ func (s *Server) tasks(ctx context.Context, x *exchange, m *message) ([]byte, *r
 
 // getTask answers tasks/get: the task, and on 2026-07-28 what it holds for
 // its status (questions, result or error).
-func (s *Server) getTask(x *exchange, t *Task) []byte {
+func (s *Server) getTask(x *exchange, t *mcpstore.Task) []byte {
 	out := appendTask(nil, t, x.rev)
 	if !x.rev.Stateless() {
 		return out
 	}
 	fields := [][]byte{[]byte(`,"resultType":"complete"`)}
 	switch {
-	case t.Status == TaskInputRequired && t.InputRequests != nil:
+	case t.Status == mcpstore.TaskInputRequired && t.InputRequests != nil:
 		fields = append(fields, append([]byte(`,"inputRequests":`), t.InputRequests...))
-	case t.Status == TaskCompleted && t.Result != nil:
-		fields = append(fields, append([]byte(`,"result":`), withResultType(t.Result)...))
-	case t.Status == TaskFailed && t.Error != nil:
+	case t.Status == mcpstore.TaskCompleted && t.Result != nil:
+		fields = append(fields, append([]byte(`,"result":`), markComplete(t.Result)...))
+	case t.Status == mcpstore.TaskFailed && t.Error != nil:
 		fields = append(fields, append([]byte(`,"error":`), t.Error...))
 	}
 	return withFields(out, fields...)
 }
 
-// withResultType marks an inlined result complete, as 2026-07-28 results
-// are.
-func withResultType(result []byte) []byte {
-	x := exchange{rev: wire.Rev20260728}
-	return x.withResultType(result)
-}
-
 // taskResult answers tasks/result (2025-11-25): it waits for the task to
 // end, carrying the requests its handler makes meanwhile, then answers what
 // the call would have: its result, tagged with the task, or its error.
-func (s *Server) taskResult(ctx context.Context, x *exchange, t *Task) ([]byte, *rpcError) {
+func (s *Server) taskResult(ctx context.Context, x *exchange, t *mcpstore.Task) ([]byte, *rpcError) {
 	if run := s.running(t.ID); run != nil {
 		release := run.wait(x.out)
 		select {
@@ -266,7 +260,7 @@ func (s *Server) taskResult(ctx context.Context, x *exchange, t *Task) ([]byte, 
 
 // updateTask answers tasks/update (2026-07-28): it hands the answers to
 // the task's open questions and acknowledges them.
-func (s *Server) updateTask(ctx context.Context, x *exchange, t *Task) ([]byte, *rpcError) {
+func (s *Server) updateTask(ctx context.Context, x *exchange, t *mcpstore.Task) ([]byte, *rpcError) {
 	responses := map[string]json.RawMessage{}
 	if in := x.meta.inputResponses; in != nil && !isNull(in) {
 		if ok, _ := scanObject(in, func(k, v []byte) { responses[string(k)] = json.RawMessage(v) }); !ok {
@@ -282,11 +276,11 @@ func (s *Server) updateTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			box[k] = v
 		}
 		switch err := store.PostAnswers(ctx, t.ID, box); {
-		case errors.Is(err, ErrTaskTerminal), errors.Is(err, ErrTaskNotFound):
+		case errors.Is(err, mcpstore.ErrTaskTerminal), errors.Is(err, mcpstore.ErrTaskNotFound):
 		case err != nil:
-			return nil, errorf(codeInternalError, "internal error: storing the answers: "+err.Error())
+			return nil, s.storeError("storing the answers", err)
 		default:
-			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+			s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: t.ID})
 		}
 	}
 	return []byte(`{"resultType":"complete"}`), nil
@@ -296,13 +290,13 @@ func (s *Server) updateTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 // and its handler's context ends. On 2025-11-25 a task that has ended
 // cannot be cancelled (-32602) and the answer is the task; on 2026-07-28
 // cancelling is idempotent and the answer empty.
-func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, *rpcError) {
+func (s *Server) cancelTask(ctx context.Context, x *exchange, t *mcpstore.Task) ([]byte, *rpcError) {
 	if !t.Status.Terminal() {
 		run := s.running(t.ID)
 		if run != nil {
 			run.statusMu.Lock()
 		}
-		t.Status, t.StatusMessage, t.InputRequests = TaskCancelled, "The task was cancelled by request.", nil
+		t.Status, t.StatusMessage, t.InputRequests = mcpstore.TaskCancelled, "The task was cancelled by request.", nil
 		t.UpdatedAt = s.clock().UTC()
 		err := s.taskStore().Update(ctx, t)
 		if run != nil {
@@ -313,9 +307,9 @@ func (s *Server) cancelTask(ctx context.Context, x *exchange, t *Task) ([]byte, 
 			}
 		}
 		if run == nil && err == nil {
-			s.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID}) // for the replica running it
+			s.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: t.ID}) // for the replica running it
 		}
-		if errors.Is(err, ErrTaskTerminal) { // it ended meanwhile
+		if errors.Is(err, mcpstore.ErrTaskTerminal) { // it ended meanwhile
 			t, _ = s.taskStore().Get(ctx, taskOwner(x), t.ID)
 		}
 	} else if !x.rev.Stateless() {
@@ -351,8 +345,8 @@ func (s *Server) listTasks(ctx context.Context, x *exchange) ([]byte, *rpcError)
 		switch reaped, err := s.reapIfLapsed(ctx, t); {
 		case err == nil:
 			t = reaped
-		case !errors.Is(err, ErrTaskNotFound): // else it expired since: listed as it was
-			return nil, errorf(codeInternalError, "internal error: reading the task: "+err.Error())
+		case !errors.Is(err, mcpstore.ErrTaskNotFound): // else it expired since: listed as it was
+			return nil, s.storeError("reading the task", err)
 		}
 		if i > 0 {
 			dst = append(dst, ',')

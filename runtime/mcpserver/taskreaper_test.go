@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // blockingTask is a task tool whose handler runs until its context ends,
@@ -31,9 +32,9 @@ func blockingTask(started chan<- struct{}) mcprt.Tool {
 // stream held by the second, whose events are returned.
 func reaperPair(t *testing.T, lease time.Duration, tools ...mcprt.Tool) (a, b *httpClient, ra, rb *Server, ev <-chan string) {
 	t.Helper()
-	tasks, sessions, bus := NewMemoryTaskStore(), &MemorySessionStore{}, &MemoryBus{}
+	tasks, sessions, bus := mcpstore.NewMemoryTaskStore(), &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	id := mcprt.Identity{Name: "n", Version: "v", EnableTasks: true, EnableToolNotifications: true}
-	mk := func(name string, store TaskStore) (*httpClient, *Server) {
+	mk := func(name string, store mcpstore.TaskStore) (*httpClient, *Server) {
 		srv := New(id, tools...)
 		srv.Tasks, srv.Sessions, srv.Bus, srv.ReplicaID, srv.TaskLease = store, sessions, bus, name, lease
 		c := startHTTP(t, srv)
@@ -74,7 +75,7 @@ func failedStatus(t *testing.T, ev, id string) {
 		t.Fatalf("event %s: %v", ev, err)
 	}
 	if n.Method != "notifications/tasks/status" || n.Params.TaskID != id || n.Params.Status != "failed" ||
-		n.Params.StatusMessage != reapedMessage {
+		n.Params.StatusMessage != mcpstore.ReapedMessage {
 		t.Errorf("event %s, want the status of task %s failed", ev, id)
 	}
 }
@@ -91,7 +92,7 @@ func TestReaperFailsDeadRunnersTask(t *testing.T) {
 	rb.AddTools(textTool("t", "T")) // after it on the same stream: nothing between
 	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	stored, err := rb.Tasks.Get(context.Background(), onlySession(rb).taskOwner, id)
-	if err != nil || stored.Status != TaskFailed || !strings.Contains(string(stored.Error), `"code":-32603`) {
+	if err != nil || stored.Status != mcpstore.TaskFailed || !strings.Contains(string(stored.Error), `"code":-32603`) {
 		t.Errorf("stored task %+v, %v; want failed with -32603", stored, err)
 	}
 	for _, c := range []*httpClient{a, b} {
@@ -126,7 +127,7 @@ func TestReaperTellsOnce(t *testing.T) {
 	var reapers sync.WaitGroup
 	for _, srv := range []*Server{ra, rb, ra, rb} {
 		reapers.Go(func() {
-			if got, err := srv.reap(ctx, srv.shared(), lapsed[0]); err != nil || got.Status != TaskFailed {
+			if got, err := srv.reap(ctx, srv.shared(), lapsed[0]); err != nil || got.Status != mcpstore.TaskFailed {
 				t.Errorf("reap: %+v, %v", got, err)
 			}
 		})
@@ -176,7 +177,7 @@ func TestReaperRunsOnlyForSharedStores(t *testing.T) {
 		t.Error("a reaper runs for the server's own store")
 	}
 	shared := taskServer()
-	shared.Tasks = NewMemoryTaskStore()
+	shared.Tasks = mcpstore.NewMemoryTaskStore()
 	if running(shared) {
 		t.Error("a reaper runs before the store is used")
 	}

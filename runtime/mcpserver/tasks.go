@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // This file runs tool calls as tasks, for tools annotated task=optional or
@@ -74,7 +75,7 @@ type taskRun struct {
 	// the run changes a task that has not ended, and the store refuses to
 	// change one that has (a cancel, a reap), so the run writes from its
 	// own copy rather than reading the store first.
-	stored Task
+	stored mcpstore.Task
 }
 
 // openQuestion is a question of a 2026-07-28 task awaiting tasks/update.
@@ -86,7 +87,7 @@ type openQuestion struct {
 
 // taskStore returns the server's task store, set on first use, with the
 // bus subscribed.
-func (s *Server) taskStore() TaskStore {
+func (s *Server) taskStore() mcpstore.TaskStore {
 	s.tasksOnce.Do(s.initTasks)
 	s.bus() // subscribed before any task runs, for what other replicas send it
 	return s.Tasks
@@ -96,7 +97,7 @@ func (s *Server) taskStore() TaskStore {
 // when none is set, and the table of runs.
 func (s *Server) initTasks() {
 	if s.Tasks == nil {
-		s.ownTasks = NewMemoryTaskStore()
+		s.ownTasks = mcpstore.NewMemoryTaskStore()
 		s.Tasks = s.ownTasks
 	}
 	s.runs = map[string]*taskRun{}
@@ -126,21 +127,21 @@ func taskOwner(x *exchange) string {
 
 // newTask stores a new working task for a call of tool. ttl is the
 // client's wish on 2025-11-25 (0: none), bounded by the server's.
-func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time.Duration) (*Task, *rpcError) {
+func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time.Duration) (*mcpstore.Task, *rpcError) {
 	store := s.taskStore()
 	max := durationOr(s.TaskTTL, DefaultTaskTTL)
 	if ttl <= 0 || ttl > max {
 		ttl = max
 	}
 	now := s.clock().UTC()
-	t := &Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: TaskWorking,
+	t := &mcpstore.Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: mcpstore.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: durationOr(s.TaskPollInterval, DefaultTaskPollInterval)}
 	s.lease(t)
 	switch err := store.Create(ctx, t); {
-	case errors.Is(err, ErrTooManyTasks):
+	case errors.Is(err, mcpstore.ErrTooManyTasks):
 		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
 	case err != nil:
-		return nil, errorf(codeInternalError, "internal error: storing the task: "+err.Error())
+		return nil, s.storeError("storing the task", err)
 	}
 	return t, nil
 }
@@ -152,7 +153,7 @@ func (s *Server) newRun(x *exchange) *taskRun {
 }
 
 // register makes run the run of task t, which tasks/* requests find.
-func (s *Server) register(run *taskRun, t *Task) {
+func (s *Server) register(run *taskRun, t *mcpstore.Task) {
 	run.id, run.owner = t.ID, t.Owner
 	run.statusMu.Lock()
 	run.stored = *t
@@ -192,20 +193,39 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
 	t := r.copy() // if it was cancelled or expired meanwhile, the store refuses the end
-	t.Status, t.InputRequests = TaskCompleted, nil
+	// The last progress message described the run, not its end: a
+	// completed task has none, a failed one says how it failed.
+	t.Status, t.StatusMessage, t.InputRequests = mcpstore.TaskCompleted, "", nil
 	switch {
 	case o.panicked != nil:
-		t.Status, t.Error = TaskFailed, appendErrorObject(nil, errorf(codeInternalError, "internal error: tool "+strconv.Quote(t.Tool)+" panicked: "+jsonx.Quote(toString(o.panicked))))
+		t.Status, t.StatusMessage = mcpstore.TaskFailed, panickedMessage
+		msg := "internal error: tool " + strconv.Quote(t.Tool) + " panicked: " + jsonx.Quote(toString(o.panicked))
+		if s.MaskErrors {
+			msg = wire.Mask(ctx, s.logger(), "tool", t.Tool, errors.New(msg))
+		}
+		t.Error = appendErrorObject(nil, errorf(codeInternalError, msg))
 	case o.missing != "" && o.res.IsError:
-		t.Status, t.Error = TaskFailed, appendErrorObject(nil, r.missingError(o.missing))
+		t.Status, t.StatusMessage, t.Error = mcpstore.TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
 	default:
+		if s.MaskErrors {
+			o.res = wire.MaskTool(ctx, s.logger(), t.Tool, o.res, nil)
+		}
 		t.Result = wire.AppendResult(nil, &o.res, r.rev)
 		if o.res.IsError && !r.rev.Stateless() {
-			t.Status = TaskFailed // 2025-11-25: a tool error fails the task
+			// 2025-11-25: a tool error fails the task.
+			t.Status, t.StatusMessage = mcpstore.TaskFailed, toolErrorMessage
 		}
 	}
 	r.store(ctx, t)
 }
+
+// The status messages of a failed task, which replace the run's last
+// progress message.
+const (
+	panickedMessage  = "The tool failed with an internal error."
+	missingMessage   = "The client lacks a capability the tool needs."
+	toolErrorMessage = "The tool reported an error; tasks/result holds it."
+)
 
 // missingError is the error of a task that failed for a capability the
 // client lacked.
@@ -223,7 +243,7 @@ func toString(v any) string {
 }
 
 // copy returns the task as the run last stored it; statusMu is held.
-func (r *taskRun) copy() *Task {
+func (r *taskRun) copy() *mcpstore.Task {
 	c := r.stored
 	return &c
 }
@@ -231,7 +251,7 @@ func (r *taskRun) copy() *Task {
 // store writes t with a new update time and tells the client of the
 // change where the revision does (2025-11-25: notifications/tasks/status).
 // statusMu is held.
-func (r *taskRun) store(ctx context.Context, t *Task) {
+func (r *taskRun) store(ctx context.Context, t *mcpstore.Task) {
 	t.UpdatedAt = r.srv.clock().UTC()
 	if err := r.srv.taskStore().Update(ctx, t); err != nil {
 		return // ended elsewhere (cancelled, reaped), expired, or the store failed
@@ -240,7 +260,7 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 	if t.Status.Terminal() && !r.rev.Stateless() {
 		// For a 2025-11-25 tasks/result waiting on another replica; on
 		// 2026-07-28 nobody waits for the end, the client polls it.
-		r.srv.publish(ctx, BusEvent{Kind: BusTaskChanged, ID: t.ID})
+		r.srv.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskChanged, ID: t.ID})
 	}
 	if !r.rev.Stateless() && r.sess != nil {
 		r.notify(ctx, t, appendNotification(nil, "notifications/tasks/status", appendTask(nil, t, r.rev)))
@@ -250,7 +270,7 @@ func (r *taskRun) store(ctx context.Context, t *Task) {
 // notify sends msg, a notification about task t, on the stream of the
 // run's session here; with shared sessions and no such stream here, the
 // replica holding the session's stream sends it.
-func (r *taskRun) notify(ctx context.Context, t *Task, msg []byte) {
+func (r *taskRun) notify(ctx context.Context, t *mcpstore.Task, msg []byte) {
 	r.sess.mu.Lock()
 	out := r.sess.stream
 	r.sess.mu.Unlock()
@@ -258,7 +278,7 @@ func (r *taskRun) notify(ctx context.Context, t *Task, msg []byte) {
 	case out != nil:
 		r.sess.notify(msg)
 	case r.srv.Sessions != nil:
-		r.srv.publish(ctx, BusEvent{Kind: BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
+		r.srv.publish(ctx, mcpstore.BusEvent{Kind: mcpstore.BusTaskStatus, ID: t.ID, Owner: t.Owner, Data: msg})
 	}
 }
 
@@ -273,9 +293,9 @@ func (r *taskRun) publish(ctx context.Context, message *string) {
 	}
 	t := r.copy()
 	r.mu.Lock()
-	t.Status, t.InputRequests = TaskWorking, r.inputRequestsLocked()
+	t.Status, t.InputRequests = mcpstore.TaskWorking, r.inputRequestsLocked()
 	if t.InputRequests != nil || r.asking > 0 {
-		t.Status = TaskInputRequired
+		t.Status = mcpstore.TaskInputRequired
 	}
 	r.mu.Unlock()
 	if message != nil {
@@ -286,7 +306,7 @@ func (r *taskRun) publish(ctx context.Context, message *string) {
 
 // appendTask writes t as the revision's Task object: ttl and pollInterval
 // on 2025-11-25, ttlMs and pollIntervalMs on 2026-07-28.
-func appendTask(dst []byte, t *Task, rev wire.Revision) []byte {
+func appendTask(dst []byte, t *mcpstore.Task, rev wire.Revision) []byte {
 	ttl, poll := `,"ttl":`, `,"pollInterval":`
 	if rev.Stateless() {
 		ttl, poll = `,"ttlMs":`, `,"pollIntervalMs":`
@@ -352,7 +372,7 @@ func (r *taskRun) send(msg []byte) error {
 		return nil
 	}
 	if r.srv.bus() != nil {
-		r.srv.publish(context.Background(), BusEvent{Kind: BusTaskMessage, ID: r.id, Data: msg})
+		r.srv.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusTaskMessage, ID: r.id, Data: msg})
 	}
 	return nil
 }
@@ -386,7 +406,7 @@ func (r *taskRun) relayQueued() {
 	r.queued = nil
 	r.mu.Unlock()
 	for _, m := range queued {
-		r.srv.publish(context.Background(), BusEvent{Kind: BusTaskMessage, ID: r.id, Data: m})
+		r.srv.publish(context.Background(), mcpstore.BusEvent{Kind: mcpstore.BusTaskMessage, ID: r.id, Data: m})
 	}
 }
 

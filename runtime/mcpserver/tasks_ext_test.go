@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // extMeta is the _meta of a 2026-07-28 request of a client that declares
@@ -147,7 +148,7 @@ func TestThousandTasks(t *testing.T) {
 	}
 	g := newGate()
 	srv := taskServer(g.tool("work", mcprt.TaskOptional))
-	store := &MemoryTaskStore{MaxPerOwner: 2000}
+	store := &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 2000}}
 	srv.Tasks, srv.TaskTTL = store, 3*time.Second
 	before, heapBefore := runtime.NumGoroutine(), liveHeap()
 	c := startStdio(t, srv)

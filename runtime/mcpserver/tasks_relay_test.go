@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // eventWith returns the next event of ev containing s, skipping others.
@@ -55,7 +56,7 @@ func TestReplicaTaskResultCarriesQuestions(t *testing.T) {
 				return nameTool.Handler(ctx, args)
 			})
 			tool.TaskSupport = mcprt.TaskOptional
-			tasks, sessions, bus := NewMemoryTaskStore(), &MemorySessionStore{}, &MemoryBus{}
+			tasks, sessions, bus := mcpstore.NewMemoryTaskStore(), &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 			var servers []*Server
 			mk := func(name string) *httpClient {
 				srv := New(mcprt.Identity{Name: "n", Version: "v", EnableTasks: true, EnableElicitation: true}, tool)
@@ -136,7 +137,7 @@ func waitRelay(t *testing.T, srv *Server, id string) {
 // reach its session's GET stream held by a replica that does not run it.
 func TestReplicaRunnerStatusReachesStream(t *testing.T) {
 	g := newGate()
-	tasks, sessions, bus := NewMemoryTaskStore(), &MemorySessionStore{}, &MemoryBus{}
+	tasks, sessions, bus := mcpstore.NewMemoryTaskStore(), &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	var servers []*Server
 	mk := func(name string) *httpClient {
 		srv := taskServer(g.tool("work", mcprt.TaskOptional))

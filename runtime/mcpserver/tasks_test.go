@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 // gate is a tool whose calls wait until released or cancelled, and report
@@ -309,4 +310,105 @@ func TestTaskExpiry(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + id + `"}}`)
 	resp, _ = c.response("2")
 	sameJSON(t, resp, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: no task \"`+id+`\""}}`)
+}
+
+// TestTaskEndStatusMessage: the run's last progress message does not
+// outlive it. A completed task has no status message; a failed one says
+// how it failed. Both revisions that have tasks are run.
+func TestTaskEndStatusMessage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, meta, task, args string
+		status, message        string
+	}{
+		{"2025-11-25 completed", "", `,"task":{}`, `{}`, "completed", ""},
+		{"2025-11-25 failed", "", `,"task":{}`, `{"fail":true}`, "failed", toolErrorMessage},
+		{"2026-07-28 completed", extMeta + ",", "", `{}`, "completed", ""},
+		{"2026-07-28 tool error", extMeta + ",", "", `{"fail":true}`, "completed", ""},
+		{"2026-07-28 panicked", extMeta + ",", "", `{"panic":true}`, "failed", panickedMessage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			started, release := make(chan struct{}), make(chan struct{})
+			work := handlerTool("work", func(ctx context.Context, args []byte) mcprt.Result {
+				close(started)
+				// Progress until released: on 2026-07-28 only what a
+				// call reports once it is a task sets the message.
+				for {
+					_ = mcprt.Progress(ctx, 1, 2, "half way")
+					select {
+					case <-release:
+						if strings.Contains(string(args), "panic") {
+							panic("kaputt")
+						}
+						if strings.Contains(string(args), "fail") {
+							return mcprt.Errorf("it failed")
+						}
+						return mcprt.TextResult("done")
+					case <-time.After(5 * time.Millisecond):
+					}
+				}
+			})
+			work.TaskSupport = mcprt.TaskRequired
+			c := startStdio(t, taskServer(work))
+			if tt.meta == "" {
+				c.initialize(wire.Rev20251125, `{}`)
+			}
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + tt.meta + `"name":"work","arguments":` + tt.args + tt.task + `}}`)
+			resp, _ := c.response("1")
+			id, _, _ := taskOf(t, resp)
+			waitFor(t, started)
+			get := func() (string, map[string]any) {
+				c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tt.meta + `"taskId":"` + id + `"}}`)
+				resp, _ := c.response("2")
+				_, status, raw := taskOf(t, resp)
+				return status, raw
+			}
+			// The progress message is set before the run waits.
+			deadline := time.Now().Add(timeout)
+			status, raw := get()
+			for raw["statusMessage"] != "half way" && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+				status, raw = get()
+			}
+			if status != "working" || raw["statusMessage"] != "half way" {
+				t.Fatalf("while working: %s %v", status, raw)
+			}
+			close(release)
+			for status == "working" && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+				status, raw = get()
+			}
+			msg, _ := raw["statusMessage"].(string)
+			if status != tt.status || msg != tt.message {
+				t.Errorf("at the end: status %q, statusMessage %q; want %q, %q", status, msg, tt.status, tt.message)
+			}
+		})
+	}
+}
+
+// downStore is a task store whose every write fails with a text that
+// names its package and address, as a remote store's errors do.
+type downStore struct{ *mcpstore.MemoryTaskStore }
+
+func (downStore) Create(context.Context, *mcpstore.Task) error {
+	return errors.New("mcpredis: dial tcp 10.0.0.7:6379: connection refused")
+}
+
+// TestStoreErrorsStayInTheLog: a store's failure answers the client a
+// plain internal error; its own text, package and address, is logged.
+func TestStoreErrorsStayInTheLog(t *testing.T) {
+	t.Parallel()
+	g := newGate()
+	srv := taskServer(g.tool("work", mcprt.TaskOptional))
+	srv.Tasks = downStore{&mcpstore.MemoryTaskStore{}}
+	logs := captureLog(srv)
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20251125, `{}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error: storing the task failed"}}`)
+	c.close()
+	if !strings.Contains(logs.String(), `msg="mcp store failed" doing="storing the task" err="mcpredis: dial tcp 10.0.0.7:6379: connection refused"`) {
+		t.Errorf("the store's error was not logged:\n%s", logs.String())
+	}
 }

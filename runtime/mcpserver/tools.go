@@ -49,14 +49,15 @@ type registry struct {
 	lists [wire.NumRevisions][]byte
 }
 
-// add appends tools; a tool whose name is taken replaces the old one in
-// its place.
-func (r *registry) add(tools []mcprt.Tool) {
+// add appends tools; a name already taken panics, as duplicate says,
+// and adds none of them. op names the method called.
+func (r *registry) add(op string, tools []mcprt.Tool) {
 	entries := make([]*toolEntry, len(tools))
 	for i, t := range tools {
 		entries[i] = newToolEntry(t)
 	}
-	r.catalog.add(entries)
+	first, second := r.catalog.add(entries)
+	duplicate(op, "tool", "RemoveTools", first, second, func(t *tool) any { return t.Handler })
 	r.dropLists()
 }
 
@@ -205,11 +206,14 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res := wire.CallTool(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
+	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
 	if res.IsError && res.Err != nil {
 		if rerr, handled := x.urlElicitation(res.Err); handled {
 			return nil, rerr
 		}
+	}
+	if s.MaskErrors && res.IsError && x.meta.checkArgs() {
+		res = wire.MaskTool(ctx, s.logger(), e.val.Name, res, panicked)
 	}
 	if x.q != nil {
 		x.q.mu.Lock()

@@ -130,11 +130,13 @@ func TestToolListChanged(t *testing.T) {
 	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"B"}]}}`)
-	// Replacing a tool keeps its place.
+	// A tool removed may come back, at the end.
+	srv.RemoveTools("a")
+	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	srv.AddTools(textTool("a", "A2"))
 	c.expect(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
 	c.call(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
-		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]}}`)
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}}`)
 }
 
 // TestDeprecatedAdd checks that Add, kept for servers that call it, adds
@@ -155,4 +157,55 @@ func TestNoListChangedWithoutSwitch(t *testing.T) {
 	c.initialize(wire.Rev20250618, `{}`)
 	srv.AddTools(textTool("b", "B"))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+}
+
+// Named functions, which the duplicate's panic names as they are.
+func firstRead(ctx context.Context, uri string) ([]mcprt.ResourceContents, error)  { return nil, nil }
+func secondRead(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) { return nil, nil }
+func firstCall(ctx context.Context, args []byte) mcprt.Result                      { return mcprt.Result{} }
+func firstGet(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
+	return mcprt.PromptResult{}, nil
+}
+
+// TestDuplicatesPanic checks that a second tool, prompt, resource or
+// template of one name or URI panics, naming the functions of both, and
+// adds nothing of the call that panicked.
+func TestDuplicatesPanic(t *testing.T) {
+	t.Parallel()
+	const pkg = "github.com/mcpgen/mcpgen/runtime/mcpserver."
+	srv := New(mcprt.Identity{Name: "n", Version: "v"}, handlerTool("a", firstCall))
+	srv.AddResources(mcprt.Resource{URI: "kb://x", Name: "x", Read: firstRead}, mcprt.Resource{URI: "kb://{id}", Name: "t", Read: firstRead})
+	srv.AddPrompts(mcprt.Prompt{Name: "p", Get: firstGet})
+	for _, tt := range []struct {
+		name string
+		add  func()
+		want string
+	}{
+		{"New", func() { New(mcprt.Identity{}, handlerTool("b", firstCall), handlerTool("b", firstCall)) },
+			`mcpserver: New: tool "b" is added twice, both times with ` + pkg + `firstCall; a server serves one tool of a name: RemoveTools the first to replace it`},
+		{"AddTools", func() { srv.AddTools(textTool("c", "C"), handlerTool("a", nil)) },
+			`mcpserver: AddTools: tool "a" is added twice: first with ` + pkg + `firstCall, then with no function; a server serves one tool of a name: RemoveTools the first to replace it`},
+		{"AddPrompts", func() { srv.AddPrompts(mcprt.Prompt{Name: "p", Get: firstGet}) },
+			`mcpserver: AddPrompts: prompt "p" is added twice, both times with ` + pkg + `firstGet; a server serves one prompt of a name: RemovePrompts the first to replace it`},
+		{"AddResources", func() { srv.AddResources(mcprt.Resource{URI: "kb://x", Name: "x2", Read: secondRead}) },
+			`mcpserver: AddResources: resource "kb://x" is added twice: first with ` + pkg + `firstRead, then with ` + pkg + `secondRead; a server serves one resource of a URI: RemoveResources the first to replace it`},
+		{"AddResources template", func() {
+			srv.AddResources(mcprt.Resource{URI: "kb://y", Name: "y", Read: secondRead}, mcprt.Resource{URI: "kb://{id}", Name: "t2", Read: secondRead})
+		},
+			`mcpserver: AddResources: resource template "kb://{id}" is added twice: first with ` + pkg + `firstRead, then with ` + pkg + `secondRead; a server serves one resource template of a URI: RemoveResources the first to replace it`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if got := fmt.Sprint(recover()); got != tt.want {
+					t.Errorf("panicked with\n %s\nwant\n %s", got, tt.want)
+				}
+			}()
+			tt.add()
+		})
+	}
+	// Nothing of a call that panicked was added.
+	c := startStdio(t, srv)
+	c.initialize(wire.Rev20250618, `{}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}`)
+	c.call(`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"kb://x","name":"x"}]}}`)
 }

@@ -243,7 +243,7 @@ func TestAskRefused(t *testing.T) {
 		return mcprt.ElicitResult{}, errors.New("the user closed the dialog")
 	})
 	r := c.CallTool("ask", nil)
-	if want := "mcpserver: the client answered elicitation/create with error -32603: the user closed the dialog"; !r.IsError || r.Text() != want {
+	if want := "the client answered elicitation/create with error -32603: the user closed the dialog"; !r.IsError || r.Text() != want {
 		t.Errorf("refused ask = %q (isError %v), want %q", r.Text(), r.IsError, want)
 	}
 
@@ -259,7 +259,7 @@ func TestAskRefused(t *testing.T) {
 	}
 
 	c = mcptest.New(t, mcptest.Tools(asker(&runs, &mu)))
-	if r := c.CallTool("ask", nil); !r.IsError || r.Text() != "mcpserver: the client did not declare the elicitation capability" {
+	if r := c.CallTool("ask", nil); !r.IsError || r.Text() != "the client did not declare the elicitation capability" {
 		t.Errorf("ask without a handler = %q (isError %v)", r.Text(), r.IsError)
 	}
 	msg = failure(t, func(tb testing.TB) {

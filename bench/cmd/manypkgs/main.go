@@ -98,7 +98,8 @@ type Page struct {
 }
 `
 
-// packageSource is one annotated package of ntool tools.
+// packageSource is one annotated package of ntool tools, named after the
+// package, since the server serves the tools of every package together.
 func packageSource(name string, ntool int, each bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Package %s is one of the module's tool packages.\npackage %s\n\n", name, name)
@@ -118,9 +119,9 @@ type In%[1]d struct {
 
 // Find%[1]d finds things of kind %[1]d.
 //
-//mcp:tool readonly
+//mcp:tool readonly name=%[2]s_find%[1]d
 func Find%[1]d(ctx context.Context, in In%[1]d) (int, error) { return len(in.Tags), nil }
-`, i)
+`, i, name)
 	}
 	return b.String()
 }

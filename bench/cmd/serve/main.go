@@ -45,6 +45,7 @@ import (
 	"github.com/mcpgen/mcpgen/bench/servers"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
 func main() {
@@ -183,7 +184,7 @@ func builtin(ctx context.Context, bf builtinFlags) (*mcpserver.Server, func(), e
 	srv.TaskTTL = bf.taskTTL
 	if bf.redis == "" {
 		if bf.maxTasks > 0 {
-			srv.Tasks = &mcpserver.MemoryTaskStore{MaxPerOwner: bf.maxTasks, MaxTotal: bf.maxTasks}
+			srv.Tasks = &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: bf.maxTasks, MaxKept: bf.maxTasks}, MaxTotal: bf.maxTasks}
 		}
 		return srv, func() {}, nil
 	}

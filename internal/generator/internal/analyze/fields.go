@@ -43,7 +43,12 @@ func (a *analyzer) structFields(mt *model.Type, st *types.Struct, path string, p
 	if !ok {
 		return false
 	}
-	for _, c := range dominant(cands) {
+	kept, clashes := dominant(cands)
+	for _, clash := range clashes {
+		a.sameName(clash, path)
+		ok = false
+	}
+	for _, c := range kept {
 		f := a.field(c, path)
 		if f == nil {
 			ok = false
@@ -136,23 +141,32 @@ func exportedName(name string) string {
 }
 
 // dominant applies encoding/json's hiding rules and returns the surviving
-// fields in declaration (index) order.
-func dominant(cands []candidate) []candidate {
+// fields in declaration (index) order, and each group of fields that hide
+// one another, so that no field of the name survives.
+func dominant(cands []candidate) (kept []candidate, clashes [][]candidate) {
 	byName := map[string][]candidate{}
 	for _, c := range cands {
 		byName[c.name] = append(byName[c.name], c)
 	}
-	var out []candidate
 	for _, cs := range byName {
-		if c, ok := dominantOf(cs); ok {
-			out = append(out, c)
+		if c, tied := dominantOf(cs); tied == nil {
+			kept = append(kept, c)
+		} else {
+			clashes = append(clashes, tied)
 		}
 	}
-	slices.SortFunc(out, func(x, y candidate) int { return slices.Compare(x.index, y.index) })
-	return out
+	byIndex := func(x, y candidate) int { return slices.Compare(x.index, y.index) }
+	slices.SortFunc(kept, byIndex)
+	for _, tied := range clashes {
+		slices.SortFunc(tied, byIndex)
+	}
+	return kept, clashes
 }
 
-func dominantOf(cs []candidate) (candidate, bool) {
+// dominantOf returns the field of cs, all of one name, that encoding/json
+// keeps: the shallowest, or among the shallowest the one json-tagged. When
+// none wins it returns the fields that tie.
+func dominantOf(cs []candidate) (candidate, []candidate) {
 	minDepth := cs[0].depth
 	for _, c := range cs {
 		minDepth = min(minDepth, c.depth)
@@ -164,7 +178,7 @@ func dominantOf(cs []candidate) (candidate, bool) {
 		}
 	}
 	if len(top) == 1 {
-		return top[0], true
+		return top[0], nil
 	}
 	var tagged []candidate
 	for _, c := range top {
@@ -172,10 +186,50 @@ func dominantOf(cs []candidate) (candidate, bool) {
 			tagged = append(tagged, c)
 		}
 	}
-	if len(tagged) == 1 {
-		return tagged[0], true
+	switch len(tagged) {
+	case 0:
+		return candidate{}, top
+	case 1:
+		return tagged[0], nil
 	}
-	return candidate{}, false
+	return candidate{}, tagged
+}
+
+// sameName reports, at each of the fields tied, that encoding/json drops
+// them all for sharing a JSON name, naming the others: the author meant
+// each to be a property.
+func (a *analyzer) sameName(tied []candidate, path string) {
+	for i, c := range tied {
+		var others []string
+		for j, o := range tied {
+			if j != i {
+				others = append(others, selector(o))
+			}
+		}
+		list := "field " + others[0]
+		if len(others) > 1 {
+			list = "fields " + strings.Join(others[:len(others)-1], ", ") + " and " + others[len(others)-1]
+		}
+		a.errorf(c.v.Pos(), "%s.%s: field %s and %s have the same JSON name %q, so encoding/json drops %s: give %s another name in the json tag",
+			path, selector(c), selector(c), list, c.name, pick(len(tied) == 2, "both", "them all"), pick(len(tied) == 2, "one", "all but one"))
+	}
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// selector names a field as written from the struct: Base.ID for a field
+// promoted from an embedded Base.
+func selector(c candidate) string {
+	names := make([]string, len(c.path))
+	for i, s := range c.path {
+		names[i] = s.Name
+	}
+	return strings.Join(names, ".")
 }
 
 // field turns a surviving candidate into a property.

@@ -42,7 +42,7 @@ func (fs *fileSchema) object(nodes []*jnode, t *model.Type, what string) *model.
 		case fs.opaque(m.val):
 			nf.Constraints = f.Constraints // the file's schema of it is not known: the tag's checks stay
 		default:
-			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.Constraints, whole: true}, "property "+f.WireName)
+			nf.Type = fs.value(m.val, f.Type, slot{c: &nf.Constraints, whole: true, optional: !nf.Required}, "property "+f.WireName)
 			fs.droppedTagChecks(f, &nf)
 			fs.headerPublished(f, m.val)
 		}
@@ -188,9 +188,19 @@ func itemSlot(s slot) slot {
 
 // mapOf reads the schema of a map's values, additionalProperties, into the
 // values' type and slot. Named properties are not the Go type's to check.
+// Keys of a type with constants lose their check: the file says what keys
+// it takes, in propertyNames, which the decoder does not check.
 func (fs *fileSchema) mapOf(nodes []*jnode, t *model.Type, s slot, what string) *model.Type {
 	if m := lookup(nodes, "properties"); m != nil {
 		fs.notChecked(m, what, "a map, whose values share one schema")
+	}
+	if len(t.KeyEnum()) > 0 {
+		if lookup(nodes, "propertyNames") == nil {
+			fs.warn(nodes[len(nodes)-1].pos, "%s publishes no propertyNames, so its keys are not checked against the constants of %s", what, typeText(t.Key))
+		}
+		c := *t
+		c.Key = withoutEnum(t.Key)
+		t = &c
 	}
 	ap := lookup(nodes, "additionalProperties")
 	if ap == nil {

@@ -93,10 +93,12 @@ func (fs *fileSchema) findAnchors(n *jnode) {
 // slot is where the checks of one value go: into c, the constraints of
 // the field it belongs to, as the field's own value (whole) or as the
 // items of its list or the values of its map. A value nested deeper has
-// no slot (c nil): its keywords are not checked.
+// no slot (c nil): its keywords are not checked. optional says the field
+// may be left out, so that its decoder would take null for absent.
 type slot struct {
-	c     *model.Constraints
-	whole bool
+	c        *model.Constraints
+	whole    bool
+	optional bool
 }
 
 // value matches the schema n of one value with its Go type t and returns
@@ -292,8 +294,9 @@ func enumValues(nodes []*jnode) ([]*jnode, *jmember) {
 }
 
 // nullness checks what the file says of null against the Go type: a
-// pointer whose schema allows no null refuses it (NoNull), and a schema
-// that names null for a value that is not a pointer is an error.
+// pointer or a property whose schema allows no null refuses it (NoNull),
+// and a schema that names null for a value that is not a pointer is an
+// error.
 func (fs *fileSchema) nullness(nodes []*jnode, union *jmember, base *model.Type, ptr bool, s slot, what string) {
 	types, typeKey := fileTypes(nodes)
 	enum, enumKey := enumValues(nodes)
@@ -306,6 +309,8 @@ func (fs *fileSchema) nullness(nodes []*jnode, union *jmember, base *model.Type,
 		s.c.NoNullItems = true
 	case ptr && !allows:
 		fs.warn(nodes[len(nodes)-1].pos, "%s allows no null, but its decoder takes null for a nil %s; not checked", what, typeText(base))
+	case !ptr && !allows && s.c != nil && s.whole && s.optional:
+		s.c.NoNull = true // else null would stand for the property left out
 	case !ptr && named && goJSON(base) != "":
 		pos := nodes[len(nodes)-1].pos
 		if typeKey != nil {

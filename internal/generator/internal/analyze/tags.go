@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/annotations"
@@ -50,6 +51,7 @@ func (a *analyzer) applyTag(f *model.Field, t annotations.Tag, isField bool) boo
 		f.Constraints.NoNull = true // x-mcp-header takes a property of one type
 		a.headerPos(f, t.Header.Pos)
 	}
+	f.Nolint = a.nolint(t.Nolint)
 	return ok
 }
 
@@ -109,6 +111,8 @@ func typeText(t *model.Type) string {
 		return "*" + typeText(t.Elem)
 	case t.Kind == model.Slice:
 		return "[]" + typeText(t.Elem)
+	case t.Kind == model.Map && t.NamedKey():
+		return "map[" + typeText(t.Key) + "]" + typeText(t.Elem)
 	case t.Kind == model.Map:
 		return "map[string]" + typeText(t.Elem)
 	case t.Kind == model.Struct:
@@ -173,6 +177,9 @@ func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Con
 			return a.misfit(k.pos, k.name, typ, "strings")
 		}
 	}
+	if t.Format.Set {
+		a.checkFormat(t.Format)
+	}
 	c.MinLength, c.MaxLength = intPtr(t.MinLength), intPtr(t.MaxLength)
 	c.Pattern, c.Format = t.Pattern.Value, t.Format.Value
 	c.MinItems, c.MaxItems = intPtr(t.MinItems), intPtr(t.MaxItems)
@@ -180,14 +187,30 @@ func (a *analyzer) checkStrings(t annotations.Tag, typ *model.Type, c *model.Con
 	return true
 }
 
+// checkFormat warns of a format JSON Schema does not define, suggesting
+// the nearest one as an unknown key does: it is published, but no client
+// or decoder checks it, which a misspelling like e-mail never meant.
+func (a *analyzer) checkFormat(f annotations.String) {
+	known := annotations.Formats()
+	if slices.Contains(known, f.Value) {
+		return
+	}
+	a.warnf(f.Pos, "format %q is not one JSON Schema defines, so neither the decoder nor a client checks it%s (known: %s)",
+		f.Value, annotations.DidYouMean(f.Value, known), strings.Join(known, ", "))
+}
+
 // noEnum applies the noenum key: f's type loses the enum of its
-// constants, for this field only.
+// constants, for this field only. On a map it is the keys' enum.
 func (a *analyzer) noEnum(t annotations.Tag, value *model.Type, f *model.Field) bool {
+	enum := value.Enum
+	if value.Kind == model.Map {
+		enum = value.KeyEnum()
+	}
 	switch {
 	case t.Enum.Set:
 		a.errorf(t.NoEnum.Pos, "keys \"noenum\" and \"enum\" contradict each other: enum= alone replaces the constants of the type")
 		return false
-	case len(value.Enum) == 0:
+	case len(enum) == 0:
 		a.errorf(t.NoEnum.Pos, "key \"noenum\" does not apply to %s, which has no enum of constants", typeText(value))
 		return false
 	}
@@ -196,13 +219,17 @@ func (a *analyzer) noEnum(t annotations.Tag, value *model.Type, f *model.Field) 
 }
 
 // withoutEnum copies t, and the pointers, slices and arrays on the way to
-// the value, with no enum on the value. The cached type itself is shared
-// by every field of that type and is left as it is.
+// the value, with no enum on the value (on a map, on its keys). The cached
+// type itself is shared by every field of that type and is left as it is.
 func withoutEnum(t *model.Type) *model.Type {
 	c := *t
 	switch t.Kind {
 	case model.Pointer, model.Slice, model.Array:
 		c.Elem = withoutEnum(t.Elem)
+	case model.Map:
+		if t.Key != nil {
+			c.Key = withoutEnum(t.Key)
+		}
 	default:
 		c.Enum = nil
 	}

@@ -377,6 +377,7 @@ func (a *analyzer) describe(fn *ast.FuncDecl, d *annotations.Tool, t *model.Tool
 		t.UI = &model.ToolUI{Pos: a.in.Fset.Position(d.UI.Pos), ResourceURI: d.UI.Value, Visibility: d.Visibility.Values}
 	}
 	t.Scopes = a.scopes(d.Scopes, "tool "+string(t.Name))
+	t.Nolint = a.nolint(d.Nolint)
 	return true
 }
 

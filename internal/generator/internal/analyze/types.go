@@ -119,11 +119,15 @@ func (a *analyzer) unnamed(t types.Type, path string, pos token.Pos) *model.Type
 		}
 		return mt
 	case *types.Map:
-		if b, ok := t.Key().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
-			a.errorf(pos, "%s: unsupported type %s: map keys must be strings", path, t)
+		key := a.mapKey(t, path, pos)
+		if key == nil {
 			return nil
 		}
-		return a.compound(model.Map, t.Elem(), path+"[]", pos)
+		mt := a.compound(model.Map, t.Elem(), path+"[]", pos)
+		if mt != nil {
+			mt.Key = key
+		}
+		return mt
 	case *types.Struct:
 		mt := &model.Type{Kind: model.Struct}
 		if !a.structFields(mt, t, path, pos) {
@@ -137,6 +141,41 @@ func (a *analyzer) unnamed(t types.Type, path string, pos token.Pos) *model.Type
 	}
 	a.errorf(pos, "%s: unsupported type %s", path, t)
 	return nil
+}
+
+// mapKey maps the key type of a map: string, or a named type of a string
+// kind, whose constants, when they are an enum, are the keys allowed.
+// Integer keys, which encoding/json writes as strings, are refused: the
+// type table maps string kinds only, and a schema could say no more of
+// such a key than a pattern clients do not fill keys by.
+func (a *analyzer) mapKey(t *types.Map, path string, pos token.Pos) *model.Type {
+	text := types.TypeString(t, a.pkgQualifier)
+	if b, ok := t.Key().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		a.errorf(pos, "%s: unsupported type %s: map keys must be of a string kind, as JSON object keys are; use string keys and convert them", path, text)
+		return nil
+	}
+	key := a.typeOf(t.Key(), path, pos)
+	if key == nil {
+		return nil
+	}
+	if key.Kind != model.String {
+		a.errorf(pos, "%s: unsupported type %s: key type %s has text or JSON methods of its own, which generated code does not call on keys; use a string type without them", path, text, key.Named.Name)
+		return nil
+	}
+	if _, ok := a.typeExpr(t.Key()); !ok {
+		a.errorf(pos, "%s: unsupported type %s: the generated file cannot name key type %s, which is unexported or not importable here; export it", path, text, key.Named.Name)
+		return nil
+	}
+	return key
+}
+
+// pkgQualifier writes types of other packages with their package's name,
+// as Go source does, and those of the package being generated bare.
+func (a *analyzer) pkgQualifier(p *types.Package) string {
+	if p == a.in.Pkg {
+		return ""
+	}
+	return p.Name()
 }
 
 func (a *analyzer) compound(k model.Kind, elem types.Type, path string, pos token.Pos) *model.Type {
@@ -237,9 +276,10 @@ func (a *analyzer) constEnum(t *types.Named, mt *model.Type) []model.EnumValue {
 }
 
 // enumerates reports whether integer constants are an enumeration: all
-// declared in one const block that uses iota, with distinct values that
-// follow one another. Bit flags (1 << iota) and units (KB = 1024) are
-// constants of a type, not the only values it takes.
+// declared in one const block, with distinct values that follow one
+// another, written with iota or by hand (Low = 1; Normal = 2; High = 3).
+// Bit flags (1 << iota) and units (KB = 1024) are constants of a type, not
+// the only values it takes; so is a lone constant written by hand.
 func (a *analyzer) enumerates(consts []*types.Const) bool {
 	var block *ast.GenDecl
 	for _, c := range consts {
@@ -249,7 +289,7 @@ func (a *analyzer) enumerates(consts []*types.Const) bool {
 		}
 		block = g
 	}
-	if !usesIota(block) {
+	if len(consts) < 2 && !usesIota(block) {
 		return false
 	}
 	vals := make([]constant.Value, len(consts))

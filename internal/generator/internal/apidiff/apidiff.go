@@ -11,10 +11,11 @@
 // removed, a bound tightened, a pattern or format added or changed); a
 // result field removed, no longer always present, or less constrained; a
 // tool that becomes destructive, stops being read-only or idempotent,
-// reaches an open world, or changes how it runs as a task; a prompt
-// argument removed or newly required; a resource's MIME type changed.
-// Compatible: everything added that nobody has to send, and constraints
-// relaxed on arguments.
+// or reaches an open world; a tool that must now run as a task, or can no
+// longer run as one; a prompt argument removed or newly required; a
+// resource's MIME type changed. Compatible: everything added that nobody
+// has to send, constraints relaxed on arguments, and task support that
+// becomes optional.
 package apidiff
 
 import (

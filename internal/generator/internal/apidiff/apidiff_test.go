@@ -80,6 +80,12 @@ func TestCompare(t *testing.T) {
 		{"type widened", `"limit": {"type": "integer"`, `"limit": {"type": "number"`, []string{"  tool search: argument limit: type widened from integer to number"}},
 		{"type narrowed", `"ratio": {"type": "number"`, `"ratio": {"type": "integer"`, []string{"! tool search: argument ratio: type narrowed from number to integer"}},
 		{"nullable", `"query": {"type": "string"`, `"query": {"type": ["string", "null"]`, []string{`  tool search: argument query: type widened from string to ["string","null"]`}},
+		// A property that takes null for absent is anyOf its schema and null:
+		// the same widening, and its keywords still compare.
+		{"null for absent", `"limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5}`,
+			`"limit": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 10}, {"type": "null"}], "default": 5}`,
+			[]string{`  tool search: argument limit: type widened from integer to ["integer","null"]`,
+				"! tool search: argument limit: upper bound tightened from <= 20 to <= 10"}},
 		{"enum value removed", `"enum": ["a", "b"]`, `"enum": ["a"]`, []string{`! tool search: argument kind: enum value "b" removed`}},
 		{"enum value added", `"enum": ["a", "b"]`, `"enum": ["a", "b", "c"]`, []string{`  tool search: argument kind: enum value "c" added`}},
 		{"enum dropped", `, "enum": ["a", "b"]`, ``, []string{`  tool search: argument kind: no longer limited to "a", "b"`}},

@@ -66,6 +66,9 @@ func (s site) at(path string) string {
 
 // value compares the schemas of one value at path.
 func (d *differ) value(s site, path string, o, n jsonv.Object) {
+	// A property that takes null for absent compares as its schema with
+	// null in its type, as a list of types says it.
+	o, n = jsonv.Nullable(o), jsonv.Nullable(n)
 	where := s.at(path)
 	if or, nr := o.String("$ref"), n.String("$ref"); or != "" || nr != "" {
 		if or != nr {

@@ -70,6 +70,10 @@ func (l List) Print(w io.Writer, dir string) {
 	}
 }
 
+// Where writes p as a diagnostic does, relative to dir when it lies
+// inside it: for a message that names a second position.
+func Where(p token.Position, dir string) string { return relPos(p, dir) }
+
 // relPos writes p relative to dir, with as much of line and column as it
 // has; "" when p names no file.
 func relPos(p token.Position, dir string) string {

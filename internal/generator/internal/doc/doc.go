@@ -71,15 +71,14 @@ func (w *writer) paragraph(text string) {
 	}
 }
 
-// tool documents one tool: description, hints, arguments and result.
+// tool documents one tool: description, hints, task support, arguments
+// and result.
 func (w *writer) tool(t jsonv.Object) {
 	w.heading(t.String("name"), t.String("title"))
 	w.paragraph(t.String("description"))
 	ann, _ := t.Object("annotations")
 	w.paragraph(hints(ann))
-	if exec, ok := t.Object("execution"); ok && exec.String("taskSupport") != "" {
-		w.paragraph("Task support: " + exec.String("taskSupport") + ".")
-	}
+	w.paragraph(taskSupport(t))
 	w.scopes(t)
 	in, _ := t.Object("inputSchema")
 	w.schemaTable("Arguments", "argument", in, true)
@@ -88,28 +87,51 @@ func (w *writer) tool(t jsonv.Object) {
 	}
 }
 
-// hints says, in words, the behaviour hints a tool publishes; "" when it
-// publishes none.
+// hintWords are the behaviour hints with the value the specification
+// gives each when a tool does not publish it, and how each is said.
+var hintWords = []struct {
+	key, yes, no string
+	absent       bool
+}{
+	{"readOnlyHint", "read-only", "not read-only", false},
+	{"destructiveHint", "destructive", "not destructive", true},
+	{"idempotentHint", "idempotent", "not idempotent", false},
+	{"openWorldHint", "open world", "closed world", true},
+}
+
+// hints says, in words, the behaviour hints a client reads in ann: each
+// as published, or the specification's default marked "(default)".
+// destructiveHint and idempotentHint mean nothing for a read-only tool,
+// so they are said for one only when published.
 func hints(ann jsonv.Object) string {
-	words := []struct{ key, yes, no string }{
-		{"readOnlyHint", "read-only", "not read-only"},
-		{"destructiveHint", "destructive", "not destructive"},
-		{"idempotentHint", "idempotent", "not idempotent"},
-		{"openWorldHint", "open world", "closed world"},
-	}
+	readOnly, _ := ann.Get("readOnlyHint")
 	var said []string
-	for _, h := range words {
-		switch v, _ := ann.Get(h.key); v {
-		case true:
+	for _, h := range hintWords {
+		v, ok := ann.Get(h.key)
+		b, _ := v.(bool)
+		switch {
+		case ok && b:
 			said = append(said, h.yes)
-		case false:
+		case ok:
 			said = append(said, h.no)
+		case readOnly == true && (h.key == "destructiveHint" || h.key == "idempotentHint"):
+		case h.absent:
+			said = append(said, h.yes+" (default)")
+		default:
+			said = append(said, h.no+" (default)")
 		}
 	}
-	if len(said) == 0 {
-		return ""
-	}
 	return "Hints: " + strings.Join(said, ", ") + "."
+}
+
+// taskSupport says whether a client may or must run the tool as a task,
+// from execution.taskSupport; forbidden, the default, when absent.
+func taskSupport(t jsonv.Object) string {
+	exec, _ := t.Object("execution")
+	if s := exec.String("taskSupport"); s != "" {
+		return "Task support: " + s + "."
+	}
+	return "Task support: forbidden (default)."
 }
 
 // prompt documents one prompt and its arguments, which are all strings.

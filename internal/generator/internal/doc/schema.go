@@ -50,6 +50,7 @@ type row struct {
 func properties(rows []row, prefix string, props jsonv.Object, required []string) []row {
 	for _, p := range props {
 		s, _ := p.Value.(jsonv.Object)
+		s = jsonv.Nullable(s) // a property that takes null for absent: its schema or null
 		name := prefix + p.Key
 		rows = append(rows, row{name: name, schema: s, required: slices.Contains(required, p.Key)})
 		rows = children(rows, name, s)
@@ -158,6 +159,15 @@ func constraints(s jsonv.Object) []string {
 	}
 	if c, ok := s.Get("const"); ok {
 		out = append(out, "always "+code(jsonv.Text(c)))
+	}
+	if names, ok := s.Object("propertyNames"); ok {
+		if enum := names.Array("enum"); len(enum) > 0 {
+			keys := make([]string, len(enum))
+			for i, v := range enum {
+				keys[i] = code(jsonv.Text(v))
+			}
+			out = append(out, "keys one of "+strings.Join(keys, ", "))
+		}
 	}
 	out = append(out, bounds(s)...)
 	if m, ok := s.Get("multipleOf"); ok {

@@ -92,7 +92,8 @@ func (e *emitter) invoke(t *model.Tool) []jen.Code {
 		out = append(out, jen.List(lhs...).Op(":=").Add(call))
 	}
 	if t.HasError {
-		out = append(out, jen.If(jen.Id(e.l.err).Op("!=").Nil()).Block(jen.Return(rtErrorResult.qual().Call(jen.Id(e.l.err)))))
+		// The function's own error: a server may mask it (CallError).
+		out = append(out, jen.If(jen.Id(e.l.err).Op("!=").Nil()).Block(jen.Return(rtCallError.qual().Call(jen.Id(e.l.err)))))
 	}
 	if t.Out == model.OutStructured || t.Out == model.OutJSON {
 		return append(out, e.encodeResult(t)...)

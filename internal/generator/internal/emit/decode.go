@@ -129,8 +129,21 @@ func fieldTarget(f *model.Field, obj jen.Code) *jen.Statement {
 }
 
 // fieldDecode decodes one property, allocating embedded struct pointers on
-// its path first.
+// its path first. null stands for the property left out where
+// f.NullIsAbsent says so: its default is applied, if it has one.
 func (e *emitter) fieldDecode(f *model.Field, obj jen.Code, depth int) []jen.Code {
+	decode := e.fieldValue(f, obj, depth)
+	if !f.NullIsAbsent() {
+		return decode
+	}
+	if f.Constraints.Default == nil {
+		return []jen.Code{jen.If(jen.Op("!").Id(e.l.dec).Dot("Null").Call()).Block(decode...)}
+	}
+	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Null").Call()).Block(defaultValue(f, obj)...).Else().Block(decode...)}
+}
+
+// fieldValue decodes the value of one property.
+func (e *emitter) fieldValue(f *model.Field, obj jen.Code, depth int) []jen.Code {
 	var out []jen.Code
 	sel := jen.Add(obj)
 	for _, step := range f.Path[:len(f.Path)-1] {
@@ -192,14 +205,16 @@ func (e *emitter) slice(t *model.Type, target *jen.Statement, c *model.Constrain
 func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	n := local(e.l.count, depth)
 	at, body := e.arrayStart(t, c, depth)
+	// An item past the last is decoded over an earlier one (n % Len), to
+	// be checked as the schema checks every item: the count is wrong
+	// then, so the value is not used.
+	item := []jen.Code{jen.Id(e.l.dec).Dot("Skip").Call()}
+	if t.Len > 0 {
+		item = e.value(t.Elem, jen.Add(target).Index(jen.Id(n).Op("%").Lit(t.Len)), itemChecks(c), depth+1)
+	}
 	body = append(body,
 		jen.Id(n).Op(":=").Lit(0),
-		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(
-			jen.If(jen.Id(n).Op("<").Lit(t.Len)).Block(
-				e.value(t.Elem, jen.Add(target).Index(jen.Id(n)), itemChecks(c), depth+1)...,
-			).Else().Block(jen.Id(e.l.dec).Dot("Skip").Call()),
-			jen.Id(n).Op("++"),
-		),
+		jen.For(jen.Id(e.l.dec).Dot("NextElem").Call()).Block(append(item, jen.Id(n).Op("++"))...),
 		jen.If(jen.Id(n).Op("!=").Lit(t.Len)).Block(
 			jen.Id(e.l.dec).Dot("Errorf").Call(jen.Lit("expected "+strconv.Itoa(t.Len)+" items, got %d"), jen.Id(n)),
 		),
@@ -208,12 +223,12 @@ func (e *emitter) array(t *model.Type, target *jen.Statement, c *model.Constrain
 	return []jen.Code{jen.If(jen.Id(e.l.dec).Dot("Array").Call()).Block(body...)}
 }
 
-// arrayStart returns, for an array whose items are compared by their JSON
-// (see uniqueCheck), the local holding the array's offset in the
-// arguments and the statement setting it, taken as the array is opened;
-// else nil and no statement.
+// arrayStart returns, for an array whose items must be unique (see
+// uniqueCheck), the local holding the array's offset in the arguments and
+// the statement setting it, taken as the array is opened; else nil and no
+// statement.
 func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (jen.Code, []jen.Code) {
-	if c == nil || !c.UniqueItems || t.Elem.ComparesAsGo() {
+	if c == nil || !c.UniqueItems {
 		return nil, nil
 	}
 	at := local(e.l.at, depth)
@@ -221,7 +236,17 @@ func (e *emitter) arrayStart(t *model.Type, c *model.Constraints, depth int) (je
 }
 func (e *emitter) mapValue(t *model.Type, target *jen.Statement, c *model.Constraints, depth int) []jen.Code {
 	k, v := local(e.l.key, depth), local(e.l.elem, depth)
-	body := []jen.Code{jen.Id(k).Op(":=").String().Call(jen.Id(e.l.dec).Dot("Key").Call())}
+	var body []jen.Code
+	if enum := t.KeyEnum(); len(enum) > 0 {
+		// A key of a type with constants is one of them; any other is
+		// reported at its path and its value skipped.
+		body = append(body, jen.If(jen.Op("!").Id(e.l.dec).Dot("KeyIn").Call(jen.Id(e.enumVar(enum)))).Block(jen.Continue()))
+	}
+	var keyType jen.Code = jen.String()
+	if t.NamedKey() {
+		keyType = goType(t.Key)
+	}
+	body = append(body, jen.Id(k).Op(":=").Add(keyType).Call(jen.Id(e.l.dec).Dot("Key").Call()))
 	values := itemChecks(c) // the checks of the values: an input= file's, tags give none
 	if decodesByAssignment(t.Elem) {
 		// The map entry itself is the target: m[k] = ... needs no copy.
@@ -289,11 +314,12 @@ func (e *emitter) uniqueCheck(items jen.Code, t *model.Type, c *model.Constraint
 
 // unique wraps items in the uniqueItems check: a comparison of the Go
 // values for items that compare as Go (strings, numbers, booleans), with
-// nothing read again; else of the JSON the client sent for each item,
-// read again from the array's offset at (see mcpimpl.CheckUniqueJSON).
+// nothing read again unless a problem was found (see mcpimpl.CheckUnique);
+// else of the JSON the client sent for each item, read again from the
+// array's offset at (see mcpimpl.CheckUniqueJSON).
 func (e *emitter) unique(items jen.Code, t *model.Type, at jen.Code) jen.Code {
 	if t.Elem.ComparesAsGo() {
-		return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items)
+		return rtCheckUnique.qual().Call(jen.Id(e.l.dec), items, at)
 	}
 	return rtCheckUniqueJS.qual().Call(jen.Id(e.l.dec), items, at)
 }

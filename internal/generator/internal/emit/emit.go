@@ -335,6 +335,9 @@ func goType(t *model.Type) jen.Code {
 	case model.Array:
 		return jen.Index(jen.Lit(t.Len)).Add(goType(t.Elem))
 	case model.Map:
+		if t.NamedKey() {
+			return jen.Map(goType(t.Key)).Add(goType(t.Elem))
+		}
 		return jen.Map(jen.String()).Add(goType(t.Elem))
 	case model.Bytes:
 		return jen.Index().Byte()

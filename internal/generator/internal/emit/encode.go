@@ -170,7 +170,8 @@ func (e *emitter) encodeValue(t *model.Type, x *jen.Statement, depth int) []jen.
 	return enc("Marshal", jen.Op("&").Add(x)) // any, and types with their own methods
 }
 
-// encodeList writes a slice (null when nil) or an array.
+// encodeList writes a slice or an array; a nil slice is written [], as
+// encoding/json/v2 writes it, so that output schemas say array alone.
 func (e *emitter) encodeList(t *model.Type, x *jen.Statement, depth int) []jen.Code {
 	i := local(e.l.index, depth)
 	loop := []jen.Code{
@@ -180,23 +181,29 @@ func (e *emitter) encodeList(t *model.Type, x *jen.Statement, depth int) []jen.C
 		}, e.encodeValue(t.Elem, jen.Add(x).Index(jen.Id(i)), depth+1)...)...),
 		e.appendTo(jen.LitByte(']')),
 	}
-	if t.Kind == model.Array {
-		return loop
-	}
-	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(loop...)}
+	return loop
 }
 
-// encodeMap writes a map with its keys sorted, or null when it is nil.
+// keyString is the key k of the map t as a string.
+func keyString(t *model.Type, k jen.Code) jen.Code {
+	if t.NamedKey() {
+		return jen.String().Call(k)
+	}
+	return k
+}
+
+// encodeMap writes a map with its keys sorted; a nil map is written {},
+// as encoding/json/v2 writes it.
 func (e *emitter) encodeMap(t *model.Type, x *jen.Statement, depth int) []jen.Code {
 	i, k, v := local(e.l.index, depth), local(e.l.key, depth), local(e.l.mapVal, depth)
-	return []jen.Code{jen.If(jen.Add(x).Op("==").Nil()).Block(e.appendText("null")).Else().Block(
+	return []jen.Code{
 		e.appendTo(jen.LitByte('{')),
 		jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Add(rtSortedKeys.qual()).Call(x)).Block(append([]jen.Code{
 			jen.If(jen.Id(i).Op(">").Lit(0)).Block(e.appendTo(jen.LitByte(','))),
-			jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), jen.Id(k)),
+			jen.Id(e.l.enc).Dot("B").Op("=").Add(rtAppendString.qual()).Call(jen.Id(e.l.enc).Dot("B"), keyString(t, jen.Id(k))),
 			e.appendTo(jen.LitByte(':')),
 			jen.Id(v).Op(":=").Add(x).Index(jen.Id(k)),
 		}, e.encodeValue(t.Elem, jen.Id(v), depth+1)...)...),
 		e.appendTo(jen.LitByte('}')),
-	)}
+	}
 }

@@ -46,6 +46,7 @@ var (
 	rtTaskOptional = rtIdent{mcprtPkg, "TaskOptional"}
 	rtTaskRequired = rtIdent{mcprtPkg, "TaskRequired"}
 	rtErrorResult  = rtIdent{mcprtPkg, "ErrorResult"}
+	rtCallError    = rtIdent{implPkg, "CallError"}
 	rtTextResult   = rtIdent{mcprtPkg, "TextResult"}
 	rtStructured   = rtIdent{mcprtPkg, "Structured"}
 	rtWithText     = rtIdent{implPkg, "WithText"}

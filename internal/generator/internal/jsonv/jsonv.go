@@ -57,6 +57,35 @@ func (o Object) Types() []string {
 	return nil
 }
 
+// Nullable returns the schema s with null written into its type when s
+// is anyOf a schema with a type and {"type":"null"}, as mcpgen writes a
+// property that takes null for absent: that schema, null added to its
+// type, with the other keywords of s. Any other s is returned as it is.
+func Nullable(s Object) Object {
+	branches := s.Array("anyOf")
+	if len(branches) != 2 {
+		return s
+	}
+	value, ok := branches[0].(Object)
+	null, _ := branches[1].(Object)
+	types := value.Types()
+	if !ok || len(types) == 0 || len(null) != 1 || null.String("type") != "null" {
+		return s
+	}
+	out := append(Object(nil), value...)
+	for _, m := range s {
+		if m.Key != "anyOf" {
+			out.Set(m.Key, m.Value)
+		}
+	}
+	list := make([]any, 0, len(types)+1)
+	for _, t := range types {
+		list = append(list, t)
+	}
+	out.Set("type", append(list, "null"))
+	return out
+}
+
 // Object returns the value of key when it is an object.
 func (o Object) Object(key string) (Object, bool) {
 	v, _ := o.Get(key)

@@ -43,3 +43,24 @@ func TestObjectEdits(t *testing.T) {
 		t.Error("Text")
 	}
 }
+
+// TestNullable checks that anyOf a typed schema and null reads as that
+// schema with null in its type, and that other schemas stay as they are.
+func TestNullable(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description":"d"}`: `{"type":["integer","null"],"minimum":1,"description":"d"}`,
+		`{"anyOf":[{"type":["string","number"]},{"type":"null"}]}`:                     `{"type":["string","number","null"]}`,
+		`{"anyOf":[{"$ref":"#/$defs/A"},{"type":"null"}]}`:                             `{"anyOf":[{"$ref":"#/$defs/A"},{"type":"null"}]}`,
+		`{"anyOf":[{"type":"string"},{"type":"integer"}]}`:                             `{"anyOf":[{"type":"string"},{"type":"integer"}]}`,
+		`{"type":"string"}`: `{"type":"string"}`,
+	} {
+		v, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Marshal(Nullable(v.(Object)))); got != want {
+			t.Errorf("Nullable(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

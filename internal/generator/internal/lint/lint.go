@@ -100,6 +100,33 @@ type Finding struct {
 	Closed bool
 }
 
+// Rule names the finding as nolint= silences it: PROFILE:KEYWORD, as
+// anthropic-strict:minimum.
+func (f Finding) Rule() string { return string(f.Profile) + ":" + f.Keyword }
+
+// DestructiveRule is the rule of the warning on a tool that is neither
+// read-only nor says whether it is destructive, which every client then
+// takes for destructive. It is no profile's: -lint always checks it.
+const DestructiveRule = "hints:destructive"
+
+// CheckRule says what is wrong with a rule written in nolint=, or returns
+// nil. The keyword is any keyword a schema may hold, so only its profile
+// is checked.
+func CheckRule(rule string) error {
+	profile, keyword, ok := strings.Cut(rule, ":")
+	switch {
+	case !ok || profile == "" || keyword == "":
+		return fmt.Errorf("want PROFILE:KEYWORD, as a -lint warning ends, such as anthropic-strict:minimum")
+	case profile == "hints":
+		if rule != DestructiveRule {
+			return fmt.Errorf("the hints rule is %s", DestructiveRule)
+		}
+	case !slices.Contains(Profiles(), Profile(profile)):
+		return fmt.Errorf("unknown profile %q%s (valid: %s, hints)", profile, nearestProfile(profile), Names())
+	}
+	return nil
+}
+
 // Check returns what the profiles reject in the tool named name with the
 // input schema schema, in schema order.
 func Check(name string, schema []byte, profiles []Profile) ([]Finding, error) {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,6 +48,9 @@ type Package struct {
 	Types   *types.Package // nil when the package could not be type-checked
 	Info    *types.Info
 	Module  string // path of the package's module; "" outside a module
+	// Imports are the import paths of the packages its files import, as
+	// the go command resolves them.
+	Imports []string
 	// Local returns the package of the given import path, type-checked
 	// from source, when it belongs to the same module; nil otherwise.
 	// Declarations of other packages are read from it rather than from
@@ -202,6 +206,10 @@ func convert(p *packages.Package, output string) *Package {
 	if p.Module != nil {
 		lp.Module = p.Module.Path
 	}
+	for _, imp := range p.Imports {
+		lp.Imports = append(lp.Imports, imp.PkgPath)
+	}
+	slices.Sort(lp.Imports)
 	if len(p.GoFiles) > 0 {
 		lp.Dir = filepath.Dir(p.GoFiles[0])
 	}

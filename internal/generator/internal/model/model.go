@@ -104,6 +104,7 @@ type Tool struct {
 	TaskSupport string   // "", "optional" or "required"
 	UI          *ToolUI  // the MCP App whose page shows the results; nil for none
 	Scopes      []string // OAuth scopes a call needs, from scope=
+	Nolint      []string // -lint rules silenced on the tool itself, from nolint=
 
 	Func
 	Out     OutKind

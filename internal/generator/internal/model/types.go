@@ -26,7 +26,7 @@ const (
 	Struct                 // an object with fixed properties
 	Slice                  // []T
 	Array                  // [N]T
-	Map                    // map[string]T
+	Map                    // map[K]T, K of a string kind
 	Pointer                // *T: as T or null, optional
 	JSONMethod             // a type with its own MarshalJSON or UnmarshalJSON: decoded by them
 	TextMethod             // a type with UnmarshalText (and no JSON methods): a string decoded by it
@@ -48,6 +48,7 @@ type Type struct {
 	Named *GoName // the defined type, when the type has a name
 	Basic string  // the predeclared type name for basic kinds (int8, string, ...)
 	Elem  *Type   // Slice, Array, Map values, Pointer
+	Key   *Type   // Map keys: string, or a named string type, whose Enum the keys are checked against
 	Len   int     // Array
 	Doc   string  // doc comment of a named type
 	Enum  []EnumValue
@@ -113,6 +114,19 @@ func EnumOf(t *Type, c *Constraints) []EnumValue {
 	}
 	return t.Enum
 }
+
+// KeyEnum is the enum the keys of the map t are checked against: the
+// constants of its key type, or none.
+func (t *Type) KeyEnum() []EnumValue {
+	if t.Key == nil {
+		return nil
+	}
+	return t.Key.Enum
+}
+
+// NamedKey reports whether the keys of the map t are of a named type, to
+// be converted to and from strings.
+func (t *Type) NamedKey() bool { return t.Key != nil && t.Key.Named != nil }
 
 // JSONQuote quotes s as a JSON string, whole, as encoding/json writes it.
 func JSONQuote(s string) string { return string(jsonx.AppendString(nil, s)) }
@@ -194,6 +208,22 @@ type Field struct {
 	// Header is the name HTTP clients mirror a tool property's value
 	// under (header=, published as x-mcp-header), or "".
 	Header string
+	// Nolint are the -lint rules silenced on the field (nolint=), each
+	// PROFILE:KEYWORD.
+	Nolint []string
+}
+
+// NullIsAbsent reports whether null stands for the property left out: a
+// property that may be left out takes null, as strict clients send it
+// for what they omit, and its input schema allows null. A value that
+// takes null already (a pointer, any, raw JSON, a type with JSON methods)
+// keeps its own meaning of null, and NoNull keeps a property to one type.
+func (f *Field) NullIsAbsent() bool {
+	switch f.Type.Kind {
+	case Pointer, Any, Raw, JSONMethod:
+		return false
+	}
+	return !f.Required && !f.Constraints.NoNull
 }
 
 // Constraints are the checks and schema keywords of an mcp tag.
@@ -207,8 +237,10 @@ type Constraints struct {
 	MinItems, MaxItems     *int
 	UniqueItems            bool
 	// NoNull refuses null for a pointer, whose decoder otherwise takes it
-	// for nil and whose schema allows it: a property mirrored in a header
-	// (header=) is published as one type, as x-mcp-header requires.
+	// for nil and whose schema allows it, and for a property that may be
+	// left out (see Field.NullIsAbsent): a property mirrored in a header
+	// (header=) is published as one type, as x-mcp-header requires, and an
+	// input= file's property allows null only where its schema says so.
 	NoNull bool
 	// NoNullItems refuses null for the pointers that are the items of a
 	// list or the values of a map: an input= schema file allows none.
@@ -254,6 +286,9 @@ func (t *Type) Ident() string {
 	case Array:
 		return "array" + itoa(t.Len) + "_" + t.Elem.Ident()
 	case Map:
+		if t.NamedKey() {
+			return "map_" + t.Key.Ident() + "_" + t.Elem.Ident()
+		}
 		return "map_" + t.Elem.Ident()
 	case Bytes:
 		return "bytes"

@@ -40,6 +40,7 @@ type Schema struct {
 	Properties           *Properties       `json:"properties,omitempty"`
 	Required             []string          `json:"required,omitempty"`
 	AdditionalProperties json.RawMessage   `json:"additionalProperties,omitempty"`
+	PropertyNames        *Schema           `json:"propertyNames,omitempty"`
 	Defs                 *Properties       `json:"$defs,omitempty"`
 	// Header is the x-mcp-header annotation of a tool property: the name
 	// under which an HTTP client mirrors its value (Mcp-Param-NAME).
@@ -49,6 +50,12 @@ type Schema struct {
 	// "null"]) and the enum, or, for a $ref, as anyOf the reference and
 	// {"type":"null"}; a schema without a type allows null already.
 	Null bool `json:"-"`
+	// Absent says that null stands for the property left out (see
+	// model.Field.NullIsAbsent). It is written as anyOf the schema and
+	// {"type":"null"}, the annotations (title, description, default)
+	// outside: every client whose schema subset takes the schema alone
+	// takes that form too, where some refuse a list of types.
+	Absent bool `json:"-"`
 }
 
 // nullSchema is the schema of null alone, the second branch of a nullable
@@ -66,6 +73,17 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	}{plain: (*plain)(s)}
 	if s.Type != "" {
 		out.Type = s.Type
+	}
+	if s.Absent {
+		value := *s
+		value.Absent, value.Title, value.Description, value.Default = false, "", "", nil
+		branch, err := marshal(&value)
+		if err != nil {
+			return nil, err
+		}
+		out.AnyOf, out.Type = []json.RawMessage{branch, nullSchema}, nil
+		out.plain = &plain{Title: s.Title, Description: s.Description, Default: s.Default}
+		return marshal(out)
 	}
 	if s.Null {
 		c := *s
@@ -250,9 +268,9 @@ type builder struct {
 	defs      Properties
 	defined   map[*model.Type]string
 	noNull    bool // pointers are published as their values alone (forms)
-	// output says the document is of what a tool sends: a nil slice, map
-	// or []byte is encoded as null, as encoding/json writes it, so their
-	// schemas allow null unless the property is left out when empty.
+	// output says the document is of what a tool sends. A nil slice, map
+	// or []byte is written [], {} or "" there, as encoding/json/v2 writes
+	// them: only a pointer may be null.
 	output bool
 }
 
@@ -273,17 +291,19 @@ func (b *builder) typeSchema(t *model.Type) *Schema {
 		}
 		return b.object(t)
 	case model.Slice:
-		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), Null: b.output}
+		return &Schema{Type: "array", Items: b.typeSchema(t.Elem)}
 	case model.Array:
 		n := t.Len
 		return &Schema{Type: "array", Items: b.typeSchema(t.Elem), MinItems: &n, MaxItems: &n}
 	case model.Map:
 		items, _ := marshal(b.typeSchema(t.Elem))
-		return &Schema{Type: "object", AdditionalProperties: items, Null: b.output}
+		s := &Schema{Type: "object", AdditionalProperties: items}
+		if enum := t.KeyEnum(); len(enum) > 0 {
+			s.PropertyNames = &Schema{Enum: literals(enum)} // the keys: the constants of their type
+		}
+		return s
 	}
-	s := scalar(t)
-	s.Null = b.output && t.Kind == model.Bytes
-	return s
+	return scalar(t)
 }
 
 // define enters a recursive type in $defs once and returns its name.
@@ -339,9 +359,7 @@ func (b *builder) field(f *model.Field) *Schema {
 	if f.Constraints.NoNull {
 		s.Null = false // a property mirrored in a header is one type (x-mcp-header)
 	}
-	if b.output && (f.OmitEmpty || f.OmitZero) && f.Type.Kind != model.Pointer {
-		s.Null = false // nil is left out, never written
-	}
+	s.Absent = !b.output && !b.noNull && f.NullIsAbsent()
 	value := s
 	if s.Type == "array" && s.Items != nil && s.ContentEncoding == "" {
 		value = s.Items

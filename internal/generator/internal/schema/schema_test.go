@@ -71,10 +71,10 @@ func TestToolSchemas(t *testing.T) {
 			field("level", level, true, ""), field("blob", ptr(b64), false, ""))}},
 		inputs: `{"type":"object","properties":{` +
 			`"name":{"type":"string","description":"Who"},` +
-			`"mode":{"type":"string","title":"Mode","description":"How","enum":["fast","slow"],"default":"fast"},` +
+			`"mode":{"anyOf":[{"type":"string","enum":["fast","slow"]},{"type":"null"}],"title":"Mode","description":"How","default":"fast"},` +
 			`"small":{"type":"integer","minimum":1,"maximum":255},` +
 			`"tiny":{"type":"integer","exclusiveMinimum":-10,"maximum":127},` +
-			`"tags":{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},` +
+			`"tags":{"anyOf":[{"type":"array","items":{"type":"string","maxLength":8},"minItems":1,"uniqueItems":true},{"type":"null"}]},` +
 			`"level":{"type":"integer","description":"Values:\n- 0: quiet\n- 1","enum":[0,1]},` +
 			`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},` +
 			`"required":["name","small","tiny","level"],"additionalProperties":false}`,
@@ -87,13 +87,13 @@ func TestToolSchemas(t *testing.T) {
 			`"level":{"type":["integer","null"],"description":"Level\n\nValues:\n- 0: quiet\n- 1","enum":[0,1,null]},` +
 			`"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}],"description":"Next"},` +
 			`"any":{},` +
-			`"kids":{"type":"array","items":{"type":["integer","null"]}},` +
+			`"kids":{"anyOf":[{"type":"array","items":{"type":["integer","null"]}},{"type":"null"}]},` +
 			`"region":{"type":"string","x-mcp-header":"Region"}},` +
-			`"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
+			`"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Node"}},{"type":"null"}]}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name:   "recursive",
 		tool:   &model.Tool{Func: model.Func{Input: object("In", "", field("tree", node(), true, "The tree"))}},
-		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"],"additionalProperties":false}}}`,
+		inputs: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/Node","description":"The tree"}},"required":["tree"],"additionalProperties":false,"$defs":{"Node":{"type":"object","description":"Node is a tree.","properties":{"name":{"type":"string"},"kids":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Node"}},{"type":"null"}]}},"required":["name"],"additionalProperties":false}}}`,
 	}, {
 		name: "structured output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutStructured, OutType: object("Out", "Out is the result.", field("n", i64, true, "Count"))},
@@ -103,10 +103,10 @@ func TestToolSchemas(t *testing.T) {
 		name: "list output",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "")}, Out: model.OutJSON, OutType: slice(str)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{},"additionalProperties":false}`),
-			Output: []byte(`{"type":["array","null"],"items":{"type":"string"}}`), Wrap: true},
+			Output: []byte(`{"type":"array","items":{"type":"string"}}`), Wrap: true},
 	}, {
-		// encoding/json writes a nil slice, map or []byte as null: a result
-		// may hold null where they are not left out when empty.
+		// A nil slice, map or []byte is written [], {} or "", as
+		// encoding/json/v2 writes them: only a pointer may be null.
 		name: "output of values that may be nil",
 		tool: &model.Tool{Func: model.Func{Input: object("In", "", field("in", slice(str), true, ""))}, Out: model.OutStructured, OutType: object("Out", "",
 			field("list", slice(slice(str)), true, ""),
@@ -119,11 +119,11 @@ func TestToolSchemas(t *testing.T) {
 		)},
 		want: Tool{Input: []byte(`{"type":"object","properties":{"in":{"type":"array","items":{"type":"string"}}},"required":["in"],"additionalProperties":false}`),
 			Output: []byte(`{"type":"object","properties":{` +
-				`"list":{"type":["array","null"],"items":{"type":["array","null"],"items":{"type":"string"}}},` +
+				`"list":{"type":"array","items":{"type":"array","items":{"type":"string"}}},` +
 				`"opt":{"type":"array","items":{"type":"string"}},` +
 				`"zero":{"type":"object","additionalProperties":{"type":"string"}},` +
-				`"m":{"type":["object","null"],"additionalProperties":{"type":"integer"}},` +
-				`"blob":{"type":["string","null"],"contentEncoding":"base64","pattern":"` + strings.ReplaceAll(base64Pattern, `\`, `\\`) + `"},` +
+				`"m":{"type":"object","additionalProperties":{"type":"integer"}},` +
+				`"blob":{"type":"string","contentEncoding":"base64","pattern":"` + strings.ReplaceAll(base64Pattern, `\`, `\\`) + `"},` +
 				`"p":{"type":["string","null"]},` +
 				`"pair":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":2}},` +
 				`"required":["list","m","blob","pair"],"additionalProperties":false}`)},

@@ -81,3 +81,24 @@ type Off struct {
 //
 //mcp:tool
 func Turn(ctx context.Context, in Off) error { return nil }
+
+// Contact has formats misspelt, one unknown, and known ones.
+type Contact struct {
+	Mail  string   `json:"mail" mcp:"format=e-mail"`       // Address
+	When  string   `json:"when" mcp:"format=datetime"`     // Moment
+	Host  string   `json:"host" mcp:"format=hostname"`     // Published, not checked
+	Cards []string `json:"cards" mcp:"format=credit-card"` // No format is near
+	Big   *big.Int `json:"big" mcp:"format=Email"`         // Its case differs
+}
+
+// Reach reaches someone.
+//
+//mcp:tool
+func Reach(ctx context.Context, in Contact) error { return nil }
+
+// Call calls someone, with a positional parameter of a misspelt format.
+//
+//mcp:tool
+//mcp:param number description="Whom to call" format='phone'
+//mcp:param at description="When" format="dat"
+func Call(ctx context.Context, number string, at string) error { return nil }

@@ -1,7 +1,7 @@
 // Package enums has the named types whose constants are an enum and those
 // whose constants are not: only types of the module, every constant of a
-// string type, and integer constants of one iota block with consecutive
-// values.
+// string type, and integer constants of one block with consecutive values,
+// written with iota or by hand.
 package enums
 
 import (
@@ -31,14 +31,31 @@ const (
 	Exec
 )
 
-// Priority has constants of consecutive values written without iota.
+// Priority is enumerated by constants of consecutive values written by
+// hand, without iota.
 type Priority int
 
 // The usual priorities.
 const (
-	Low  Priority = 1
-	High Priority = 2
+	Low    Priority = 1
+	Normal Priority = 2
+	High   Priority = 3
 )
+
+// Level has constants written by hand that skip a value.
+type Level int
+
+// The levels.
+const (
+	Minor Level = 1
+	Major Level = 3
+)
+
+// Limit has a single constant written by hand: a loose constant.
+type Limit int
+
+// MaxLimit is the largest limit.
+const MaxLimit Limit = 100
 
 // Stage is enumerated with iota, skipping its zero value.
 type Stage int
@@ -79,6 +96,8 @@ type PaintInput struct {
 	Size     Bytes       `json:"size"`                   // Size of the can
 	Perm     Perm        `json:"perm"`                   // Who may use the can
 	Priority Priority    `json:"priority"`               // How urgent the job is
+	Level    Level       `json:"level"`                  // How much the job matters
+	Limit    Limit       `json:"limit"`                  // How many cans at most
 	Stage    Stage       `json:"stage"`                  // Where the job is
 	Split    Split       `json:"split"`                  // Constants in two blocks
 	Shade    Shade       `json:"shade"`                  // Shade of the room

@@ -146,8 +146,8 @@ type File struct {
 	Name  string `json:"name"`  // The file's name
 	Text  string `json:"text"`  // The file's contents
 	Lines int    `json:"lines"` // How many lines it has
-	// Tags label the file; none are set, so the result holds null, as
-	// encoding/json writes a nil slice.
+	// Tags label the file; none are set, so the result holds [], as
+	// encoding/json/v2 writes a nil slice.
 	Tags []string `json:"tags"`
 }
 

@@ -54,3 +54,11 @@ type FixedInput struct {
 //
 //mcp:tool input=search.json
 func Search(ctx context.Context, in FixedInput) (string, error) { return in.Query, nil }
+
+// Lookup finds a book. Its directives quote values as tags do, in single
+// or double quotes, with the same values.
+//
+//mcp:tool readonly
+//mcp:param isbn description='The ISBN, 13 digits' pattern='^97[89][0-9]{10}$'
+//mcp:param shelf description="Shelf code" pattern="^[A-Z]{1,2}$"
+func Lookup(ctx context.Context, isbn string, shelf string) (string, error) { return isbn, nil }

@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"container/heap"
@@ -64,44 +64,56 @@ func (t *Task) expired(now time.Time) bool {
 // endpoint can share a store instead, which must provide:
 //
 //   - Create returns only when a Get on any replica finds the task, so
-//     that a client may ask for it at once;
+//     that a client may ask for it at once, with every field as given;
 //   - Update never changes a task whose stored status is terminal (it
 //     returns [ErrTaskTerminal]), atomically, so that a cancellation and
 //     a completion racing on two replicas leave one terminal status;
+//     it writes what a run changes, and keeps the owner, creation time,
+//     TTL, runner and lease as stored;
 //   - Get and List find a task only for its owner, and no expired task;
+//     a call about a task it does not hold fails with [ErrTaskNotFound];
+//   - List pages an owner's tasks in creation order;
+//   - Create refuses, with [ErrTooManyTasks], a task beyond its
+//     [TaskLimits], atomically, however many replicas create at once;
 //   - ids it is given are unguessable (the server makes them from 128
 //     random bits), so they may be its keys.
 //
 // The goroutine running a task lives in the process that created it. For
 // answers, cancels and a replica's death to reach a task whose handler
 // runs elsewhere, a shared store also implements [SharedTaskStore].
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.TaskStore]
+// checks each clause of this contract and of SharedTaskStore's, but
+// for the cost of Lapsed, which BenchmarkMemoryTaskStore measures.
 type TaskStore interface {
 	Create(ctx context.Context, t *Task) error
 	Get(ctx context.Context, owner, id string) (*Task, error)
 	Update(ctx context.Context, t *Task) error
-	// List returns up to limit tasks of owner created after the task
-	// after ("" for the first page) in creation order, and the id to pass
-	// as after for the next page ("" when there is none).
+	// List returns up to limit tasks (all when limit <= 0) of owner
+	// created after the task after ("" for the first page) in creation
+	// order, and the id to pass as after for the next page ("" when there
+	// is none).
 	List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error)
 }
 
 // SharedTaskStore is what a [TaskStore] shared by several replicas adds,
 // so that nothing sent to a task is lost whichever replica receives it.
 // The replica running a task holds a lease on it, renewed every
-// Server.TaskLease; a task whose lease lapsed is failed by the reaper of
-// any replica, which looks for them every TaskLease, or by the first
-// replica that reads it before. Answers for its handler wait in the store
-// until the runner takes them; a cancel is the stored status itself,
-// which the runner sees at its next renewal. (A [Bus] makes both arrive
-// at once; the lease makes them arrive within one TaskLease without it.)
+// mcpserver.Server.TaskLease; a task whose lease lapsed is failed by the
+// reaper of any replica, which looks for them every TaskLease, or by the
+// first replica that reads it before. Answers for its handler wait in
+// the store until the runner takes them; a cancel is the stored status
+// itself, which the runner sees at its next renewal. (A [Bus] makes both
+// arrive at once; the lease makes them arrive within one TaskLease
+// without it.)
 //
 // A shared implementation must provide, each atomically: Renew only of a
 // task that is not terminal; Reap only of a task whose lease has lapsed,
 // reporting the one call that failed it; answers kept until taken, each
-// taken once. Update leaves Runner and LeaseUntil as stored: only Create
-// and Renew write them. Lapsed must cost no more than the tasks it
-// returns, however many the store holds, since every replica asks it
-// every TaskLease.
+// taken once, and dropped when the task ends. Update leaves Runner and
+// LeaseUntil as stored: only Create and Renew write them. Lapsed must
+// cost no more than the tasks it returns, however many the store holds,
+// since every replica asks it every TaskLease.
 type SharedTaskStore interface {
 	TaskStore
 	// Renew extends the lease replica holds on task id to until. It
@@ -109,12 +121,14 @@ type SharedTaskStore interface {
 	// or reaped) and ErrTaskNotFound for one that is gone.
 	Renew(ctx context.Context, id, replica string, until time.Time) error
 	// Reap fails owner's task id with the JSON-RPC error object errObj
-	// when it is not terminal and its lease ended before now, and returns
+	// and the status message [ReapedMessage], updated at now, when it is
+	// not terminal and its lease ended before now, and returns
 	// the task as stored afterwards, reaped or not; reaped is true only
 	// for the call that failed it, so that one replica tells the client.
 	Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (t *Task, reaped bool, err error)
-	// Lapsed returns up to limit tasks, of every owner, that are not
-	// terminal and whose lease ended before now, for the reaper to fail.
+	// Lapsed returns up to limit tasks (all when limit <= 0), of every
+	// owner, that are not terminal and whose lease ended before now, for
+	// the reaper to fail.
 	// A task it returns may have been renewed or have ended since: Reap
 	// decides.
 	Lapsed(ctx context.Context, now time.Time, limit int) ([]*Task, error)
@@ -132,6 +146,34 @@ var (
 	ErrTooManyTasks = errors.New("too many tasks")
 )
 
+// The default bounds of a task store (see [TaskLimits]), and of the
+// memory store's tasks of all owners together.
+const (
+	DefaultMaxPerOwner = 100
+	DefaultMaxKept     = 10000
+	DefaultMaxTotal    = 10000
+)
+
+// TaskLimits bound the tasks a store keeps of one owner: Create refuses
+// more with ErrTooManyTasks. A store embeds them, so that every store
+// names and means its bounds alike. (Clients of 2026-07-28 without
+// authorization have no identity and share one owner, so for them
+// MaxPerOwner bounds the tasks running at once for all together.)
+type TaskLimits struct {
+	// MaxPerOwner bounds an owner's tasks that have not ended. Zero
+	// means DefaultMaxPerOwner.
+	MaxPerOwner int
+	// MaxKept bounds an owner's tasks kept, ended ones included until
+	// their TTL passes. Zero means DefaultMaxKept.
+	MaxKept int
+}
+
+// Limits returns l with each field that is not positive set to its
+// default: the bounds a store applies.
+func (l TaskLimits) Limits() TaskLimits {
+	return TaskLimits{MaxPerOwner: orDefault(l.MaxPerOwner, DefaultMaxPerOwner), MaxKept: orDefault(l.MaxKept, DefaultMaxKept)}
+}
+
 // MemoryTaskStore is the default [TaskStore]: tasks in memory, bounded per
 // owner and in total, removed once their TTL has passed. Every operation
 // but List and Lapsed costs the same however many tasks it holds (a heap
@@ -139,13 +181,12 @@ var (
 // heap ordered by their end, and each owner's tasks a list in creation
 // order.
 type MemoryTaskStore struct {
-	// MaxPerOwner bounds the tasks of one owner that have not ended, and
-	// MaxTotal the tasks kept, ended ones included until their TTL
-	// passes; Create refuses more with ErrTooManyTasks. Zero means 100
-	// per owner and 10,000 in total. (Clients of 2026-07-28 without
-	// authorization have no identity and share one owner, so for them
-	// MaxPerOwner bounds the tasks running at once for all together.)
-	MaxPerOwner, MaxTotal int
+	// TaskLimits bound each owner's tasks.
+	TaskLimits
+	// MaxTotal bounds the tasks kept of all owners together, ended ones
+	// included until their TTL passes; Create refuses more with
+	// ErrTooManyTasks. Zero means DefaultMaxTotal.
+	MaxTotal int
 
 	mu      sync.Mutex
 	byID    map[string]*memTask
@@ -187,9 +228,9 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweepLocked()
-	maxOwn, maxAll := orDefault(m.MaxPerOwner, 100), orDefault(m.MaxTotal, 10000)
+	lim, maxAll := m.Limits(), orDefault(m.MaxTotal, DefaultMaxTotal)
 	own := m.owners[t.Owner]
-	if m.running[t.Owner] >= maxOwn || len(m.byID) >= maxAll {
+	if m.running[t.Owner] >= lim.MaxPerOwner || own != nil && own.Len() >= lim.MaxKept || len(m.byID) >= maxAll {
 		return ErrTooManyTasks
 	}
 	if own == nil {
@@ -256,6 +297,7 @@ func (m *MemoryTaskStore) Update(ctx context.Context, t *Task) error {
 	old.Owner, old.CreatedAt, old.TTL, old.Runner, old.LeaseUntil = owner, created, ttl, runner, lease
 	if t.Status.Terminal() {
 		m.endedLocked(old)
+		delete(m.answers, t.ID)
 	}
 	m.leaseLocked(old)
 	return nil
@@ -289,7 +331,7 @@ func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.T
 	}
 	reaped := !t.Status.Terminal() && !t.LeaseUntil.IsZero() && t.LeaseUntil.Before(now)
 	if reaped {
-		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, reapedMessage, nil
+		t.Status, t.StatusMessage, t.InputRequests = TaskFailed, ReapedMessage, nil
 		t.Error, t.UpdatedAt = errObj, now
 		delete(m.answers, id)
 		m.endedLocked(t)
@@ -299,8 +341,9 @@ func (m *MemoryTaskStore) Reap(ctx context.Context, owner, id string, now time.T
 	return &c, reaped, nil
 }
 
-// reapedMessage is the status message of a task failed by a reaper.
-const reapedMessage = "The server running this task stopped."
+// ReapedMessage is the status message of a task that
+// [SharedTaskStore.Reap] failed.
+const ReapedMessage = "The server running this task stopped."
 
 // Lapsed implements [SharedTaskStore]. It walks only the top of the heap
 // of leases, where the lapsed ones are: a lease that has not lapsed ends

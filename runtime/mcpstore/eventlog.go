@@ -1,4 +1,4 @@
-package mcpserver
+package mcpstore
 
 import (
 	"context"
@@ -25,6 +25,9 @@ import (
 // a held stream whose hold lapses ending, once, with its will, on
 // whichever replica first follows it after the lapse.
 // Errors other than ErrUnknownEvent are failures of the log itself.
+//
+// The suite [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest.EventLog]
+// checks each clause.
 type EventLog interface {
 	// Append adds data as the next event of stream and returns its id.
 	// Empty data is a priming event: it has an id and carries no message.
@@ -48,7 +51,9 @@ type EventLog interface {
 	// ErrUnknownEvent when it cannot, so that a bad id is refused before
 	// the stream's headers are sent.
 	Check(ctx context.Context, session, stream, id string) error
-	// Close forgets the session's events and ends its followers.
+	// Close forgets the session's events and ends its followers. A
+	// shared log may keep the events a minute, so that followers on
+	// other replicas read their end.
 	Close(ctx context.Context, session string) error
 }
 
@@ -56,9 +61,9 @@ type EventLog interface {
 // log cannot resume from.
 var ErrUnknownEvent = errors.New("mcpserver: unknown or expired event id")
 
-// streamOf returns the stream an event id names, or false for an id not
+// StreamOf returns the stream an event id names, or false for an id not
 // of the form stream/position.
-func streamOf(id string) (string, bool) {
+func StreamOf(id string) (string, bool) {
 	stream, pos, ok := strings.Cut(id, "/")
 	return stream, ok && stream != "" && pos != "" && !strings.Contains(pos, "/")
 }
@@ -234,7 +239,7 @@ func (l *MemoryEventLog) lapse(ms *memSession, name string, st *memStream) time.
 // find returns the session and stream of the event id, and its position;
 // l.mu is held.
 func (l *MemoryEventLog) find(session, stream, id string) (*memSession, *memStream, uint64, error) {
-	name, ok := streamOf(id)
+	name, ok := StreamOf(id)
 	if !ok || name != stream {
 		return nil, nil, 0, ErrUnknownEvent
 	}

@@ -1,0 +1,100 @@
+// Package redistest starts a real redis-server for tests: on a free
+// loopback port, without persistence, and stopped by its PID when the
+// test ends. A test that needs one calls Start; without redis-server on
+// PATH the test is skipped, or fails under CI=true, where .ci/run
+// installs it.
+package redistest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startWait bounds how long Start waits for the server to answer.
+const startWait = 20 * time.Second
+
+// Server is a redis-server a test started.
+type Server struct {
+	t    testing.TB
+	port int
+	cmd  *exec.Cmd
+}
+
+// Start starts redis-server and stops it when t ends. It skips t when
+// redis-server is not on PATH, and fails it instead when CI is "true".
+func Start(t testing.TB) *Server {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("redis-server is not on PATH; .ci/run installs it")
+		}
+		t.Skip("redis-server is not on PATH: install it to run this test (under CI=true its absence fails)")
+	}
+	s := &Server{t: t, port: freePort(t)}
+	s.Restart()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// freePort returns a loopback port nothing listens on.
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
+
+// URL is the server's redis:// URL, database 0.
+func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
+
+// Restart starts the server again on its port after Stop, empty, and
+// waits until it answers PING.
+func (s *Server) Restart() {
+	s.t.Helper()
+	s.cmd = exec.Command("redis-server", "--bind", "127.0.0.1", "--port", strconv.Itoa(s.port),
+		"--save", "", "--appendonly", "no")
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	deadline := time.Now().Add(startWait)
+	for !s.answers() {
+		if time.Now().After(deadline) {
+			s.t.Fatal("redis-server did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// answers reports whether the server answers PING.
+func (s *Server) answers() bool {
+	c, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	fmt.Fprint(c, "PING\r\n")
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	return strings.HasPrefix(line, "+PONG")
+}
+
+// Stop kills the server by its PID and waits for it to exit.
+func (s *Server) Stop() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+		s.cmd = nil
+	}
+}

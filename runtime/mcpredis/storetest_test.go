@@ -1,0 +1,163 @@
+package mcpredis
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore/storetest"
+)
+
+// The stores keep their contracts on miniredis, whose clock the suite
+// moves, and on a real redis-server, whose clock it cannot: there the
+// clauses about time are skipped, as miniredis runs them.
+
+// rig is one Redis server under the suite, and the stores' clock.
+type rig struct {
+	t   *testing.T
+	url string
+	mr  *miniredis.Miniredis // nil on a real server
+
+	mu sync.Mutex
+	at time.Time
+}
+
+// miniRig starts a miniredis, which has no CLIENT TRACKING (hence
+// client_cache=0), with its clock frozen at the rig's.
+func miniRig(t *testing.T) *rig {
+	mr := miniredis.RunT(t)
+	r := &rig{t: t, url: "redis://" + mr.Addr() + "/0?client_cache=0", mr: mr, at: time.Now().UTC()}
+	mr.SetTime(r.at)
+	return r
+}
+
+// realRig starts a redis-server, or skips t without one.
+func realRig(t *testing.T) *rig {
+	return &rig{t: t, url: redistest.Start(t).URL(), at: time.Now().UTC()}
+}
+
+// open returns a backend on the rig's server, as a replica has, its
+// tasks on the rig's clock.
+func (r *rig) open() *Backend {
+	b, err := Open(context.Background(), r.url)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { b.Close() })
+	if r.mr != nil {
+		b.Tasks.now = r.Now
+	}
+	b.Tasks.TaskLimits = mcpstore.TaskLimits{MaxPerOwner: 8, MaxKept: 12}
+	return b
+}
+
+// Now implements storetest.Clock.
+func (r *rig) Now() time.Time {
+	if r.mr == nil {
+		return time.Now()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.at
+}
+
+// Advance implements storetest.Clock: miniredis's keys expire and the
+// stores' clock moves; a real server's time cannot move.
+func (r *rig) Advance(d time.Duration) {
+	if r.mr == nil {
+		r.t.Skip("a real redis-server's time cannot be moved: the miniredis run checks this clause")
+	}
+	r.mu.Lock()
+	r.at = r.at.Add(d)
+	r.mr.SetTime(r.at)
+	r.mu.Unlock()
+	r.mr.FastForward(d)
+}
+
+// The stores under the suite: each opens a replica on its rig.
+type (
+	rigTasks struct {
+		*TaskStore
+		*rig
+	}
+	rigSessions struct {
+		*SessionStore
+		*rig
+	}
+	rigEvents struct {
+		*EventLog
+		*rig
+	}
+	rigBus struct {
+		*Bus
+		*rig
+	}
+)
+
+func (s rigTasks) Replica() mcpstore.SharedTaskStore { return rigTasks{s.open().Tasks, s.rig} }
+func (s rigSessions) Replica() mcpstore.SessionStore { return rigSessions{s.open().Sessions, s.rig} }
+func (s rigEvents) Replica() mcpstore.EventLog       { return rigEvents{s.open().Events, s.rig} }
+func (s rigBus) Replica() mcpstore.Bus               { return rigBus{s.open().Bus, s.rig} }
+
+// rigs are the two servers the suite runs on.
+var rigs = []struct {
+	name string
+	make func(t *testing.T) *rig
+}{{"miniredis", miniRig}, {"redis-server", realRig}}
+
+func TestTaskStoreContract(t *testing.T) {
+	t.Parallel()
+	for _, rg := range rigs {
+		t.Run(rg.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore {
+				r := rg.make(t)
+				return rigTasks{r.open().Tasks, r}
+			})
+		})
+	}
+}
+
+func TestSessionStoreContract(t *testing.T) {
+	t.Parallel()
+	for _, rg := range rigs {
+		t.Run(rg.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore {
+				r := rg.make(t)
+				return rigSessions{r.open().Sessions, r}
+			})
+		})
+	}
+}
+
+func TestEventLogContract(t *testing.T) {
+	t.Parallel()
+	for _, rg := range rigs {
+		t.Run(rg.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.EventLog(t, func(t *testing.T) mcpstore.EventLog {
+				r := rg.make(t)
+				return rigEvents{r.open().Events, r}
+			})
+		})
+	}
+}
+
+func TestBusContract(t *testing.T) {
+	t.Parallel()
+	for _, rg := range rigs {
+		t.Run(rg.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.Bus(t, func(t *testing.T) mcpstore.Bus {
+				r := rg.make(t)
+				return rigBus{r.open().Bus, r}
+			})
+		})
+	}
+}
