@@ -1,44 +1,18 @@
 package servercard
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/mcpgen/mcpgen/internal/cardtest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// Validate checks doc against the draft's schema of a Server Card, the
-// file testdata/server-card.schema.json, with formats asserted.
+// validate checks doc against the card schema (package cardtest).
 func validate(t *testing.T, doc []byte) error {
 	t.Helper()
-	f, err := os.Open("testdata/server-card.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	schema, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("mem:///server-card.schema.json", schema); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("mem:///server-card.schema.json#/$defs/ServerCard")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Validate(v)
+	return cardtest.Validate(doc)
 }
 
 var kb = mcprt.Identity{Name: "kb", Version: "1.0.0", Title: "Knowledge base", Description: "Articles to search and notes to add",
@@ -48,7 +22,7 @@ var revisions = []string{"2026-07-28", "2025-11-25"}
 
 // TestMakeValidates: cards made with every field, with none but the
 // required ones, and with a URL to fill in at deployment, are valid by
-// the draft's schema.
+// the card schema.
 func TestMakeValidates(t *testing.T) {
 	t.Parallel()
 	for name, c := range map[string]struct {
@@ -115,8 +89,8 @@ func TestMake(t *testing.T) {
 	}
 }
 
-// TestMakeRefuses: what the draft's schema refuses is an error naming the
-// field, and the schema refuses it too.
+// TestMakeRefuses: what the draft refuses is an error naming the field,
+// and the card schema refuses it too.
 func TestMakeRefuses(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 101)
@@ -140,10 +114,14 @@ func TestMakeRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
 		}
 	}
-	// The schema agrees about the ones it can see: a name and a description.
+	// The schema agrees about the ones it can see in a card alone.
 	for _, doc := range []string{
 		`{"$schema":"` + SchemaURL + `","name":"com.example/kb/x","version":"1","description":"d"}`,
 		`{"$schema":"` + SchemaURL + `","name":"a/b","version":"1","description":"` + long + `"}`,
+		`{"$schema":"` + SchemaURL + `","name":"a/b","version":"^1.2.3","description":"d"}`,
+		`{"$schema":"` + SchemaURL + `","name":"a/b","version":"1","description":"d","title":"` + long + `"}`,
+		`{"$schema":"` + SchemaURL + `","name":"a/b","version":"1","description":"d","remotes":[{"type":"streamable-http","url":"ftp://h/mcp"}]}`,
+		`{"$schema":"` + SchemaURL + `","name":"a/b","version":"1","description":"d","repository":{"url":"https://h"}}`,
 	} {
 		if validate(t, []byte(doc)) == nil {
 			t.Errorf("the schema takes %s", doc)
