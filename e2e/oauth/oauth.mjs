@@ -8,12 +8,7 @@
 // kb's three server paths: the built-in server, the official Go SDK and
 // mcp-go. Usage: node oauth.mjs PATH_TO_KB_SERVER. Prints one line per
 // check and a closing "N passed, M failed"; exits 1 on any failure.
-import { spawn } from "node:child_process";
-import crypto from "node:crypto";
-import http from "node:http";
-import net from "node:net";
-import Provider from "oidc-provider";
-import { CookieJar } from "tough-cookie";
+import { Browser, READ, WRITE, headerOf, payloadOf, startKB, startProvider } from "./as.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -34,178 +29,6 @@ function checkOne(name, ok, detail) {
   } else {
     failed++;
     console.log(`FAIL ${name}: ${detail}`);
-  }
-}
-
-// The scopes of kb's tools: every request needs kb.read (kb runs with
-// -auth-scopes kb.read), and the tools that change the knowledge base
-// need kb.write (their scope= annotation).
-const READ = "kb.read";
-const WRITE = "kb.write";
-
-// freePort returns a loopback port that was free a moment ago.
-async function freePort() {
-  const srv = net.createServer();
-  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const { port } = srv.address();
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
-
-// The signing key of the authorization servers: the second one signs with
-// the same key, so that only its issuer tells its tokens apart.
-const signingKey = {
-  ...crypto.generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
-  kid: "as-key", use: "sig", alg: "RS256",
-};
-
-// startProvider starts an authorization server on a free loopback port:
-// dynamic client registration, PKCE (S256) required, resource indicators
-// issuing RFC 9068 JWT access tokens whose audience is the resource asked
-// for, and two confidential clients for the client_credentials grant:
-// "robot", and "stale-robot", whose tokens are issued already expired.
-// Its interactions finish by themselves: alice is logged in, and the
-// consent grants exactly the scopes asked for.
-async function startProvider() {
-  const server = http.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const issuer = `http://127.0.0.1:${server.address().port}`;
-  const provider = new Provider(issuer, {
-    jwks: { keys: [signingKey] },
-    cookies: { keys: [crypto.randomBytes(16).toString("hex")] },
-    clients: ["robot", "stale-robot"].map((id) => ({
-      client_id: id,
-      client_secret: `${id}-secret`,
-      grant_types: ["client_credentials"],
-      redirect_uris: [],
-      response_types: [],
-    })),
-    findAccount: async (ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
-    pkce: { required: () => true },
-    ttl: { AccessToken: 600, ClientCredentials: 600, Grant: 3600, Interaction: 600, Session: 3600 },
-    // Published, so that clients may register for them.
-    scopes: ["openid", READ, WRITE],
-    features: {
-      devInteractions: { enabled: false },
-      registration: { enabled: true },
-      clientCredentials: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: (ctx, client, oneOf) => oneOf?.[0],
-        useGrantedResource: () => true,
-        getResourceServerInfo: async (ctx, resource) => ({
-          audience: resource,
-          scope: `${READ} ${WRITE}`,
-          accessTokenTTL: 600,
-          accessTokenFormat: "jwt",
-          jwt: { sign: { alg: "RS256" } },
-        }),
-      },
-    },
-    formats: {
-      customizers: {
-        jwt: async (ctx, token, jwt) => {
-          if (token.clientId === "stale-robot") {
-            jwt.payload.iat -= 7200;
-            jwt.payload.exp = jwt.payload.iat + 600;
-          }
-        },
-      },
-    },
-  });
-  const callback = provider.callback();
-  server.on("request", (req, res) => {
-    const fail = (e) => {
-      res.statusCode = 500;
-      res.end(String(e));
-    };
-    if (req.url.startsWith("/interaction/")) {
-      interact(provider, req, res).catch(fail);
-    } else if (req.method === "POST" && req.url === "/reg") {
-      register(req, res, callback).catch(fail);
-    } else {
-      callback(req, res);
-    }
-  });
-  return { issuer, provider, server };
-}
-
-// register lets a client register without limiting the scopes it may
-// ask for later: the SDK registers with the scope of its first
-// authorization, and oidc-provider would refuse the wider scope of a
-// step-up. oidc-provider takes a body read before it as req.body.
-async function register(req, res, callback) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const metadata = JSON.parse(Buffer.concat(chunks).toString());
-  delete metadata.scope;
-  req.body = metadata;
-  callback(req, res);
-}
-
-// interact finishes a login or consent interaction at once.
-async function interact(provider, req, res) {
-  const details = await provider.interactionDetails(req, res);
-  const { prompt, params, session } = details;
-  let result;
-  if (prompt.name === "login") {
-    result = { login: { accountId: "alice" } };
-  } else {
-    const grant = details.grantId
-      ? await provider.Grant.find(details.grantId)
-      : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
-    if (prompt.details.missingOIDCScope) grant.addOIDCScope(prompt.details.missingOIDCScope.join(" "));
-    if (prompt.details.missingOIDCClaims) grant.addOIDCClaims(prompt.details.missingOIDCClaims);
-    for (const [resource, scopes] of Object.entries(prompt.details.missingResourceScopes ?? {})) {
-      grant.addResourceScope(resource, scopes.join(" "));
-    }
-    result = { consent: { grantId: await grant.save() } };
-  }
-  await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
-}
-
-// startKB starts the kb example on a free port, on the server path sdk,
-// protected by issuer.
-async function startKB(issuer, sdk) {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const args = ["-sdk", sdk, "-http", `127.0.0.1:${port}`, "-auth-issuer", issuer, "-auth-resource", resource, "-auth-scopes", READ];
-  const child = spawn(kbPath, args, {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let log = "";
-  await new Promise((resolve, reject) => {
-    child.stderr.on("data", (d) => {
-      log += d;
-      if (log.includes("serving MCP on")) resolve();
-    });
-    child.on("exit", (code) => reject(new Error(`kb exited with ${code}: ${log}`)));
-  });
-  return { child, resource, log: () => log };
-}
-
-// Browser is the user agent of the authorization flow: it follows the
-// authorization server's redirects with a cookie jar, as a browser would,
-// until they reach the client's redirect URI.
-class Browser {
-  jar = new CookieJar();
-
-  async authorize(url, redirectUri) {
-    let next = url.toString();
-    for (let hops = 0; hops < 20; hops++) {
-      if (next.startsWith(redirectUri)) {
-        const u = new URL(next);
-        if (!u.searchParams.get("code")) throw new Error(`authorization failed: ${u.search}`);
-        return u.searchParams.get("code");
-      }
-      const cookie = await this.jar.getCookieString(next);
-      const res = await fetch(next, { redirect: "manual", headers: cookie ? { cookie } : {} });
-      for (const c of res.headers.getSetCookie()) await this.jar.setCookie(c, next);
-      const location = res.headers.get("location");
-      if (!location) throw new Error(`authorization stopped at ${next}: ${res.status} ${await res.text()}`);
-      next = new URL(location, next).toString();
-    }
-    throw new Error("authorization redirected too often");
   }
 }
 
@@ -275,14 +98,6 @@ function sameParams(challenge, want) {
   return norm(got) === norm(want);
 }
 
-function payloadOf(jwt) {
-  return JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString());
-}
-
-function headerOf(jwt) {
-  return JSON.parse(Buffer.from(jwt.split(".")[0], "base64url").toString());
-}
-
 // clientCredentials gets a token of a confidential client for resource.
 async function clientCredentials(issuer, id, resource, scope) {
   const res = await fetch(`${issuer}/token`, {
@@ -320,7 +135,7 @@ async function main(children) {
   const other = await startProvider();
   children.push(as.server, other.server);
   for (const sdk of ["builtin", "gosdk", "mcpgo"]) {
-    const kb = await startKB(as.issuer, sdk);
+    const kb = await startKB(kbPath, as.issuer, sdk);
     children.push(kb.child);
     try {
       await exercise(sdk, kb, as, other);

@@ -33,6 +33,7 @@ func TestAuthFlags(t *testing.T) {
 		{authFlags{resource: full.resource, scopes: "kb.read"}, "127.0.0.1:8080", "go together"},
 		{full, "", "needs -http"},
 		{authFlags{issuer: full.issuer, resource: "/mcp"}, "127.0.0.1:8080", "want the absolute URL"},
+		{authFlags{issuer: full.issuer, resource: full.resource, dpop: "always"}, "127.0.0.1:8080", "want accepted or required"},
 	} {
 		_, err := tc.auth.auth(t.Context(), tc.addr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -12,6 +12,7 @@
 //	kb -http 127.0.0.1:8080 -redis redis://127.0.0.1:6379/0 -state-key HEX -replica r1
 //	                            # one of several replicas sharing their state in Redis
 //	kb -http 127.0.0.1:8080 -cors http://localhost:5173  # callable from that page's origin
+//	kb -http 127.0.0.1:8080 -server-card  # with its Server Card (SEP-2127, a draft)
 //
 // With -auth-issuer and -auth-resource the HTTP endpoint (on any of the
 // three servers) is an OAuth 2.1 protected resource: every request needs
@@ -22,6 +23,9 @@
 //
 //	kb -http 127.0.0.1:8080 -auth-issuer https://auth.example.com \
 //		-auth-resource http://127.0.0.1:8080/mcp -auth-scopes kb.read
+//
+// -auth-dpop accepted (or required) also takes DPoP-bound tokens, each
+// request with a proof signed by the key the token is bound to.
 package main
 
 import (
@@ -58,10 +62,19 @@ var identity = mcprt.Identity{
 	EnableResourceNotifications: true,
 }
 
+// card is kb's Server Card (SEP-2127, a draft), served with
+// -server-card. Its URL is the endpoint's, known at run time; mcpgen
+// -card prints the rest at build time.
+var card = mcpserver.Card{
+	Name:        "io.github.mcpgen/kb",
+	Description: "Search articles, read them as kb:// resources, and add notes",
+	Repository:  &mcpserver.CardRepository{URL: "https://github.com/mcpgen/mcpgen", Source: "github", Subfolder: "examples/kb"},
+}
+
 // authFlags are the flags that put the HTTP endpoint behind an
 // authorization server.
 type authFlags struct {
-	issuer, resource, jwks, scopes string
+	issuer, resource, jwks, scopes, dpop string
 }
 
 func main() {
@@ -72,6 +85,8 @@ func main() {
 	flag.StringVar(&auth.resource, "auth-resource", "", "with -auth-issuer: this server's `URL` as clients dial it (ending in /mcp), the audience tokens must carry")
 	flag.StringVar(&auth.jwks, "auth-jwks", "", "with -auth-issuer: the `URL` of the issuer's key set, instead of the one its metadata names")
 	flag.StringVar(&auth.scopes, "auth-scopes", "", "with -auth-issuer: `scopes` every request needs, space-separated")
+	flag.StringVar(&auth.dpop, "auth-dpop", "", "with -auth-issuer: take DPoP-bound tokens (RFC 9449): `accepted` beside bearer tokens, or required")
+	serverCard := flag.Bool("server-card", false, "with -http, serve the Server Card (SEP-2127, a draft) at /mcp/server-card and an AI Catalog at /.well-known/ai-catalog.json (builtin only)")
 	cors := flag.String("cors", "", "with -http, let browser pages of these comma-separated origins call the server (builtin only)")
 	flag.StringVar(&shared.redis, "redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
 	flag.StringVar(&shared.stateKey, "state-key", "", "the key sealing request states, in `HEX`, the same on every replica")
@@ -85,7 +100,10 @@ func main() {
 	a, err := auth.auth(ctx, *addr)
 	switch {
 	case err != nil:
+	case *serverCard && (*sdk != "builtin" || *addr == ""):
+		err = errors.New("-server-card needs -http and -sdk builtin")
 	case *sdk == "builtin":
+		shared.card = *serverCard
 		err = serveBuiltin(ctx, *addr, a, *cors)
 	case *cors != "":
 		err = errors.New("-cors works with -sdk builtin only")
@@ -112,6 +130,11 @@ func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, erro
 	if u, err := url.Parse(f.resource); err != nil || u.Hostname() == "" {
 		return nil, fmt.Errorf("-auth-resource %q: want the absolute URL clients dial", f.resource)
 	}
+	modes := map[string]mcpserver.DPoPMode{"": mcpserver.DPoPOff, "accepted": mcpserver.DPoPAccepted, "required": mcpserver.DPoPRequired}
+	mode, ok := modes[f.dpop]
+	if !ok {
+		return nil, fmt.Errorf("-auth-dpop %q: want accepted or required", f.dpop)
+	}
 	v, err := mcpauth.NewJWT(ctx, mcpauth.JWTOptions{Issuer: f.issuer, Audience: f.resource, JWKSURL: f.jwks})
 	if err != nil {
 		return nil, err
@@ -121,11 +144,16 @@ func (f authFlags) auth(ctx context.Context, addr string) (*mcpserver.Auth, erro
 		AuthorizationServers: []string{f.issuer},
 		Verifier:             v,
 		Scopes:               strings.Fields(f.scopes),
+		DPoP:                 mode,
 	}, nil
 }
 
-// shared is what the -redis, -state-key and -replica flags ask.
-var shared struct{ redis, stateKey, replica string }
+// shared is what the -redis, -state-key, -replica and -server-card
+// flags ask.
+var shared struct {
+	redis, stateKey, replica string
+	card                     bool
+}
 
 func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors string) error {
 	srv := mcpserver.New(identity, MCPTools()...)
@@ -156,6 +184,9 @@ func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors stri
 		return srv.ServeStdio(ctx)
 	}
 	routes, err := builtinRoutes(srv, a)
+	if err == nil && shared.card {
+		err = withCard(routes, srv, addr)
+	}
 	if err != nil {
 		return err
 	}
@@ -175,6 +206,22 @@ func builtinRoutes(srv *mcpserver.Server, a *mcpserver.Auth) (map[string]http.Ha
 		srv.AllowedHosts = []string{"localhost", "127.0.0.1", "::1", u.Hostname()}
 	}
 	return withMetadata(routes, a, srv.MetadataHandler())
+}
+
+// withCard serves srv's Server Card and AI Catalog beside the endpoint,
+// whose URL is the resource's with authorization, else that of addr.
+func withCard(routes map[string]http.Handler, srv *mcpserver.Server, addr string) error {
+	c := card
+	c.URL, c.Catalog = "http://"+addr+"/mcp", true
+	if srv.Auth != nil {
+		c.URL = srv.Auth.Resource
+	}
+	srv.Card = &c
+	paths, err := srv.CardPaths()
+	for _, p := range paths {
+		routes[p] = srv.CardHandler()
+	}
+	return err
 }
 
 // withMetadata adds the metadata handler m of a to routes, at the path

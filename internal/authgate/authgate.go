@@ -5,7 +5,9 @@
 //
 // It depends on package mcprt, the small internal packages ctxkey and
 // jsonx, and the standard library only: no JWT or OAuth library, which
-// the verifiers bring, and only a server that sets Auth uses it.
+// the verifiers bring, and only a server that sets Auth uses it. Its
+// DPoP checks (dpop.go, proof.go, jose.go) are written on the standard
+// library's crypto for that reason.
 package authgate
 
 import (
@@ -38,6 +40,8 @@ type Config struct {
 	Scopes               []string
 	// ScopesSupported is published; nil means Scopes plus Declared.
 	ScopesSupported []string
+	// DPoP says whether sender-constrained tokens are taken (dpop.go).
+	DPoP DPoPConfig
 }
 
 // Gate checks requests for one protected resource. Its challenges are
@@ -49,8 +53,11 @@ type Gate struct {
 	resource    string
 	servers     []string
 	supported   []string // nil: Scopes and the declared scopes
-	noToken     string   // the 401 challenge of a request without a token
-	badToken    string   // the 401 challenge of a refused token
+	// The denials of a request without a token and of a refused token,
+	// each with its 401 challenge.
+	denyNoToken, denyBadToken *Denial
+
+	dpop *dpopGate // nil: bearer tokens only
 }
 
 // MetadataPath is the well-known path of RFC 9728 protected resource
@@ -102,8 +109,13 @@ func New(c Config) (*Gate, error) {
 	}
 	g := &Gate{verifier: c.Verifier, scopes: slices.Clone(c.Scopes), metadataURL: murl,
 		resource: c.Resource, servers: slices.Clone(c.AuthorizationServers), supported: slices.Clone(c.ScopesSupported)}
-	g.noToken = Challenge("", g.scopes, murl)
-	g.badToken = Challenge("invalid_token", g.scopes, murl)
+	g.denyNoToken = &Denial{Status: http.StatusUnauthorized, Reason: ReasonMissingToken, Message: MessageUnauthorized,
+		Challenges: []string{Challenge("", g.scopes, murl)}}
+	g.denyBadToken = &Denial{Status: http.StatusUnauthorized, Reason: ReasonInvalidToken, Message: MessageUnauthorized,
+		Challenges: []string{Challenge("invalid_token", g.scopes, murl)}}
+	if g.dpop, err = newDPoP(c.DPoP, c.Resource, g.scopes, murl); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -251,41 +263,59 @@ func quote(b *strings.Builder, s string) {
 // The reasons of a refused request, as the servers tell them to the
 // interceptors and to the log (mcpserver.Refusal).
 const (
-	ReasonMissingToken  = "missing_token"      // 401: no bearer token
+	ReasonMissingToken  = "missing_token"      // 401: no token
 	ReasonInvalidToken  = "invalid_token"      // 401: a token malformed or refused by the verifier
 	ReasonScope         = "insufficient_scope" // 403: a scope the request needs is not granted
 	ReasonUnknown       = "unknown_session"    // 404: no session of this id, or another principal's
 	ReasonNoSession     = "missing_session"    // 400: a session's request without Mcp-Session-Id
 	ReasonBadRequest    = "bad_request"        // 400: headers, _meta or arguments the request cannot be served with
+	ReasonDPoPProof     = "invalid_dpop_proof" // 401: a DPoP proof missing, malformed or not of this request
+	ReasonDPoPNonce     = "use_dpop_nonce"     // 401: a DPoP proof without the server's current nonce
+	ReasonReplayCache   = "replay_cache"       // 503: the DPoP replay cache could not tell whether a proof is new
 	MessageUnauthorized = "Unauthorized"
 	MessageUnknown      = "Not Found: unknown session"
+	MessageReplayCache  = "Service Unavailable: the DPoP replay cache cannot be reached"
 )
 
-// Authenticate verifies the bearer token of r. On success it returns the
+// Authenticate verifies the token of r. On success it returns the
 // token's information and r with it in its context (mcprt.Token); on
 // failure it has answered 401 with the challenge and returns nil. The raw
 // token never reaches the log: a verifier's error is logged with every
 // occurrence of the token replaced.
 func (g *Gate) Authenticate(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request) {
-	t, r2, reason := g.Verify(r, log)
+	t, r2, d := g.Verify(w, r, log)
 	if t == nil {
-		g.Unauthorized(w, reason)
+		g.Unauthorized(w, d)
 		return nil, nil
 	}
 	return t, r2
 }
 
-// Verify verifies the bearer token of r, as Authenticate does, but
-// answers nothing: on failure it returns the reason (ReasonMissingToken
-// or ReasonInvalidToken) for Unauthorized, so that a server may read the
-// request before it answers.
-func (g *Gate) Verify(r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, string) {
+// Denial is why Verify refused a request's credentials, and how
+// Unauthorized answers it, so that a server may read the request in
+// between. It is read only: a gate hands out the same one many times.
+type Denial struct {
+	Status     int      // 401, or 503 when the DPoP replay cache cannot tell
+	Reason     string   // one of the Reason constants
+	Message    string   // the text of the answer
+	Challenges []string // the WWW-Authenticate values
+	nonce      bool     // a fresh DPoP nonce goes in DPoP-Nonce
+}
+
+// Verify verifies the token of r, as Authenticate does, but answers
+// nothing: on failure it returns the denial for Unauthorized. On a gate
+// that takes DPoP it is VerifyDPoP, which may set a renewed DPoP-Nonce
+// in w's header on success; otherwise w is left alone.
+func (g *Gate) Verify(w http.ResponseWriter, r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *http.Request, *Denial) {
+	if g.dpop != nil {
+		return g.VerifyDPoP(w, r, log)
+	}
 	token, sent, ok := BearerToken(r.Header)
 	if !ok {
 		if sent {
-			return nil, nil, ReasonInvalidToken
+			return nil, nil, g.denyBadToken
 		}
-		return nil, nil, ReasonMissingToken
+		return nil, nil, g.denyNoToken
 	}
 	info, err := g.verifier.VerifyToken(r.Context(), token)
 	if err != nil {
@@ -293,21 +323,30 @@ func (g *Gate) Verify(r *http.Request, log *slog.Logger) (*mcprt.TokenInfo, *htt
 			log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: bearer token refused",
 				slog.String("error", strings.ReplaceAll(err.Error(), token, "[token]")))
 		}
-		return nil, nil, ReasonInvalidToken
+		return nil, nil, g.denyBadToken
 	}
+	if BoundKey(&info) != "" {
+		// A bearer cannot prove it holds the key the token is bound to.
+		if log != nil {
+			log.LogAttrs(r.Context(), slog.LevelInfo, "mcp: bearer token refused",
+				slog.String("error", "the token is DPoP-bound, and this resource takes no DPoP"))
+		}
+		return nil, nil, g.denyBadToken
+	}
+	info.DPoPThumbprint = "" // no proof was checked
 	t := &info
-	return t, r.WithContext(ctxkey.WithToken(r.Context(), t)), ""
+	return t, r.WithContext(ctxkey.WithToken(r.Context(), t)), nil
 }
 
-// Unauthorized answers 401 with the challenge of reason: error
-// "invalid_token" for ReasonInvalidToken, none for ReasonMissingToken.
-func (g *Gate) Unauthorized(w http.ResponseWriter, reason string) {
-	challenge := g.noToken
-	if reason == ReasonInvalidToken {
-		challenge = g.badToken
+// Unauthorized answers d, a denial of Verify: 401 with its challenge, or
+// on a gate that takes DPoP as AnswerDPoP does.
+func (g *Gate) Unauthorized(w http.ResponseWriter, d *Denial) {
+	if g.dpop != nil {
+		g.AnswerDPoP(w, d)
+		return
 	}
-	w.Header().Set("WWW-Authenticate", challenge)
-	http.Error(w, MessageUnauthorized, http.StatusUnauthorized)
+	w.Header().Set("WWW-Authenticate", d.Challenges[0])
+	http.Error(w, d.Message, d.Status)
 }
 
 // Need returns every scope an operation that declares op needs: the
@@ -333,13 +372,10 @@ func Lacks(t *mcprt.TokenInfo, need []string) bool {
 }
 
 // Forbid answers 403 insufficient_scope naming need, with body (a
-// JSON-RPC error response) as JSON.
+// JSON-RPC error response) as JSON, in a Bearer challenge; ForbidToken
+// answers in the scheme of the request's token.
 func (g *Gate) Forbid(w http.ResponseWriter, need []string, body []byte) {
-	h := w.Header()
-	h.Set("WWW-Authenticate", Challenge("insufficient_scope", need, g.metadataURL))
-	h.Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusForbidden)
-	w.Write(body)
+	g.ForbidToken(w, nil, need, body)
 }
 
 // ScopeMessage is the JSON-RPC error message of an operation refused for
@@ -356,12 +392,19 @@ func (g *Gate) Metadata(declared []string) []byte {
 	if supported == nil {
 		supported = Union(g.scopes, declared)
 	}
-	doc, _ := json.Marshal(struct { // strings and lists of strings only
+	algs, req := g.DPoPMetadata()
+	var required *bool // published with DPoP only
+	if algs != nil {
+		required = &req
+	}
+	doc, _ := json.Marshal(struct { // strings, lists of strings and a bool only
 		Resource        string   `json:"resource"`
 		Servers         []string `json:"authorization_servers"`
 		ScopesSupported []string `json:"scopes_supported,omitempty"`
 		Methods         []string `json:"bearer_methods_supported"`
-	}{g.resource, g.servers, withoutOffline(supported), []string{"header"}})
+		DPoPAlgs        []string `json:"dpop_signing_alg_values_supported,omitempty"`
+		DPoPRequired    *bool    `json:"dpop_bound_access_tokens_required,omitempty"`
+	}{g.resource, g.servers, withoutOffline(supported), []string{"header"}, algs, required})
 	return doc
 }
 

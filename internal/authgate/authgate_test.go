@@ -103,7 +103,7 @@ func TestCheckScope(t *testing.T) {
 	}
 }
 
-func newGate(t *testing.T, c Config) *Gate {
+func newGate(t testing.TB, c Config) *Gate {
 	t.Helper()
 	g, err := New(c)
 	if err != nil {

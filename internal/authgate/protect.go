@@ -116,8 +116,8 @@ func CatalogOptions(c Catalog, log *slog.Logger) ProtectOptions {
 }
 
 // Protect puts an SDK's Streamable HTTP handler behind g, as the built-in
-// server is: the metadata on its well-known paths; 401 for a request
-// without a valid bearer token; 404 for a session another principal
+// server is: the metadata on its well-known paths; 401 (or 503) for a
+// request Verify denies; 404 for a session another principal
 // created; 403 for a POST one of whose requests needs a scope the token
 // lacks (a batch as a whole). What passes reaches next with the token in
 // its context (mcprt.Token) and the body as it came; what is refused is
@@ -158,7 +158,7 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	t, r2, reason := p.g.Verify(r, p.o.Log)
+	t, r2, denied := p.g.Verify(w, r, p.o.Log)
 	if t == nil {
 		var ops []Operation
 		if p.o.Refused != nil && r.Method == http.MethodPost {
@@ -168,8 +168,8 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				ops, _, _ = Operations(body)
 			}
 		}
-		p.g.Unauthorized(w, reason)
-		p.refused(r, Refusal{Status: http.StatusUnauthorized, Reason: reason, Message: MessageUnauthorized, Ops: ops})
+		p.g.Unauthorized(w, denied)
+		p.refused(r, Refusal{Status: denied.Status, Reason: denied.Reason, Message: denied.Message, Ops: ops})
 		return
 	}
 	r = r2
@@ -210,7 +210,7 @@ func (p *protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if lacks {
 			resp := ErrorResponse(id, need)
-			p.g.Forbid(w, need, resp)
+			p.g.ForbidToken(w, t, need, resp)
 			p.refused(r, Refusal{Status: http.StatusForbidden, Reason: ReasonScope, Message: ScopeMessage(need), Ops: ops, Error: ErrorObject(need)})
 			return
 		}

@@ -87,6 +87,8 @@ type Client struct {
 	URL string
 	Rev string
 	SID string
+
+	prover *Prover // set by DPoP
 }
 
 // Start serves h until the test ends.
@@ -112,7 +114,11 @@ func (c *Client) Do(method, body, token string, edit func(*http.Request)) *http.
 	if c.SID != "" {
 		req.Header.Set("Mcp-Session-Id", c.SID)
 	}
-	if token != "" {
+	switch {
+	case token != "" && c.prover != nil:
+		req.Header.Set("Authorization", "DPoP "+token)
+		req.Header.Set("DPoP", c.prover.Proof(c.T, method, Resource, token, nil))
+	case token != "":
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	var m struct {

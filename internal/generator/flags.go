@@ -36,6 +36,7 @@ var flags = []cmdFlag{
 	{"list", "", "write nothing; print as JSON what the packages serve: the tools/list result, with prompts, resources and resourceTemplates"},
 	{"doc", "", "write nothing; print Markdown reference documentation of every tool, prompt, resource and template: arguments, types, constraints, hints, task support"},
 	{"diff", "OLD.json", "write nothing; compare what the packages serve with OLD.json, a saved -list output (relative to -C), print each change as breaking or compatible, and exit 1 if one breaks clients"},
+	{"card", "", "write nothing; print the package's Server Card (SEP-2127, draft) as Server.Card serves it, made from its mcprt.Identity and mcpserver.Card literals"},
 	{"lint", "[=PROFILES]", "write nothing; report which model providers accept each tool's input schema, and warn at the Go field of each thing one rejects (nolint= silences a rule there) and at a tool that says nothing of destructive; PROFILES is a comma-separated list of " + lint.Names() + " (default: all)"},
 	{"portable", "", "publish each input schema in its portable form, which more providers accept with the same meaning (see -lint); give it to every run of the package, -check included"},
 	{"strict", "", "treat warnings as errors, what -lint finds included"},

@@ -50,6 +50,9 @@ type Config struct {
 	// declare is an error; "" when packages are generated each apart,
 	// and only those a package imports together are one server's.
 	OneServer string
+	// Card reads each package's Server Card instead of generating (see
+	// -card); the files returned carry it and no content.
+	Card bool
 	// hook, when set by a test, is called at each position the generator
 	// processes, with the stage's name; a test makes it panic to check
 	// that internal errors are recovered and reported.
@@ -70,6 +73,8 @@ type File struct {
 	models []*model.Tool
 	// pkg is the analyzed package, for what is checked across packages.
 	pkg *model.Package
+	// card is the package's Server Card, read under Config.Card.
+	card *model.Card
 }
 
 // Generate loads and analyzes the packages and returns the files to write.
@@ -192,9 +197,13 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 		return nil, diags
 	}
 	genPath := filepath.Join(p.Dir, cfg.Output)
-	m, ds := analyze.Package(analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
-		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")})
+	in := analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
+		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")}
+	m, ds := analyze.Package(in)
 	diags = append(diags, ds...)
+	if cfg.Card {
+		return readCard(in, diags)
+	}
 	if m == nil {
 		if load.IsGenerated(genPath) {
 			return &File{Path: genPath}, diags

@@ -175,6 +175,7 @@ type options struct {
 	chdir       string
 	check, list bool
 	doc         bool
+	card        bool
 	diff        string
 	lint        lintFlag
 	portable    bool
@@ -194,6 +195,7 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.BoolVar(&opts.list, "list", false, doc("list"))
 	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
 	fs.StringVar(&opts.diff, "diff", "", doc("diff"))
+	fs.BoolVar(&opts.card, "card", false, doc("card"))
 	fs.Var(&opts.lint, "lint", doc("lint"))
 	fs.BoolVar(&opts.portable, "portable", false, doc("portable"))
 	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
@@ -226,7 +228,7 @@ func (o options) modes() []string {
 	for _, m := range []struct {
 		name string
 		on   bool
-	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}, {"-lint", o.lint.set}} {
+	}{{"-check", o.check}, {"-list", o.list}, {"-doc", o.doc}, {"-diff", o.diff != ""}, {"-card", o.card}, {"-lint", o.lint.set}} {
 		if m.on {
 			modes = append(modes, m.name)
 		}
@@ -276,7 +278,7 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
-		Portable: opts.portable, OneServer: opts.oneServer(), hook: inv.hook})
+		Portable: opts.portable, OneServer: opts.oneServer(), Card: opts.card, hook: inv.hook})
 	if opts.lint.set && !diags.HasErrors() {
 		return inv.lint(files, diags, opts, dir)
 	}
@@ -291,6 +293,8 @@ func (inv invocation) run(args []string) int {
 		return printDoc(files, stdout, stderr)
 	case opts.diff != "":
 		return printDiff(files, inDir(dir, opts.diff), stdout, stderr)
+	case opts.card:
+		return printCard(files, dir, stdout, stderr)
 	case opts.check:
 		return checkFiles(files, dir, stderr)
 	}

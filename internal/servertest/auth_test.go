@@ -23,6 +23,19 @@ func TestAuthorization(t *testing.T) {
 	})
 }
 
+// TestDPoP runs the DPoP scenario on every path behind its HTTP
+// handler, on every revision with HTTP.
+func TestDPoP(t *testing.T) {
+	run(t, func(t *testing.T, m *mode) {
+		authtest.RunDPoP(t, authtest.Revisions, func(f *authtest.Fixture, rev string) http.Handler {
+			s := m.new(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
+			s.addPrompts(f.Prompts...)
+			s.addResources(f.Resources...)
+			return s.httpHandler(t, f.Auth, rev)
+		})
+	})
+}
+
 // TestAuthListsPublic asserts a difference the SDKs force: behind their
 // HTTP handler with Auth, 2026-07-28 lists keep the cacheScope "public"
 // the SDK fixes when the server is made, where the built-in server's Auth

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/authconf"
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
@@ -43,7 +44,7 @@ func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptio
 	if err != nil {
 		return nil, err
 	}
-	inner := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h)
+	inner := asBearer(auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h))
 	log := logger(opts)
 	o := authgate.CatalogOptions(registryOf(s), log)
 	o.Refused = func(r *http.Request, ref authgate.Refusal) { refused(s, log, r, ref) }
@@ -63,8 +64,7 @@ func MetadataHandler(s *mcp.Server, a *mcpserver.Auth) (http.Handler, error) {
 
 // authGate checks a and returns its gate.
 func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	g, err := authconf.Gate(a)
 	if err != nil {
 		return nil, fmt.Errorf("gosdk: Auth: %w", err)
 	}

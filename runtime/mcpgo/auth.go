@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/authconf"
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/runtime/mcpserver"
 )
@@ -55,8 +56,7 @@ func MetadataHandler(s *server.MCPServer, a *mcpserver.Auth) (http.Handler, erro
 
 // authGate checks a and returns its gate.
 func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+	g, err := authconf.Gate(a)
 	if err != nil {
 		return nil, fmt.Errorf("mcpgo: Auth: %w", err)
 	}

@@ -1,8 +1,8 @@
 // Package mcpredis keeps the shared state of an mcpserver.Server in Redis
 // (or Valkey), so that several replicas behind a load balancer serve the
 // same clients and nothing is lost when one of them dies: tasks with
-// their leases and answers, 2025 sessions, the SSE event log and the bus
-// between replicas.
+// their leases and answers, 2025 sessions, the SSE event log, the bus
+// between replicas and the DPoP proofs taken.
 //
 //	b, err := mcpredis.Open(ctx, "redis://127.0.0.1:6379/0")
 //	if err != nil { ... }
@@ -35,13 +35,14 @@ import (
 // Backend is a connection to Redis and the stores built on it. Open one
 // per process and attach it to the server.
 type Backend struct {
-	// Tasks, Sessions, Events and Bus are what Attach gives the server;
-	// their fields tune them and are read while serving, so set them
-	// before Attach.
+	// Tasks, Sessions, Events, Bus and Replay are what Attach gives the
+	// server; their fields tune them and are read while serving, so set
+	// them before Attach.
 	Tasks    *TaskStore
 	Sessions *SessionStore
 	Events   *EventLog
 	Bus      *Bus
+	Replay   *ReplayCache // the DPoP proofs taken, for every replica
 
 	client rueidis.Client
 	prefix string
@@ -121,15 +122,17 @@ func New(client rueidis.Client) *Backend {
 	b.Sessions = &SessionStore{b: b}
 	b.Events = &EventLog{b: b}
 	b.Bus = &Bus{b: b}
+	b.Replay = &ReplayCache{b: b}
 	return b
 }
 
 // Attach makes srv, an mcpserver.Server, keep its tasks, 2025 sessions
-// and SSE events in Redis and talk to the other replicas through the
-// bus. Call it before srv serves. Sessions expire after srv's
-// SessionIdleTimeout without a request, as they do in one process.
+// and SSE events in Redis, talk to the other replicas through the bus
+// and share with them the DPoP proofs it took (Server.DPoPReplay). Call
+// it before srv serves. Sessions expire after srv's SessionIdleTimeout
+// without a request, as they do in one process.
 func (b *Backend) Attach(srv mcpstore.Attacher) {
-	idle := srv.AttachStores(mcpstore.Stores{Tasks: b.Tasks, Sessions: b.Sessions, Events: b.Events, Bus: b.Bus})
+	idle := srv.AttachStores(mcpstore.Stores{Tasks: b.Tasks, Sessions: b.Sessions, Events: b.Events, Bus: b.Bus, Replay: b.Replay})
 	b.Sessions.idle = idle
 	b.Events.idle = idle
 }
@@ -171,6 +174,7 @@ func (b *Backend) holdKey(id, s string) string   { return b.prefix + "{s:" + id 
 func (b *Backend) willKey(id, s string) string   { return b.prefix + "{s:" + id + "}:w:" + s }
 func (b *Backend) busKey() string                { return b.prefix + "bus" }
 func (b *Backend) leasesKey() string             { return b.prefix + "{leases}" }
+func (b *Backend) replayKey(id string) string    { return b.prefix + "{p:" + id + "}" }
 
 // failed wraps an error of Redis itself, so that the server answers it as
 // an internal error rather than as a fact about the task or session.

@@ -18,6 +18,10 @@ type TokenInfo struct {
 	// Claims are the token's other claims (for a JWT, its payload without
 	// the registered ones above).
 	Claims map[string]any
+	// DPoPThumbprint is set when the token is sender-constrained: it was
+	// presented with a DPoP proof (RFC 9449) by the key it is bound to,
+	// whose RFC 7638 thumbprint this is. Empty for a bearer token.
+	DPoPThumbprint string
 }
 
 // HasScope reports whether the token grants scope.

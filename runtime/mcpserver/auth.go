@@ -28,4 +28,10 @@ type Auth struct {
 	// ScopesSupported are published in the metadata. Nil means Scopes plus
 	// the scopes of every tool, prompt and resource served.
 	ScopesSupported []string
+	// DPoP says whether sender-constrained tokens are taken (RFC 9449,
+	// SEP-1932): DPoPOff, DPoPAccepted or DPoPRequired. Whatever it says,
+	// a token bound to a key is refused as a bearer token.
+	DPoP DPoPMode
+	// DPoPOptions tune the proof checks; nil means the defaults.
+	DPoPOptions *DPoPOptions
 }

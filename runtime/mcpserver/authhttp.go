@@ -34,10 +34,10 @@ func (a *Auth) MetadataPath() (string, error) {
 }
 
 // gate returns the gate of a, as the servers build it: it checks a's
-// fields once.
-func (a *Auth) gate() (*authgate.Gate, error) {
+// fields once. replay is the DPoP replay cache when a names none.
+func (a *Auth) gate(replay ReplayCache) (*authgate.Gate, error) {
 	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported})
+		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported, DPoP: a.dpopConfig(replay)})
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: Auth: %w", err)
 	}
@@ -47,7 +47,7 @@ func (a *Auth) gate() (*authgate.Gate, error) {
 // authGate returns the server's gate, made from Auth on first use. A bad
 // Auth is an error every HTTP request answers with 500 and logs.
 func (s *Server) authGate() (*authgate.Gate, error) {
-	s.gateOnce.Do(func() { s.gate, s.gateErr = s.Auth.gate() })
+	s.gateOnce.Do(func() { s.gate, s.gateErr = s.Auth.gate(s.DPoPReplay) })
 	return s.gate, s.gateErr
 }
 
@@ -92,15 +92,15 @@ func (s *Server) declaredScopes() []string {
 }
 
 // authenticate runs the gate on an HTTP request of a server with Auth: it
-// answers 401 for a request without a valid bearer token, and tells of
-// the refusal. It returns the request to serve, carrying the token, or
+// answers 401 for a request without a valid token (or DPoP proof), 503
+// when the DPoP replay cache cannot tell, and tells of the refusal. It returns the request to serve, carrying the token, or
 // nil when it has answered.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *http.Request {
 	g := s.gateOrFail(w)
 	if g == nil {
 		return nil
 	}
-	t, served, reason := g.Verify(r, s.logger())
+	t, served, denied := g.Verify(w, r, s.logger())
 	if t != nil {
 		return served
 	}
@@ -112,8 +112,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *http.Requ
 			msgs = messagesOf(body)
 		}
 	}
-	g.Unauthorized(w, reason)
-	s.refused(r, Refusal{Status: http.StatusUnauthorized, Reason: reason, Message: authgate.MessageUnauthorized}, nil, msgs)
+	g.Unauthorized(w, denied)
+	s.refused(r, Refusal{Status: denied.Status, Reason: denied.Reason, Message: denied.Message}, nil, msgs)
 	return nil
 }
 
@@ -212,7 +212,7 @@ func (s *Server) forbid(w http.ResponseWriter, r *http.Request, id []byte, msgs 
 			need = authgate.Union(need, s.opScopes(m))
 		}
 	}
-	g.Forbid(w, need, authgate.ErrorResponse(id, need))
+	g.ForbidToken(w, t, need, authgate.ErrorResponse(id, need))
 	rerr := scopeError(need)
 	s.refused(r, Refusal{Status: http.StatusForbidden, Reason: ReasonScope, Message: rerr.message}, rerr, msgs)
 	return true

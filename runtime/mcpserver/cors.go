@@ -11,8 +11,8 @@ import (
 // CORS lets browser pages of other origins call the Streamable HTTP
 // endpoint. A preflight from an allowed origin is answered 204, allowing
 // GET, POST and DELETE and the headers MCP requests carry; every answer to
-// such an origin allows it to read the response and the Mcp-Session-Id
-// and WWW-Authenticate headers. A request from an origin CORS allows
+// such an origin allows it to read the response and the Mcp-Session-Id,
+// WWW-Authenticate and DPoP-Nonce headers. A request from an origin CORS allows
 // passes the server's Origin check; the Host check stays. Any other origin
 // gets no CORS headers, and the Origin check's 403 if it fails it.
 //
@@ -35,7 +35,7 @@ const DefaultCORSMaxAge = 10 * time.Minute
 
 // corsHeaders are the request headers of MCP a preflight allows, besides
 // the Mcp-Param-* headers it is asked for.
-var corsHeaders = []string{"Content-Type", "Authorization", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name", "MCP-Protocol-Version", "Last-Event-ID"}
+var corsHeaders = []string{"Content-Type", "Authorization", "DPoP", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name", "MCP-Protocol-Version", "Last-Event-ID"}
 
 // allows reports whether c allows origin.
 func (c *CORS) allows(origin string) bool {
@@ -79,7 +79,7 @@ func (c *CORS) write(w http.ResponseWriter, r *http.Request) (preflight bool) {
 	h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
 	h.Add("Vary", "Origin")
 	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
-		h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate")
+		h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, DPoP-Nonce")
 		return false
 	}
 	h.Add("Vary", "Access-Control-Request-Method, Access-Control-Request-Headers")

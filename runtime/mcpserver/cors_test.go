@@ -32,7 +32,7 @@ func TestCORS(t *testing.T) {
 	for k, want := range map[string]string{
 		"Access-Control-Allow-Origin":  "https://app.example.com",
 		"Access-Control-Allow-Methods": "GET, POST, DELETE",
-		"Access-Control-Allow-Headers": "Content-Type, Authorization, Mcp-Session-Id, Mcp-Method, Mcp-Name, MCP-Protocol-Version, Last-Event-ID, mcp-param-region",
+		"Access-Control-Allow-Headers": "Content-Type, Authorization, DPoP, Mcp-Session-Id, Mcp-Method, Mcp-Name, MCP-Protocol-Version, Last-Event-ID, mcp-param-region",
 		"Access-Control-Max-Age":       "3600",
 	} {
 		if got := resp.Header.Get(k); got != want {
@@ -45,7 +45,7 @@ func TestCORS(t *testing.T) {
 	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example.com" {
 		t.Errorf("Access-Control-Allow-Origin = %q", got)
 	}
-	if got := resp.Header.Get("Access-Control-Expose-Headers"); got != "Mcp-Session-Id, WWW-Authenticate" {
+	if got := resp.Header.Get("Access-Control-Expose-Headers"); got != "Mcp-Session-Id, WWW-Authenticate, DPoP-Nonce" {
 		t.Errorf("Access-Control-Expose-Headers = %q", got)
 	}
 	if resp.Header.Get("Mcp-Session-Id") == "" {

@@ -41,6 +41,9 @@ func (s *Server) HTTPHandler() http.Handler {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.Card != nil && s.serveCard(w, r) {
+		return // public, as the metadata is
+	}
 	if s.Auth != nil && s.serveMetadata(w, r) {
 		return // public, and readable from any origin
 	}

@@ -12,7 +12,8 @@ import (
 // Refusal tells why the Streamable HTTP transport refused a request
 // before serving it (see [Interceptor]).
 type Refusal struct {
-	// Status is the HTTP status answered: 400, 401, 403 or 404.
+	// Status is the HTTP status answered: 400, 401, 403 or 404, or 503
+	// when the DPoP replay cache cannot tell whether a proof is new.
 	Status int
 	// Reason is one of the Reason constants: few values, the same on
 	// every server path, for logs and metrics.
@@ -24,12 +25,15 @@ type Refusal struct {
 
 // The reasons of a [Refusal].
 const (
-	ReasonMissingToken = authgate.ReasonMissingToken // 401: no bearer token
+	ReasonMissingToken = authgate.ReasonMissingToken // 401: no token
 	ReasonInvalidToken = authgate.ReasonInvalidToken // 401: a token malformed, or refused by the verifier
 	ReasonScope        = authgate.ReasonScope        // 403: insufficient_scope
 	ReasonUnknown      = authgate.ReasonUnknown      // 404: a session unknown, ended or another principal's
 	ReasonNoSession    = authgate.ReasonNoSession    // 400: a session's request without Mcp-Session-Id
 	ReasonBadRequest   = authgate.ReasonBadRequest   // 400: headers, _meta or arguments the request cannot be served with
+	ReasonDPoPProof    = authgate.ReasonDPoPProof    // 401: a DPoP proof missing, malformed or not of this request
+	ReasonDPoPNonce    = authgate.ReasonDPoPNonce    // 401: a DPoP proof without the server's current nonce
+	ReasonReplayCache  = authgate.ReasonReplayCache  // 503: the DPoP replay cache could not tell whether a proof is new
 )
 
 // refused tells of a request the HTTP transport refused, once answered:

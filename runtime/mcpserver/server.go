@@ -109,6 +109,15 @@ type Server struct {
 	// protected resource: every request needs a bearer token its Verifier
 	// accepts. stdio never has authorization. Set it before serving.
 	Auth *Auth
+	// DPoPReplay is the replay cache of DPoP proofs when
+	// Auth.DPoPOptions names none; package mcpredis's Attach sets one
+	// that replicas share. Nil keeps them in this process.
+	DPoPReplay ReplayCache
+
+	// Card, when set, serves the server's Server Card (SEP-2127, a draft)
+	// beside the endpoint, and an AI Catalog when asked. Set it before
+	// serving.
+	Card *Card
 
 	// CORS, when set, lets browser pages of the origins it allows call the
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
@@ -146,6 +155,7 @@ type Server struct {
 	changed       map[string]chan struct{} // closed when the task of the id changes
 	hintsOnce     sync.Once
 	hints         struct{ list, read []byte }
+	cards         cardState // the documents of Card, made on first use
 	gateOnce      sync.Once
 	gate          *authgate.Gate
 	gateErr       error

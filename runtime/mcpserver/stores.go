@@ -9,7 +9,8 @@ import (
 var _ mcpstore.Attacher = (*Server)(nil)
 
 // AttachStores implements [mcpstore.Attacher]: it sets Tasks, Sessions,
-// Events and Bus to the stores of st, each that is not nil, and returns
+// Events, Bus and DPoPReplay to the stores of st, each that is not nil,
+// and returns
 // the session idle timeout (SessionIdleTimeout, or its default). A
 // backend's Attach calls it, before s serves.
 func (s *Server) AttachStores(st mcpstore.Stores) time.Duration {
@@ -24,6 +25,9 @@ func (s *Server) AttachStores(st mcpstore.Stores) time.Duration {
 	}
 	if st.Bus != nil {
 		s.Bus = st.Bus
+	}
+	if st.Replay != nil {
+		s.DPoPReplay = st.Replay
 	}
 	return s.idleTimeout()
 }

@@ -18,6 +18,8 @@
 //   - [EventLog] keeps the SSE events a client resumes a dropped stream
 //     from, and the holds that end a stream whose writer died.
 //   - [Bus] carries what one replica tells the others.
+//   - [ReplayCache] remembers the DPoP proofs taken, so that none is
+//     taken twice.
 //
 // The package [github.com/mcpgen/mcpgen/runtime/mcpstore/storetest]
 // checks a store against its contract, one subtest per clause: a store

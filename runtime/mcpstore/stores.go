@@ -10,6 +10,8 @@ type Stores struct {
 	Sessions SessionStore
 	Events   EventLog
 	Bus      Bus
+	// Replay remembers the DPoP proofs the replicas took.
+	Replay ReplayCache
 }
 
 // Attacher is a server that takes shared stores: mcpserver.Server is

@@ -224,3 +224,19 @@ type Form struct {
 	Pos  token.Position
 	Type *Type // the struct type
 }
+
+// Card is what a package says, in constants, of its Server Card (for
+// mcpgen -card): the fields of its mcprt.Identity and mcpserver.Card
+// literals that the card is made of.
+type Card struct {
+	Pos                                           token.Position // the mcpserver.Card literal
+	Name, Version, Title, Description, WebsiteURL string         // the identity's
+	Icons                                         []Icon
+	CardName, URL, CardDescription                string // the Card's; URL is "" when set at run time
+	Repository                                    *CardRepository
+}
+
+// CardRepository is a Card's repository.
+type CardRepository struct {
+	URL, Source, Subfolder, ID string
+}
