@@ -6,16 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
@@ -194,28 +187,6 @@ func (s *Server) callContext(r *http.Request, sess *session) (context.Context, f
 	return sessionContext(r.Context(), sess)
 }
 
-// resumable reports whether rev is one of the revisions whose SSE events
-// carry ids and whose streams resume with Last-Event-ID (2025-03-26 to
-// 2025-11-25).
-func resumable(rev wire.Revision) bool {
-	return rev != "" && rev != wire.Rev20241105 && !rev.Stateless()
-}
-
-// newPostStream returns the answer to a POST of sess, resumable on the
-// revisions that have it.
-func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream {
-	st := &postStream{w: w}
-	if rev := sess.revision(); resumable(rev) {
-		sess.mu.Lock()
-		sess.nextStream++
-		n := sess.nextStream
-		sess.mu.Unlock()
-		st.log = &eventStream{srv: s, sess: sess, name: "p" + strconv.FormatInt(n, 10)}
-		st.prime = rev == wire.Rev20251125
-	}
-	return st
-}
-
 // httpStateless serves a 2026-07-28 request: no session; the Mcp-Method
 // and Mcp-Name headers must say what the body says. The status of an
 // error answer follows its code.
@@ -283,99 +254,6 @@ func (s *Server) httpInitialize(w http.ResponseWriter, r *http.Request, m *messa
 	s.mu.Unlock()
 	w.Header().Set("Mcp-Session-Id", sess.id)
 	writeJSON(w, http.StatusOK, resp)
-}
-
-// httpSession finds the session a request names, or answers 400 (no
-// Mcp-Session-Id) or 404 (unknown or ended), tells of the refusal of
-// msgs, the messages of the request, and returns nil.
-func (s *Server) httpSession(w http.ResponseWriter, r *http.Request, msgs ...*message) *session {
-	id := r.Header.Get("Mcp-Session-Id")
-	if id == "" {
-		const text = "Bad Request: Mcp-Session-Id header is required"
-		http.Error(w, text, http.StatusBadRequest)
-		s.refused(r, Refusal{Status: http.StatusBadRequest, Reason: ReasonNoSession, Message: text}, nil, msgs)
-		return nil
-	}
-	s.mu.Lock()
-	sess := s.byID[id]
-	s.mu.Unlock()
-	if s.Sessions != nil {
-		var answered bool
-		if sess, answered = s.sharedSession(w, r, id, sess); answered {
-			return nil
-		}
-	}
-	if sess == nil || s.Auth != nil && !samePrincipal(sess.owner, tokenOf(r.Context())) {
-		// Another principal's session is unknown to this one: a client
-		// whose token now names someone else starts a session of its
-		// own, as after any 404, and learns nothing of the other.
-		http.Error(w, authgate.MessageUnknown, http.StatusNotFound)
-		s.refused(r, Refusal{Status: http.StatusNotFound, Reason: ReasonUnknown, Message: authgate.MessageUnknown}, nil, msgs)
-		return nil
-	}
-	sess.enter(s.clock())
-	return sess
-}
-
-// release ends an HTTP request of sess that httpSession began.
-func (s *Server) release(sess *session) { sess.leave(s.clock()) }
-
-func (s *Server) clock() time.Time {
-	if s.now != nil {
-		return s.now()
-	}
-	return time.Now()
-}
-
-func (s *Server) idleTimeout() time.Duration {
-	if s.SessionIdleTimeout == 0 {
-		return DefaultSessionIdleTimeout
-	}
-	return s.SessionIdleTimeout
-}
-
-// expireIdle ends the HTTP sessions idle for longer than the idle timeout.
-// It runs when a session is created, and looks at every session at most
-// once in an eighth of the timeout, so that it costs nothing per request.
-func (s *Server) expireIdle() {
-	timeout := s.idleTimeout()
-	if timeout < 0 {
-		return
-	}
-	now := s.clock()
-	var idle []*session
-	s.mu.Lock()
-	if now.Sub(s.lastSweep) >= timeout/8 {
-		s.lastSweep = now
-		for id, sess := range s.byID {
-			if sess.idleAt(now, timeout) {
-				idle = append(idle, sess)
-				delete(s.byID, id)
-				delete(s.sessions, sess)
-			}
-		}
-	}
-	s.mu.Unlock()
-	for _, sess := range idle {
-		if s.Sessions != nil {
-			if _, err := s.Sessions.Get(context.Background(), sess.id); err == nil {
-				// Another replica may serve it still: only this copy ends.
-				sess.close()
-				sess.stop()
-				continue
-			}
-		}
-		s.endSession(sess)
-		s.sessionEnded(sess, "idle")
-	}
-}
-
-// sessionContext is the context of a request in a session: it ends with
-// the request or the session.
-func sessionContext(req context.Context, sess *session) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(req)
-	stop := context.AfterFunc(sess.ctx, cancel)
-	return ctx, func() { stop(); cancel() }
 }
 
 // httpBatch serves a batch POST (2025-03-26 sessions only).
@@ -452,15 +330,23 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		s.follow(ctx, st, sess, stream, last, rev)
 		return
 	}
-	// Hold the stream until its headers are out, so that no message is
-	// written before them.
-	st.mu.Lock()
-	sess.mu.Lock()
-	if sess.get != nil {
-		sess.mu.Unlock()
-		st.mu.Unlock()
+	if !s.claimGet(sess, st, rev) {
 		http.Error(w, "Conflict: the session already has a stream", http.StatusConflict)
 		return
+	}
+	s.serveGet(w, r, sess, st, rev, last)
+}
+
+// claimGet makes st the session's GET stream. It returns holding st.mu,
+// so that no message is written before the stream's headers; or, when
+// the session has a GET stream already, false, holding nothing.
+func (s *Server) claimGet(sess *session, st *sseStream, rev wire.Revision) bool {
+	st.mu.Lock()
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.get != nil {
+		st.mu.Unlock()
+		return false
 	}
 	sess.get = st
 	if !resumable(rev) {
@@ -470,11 +356,14 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		// follows it: a dropped GET stream loses nothing.
 		sess.stream = &eventStream{srv: s, sess: sess, name: getStream}
 	}
-	sess.mu.Unlock()
-	if resumable(rev) && s.Sessions != nil {
-		// Only this replica writes the session's messages to the log now.
-		s.publish(r.Context(), mcpstore.BusEvent{Kind: mcpstore.BusStreamTaken, Session: sess.id})
-	}
+	return true
+}
+
+// serveGet serves the GET stream st that claimGet gave the session, from
+// the event after last on the resumable revisions, until the client, the
+// session or the stream ends. It is called holding st.mu.
+func (s *Server) serveGet(w http.ResponseWriter, r *http.Request, sess *session, st *sseStream, rev wire.Revision, last string) {
+	defer s.dropGet(sess, st)
 	if !resumable(rev) {
 		st.openLocked()
 		st.mu.Unlock()
@@ -483,37 +372,27 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		case <-sess.ctx.Done():
 		case <-st.ended:
 		}
-	} else {
-		st.mu.Unlock()
-		ctx, stop := sessionContext(r.Context(), sess)
-		if last == "" {
-			// A fresh stream starts at an event of its own: the priming
-			// event, on the revisions that send it.
-			var err error
-			if last, err = s.eventLog().Append(ctx, sess.id, getStream, nil); err != nil {
-				s.logger().Error("mcp event log", "err", err)
-				http.Error(w, "Service Unavailable: the event log failed", http.StatusServiceUnavailable)
-				stop()
-				s.dropGet(sess, st)
-				return
-			}
+		return
+	}
+	st.mu.Unlock()
+	if s.Sessions != nil {
+		// Only this replica writes the session's messages to the log now.
+		s.publish(r.Context(), mcpstore.BusEvent{Kind: mcpstore.BusStreamTaken, Session: sess.id})
+	}
+	ctx, stop := sessionContext(r.Context(), sess)
+	defer stop()
+	if last == "" {
+		// A fresh stream starts at an event of its own: the priming
+		// event, on the revisions that send it.
+		var err error
+		if last, err = s.eventLog().Append(ctx, sess.id, getStream, nil); err != nil {
+			s.logger().Error("mcp event log", "err", err)
+			http.Error(w, "Service Unavailable: the event log failed", http.StatusServiceUnavailable)
+			return
 		}
-		go func() { <-st.ended; stop() }()
-		s.follow(ctx, st, sess, getStream, last, rev)
-		stop()
 	}
-	s.dropGet(sess, st)
-}
-
-// streamTaken makes the session, whose GET stream another replica has
-// opened, leave the writing of its messages to that replica, unless it
-// holds a GET stream itself.
-func (ss *session) streamTaken() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if _, logged := ss.stream.(*eventStream); logged && ss.get == nil {
-		ss.stream = nil
-	}
+	go func() { <-st.ended; stop() }()
+	s.follow(ctx, st, sess, getStream, last, rev)
 }
 
 // getStream is the name of a session's GET stream in its event log.
@@ -565,64 +444,11 @@ func (s *Server) follow(ctx context.Context, st *sseStream, sess *session, strea
 	}
 }
 
-// httpDelete ends a session.
-func (s *Server) httpDelete(w http.ResponseWriter, r *http.Request) {
-	sess := s.httpSession(w, r)
-	if sess == nil {
-		return
-	}
-	defer s.release(sess)
-	if s.Sessions != nil {
-		if err := s.Sessions.Delete(r.Context(), sess.id); err != nil {
-			s.logger().Error("mcp session store", "err", err)
-			http.Error(w, "Service Unavailable: the session store failed", http.StatusServiceUnavailable)
-			return
-		}
-	}
-	s.untrack(sess)
-	s.endSession(sess)
-	w.WriteHeader(http.StatusNoContent)
-	s.sessionEnded(sess, "deleted")
-}
-
 func (s *Server) maxBody() int64 {
 	if s.MaxBodyBytes > 0 {
 		return s.MaxBodyBytes
 	}
 	return DefaultMaxBodyBytes
-}
-
-// allowedHostOrigin guards against DNS rebinding: the Host and, when
-// present, the Origin must name an allowed host.
-func (s *Server) allowedHostOrigin(r *http.Request, corsOrigin bool) bool {
-	if len(s.AllowedHosts) == 1 && s.AllowedHosts[0] == "*" {
-		return true
-	}
-	if !s.allowedHost(hostname(r.Host)) {
-		return false
-	}
-	o := r.Header.Get("Origin")
-	if o == "" || corsOrigin || slices.Contains(s.AllowedOrigins, o) {
-		return true
-	}
-	u, err := url.Parse(o)
-	return err == nil && u.Host != "" && s.allowedHost(u.Hostname())
-}
-
-func (s *Server) allowedHost(h string) bool {
-	if len(s.AllowedHosts) == 0 {
-		return h == "localhost" || h == "127.0.0.1" || h == "::1"
-	}
-	return slices.ContainsFunc(s.AllowedHosts, func(a string) bool { return strings.EqualFold(a, h) })
-}
-
-// hostname strips the port and the brackets of an IPv6 address from a
-// Host header.
-func hostname(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
 }
 
 func isJSON(contentType string) bool {
@@ -660,201 +486,4 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 
 func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e *rpcError) {
 	writeJSON(w, status, appendError(nil, id, e))
-}
-
-// postStream answers one POST. Messages sent while the request runs switch
-// the answer to an SSE stream; without any, the response is plain JSON.
-type postStream struct {
-	mu   sync.Mutex
-	w    http.ResponseWriter
-	sse  bool
-	done bool
-	// log, on the resumable revisions, keeps the events of the stream, so
-	// that a client whose connection dropped resumes it; prime sends the
-	// priming event of 2025-11-25 first.
-	log   *eventStream
-	prime bool
-	gone  bool // the client's connection failed a write
-	// id is the request the stream answers, or batch the batch's items,
-	// for the will of its hold; hold keeps the stream from waiting forever
-	// for an answer should this replica die.
-	id    json.RawMessage
-	batch []json.RawMessage
-	hold  *streamHold
-}
-
-var errRequestDone = errors.New("the request has been answered")
-
-func (p *postStream) send(msg []byte) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done {
-		return errRequestDone
-	}
-	p.openLocked()
-	return p.writeLocked(msg)
-}
-
-// openLocked switches the answer to SSE, once; p.mu is held.
-func (p *postStream) openLocked() {
-	if p.sse {
-		return
-	}
-	p.sse = true
-	h := p.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	p.w.WriteHeader(http.StatusOK)
-	if p.log == nil {
-		return
-	}
-	p.hold = p.log.hold(p.will)
-	if !p.prime {
-		return
-	}
-	id, err := p.log.append(nil)
-	p.hold.wait()
-	if err == nil {
-		p.gone = writePriming(p.w, id) != nil
-	}
-}
-
-// writeLocked writes msg as an event, first logged where the stream is
-// resumable; p.mu is held. A logged event is sent as far as the handler
-// is concerned, whether or not the client is still connected.
-func (p *postStream) writeLocked(msg []byte) error {
-	if p.log == nil {
-		return writeEvent(p.w, msg)
-	}
-	id, err := p.log.append(msg)
-	p.hold.wait()
-	if err != nil {
-		if p.gone {
-			return err
-		}
-		return writeEvent(p.w, msg)
-	}
-	if !p.gone && writeEventID(p.w, id, msg) != nil {
-		p.gone = true
-	}
-	return nil
-}
-
-// finish writes the response (nil: none, for a cancelled request) with
-// status, unless messages already switched the answer to SSE, and closes
-// the answer to further messages.
-func (p *postStream) finish(resp []byte, status int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done = true
-	if p.sse && p.log != nil {
-		defer p.log.end(p.hold)
-	}
-	switch {
-	case p.sse && resp != nil:
-		p.writeLocked(resp)
-	case p.sse:
-	case resp == nil:
-		p.w.WriteHeader(http.StatusAccepted)
-	default:
-		writeJSON(p.w, status, resp)
-	}
-}
-
-func writeEvent(w http.ResponseWriter, msg []byte) error {
-	return writeEventID(w, "", msg)
-}
-
-// writeEventID writes msg as an SSE message event with id ("": none).
-func writeEventID(w http.ResponseWriter, id string, msg []byte) error {
-	buf := make([]byte, 0, len(msg)+len(id)+28)
-	if id != "" {
-		buf = append(append(append(buf, "id: "...), id...), '\n')
-	}
-	buf = append(buf, "event: message\ndata: "...)
-	buf = append(append(buf, msg...), "\n\n"...)
-	if _, err := w.Write(buf); err != nil {
-		return err
-	}
-	return http.NewResponseController(w).Flush()
-}
-
-// writePriming writes the priming event of 2025-11-25: an id and empty
-// data, so that the client can resume even before the first message.
-func writePriming(w http.ResponseWriter, id string) error {
-	if _, err := w.Write([]byte("id: " + id + "\ndata:\n\n")); err != nil {
-		return err
-	}
-	return http.NewResponseController(w).Flush()
-}
-
-// sseStream is a session's GET stream.
-type sseStream struct {
-	mu     sync.Mutex
-	w      http.ResponseWriter
-	ended  chan struct{}
-	closed bool
-}
-
-// openLocked writes the headers of the stream; st.mu is held.
-func (st *sseStream) openLocked() {
-	h := st.w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	st.w.WriteHeader(http.StatusOK)
-	http.NewResponseController(st.w).Flush()
-}
-
-func (st *sseStream) send(msg []byte) error { return st.sendEvent("", msg) }
-
-// sendEvent writes msg as the event with id ("": none).
-func (st *sseStream) sendEvent(id string, msg []byte) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.closed {
-		return errClosed
-	}
-	return writeEventID(st.w, id, msg)
-}
-
-// eventStream is a stream of a session in the server's event log: the
-// session's GET stream as a sender, or the log of a POST's stream.
-type eventStream struct {
-	srv  *Server
-	sess *session
-	name string
-}
-
-func (e *eventStream) append(msg []byte) (string, error) {
-	if msg != nil && e.sess.ctx.Err() != nil {
-		return "", errClosed // the session ended; its log is gone
-	}
-	return e.srv.eventLog().Append(context.Background(), e.sess.id, e.name, msg)
-}
-
-// end stops renewing the stream's hold (nil: none), then ends it.
-func (e *eventStream) end(h *streamHold) {
-	h.release()
-	if err := e.srv.eventLog().End(context.Background(), e.sess.id, e.name); err != nil {
-		e.srv.logger().Error("mcp event log", "err", err)
-	}
-}
-
-// send implements sender: the message goes to the log, which the
-// session's GET streams follow.
-func (e *eventStream) send(msg []byte) error {
-	_, err := e.append(msg)
-	return err
-}
-
-// end closes the stream; the GET handler returns.
-func (st *sseStream) end() {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if !st.closed {
-		st.closed = true
-		close(st.ended)
-	}
 }
