@@ -629,7 +629,7 @@ func (f *flow) errorf(msg string) *Problem { return f.r.errAt(f.r.i, f.i, msg) }
 func (f *flow) node() (*Node, *Problem) {
 	f.space()
 	if f.i == len(f.s) {
-		return nil, f.errorf("a flow collection ([...] or {...}) over several lines, which this reader does not read: keep it on one line, or write a block sequence or mapping")
+		return nil, f.errorf(multiLineFlow)
 	}
 	at := f.i
 	switch f.s[f.i] {
@@ -670,6 +670,8 @@ func (f *flow) node() (*Node, *Problem) {
 	return Resolve(strings.TrimRight(f.s[at:f.i], " \t"), f.r.first+f.r.i, at+1)
 }
 
+const multiLineFlow = "a flow collection ([...] or {...}) over several lines, which this reader does not read: keep it on one line, or write a block sequence or mapping"
+
 // seq reads a flow sequence.
 func (f *flow) seq() (*Node, *Problem) {
 	s := &Node{Kind: Seq, Line: f.r.first + f.r.i, Col: f.i + 1}
@@ -692,6 +694,8 @@ func (f *flow) seq() (*Node, *Problem) {
 		case f.i < len(f.s) && f.s[f.i] == ']':
 		case f.i < len(f.s) && f.s[f.i] == ':':
 			return nil, f.errorf("a key: value inside a flow sequence, which this reader does not read: write it as {key: value}")
+		case f.i == len(f.s):
+			return nil, f.errorf(multiLineFlow)
 		default:
 			return nil, f.errorf("expected , or ] in a flow sequence on this line")
 		}
@@ -744,6 +748,8 @@ func (f *flow) mapping() (*Node, *Problem) {
 		case f.i < len(f.s) && f.s[f.i] == ',':
 			f.i++
 		case f.i < len(f.s) && f.s[f.i] == '}':
+		case f.i == len(f.s):
+			return nil, f.errorf(multiLineFlow)
 		default:
 			return nil, f.errorf("expected , or } in a flow mapping on this line")
 		}
