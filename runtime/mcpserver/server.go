@@ -247,6 +247,7 @@ type Server struct {
 	prompts   catalog[mcprt.Prompt]
 	resources catalog[mcprt.Resource] // static URIs
 	templates catalog[mcprt.Resource] // URI templates
+	skills    skillState              // Agent Skills, see skills.go
 
 	// caps holds the serialized capabilities per revision and what they
 	// publish; it is rebuilt (under capsMu) whenever prompts or resources
