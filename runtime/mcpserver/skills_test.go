@@ -19,10 +19,10 @@ import (
 // file, and a second skill under a prefix.
 func skillFS() fstest.MapFS {
 	return fstest.MapFS{
-		"pdf/SKILL.md":                 {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms\nmetadata:\n  version: \"2\"\n---\nRead references/FORMS.md.\n")},
-		"pdf/references/FORMS.md":      {Data: []byte("# Forms\n")},
-		"pdf/templates/regional/eu.md": {Data: []byte("EU\n")},
-		"pdf/logo.png":                 {Data: []byte{0x89, 'P', 'N', 'G', 0xff}},
+		"pdf/SKILL.md":                  {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms\nmetadata:\n  version: \"2\"\n---\nRead references/FORMS.md.\n")},
+		"pdf/references/FORMS.md":       {Data: []byte("# Forms\n")},
+		"pdf/templates/regional/eu.md":  {Data: []byte("EU\n")},
+		"pdf/logo.png":                  {Data: []byte{0x89, 'P', 'N', 'G', 0xff}},
 		"acme/billing/refunds/SKILL.md": {Data: []byte("---\nname: refunds\ndescription: >\n  Process refunds\n  by policy.\n---\nBody\n")},
 	}
 }
