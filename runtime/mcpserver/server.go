@@ -196,6 +196,11 @@ type Server struct {
 	// "private" (a read may depend on who asks). Set them before serving.
 	ListCache, ReadCache CacheHint
 
+	// SkillsPageSize is the number of skills per page of skills/list,
+	// and of children per page of resources/directory/read. Zero means
+	// Identity.PageSize. Set it before serving.
+	SkillsPageSize int
+
 	// Auth, when set, makes the Streamable HTTP endpoint an OAuth 2.1
 	// protected resource: every request needs a bearer token its Verifier
 	// accepts. stdio never has authorization. Set it before serving.

@@ -104,8 +104,8 @@ func (s *Server) serveSkills(ctx context.Context, x *exchange, m *message) (resu
 		if err != nil {
 			return nil, err, true
 		}
-		result, rerr = s.listPage(x, start, "skills", func(dst []byte, _ wire.Revision, start, size int) ([]byte, int, bool) {
-			return c.set.AppendPage(dst, start, size)
+		result, rerr = s.listPage(x, start, "skills", func(dst []byte, _ wire.Revision, start, _ int) ([]byte, int, bool) {
+			return c.set.AppendPage(dst, start, s.skillsPageSize())
 		})
 		return result, rerr, true
 	case "skills/get":
@@ -161,7 +161,7 @@ func (s *Server) readDirectory(x *exchange, set *wire.Skills, params []byte) ([]
 		dst = append(dst, `"resultType":"complete",`...)
 	}
 	dst = append(dst, `"resources":[`...)
-	dst, next, isDir, ok := set.AppendDirectory(dst, uri, start, s.id.PageSize)
+	dst, next, isDir, ok := set.AppendDirectory(dst, uri, start, s.skillsPageSize())
 	switch {
 	case !isDir:
 		return nil, invalidURI("invalid params: "+uri+" is not a directory of a skill", uri)
@@ -176,6 +176,14 @@ func (s *Server) readDirectory(x *exchange, set *wire.Skills, params []byte) ([]
 		dst = append(dst, s.cacheHints().list...)
 	}
 	return append(dst, '}'), nil
+}
+
+// skillsPageSize is the page size of skills/list and directory reads.
+func (s *Server) skillsPageSize() int {
+	if s.SkillsPageSize != 0 {
+		return s.SkillsPageSize
+	}
+	return s.id.PageSize
 }
 
 // invalidURI is a -32602 error whose data names uri, as resources/read's

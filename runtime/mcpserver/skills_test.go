@@ -146,6 +146,12 @@ func TestSkillsPages(t *testing.T) {
 	if got := len(c.ListSkills()); got != 7 {
 		t.Errorf("every page lists %d skills, want 7", got)
 	}
+	own := mcptest.New(t, mcptest.Skills(skillsOf(t, fsys)...), mcptest.Identity(mcprt.Identity{Name: "t", Version: "0"}))
+	own.Server().SkillsPageSize = 3
+	raw, _ = own.Request("skills/list", nil)
+	if err := json.Unmarshal(raw, &page); err != nil || len(page.Skills) != 3 || page.NextCursor == "" {
+		t.Errorf("SkillsPageSize 3 beside a PageSize of 0: %s", raw)
+	}
 	root := c.ReadDirectory("skill://s0")
 	var names []string
 	for _, e := range root {
