@@ -31,17 +31,19 @@ func Read(fm *skillfile.Frontmatter) (*skillfile.Node, *skillfile.Problem) {
 // lineOf finds the line of a yaml.v3 error message.
 var lineOf = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
-// problem turns a yaml.v3 error into a problem at its line.
+// problem turns a yaml.v3 error into a problem at its line, as near as
+// the library says: its lines are sometimes those of the construct the
+// error is in, and it gives no column, so Col is 0.
 func problem(fm *skillfile.Frontmatter, err error) *skillfile.Problem {
 	m := lineOf.FindStringSubmatch(err.Error())
 	if m == nil {
-		return &skillfile.Problem{Line: fm.Line, Col: 1, Msg: "the frontmatter is not YAML: " + err.Error()}
+		return &skillfile.Problem{Line: fm.Line, Msg: "the frontmatter is not YAML: " + err.Error()}
 	}
 	line := fm.Line
 	if n, e := strconv.Atoi(m[1]); e == nil {
 		line += n - 1
 	}
-	return &skillfile.Problem{Line: line, Col: 1, Msg: "the frontmatter is not YAML: " + m[2]}
+	return &skillfile.Problem{Line: line, Msg: "the frontmatter is not YAML: " + m[2]}
 }
 
 type converter struct {
