@@ -30,6 +30,8 @@ type Catalog struct {
 	resources  map[string]*mcprt.Resource
 	templates  []*mcprt.Resource   // in the order added
 	toolScopes map[string][]string // the Scopes of the tools added, by name
+	skillList  []mcprt.Skill       // the skills added, in order (see skills.go)
+	skills     *Skills             // what they serve
 }
 
 // AddToolScopes keeps the scopes of tools, by name, for ScopesOf; a tool
@@ -56,6 +58,9 @@ func (c *Catalog) AddToolScopes(tools []mcprt.Tool) {
 func (c *Catalog) ScopesOf(method, name, uri string, match func(template, uri string) bool) []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	if need, ok := c.skillScopes(method, uri); ok {
+		return need
+	}
 	switch method {
 	case "tools/call":
 		return c.toolScopes[name]
@@ -106,6 +111,9 @@ func (c *Catalog) AllScopes() []string {
 	}
 	for _, t := range c.templates {
 		add(t.Scopes)
+	}
+	for _, s := range c.skills.AllScopes() {
+		add(s)
 	}
 	slices.Sort(out) // the maps' order is random; the metadata's is not
 	return out

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -604,4 +606,63 @@ func (set *Skills) AppendCapability(dst []byte) []byte {
 		return append(dst, `{"directoryRead":true}`...)
 	}
 	return append(dst, `{}`...)
+}
+
+// AddSkills adds skills to those c serves, or replaces those of the same
+// paths, and returns the set to serve. On a problem it returns it and
+// keeps the set it had.
+func (c *Catalog) AddSkills(skills []mcprt.Skill) (*Skills, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	all := append(slices.Clone(c.skillList), skills...)
+	set, err := NewSkills(all)
+	if err != nil {
+		return nil, err
+	}
+	c.skillList, c.skills = all, set
+	return set, nil
+}
+
+// Skills returns the skills c serves, nil for none.
+func (c *Catalog) Skills() *Skills {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.skills
+}
+
+// skillScopes returns the scopes a request about the skills needs, and
+// whether it is one: skills/get, resources/directory/read, and
+// resources/read of a skill's file. c.mu is held.
+func (c *Catalog) skillScopes(method, uri string) ([]string, bool) {
+	switch {
+	case c.skills == nil:
+		return nil, false
+	case method == "skills/get", method == "resources/directory/read":
+		return c.skills.Scopes(uri), true
+	case method == "resources/read" && c.skills.IsSkillURI(uri):
+		return c.skills.Scopes(uri), true
+	}
+	return nil, false
+}
+
+// SkillCursor is the cursor of the page of a skills list from offset,
+// for the adapters, whose SDKs page only their own lists.
+func SkillCursor(offset int) string {
+	return base64.RawURLEncoding.EncodeToString(strconv.AppendInt([]byte("s"), int64(offset), 10))
+}
+
+// SkillOffset reads a cursor SkillCursor wrote; "" is the first page.
+func SkillOffset(cursor string) (int, bool) {
+	if cursor == "" {
+		return 0, true
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(b) < 2 || b[0] != 's' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(b[1:]))
+	if err != nil || n < 0 || SkillCursor(n) != cursor {
+		return 0, false
+	}
+	return n, true
 }
