@@ -46,7 +46,7 @@ func AddSkills(s *mcp.Server, skills ...mcprt.Skill) error {
 	reg.lists.add(kindTemplates, files.URI, d, wire.NewDescriptors(&files, wire.AppendResourceTemplate, 0))
 	s.AddResourceTemplate(d, skillFileHandler(reg))
 	for _, m := range []struct {
-		name string
+		name  string
 		serve func(*wire.Skills, *skillParams, wire.Revision, int) ([]byte, error)
 	}{{"skills/list", listSkills}, {"skills/get", getSkill}, {"resources/directory/read", readDirectory}} {
 		err := mcp.AddReceivingCustomMethod(s, m.name, func(ctx context.Context, ss *mcp.ServerSession, p *skillParams) (*rawResult, error) {

@@ -47,10 +47,10 @@ type Package struct {
 	// EmbedFiles are the files the package's //go:embed lines embed,
 	// absolute paths, which //mcp:skills reads.
 	EmbedFiles []string
-	Syntax     []*ast.File // the files, parsed with comments
-	Types   *types.Package // nil when the package could not be type-checked
-	Info    *types.Info
-	Module  string // path of the package's module; "" outside a module
+	Syntax     []*ast.File    // the files, parsed with comments
+	Types      *types.Package // nil when the package could not be type-checked
+	Info       *types.Info
+	Module     string // path of the package's module; "" outside a module
 	// Local returns the package of the given import path, type-checked
 	// from source, when it belongs to the same module; nil otherwise.
 	// Declarations of other packages are read from it rather than from
