@@ -103,6 +103,7 @@ func prepareSkill(s mcprt.Skill) (*servedSkill, error) {
 	}
 	ss := &servedSkill{skill: s, uri: skillfile.ManifestURI(s.Path), root: skillfile.URI(s.Path, "")}
 	ss.skill.Files = slices.Clone(s.Files)
+	var fm *skillfile.Node
 	if s.Files == nil {
 		if s.Read == nil {
 			return nil, errors.New("it has neither Files nor Read")
@@ -110,12 +111,15 @@ func prepareSkill(s mcprt.Skill) (*servedSkill, error) {
 		if s.Frontmatter == nil {
 			return nil, errors.New("a skill whose files Read produces needs its Frontmatter")
 		}
-	} else if err := completeFiles(&ss.skill); err != nil {
-		return nil, err
-	}
-	fm, err := frontmatterNode(ss.skill.Frontmatter)
-	if err != nil {
-		return nil, err
+		var err error
+		if fm, err = frontmatterNode(ss.skill.Frontmatter); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if fm, err = completeFiles(&ss.skill); err != nil {
+			return nil, err
+		}
 	}
 	if ps := skillfile.CheckFrontmatter(fm, s.Path, "", 0); len(ps) > 0 {
 		msgs := make([]string, len(ps))
@@ -132,27 +136,27 @@ func prepareSkill(s mcprt.Skill) (*servedSkill, error) {
 
 // completeFiles checks the files of s, computes the sizes, digests and
 // media types they lack, and takes the frontmatter from SKILL.md, or
-// checks that Frontmatter is the same.
-func completeFiles(s *mcprt.Skill) error {
+// checks that Frontmatter is the same. It returns the frontmatter read.
+func completeFiles(s *mcprt.Skill) (*skillfile.Node, error) {
 	seen := map[string]bool{}
 	var manifest []byte
 	var total int64
 	for i := range s.Files {
 		f := &s.Files[i]
 		if f.Path == "" || path.Clean(f.Path) != f.Path || strings.HasPrefix(f.Path, "/") || f.Path == "." || strings.HasPrefix(f.Path, "../") {
-			return fmt.Errorf("bad file path %q: write it below the skill's directory, with / between names", f.Path)
+			return nil, fmt.Errorf("bad file path %q: write it below the skill's directory, with / between names", f.Path)
 		}
 		if seen[f.Path] {
-			return fmt.Errorf("the file %s is listed twice", f.Path)
+			return nil, fmt.Errorf("the file %s is listed twice", f.Path)
 		}
 		seen[f.Path] = true
 		if f.Open == nil {
-			return fmt.Errorf("the file %s has no Open", f.Path)
+			return nil, fmt.Errorf("the file %s has no Open", f.Path)
 		}
 		if f.Digest == "" || f.MIMEType == "" || f.Path == skillfile.Manifest {
 			data, err := f.Open()
 			if err != nil {
-				return fmt.Errorf("reading %s: %w", f.Path, err)
+				return nil, fmt.Errorf("reading %s: %w", f.Path, err)
 			}
 			if f.Digest == "" {
 				f.Size, f.Digest = int64(len(data)), mcprt.Digest(data)
@@ -165,17 +169,17 @@ func completeFiles(s *mcprt.Skill) error {
 			}
 		}
 		if !validDigest(f.Digest) {
-			return fmt.Errorf("the digest of %s is %q, not sha256: and 64 lowercase hex digits", f.Path, f.Digest)
+			return nil, fmt.Errorf("the digest of %s is %q, not sha256: and 64 lowercase hex digits", f.Path, f.Digest)
 		}
 		total += f.Size
 	}
 	switch {
 	case manifest == nil:
-		return errors.New("it has no SKILL.md")
+		return nil, errors.New("it has no SKILL.md")
 	case len(s.Files) > skillfile.MaxFiles:
-		return fmt.Errorf("it has %d files, more than the %d hosts must accept", len(s.Files), skillfile.MaxFiles)
+		return nil, fmt.Errorf("it has %d files, more than the %d hosts must accept", len(s.Files), skillfile.MaxFiles)
 	case total > skillfile.MaxBytes:
-		return fmt.Errorf("it holds %d bytes, more than the %d (16 MiB) hosts must accept", total, skillfile.MaxBytes)
+		return nil, fmt.Errorf("it holds %d bytes, more than the %d (16 MiB) hosts must accept", total, skillfile.MaxBytes)
 	}
 	fm, p := skillfile.Split(manifest)
 	var root *skillfile.Node
@@ -184,18 +188,21 @@ func completeFiles(s *mcprt.Skill) error {
 	}
 	if p != nil {
 		p.File = skillfile.Manifest
-		return p
+		return nil, p
 	}
 	got := root.AppendJSON(nil)
 	if s.Frontmatter == nil {
 		s.Frontmatter = got
-		return nil
+		return root, nil
+	}
+	if bytes.Equal(s.Frontmatter, got) { // as mcprt.SkillsFS writes it
+		return root, nil
 	}
 	var a, b any
 	if json.Unmarshal(s.Frontmatter, &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
-		return errors.New("Frontmatter differs from the frontmatter of its SKILL.md, which hosts compare field by field: leave it nil to take it from SKILL.md")
+		return nil, errors.New("Frontmatter differs from the frontmatter of its SKILL.md, which hosts compare field by field: leave it nil to take it from SKILL.md")
 	}
-	return nil
+	return root, nil
 }
 
 func validDigest(d string) bool {
@@ -384,6 +391,11 @@ func (set *Skills) AppendPage(dst []byte, start, size int) ([]byte, int, bool) {
 	if size > 0 && start+size < n {
 		end = start + size
 	}
+	need := end - start // the commas, and a little room
+	for i := start; i < end; i++ {
+		need += len(set.list[i].entry)
+	}
+	dst = slices.Grow(dst, need+256) // one allocation for a page of many skills
 	for i := start; i < end; i++ {
 		if i > start {
 			dst = append(dst, ',')
