@@ -574,6 +574,13 @@ rest:
 	if r.i == len(r.lines) && !r.lastBreak {
 		missing = 1
 	}
+	// Hosts split the frontmatter from SKILL.md differently: some keep
+	// the line break before the closing ---, some do not. A scalar that
+	// ends the frontmatter and keeps its final line break reads
+	// differently to them.
+	if r.i == len(r.lines) && (chomp == '+' || chomp == 0 && missing == 1 && trail == 0 && len(lines) > 0) {
+		return nil, r.errAt(line, c, "a block scalar that ends the frontmatter, whose final line break hosts read differently: write "+head[:1]+"- to drop it, or put another key after the scalar")
+	}
 	var b strings.Builder
 	lead := true
 	prevSpaced := false

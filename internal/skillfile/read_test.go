@@ -41,7 +41,7 @@ var frontmatters = []string{
 	"  name: indented\n  description: map\n",
 	"name: a\ndescription: >\n\n  leading blank\n",
 	"name: a\nd: |\n  a\n\n  b\n\n\n",
-	"name: a\nd: >+\n  a\n\n",
+	"name: a\nd: >+\n  a\n\nz: 1",
 	"name: a\nd: |\n\n",
 	"name: a\nd:\n  # comment only\nnext: b",
 	"name: a\nd: >\n  one\n   spaced\n  two\n",
@@ -131,6 +131,8 @@ func TestReadRefuses(t *testing.T) {
 		{"", "2:1: the frontmatter is empty"},
 		{"v: |\n   \n  x", "3:1: a line of spaces before"},
 		{"%YAML 1.2", "2:1: a YAML directive"},
+		{"d: >\n  ends the frontmatter", "2:4: a block scalar that ends the frontmatter"},
+		{"d: |+\n  keeps its breaks\n", "2:4: a block scalar that ends the frontmatter"},
 	}
 	for _, c := range cases {
 		_, p := skillfile.Read(split(t, c.text))

@@ -23,7 +23,7 @@ func skillFS() fstest.MapFS {
 		"pdf/references/FORMS.md":       {Data: []byte("# Forms\n")},
 		"pdf/templates/regional/eu.md":  {Data: []byte("EU\n")},
 		"pdf/logo.png":                  {Data: []byte{0x89, 'P', 'N', 'G', 0xff}},
-		"acme/billing/refunds/SKILL.md": {Data: []byte("---\nname: refunds\ndescription: >\n  Process refunds\n  by policy.\n---\nBody\n")},
+		"acme/billing/refunds/SKILL.md": {Data: []byte("---\nname: refunds\ndescription: >-\n  Process refunds\n  by policy.\n---\nBody\n")},
 	}
 }
 
