@@ -163,6 +163,14 @@ type Form struct {
 	Pos token.Pos // position of the "//" of the directive
 }
 
+// Skills is the //mcp:skills directive on an embed.FS variable: the
+// directories below its embedded directory that hold a SKILL.md are
+// Agent Skills.
+type Skills struct {
+	Pos    token.Pos // position of the "//" of the directive
+	Scopes List      // OAuth scopes, from scope=
+}
+
 // Tag is the `mcp:"..."` struct tag, and the keys of //mcp:param.
 type Tag struct {
 	Pos token.Pos // position of the mcp tag value, or of the directive

@@ -16,7 +16,7 @@ import (
 //
 // It returns (nil, nil) when the line is not an //mcp: directive; a space
 // after the slashes ("// mcp:tool") makes an ordinary comment. Otherwise it
-// returns a *Tool, *Resource, *Prompt, *Param, *Icon or *Form together
+// returns a *Tool, *Resource, *Prompt, *Param, *Icon, *Form or *Skills together
 // with every problem found. The value is returned even when there are
 // errors, with the good keys filled in; it is nil only when the directive
 // name is unknown.
@@ -49,6 +49,17 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 		return parseParam(pos, args, valid, errs)
 	case "icon":
 		return parseIcon(pos, args, valid, errs)
+	case "skills":
+		sk := &Skills{Pos: pos}
+		d := newDecoder(errs)
+		d.apply(args, valid, func(a arg) bool {
+			if a.key != "scope" {
+				return false
+			}
+			d.scopes(a, &sk.Scopes)
+			return true
+		})
+		return sk, d.result()
 	case "form":
 		for _, a := range args {
 			errs = append(errs, errorf(a.pos, "//mcp:form takes no arguments; describe the form's fields with tags"))

@@ -36,6 +36,8 @@ func TestParseDirectiveGood(t *testing.T) {
 		want any
 	}{
 		{`//mcp:tool`, &Tool{Pos: base}},
+		{`//mcp:skills`, &Skills{Pos: base}},
+		{`//mcp:skills scope="kb.read kb.write"`, &Skills{Pos: base, Scopes: List{[]string{"kb.read", "kb.write"}, p(13), true}}},
 		{`//mcp:tool scope="kb:read  kb:write" name=x`, &Tool{Pos: base, Scopes: List{[]string{"kb:read", "kb:write"}, p(11), true}, Name: String{"x", p(37), true}}},
 		{`//mcp:tool scope=https://api.example.com/!#[]~`, &Tool{Pos: base, Scopes: List{[]string{"https://api.example.com/!#[]~"}, p(11), true}}},
 		{
@@ -212,9 +214,11 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:params a`, []wantErr{{6, `unknown directive //mcp:params; did you mean //mcp:param?`}}},
 		{`//mcp:tool openWorldHint=false`, []wantErr{{11, `unknown key "openWorldHint"; did you mean "openworld"? ` + toolKeyList}}},
 		{`//mcp:form x=1`, []wantErr{{11, `//mcp:form takes no arguments; describe the form's fields with tags`}}},
+		{`//mcp:skills scopes=a`, []wantErr{{13, `unknown key "scopes"; did you mean "scope"? (valid keys: scope)`}}},
+		{`//mcp:skill`, []wantErr{{6, `unknown directive //mcp:skill; did you mean //mcp:skills?`}}},
 		{`//mcp:resources uri=a:b`, []wantErr{{6, `unknown directive //mcp:resources; did you mean //mcp:resource?`}}},
 		{`//mcp:promt`, []wantErr{{6, `unknown directive //mcp:promt; did you mean //mcp:prompt?`}}},
-		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form)`}}},
+		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form, skills)`}}},
 
 		{`//mcp:param`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
 		{`//mcp:param min=1`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},

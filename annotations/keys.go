@@ -71,6 +71,8 @@ var directives = []Directive{
 	{Name: "icon", Args: "src=URL [mime=TYPE] [sizes=WxH[,WxH]] [theme=light|dark]", Keys: iconKeys,
 		Doc: "on a tool: an icon clients may show for it; one directive per icon"},
 	{Name: "form", Doc: "on a struct type: a form a tool can ask the user to fill in (mcprt.ElicitForm); no keys"},
+	{Name: "skills", Args: "[scope=SCOPES]", Keys: skillsKeys,
+		Doc: "on an embed.FS var with one //go:embed DIR: every directory below DIR holding a SKILL.md is an Agent Skill (MCPSkills)"},
 }
 
 // Values of the keys that take one of a few words, shared by the tables
@@ -126,6 +128,10 @@ var promptKeys = []Key{
 	{"title", "TEXT", "human-readable title"},
 	{"description", "TEXT", "replaces the doc comment as the description"},
 	{"scope", "SCOPES", "OAuth scopes prompts/get needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
+}
+
+var skillsKeys = []Key{
+	{"scope", "SCOPES", "OAuth scopes skills/get, resources/read and directory reads of the skills need, space-separated, every one checked on an authorized HTTP server"},
 }
 
 // paramKeys are the keys //mcp:param takes besides those of the tag:

@@ -76,6 +76,11 @@ func main() {
 	}
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
+	// Two skills a page, so that skills/list and directory reads page.
+	srv.SkillsPageSize = 2
+	if err := srv.AddSkills(MCPSkills()...); err != nil {
+		log.Fatal(err)
+	}
 	server = srv
 	var err error
 	if *addr == "" {

@@ -419,6 +419,16 @@ func MCPResources() []mcprt.Resource {
 	}}
 }
 
+// MCPSkills returns the Agent Skills that the embed.FS skills holds below
+// skills/: acme/billing/refunds, git-workflow, pdf-processing,
+// pdf-processing/forms/fill-form.
+// It reads their files when called, so their sizes and digests are those of
+// the bytes the binary holds. It panics when those files break a rule go
+// generate checks: they changed since, and go generate says what is wrong.
+func MCPSkills() []mcprt.Skill {
+	return mcpimpl.Skills(skills, "skills", nil, "acme/billing/refunds", "git-workflow", "pdf-processing", "pdf-processing/forms/fill-form")
+}
+
 type mcpgen_args_TestElicitation struct {
 	message string
 }

@@ -53,7 +53,7 @@ var identity = mcprt.Identity{
 	Name:         "kb",
 	Version:      "1.0.0",
 	Title:        "Knowledge base",
-	Instructions: "Search the articles, read them as kb:// resources, and use the summarize and compare prompts.",
+	Instructions: "Search the articles, read them as kb:// resources, and use the summarize and compare prompts. The skill skill://using-kb/SKILL.md says how to use the tools well.",
 
 	EnableCompletions:           true,
 	EnableElicitation:           true,
@@ -178,6 +178,9 @@ func serveBuiltin(ctx context.Context, addr string, a *mcpserver.Auth, cors stri
 	}
 	srv.AddPrompts(MCPPrompts()...)
 	srv.AddResources(MCPResources()...)
+	if err := srv.AddSkills(MCPSkills()...); err != nil {
+		return err
+	}
 	base.changed = srv.ResourceUpdated
 	base.added = func(a Article) { srv.AddResources(articleResource(a)) }
 	if addr == "" {

@@ -182,6 +182,15 @@ func MCPResources() []mcprt.Resource {
 	}}
 }
 
+// MCPSkills returns the Agent Skills that the embed.FS skills holds below
+// skills/: using-kb.
+// It reads their files when called, so their sizes and digests are those of
+// the bytes the binary holds. It panics when those files break a rule go
+// generate checks: they changed since, and go generate says what is wrong.
+func MCPSkills() []mcprt.Skill {
+	return mcpimpl.Skills(skills, "skills", []string{"kb.read"}, "using-kb")
+}
+
 type mcpgen_args_LinkAccount struct{}
 
 func mcpgen_call_LinkAccount(ctx context.Context, args []byte) mcprt.Result {

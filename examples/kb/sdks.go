@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"net/http"
 	"os"
 
@@ -23,6 +24,9 @@ func serveSDK(ctx context.Context, sdk, addr string, a *mcpserver.Auth) error {
 		srv := gosdk.NewServer(identity, MCPTools()...)
 		gosdk.AddPrompts(srv, MCPPrompts()...)
 		gosdk.AddResources(srv, MCPResources()...)
+		if err := gosdk.AddSkills(srv, MCPSkills()...); err != nil {
+			return err
+		}
 		base.changed = func(uri string) { gosdk.ResourceUpdated(srv, uri) }
 		base.added = func(a Article) { gosdk.AddResources(srv, articleResource(a)) }
 		if addr == "" {
@@ -37,6 +41,10 @@ func serveSDK(ctx context.Context, sdk, addr string, a *mcpserver.Auth) error {
 		srv := mcpgo.NewServer(identity, MCPTools()...)
 		mcpgo.AddPrompts(srv, MCPPrompts()...)
 		mcpgo.AddResources(srv, MCPResources()...)
+		if err := mcpgo.AddSkills(srv, MCPSkills()...); err != nil {
+			// mcp-go cannot serve skills; the server serves the rest.
+			log.Print(err)
+		}
 		base.changed = func(uri string) { mcpgo.ResourceUpdated(srv, uri) }
 		base.added = func(a Article) { mcpgo.AddResources(srv, articleResource(a)) }
 		if addr == "" {

@@ -68,6 +68,7 @@ type File struct {
 	Tools     []mcprt.Tool
 	Prompts   []mcprt.Prompt
 	Resources []mcprt.Resource
+	Skills    []mcprt.Skill // their files hold the bytes go generate read
 	// models are the analyzed tools behind Tools, in the same order, for
 	// positioning what -lint finds at the Go source.
 	models []*model.Tool
@@ -198,7 +199,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	}
 	genPath := filepath.Join(p.Dir, cfg.Output)
 	in := analyze.Input{Fset: fset, Files: p.Syntax, Pkg: p.Types, Info: p.Info,
-		Dir: p.Dir, GenFile: genPath, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")}
+		Dir: p.Dir, GenFile: genPath, EmbedFiles: p.EmbedFiles, ReadFile: load.ReadFile, Local: p.Local, Progress: progress("analyze")}
 	m, ds := analyze.Package(in)
 	diags = append(diags, ds...)
 	if cfg.Card {
@@ -223,7 +224,7 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), models: m.Tools, pkg: m}, diags
+	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), Skills: runtimeSkills(m), models: m.Tools, pkg: m}, diags
 }
 
 // portable rewrites the input schema of each tool of m in the portable
@@ -286,6 +287,23 @@ func runtimeResources(m *model.Package) []mcprt.Resource {
 		resources = append(resources, rr)
 	}
 	return resources
+}
+
+// runtimeSkills builds the skills of a package, for -list: their files
+// hold the bytes read now.
+func runtimeSkills(m *model.Package) []mcprt.Skill {
+	if m.Skills == nil {
+		return nil
+	}
+	var skills []mcprt.Skill
+	for _, s := range m.Skills.List {
+		sk := mcprt.Skill{Path: s.Path, Frontmatter: s.Frontmatter, Scopes: m.Skills.Scopes}
+		for _, f := range s.Files {
+			sk.Files = append(sk.Files, mcprt.NewSkillFile(f.Path, f.Data))
+		}
+		skills = append(skills, sk)
+	}
+	return skills
 }
 
 func toolUI(ui *model.ToolUI) *mcprt.ToolUI {
@@ -377,6 +395,17 @@ func scopesMeta(scopes []string) []byte {
 	return append(meta, "]}"...)
 }
 
+// withScopes adds the _meta of scopes (see scopesMeta) to the JSON object
+// at the end of list, one that has no _meta of its own: a skill's entry.
+func withScopes(list []byte, scopes []string) []byte {
+	meta := scopesMeta(scopes)
+	if meta == nil {
+		return list
+	}
+	list = append(list[:len(list)-1], `,"_meta":`...)
+	return append(append(list, meta...), '}')
+}
+
 // listTool appends t's descriptor as -list shows it: the latest
 // revision's, with its scopes under _meta and its task support as
 // 2025-11-25 publishes it, execution.taskSupport. The latest revision
@@ -395,11 +424,12 @@ func listTool(dst []byte, t *mcprt.Tool) []byte {
 
 // List returns what the packages would serve, for the latest revision, as
 // indented JSON: the tools/list result, with the lists of prompts,
-// resources and resource templates beside "tools" when there are any.
-// Scopes show under _meta, as ScopesMeta says, and task support as
-// listTool says.
+// resources, resource templates and skills (the entries of skills/list,
+// with the digests of the files as go generate read them) beside "tools"
+// when there are any. Scopes show under _meta, as ScopesMeta says, and
+// task support as listTool says.
 func List(files []File) ([]byte, error) {
-	var tools, prompts, resources, templates []byte
+	var tools, prompts, resources, templates, skills []byte
 	for _, f := range files {
 		for i := range f.Tools {
 			tools = listTool(comma(tools), &f.Tools[i])
@@ -418,12 +448,22 @@ func List(files []File) ([]byte, error) {
 				resources = wire.AppendResource(comma(resources), &r, wire.LatestRevision)
 			}
 		}
+		if len(f.Skills) > 0 {
+			set, err := wire.NewSkills(f.Skills)
+			if err != nil { // checked by the analysis: a bug
+				return nil, fmt.Errorf("internal error: %v", err)
+			}
+			for i := range set.Len() {
+				entry, _, _ := set.AppendPage(nil, i, 1)
+				skills = withScopes(append(comma(skills), entry...), f.Skills[0].Scopes)
+			}
+		}
 	}
 	buf := append(append([]byte(`{"tools":[`), tools...), ']')
 	for _, l := range []struct {
 		key  string
 		list []byte
-	}{{"prompts", prompts}, {"resources", resources}, {"resourceTemplates", templates}} {
+	}{{"prompts", prompts}, {"resources", resources}, {"resourceTemplates", templates}, {"skills", skills}} {
 		if l.list != nil {
 			buf = append(append(append(buf, `,"`+l.key+`":[`...), l.list...), ']')
 		}

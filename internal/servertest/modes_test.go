@@ -54,6 +54,7 @@ type pathServer interface {
 	addTools(...mcprt.Tool)
 	addPrompts(...mcprt.Prompt)
 	addResources(...mcprt.Resource)
+	addSkills(...mcprt.Skill) error
 	resourceUpdated(uri string)
 	// elicitationComplete tells the client of cs, once it can be told,
 	// that the URL elicitation id is complete.
@@ -193,6 +194,7 @@ type builtinServer struct{ s *mcpserver.Server }
 func (b builtinServer) addTools(tools ...mcprt.Tool)     { b.s.AddTools(tools...) }
 func (b builtinServer) addPrompts(p ...mcprt.Prompt)     { b.s.AddPrompts(p...) }
 func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...) }
+func (b builtinServer) addSkills(s ...mcprt.Skill) error { return b.s.AddSkills(s...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }
 func (b builtinServer) maskErrors()                      { b.s.MaskErrors = true }
 func (b builtinServer) use(ics ...mcpserver.Interceptor) bool {
@@ -241,6 +243,7 @@ type gosdkServer struct{ s *mcp.Server }
 func (g gosdkServer) addTools(tools ...mcprt.Tool)     { gosdk.AddTools(g.s, tools...) }
 func (g gosdkServer) addPrompts(p ...mcprt.Prompt)     { gosdk.AddPrompts(g.s, p...) }
 func (g gosdkServer) addResources(r ...mcprt.Resource) { gosdk.AddResources(g.s, r...) }
+func (g gosdkServer) addSkills(s ...mcprt.Skill) error { return gosdk.AddSkills(g.s, s...) }
 func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g.s, uri) }
 func (g gosdkServer) maskErrors()                      { gosdk.MaskErrors(g.s, true) }
 func (g gosdkServer) use(ics ...mcpserver.Interceptor) bool {
@@ -291,6 +294,7 @@ func (g mcpgoServer) addResources(r ...mcprt.Resource)  { mcpgo.AddResources(g.s
 func (g mcpgoServer) resourceUpdated(uri string)        { mcpgo.ResourceUpdated(g.s, uri) }
 func (g mcpgoServer) use(...mcpserver.Interceptor) bool { return false }
 func (g mcpgoServer) maskErrors()                       { mcpgo.MaskErrors(g.s, true) }
+func (g mcpgoServer) addSkills(s ...mcprt.Skill) error  { return mcpgo.AddSkills(g.s, s...) }
 
 // elicitationComplete waits for the standalone stream of cs, on which
 // mcp-go sends the notice.

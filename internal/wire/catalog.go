@@ -32,6 +32,8 @@ type Catalog struct {
 	prompts   map[string]*mcprt.Prompt
 	resources map[string]*mcprt.Resource
 	templates []*mcprt.Resource // in the order added
+	skillList []mcprt.Skill     // the skills added, in order (see skills.go)
+	skills    *Skills           // what they serve
 }
 
 // AddTools keeps tools, by name, for ScopesOf. A name taken already, or
@@ -69,6 +71,9 @@ func (c *Catalog) AddTools(tools []mcprt.Tool) error {
 func (c *Catalog) ScopesOf(method, name, uri string) []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	if need, ok := c.skillScopes(method, uri); ok {
+		return need
+	}
 	switch method {
 	case "tools/call":
 		if t := c.tools[name]; t != nil {
@@ -121,6 +126,9 @@ func (c *Catalog) AllScopes() []string {
 	}
 	for _, t := range c.templates {
 		add(t.Scopes)
+	}
+	for _, s := range c.skills.AllScopes() {
+		add(s)
 	}
 	slices.Sort(out) // the maps' order is random; the metadata's is not
 	return out

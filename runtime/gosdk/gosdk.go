@@ -49,7 +49,7 @@ import (
 // handlers (with EnableResourceSubscriptions).
 func NewServer(id mcprt.Identity, tools ...mcprt.Tool) *mcp.Server {
 	impl := &mcp.Implementation{Name: id.Name, Version: id.Version, Title: id.Title, WebsiteURL: id.WebsiteURL, Icons: icons(id.Icons)}
-	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}}
+	reg := &registry{sw: switches{logging: id.EnableLogging, elicitation: id.EnableElicitation, sampling: id.EnableSampling}, pageSize: id.PageSize}
 	opts := &mcp.ServerOptions{Instructions: id.Instructions, PageSize: id.PageSize, Capabilities: capabilities(&id)}
 	if id.EnableCompletions {
 		opts.CompletionHandler = reg.complete

@@ -37,6 +37,9 @@ type described struct {
 type listings struct {
 	mu   sync.RWMutex
 	byID map[string]map[string]described
+	// skills returns the skills served, whose extension the capabilities
+	// declare.
+	skills func() *wire.Skills
 }
 
 // The kinds of listings, named as the list results name their members.
@@ -112,16 +115,26 @@ func (l *listings) perRevision(next mcp.MethodHandler) mcp.MethodHandler {
 
 // capabilities returns a copy of the capabilities the SDK publishes, as
 // revision rev has them: without completions on 2024-11-05, which go-sdk
-// publishes on every revision, and with the MCP Apps extension when a
-// ui:// resource was added.
+// publishes on every revision, with the MCP Apps extension when a ui://
+// resource was added, and with the skills extension when skills were.
 func (l *listings) capabilities(c *mcp.ServerCapabilities, rev wire.Revision) *mcp.ServerCapabilities {
 	out := *c
 	if !rev.HasCompletions() {
 		out.Completions = nil
 	}
-	if l.hasApp() {
+	app, skills := l.hasApp(), l.skills()
+	if app || skills.Len() > 0 {
 		out.Extensions = maps.Clone(c.Extensions)
+	}
+	if app {
 		out.AddExtension(mcprt.AppsExtension, nil)
+	}
+	if skills.Len() > 0 {
+		settings := map[string]any{}
+		if skills.Directories() {
+			settings["directoryRead"] = true
+		}
+		out.AddExtension(mcprt.SkillsExtension, settings)
 	}
 	return &out
 }

@@ -31,6 +31,8 @@ type registry struct {
 	// seal seals the request states of 2026-07-28 questions.
 	sealMu sync.Mutex
 	seal   *mrtr.Sealer
+	// pageSize is the identity's, for skills/list and directory reads.
+	pageSize int
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -58,6 +60,7 @@ func registryOf(s *mcp.Server) *registry {
 // middleware at any time, so a server the caller made lists per revision
 // as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
+	r.lists.skills = r.Skills
 	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)

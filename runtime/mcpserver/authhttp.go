@@ -88,6 +88,7 @@ func (s *Server) declaredScopes() []string {
 			lists = append(lists, e.val.Scopes)
 		}
 	}
+	lists = append(lists, s.skillDeclaredScopes()...)
 	return authgate.Union(lists...)
 }
 
@@ -168,10 +169,15 @@ func (s *Server) opScopes(m *message) []string {
 				return e.val.Scopes
 			}
 		}
+	case "skills/get", "resources/directory/read":
+		return s.skillScopes(m)
 	case "resources/read":
 		uri, ok := stringValue(m.meta.uri)
 		if !ok {
 			return nil
+		}
+		if need := s.skillScopes(m); need != nil {
+			return need
 		}
 		if e := s.resources.get(uri); e != nil {
 			return e.val.Scopes

@@ -262,6 +262,7 @@ var legacyMethods = map[string]bool{
 	"tools/list": true, "tools/call": true, "logging/setLevel": true, "completion/complete": true,
 	"prompts/list": true, "prompts/get": true, "resources/list": true, "resources/templates/list": true,
 	"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true,
+	"skills/list": true, "skills/get": true, "resources/directory/read": true,
 	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
 }
 
@@ -291,6 +292,9 @@ func (s *Server) serve(ctx context.Context, x *exchange, m *message) ([]byte, *r
 		return s.complete(ctx, x, m.params)
 	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update":
 		return s.tasks(ctx, x, m)
+	}
+	if result, rerr, ok := s.serveSkills(ctx, x, m); ok {
+		return result, rerr
 	}
 	caps := s.caps.Load()
 	if caps.prompts {

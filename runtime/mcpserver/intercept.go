@@ -224,7 +224,7 @@ func (req *Request) name(m *message) {
 		req.Arguments = m.meta.toolArgs
 	case "prompts/get":
 		req.Name, _ = stringValue(m.meta.toolName)
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+	case "resources/read", "resources/subscribe", "resources/unsubscribe", "skills/get", "resources/directory/read":
 		req.URI, _ = stringValue(m.meta.uri)
 	}
 }

@@ -92,7 +92,8 @@ type capabilities struct {
 	json      [wire.NumRevisions][]byte
 	prompts   bool
 	resources bool
-	apps      bool // a ui:// resource is served: MCP Apps are declared
+	apps      bool   // a ui:// resource is served: MCP Apps are declared
+	skills    []byte // the skills extension's value, nil without skills
 }
 
 // refreshCapabilities rebuilds the published capabilities from the
@@ -107,8 +108,11 @@ func (s *Server) refreshCapabilities() {
 		prompts:   len(s.prompts.all()) > 0 || s.id.EnablePromptNotifications,
 		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
 		apps:      hasApp(s.resources.all()) || hasApp(s.templates.all()),
+		skills:    s.skillsCapability(),
 	}
-	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps {
+	// Skill files are resources: the skills extension needs the capability.
+	c.resources = c.resources || c.skills != nil
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps && bytes.Equal(old.skills, c.skills) {
 		return
 	}
 	for _, rev := range wire.Revisions {
@@ -153,18 +157,21 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)
 	}
-	if ext := rev.Stateless() && s.id.EnableTasks; ext || c.apps {
+	if ext := rev.Stateless() && s.id.EnableTasks; ext || c.apps || c.skills != nil {
 		// Extensions go in every revision's capabilities, whose objects
 		// are open; the tasks extension is 2026-07-28's alone.
 		dst = append(dst, `"extensions":{`...)
+		sep := ""
 		if ext {
 			dst = append(dst, `"`+TasksExtension+`":{}`...)
-		}
-		if ext && c.apps {
-			dst = append(dst, ',')
+			sep = ","
 		}
 		if c.apps {
-			dst = append(dst, `"`+mcprt.AppsExtension+`":{}`...)
+			dst = append(dst, sep+`"`+mcprt.AppsExtension+`":{}`...)
+			sep = ","
+		}
+		if c.skills != nil {
+			dst = append(append(dst, sep+`"`+mcprt.SkillsExtension+`":`...), c.skills...)
 		}
 		dst = append(dst, `},`...)
 	}

@@ -69,7 +69,7 @@ func (s *Server) listResources(x *exchange, params []byte) ([]byte, *rpcError) {
 	if err != nil {
 		return nil, err
 	}
-	return s.listPage(x, start, "resources", s.resources.appendPage)
+	return s.listPage(x, start, "resources", s.appendResourcePage)
 }
 
 // listTemplates answers resources/templates/list.
@@ -94,6 +94,9 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
 	ctx = mcprt.WithCaller(ctx, caller)
+	if result, rerr, ok := s.readSkillFile(ctx, x, uri); ok {
+		return result, rerr
+	}
 	if e := s.resources.get(uri); e != nil {
 		contents, missing, rerr := s.readFrom(ctx, x, &e.val, uri)
 		switch {

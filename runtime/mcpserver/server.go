@@ -105,6 +105,11 @@ type Server struct {
 	// "private" (a read may depend on who asks). Set them before serving.
 	ListCache, ReadCache CacheHint
 
+	// SkillsPageSize is the number of skills per page of skills/list,
+	// and of children per page of resources/directory/read. Zero means
+	// Identity.PageSize. Set it before serving.
+	SkillsPageSize int
+
 	// Auth, when set, makes the Streamable HTTP endpoint an OAuth 2.1
 	// protected resource: every request needs a bearer token its Verifier
 	// accepts. stdio never has authorization. Set it before serving.
@@ -176,6 +181,7 @@ type Server struct {
 	prompts   catalog[mcprt.Prompt]
 	resources catalog[mcprt.Resource] // static URIs
 	templates catalog[mcprt.Resource] // URI templates
+	skills    skillState              // Agent Skills, see skills.go
 
 	// caps holds the serialized capabilities per revision and what they
 	// publish; it is rebuilt (under capsMu) whenever prompts or resources

@@ -26,6 +26,7 @@ type config struct {
 	tools     []mcprt.Tool
 	prompts   []mcprt.Prompt
 	resources []mcprt.Resource
+	skills    []mcprt.Skill
 	id        *mcprt.Identity
 	rev       string
 }
@@ -132,6 +133,11 @@ func New(t testing.TB, opts ...Option) *Client {
 	}
 	if len(cfg.resources) > 0 {
 		srv.AddResources(cfg.resources...)
+	}
+	if len(cfg.skills) > 0 {
+		if err := srv.AddSkills(cfg.skills...); err != nil {
+			t.Fatalf("mcptest: %v", err)
+		}
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	c := &Client{

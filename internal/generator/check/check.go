@@ -47,7 +47,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	dir := filepath.Dir(pass.Fset.File(files[0].FileStart).Name())
 	_, diags := analyze.Package(analyze.Input{Fset: pass.Fset, Files: files, Pkg: pass.Pkg, Info: pass.TypesInfo,
-		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile, Local: load.Locals(dir, output, pass.Fset)})
+		Dir: dir, GenFile: filepath.Join(dir, output), ReadFile: load.ReadFile, Local: load.Locals(dir, output, pass.Fset),
+		NoEmbedFiles: true})
 	reported := map[reportKey]bool{}
 	for _, d := range diags {
 		pos := position(pass, files, d.Pos)

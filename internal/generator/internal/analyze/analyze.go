@@ -24,6 +24,11 @@ type Input struct {
 	Info    *types.Info
 	Dir     string
 	GenFile string // path of the generated file (skipped when reading)
+	// EmbedFiles are the files the package embeds, absolute paths.
+	// NoEmbedFiles says they are not known (go vet does not say), so
+	// that the skills they hold go unchecked.
+	EmbedFiles   []string
+	NoEmbedFiles bool
 	// ReadFile reads a file: a schema file named by input= or output=, or a
 	// Go file of another package whose declarations a tool uses, named as
 	// the type information names it. The analysis reads nothing itself.
@@ -74,7 +79,7 @@ func Package(in Input) (*model.Package, diag.List) {
 	a.checkApps()
 	a.checkCollisions(files)
 	a.checkDescriptions(files)
-	if len(a.pkg.Tools) == 0 && len(a.pkg.Prompts) == 0 && len(a.pkg.Resources) == 0 && len(a.pkg.Forms) == 0 {
+	if len(a.pkg.Tools) == 0 && len(a.pkg.Prompts) == 0 && len(a.pkg.Resources) == 0 && len(a.pkg.Forms) == 0 && a.pkg.Skills == nil {
 		return nil, a.diags
 	}
 	return a.pkg, a.diags
@@ -139,7 +144,7 @@ func (a *analyzer) file(f *ast.File) {
 			docs[fn.Doc] = fn
 		}
 	}
-	typeDocs := typeDocComments(f)
+	typeDocs, varDocs := typeDocComments(f), varDocComments(f)
 	var places map[*ast.CommentGroup]string
 	for _, cg := range f.Comments {
 		a.spacedDirectives(cg)
@@ -150,12 +155,19 @@ func (a *analyzer) file(f *ast.File) {
 		if spec := typeDocs[cg]; spec != nil && a.typeDirectives(cg, spec) {
 			continue
 		}
+		if spec := varDocs[cg]; spec != nil && a.varDirectives(cg, spec) {
+			continue
+		}
 		for _, c := range cg.List {
 			if !isMCPDirective(c.Text) {
 				continue
 			}
 			if places == nil {
 				places = commentPlaces(f)
+			}
+			if directiveWord(c.Text) == "//mcp:skills" {
+				a.errorf(c.Slash, "//mcp:skills %s: %s", placeOf(f, cg, places), skillsPlace)
+				continue
 			}
 			a.errorf(c.Slash, "%s %s: move it to the doc comment of a top-level func or method", directiveWord(c.Text), placeOf(f, cg, places))
 		}
@@ -249,6 +261,9 @@ func (a *analyzer) directive(fn *ast.FuncDecl, ds *funcDirectives, d any) {
 		return
 	case *annotations.Form:
 		a.errorf(d.Pos, "//mcp:form on func %s: move it to the doc comment of a struct type", fn.Name.Name)
+		return
+	case *annotations.Skills:
+		a.errorf(d.Pos, "//mcp:skills on func %s: %s", fn.Name.Name, skillsPlace)
 		return
 	default:
 		return

@@ -48,6 +48,7 @@ func (a *analyzer) generatedLists() map[string]*generatedList {
 		names.Tools:     {what: "tools", recvs: map[string]bool{}},
 		names.Prompts:   {what: "prompts", recvs: map[string]bool{}},
 		names.Resources: {what: "resources", recvs: map[string]bool{}},
+		names.Skills:    {what: "skills", recvs: map[string]bool{}, funcs: a.pkg.Skills != nil},
 	}
 	add := func(name string, recv *model.Receiver) {
 		if recv == nil {

@@ -38,6 +38,7 @@ func typeDocComments(f *ast.File) map[*ast.CommentGroup]*ast.TypeSpec {
 // the comment has been dealt with.
 func (a *analyzer) typeDirectives(cg *ast.CommentGroup, spec *ast.TypeSpec) bool {
 	var form *annotations.Form
+	var skills []*ast.Comment // reported below only beside a form: file reports them otherwise
 	for _, c := range cg.List {
 		if !isMCPDirective(c.Text) {
 			continue
@@ -48,12 +49,17 @@ func (a *analyzer) typeDirectives(cg *ast.CommentGroup, spec *ast.TypeSpec) bool
 		case *annotations.Form:
 			form = d
 		case nil:
+		case *annotations.Skills:
+			skills = append(skills, c)
 		default:
 			a.errorf(c.Slash, "%s on type %s: move it to the doc comment of a top-level func or method", directiveWord(c.Text), spec.Name.Name)
 		}
 	}
 	if form == nil {
 		return false
+	}
+	for _, c := range skills {
+		a.errorf(c.Slash, "//mcp:skills on type %s: %s", spec.Name.Name, skillsPlace)
 	}
 	if f := a.form(spec, form); f != nil {
 		a.pkg.Forms = append(a.pkg.Forms, f)

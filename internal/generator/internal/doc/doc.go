@@ -1,8 +1,9 @@
 // Package doc writes Markdown reference documentation of what an MCP
 // server serves: every tool with its arguments, their types and
 // constraints, its result and its hints; every prompt with its arguments;
-// every resource and resource template. It reads the JSON that mcpgen -list
-// prints, so the documentation describes exactly what clients are sent.
+// every resource and resource template; every skill with its files. It
+// reads the JSON that mcpgen -list prints, so the documentation describes
+// exactly what clients are sent.
 //
 // Headings start at level 2 (## Tools), so that the text can go under a
 // heading of a README or a page of a documentation site.
@@ -31,8 +32,9 @@ func Markdown(list []byte) ([]byte, error) {
 	w.section("Prompts", root.Array("prompts"), w.prompt)
 	w.section("Resources", root.Array("resources"), w.resource)
 	w.section("Resource templates", root.Array("resourceTemplates"), w.resource)
+	w.section("Skills", root.Array("skills"), w.skill)
 	if w.Len() == 0 {
-		w.WriteString("This server serves no tools, prompts or resources.\n")
+		w.WriteString("This server serves no tools, prompts, resources or skills.\n")
 	}
 	return bytes.TrimSuffix(w.Bytes(), []byte("\n")), nil
 }
@@ -181,6 +183,25 @@ func (w *writer) resource(r jsonv.Object) {
 	}
 	w.paragraph(strings.Join(facts, ", ") + ".")
 	w.scopes(r)
+}
+
+// skill documents one Agent Skill: its name and description, and its
+// files with their sizes.
+func (w *writer) skill(s jsonv.Object) {
+	uri := s.String("uri")
+	fm, _ := s.Object("frontmatter")
+	w.heading(fm.String("name"), "")
+	w.paragraph(fm.String("description"))
+	root := strings.TrimSuffix(uri, "SKILL.md")
+	var files []string
+	for _, r := range s.Array("resources") {
+		if f, ok := r.(jsonv.Object); ok {
+			size, _ := f.Get("size")
+			files = append(files, code(strings.TrimPrefix(f.String("uri"), root))+" ("+jsonv.Text(size)+" bytes)")
+		}
+	}
+	w.paragraph("URI " + code(uri) + ". Files: " + strings.Join(files, ", ") + ".")
+	w.scopes(s)
 }
 
 // scopes says which OAuth scopes an entry needs, from the _meta member

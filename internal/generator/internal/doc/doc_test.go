@@ -55,7 +55,7 @@ func TestCells(t *testing.T) {
 
 func TestEmptyAndBadLists(t *testing.T) {
 	md, err := Markdown([]byte(`{"tools":[]}`))
-	if err != nil || !strings.Contains(string(md), "no tools, prompts or resources") {
+	if err != nil || !strings.Contains(string(md), "no tools, prompts, resources or skills") {
 		t.Errorf("empty list: %q, %v", md, err)
 	}
 	if _, err := Markdown([]byte(`[1]`)); err == nil {

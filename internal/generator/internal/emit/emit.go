@@ -66,6 +66,7 @@ func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
 	e.toolLists()
 	e.promptList()
 	e.resourceList()
+	e.skillList()
 	for _, t := range pkg.Tools {
 		e.progress(t.Pos)
 		e.call(t)

@@ -29,6 +29,11 @@ func (e *emitter) cut() { e.f.Comment(cutMarker) }
 // between top-level declarations that a blank line separates. Formatting
 // a declaration never depends on another, so the result is the same bytes.
 func gofmt(src []byte) ([]byte, error) {
+	// Markers with nothing after them, as in a file of skills alone, cut
+	// nothing off.
+	for trimmed := bytes.TrimRight(src, "\n"); bytes.HasSuffix(trimmed, []byte("\n"+cutMarker)); trimmed = bytes.TrimRight(src, "\n") {
+		src = append(trimmed[:len(trimmed)-len(cutMarker)-1:len(trimmed)-len(cutMarker)-1], '\n')
+	}
 	pieces := bytes.Split(src, []byte("\n"+cutMarker+"\n"))
 	n := runtime.GOMAXPROCS(0)
 	if len(src) < minParallel || n < 2 || len(pieces) < 2 {

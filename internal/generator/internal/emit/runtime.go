@@ -73,6 +73,8 @@ var (
 	rtTextContents     = rtIdent{implPkg, "TextContents"}
 	rtBlobContents     = rtIdent{implPkg, "BlobContents"}
 	rtCompleteFrom     = rtIdent{implPkg, "CompleteFrom"}
+	rtSkill            = rtIdent{mcprtPkg, "Skill"}
+	rtSkills           = rtIdent{implPkg, "Skills"}
 )
 
 // What decoders and their checks use.

@@ -29,7 +29,8 @@ import (
 // mode is what the analysis needs: syntax with comments, and full type
 // information for the packages named on the command line.
 const mode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule
+	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule |
+	packages.NeedEmbedFiles
 
 // Config says what to load.
 type Config struct {
@@ -44,10 +45,13 @@ type Package struct {
 	Path    string // import path
 	Dir     string // directory of its files; "" when it has none
 	GoFiles []string
-	Syntax  []*ast.File    // the files, parsed with comments
-	Types   *types.Package // nil when the package could not be type-checked
-	Info    *types.Info
-	Module  string // path of the package's module; "" outside a module
+	// EmbedFiles are the files the package's //go:embed lines embed,
+	// absolute paths, which //mcp:skills reads.
+	EmbedFiles []string
+	Syntax     []*ast.File    // the files, parsed with comments
+	Types      *types.Package // nil when the package could not be type-checked
+	Info       *types.Info
+	Module     string // path of the package's module; "" outside a module
 	// Imports are the import paths of the packages its files import, as
 	// the go command resolves them.
 	Imports []string
@@ -201,7 +205,7 @@ func (l *locals) lookup(module, path string) *types.Package {
 
 // convert keeps what the analysis needs of p.
 func convert(p *packages.Package, output string) *Package {
-	lp := &Package{Name: p.Name, Path: p.PkgPath, GoFiles: p.GoFiles, Syntax: p.Syntax,
+	lp := &Package{Name: p.Name, Path: p.PkgPath, GoFiles: p.GoFiles, EmbedFiles: p.EmbedFiles, Syntax: p.Syntax,
 		Types: p.Types, Info: p.TypesInfo, Errors: errorsOf(p.Errors, output)}
 	if p.Module != nil {
 		lp.Module = p.Module.Path

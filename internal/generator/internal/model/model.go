@@ -21,6 +21,7 @@ type Package struct {
 	Prompts   []*Prompt
 	Resources []*Resource // static resources and templates, in source order
 	Forms     []*Form
+	Skills    *Skills // the package's //mcp:skills, nil for none
 	// Scope holds the package-level identifiers of the user's files: the
 	// generated file's import names and the names of the parameters and
 	// variables of its functions are chosen not to take them.
@@ -239,4 +240,28 @@ type Card struct {
 // CardRepository is a Card's repository.
 type CardRepository struct {
 	URL, Source, Subfolder, ID string
+}
+
+// Skills is the //mcp:skills directive of a package: the embed.FS
+// variable it is on and the Agent Skills below the directory the variable
+// embeds.
+type Skills struct {
+	Pos    token.Position // of the directive
+	Var    string         // the embed.FS variable
+	Root   string         // the directory it embeds, "/"-separated: "skills"
+	Scopes []string       // OAuth scopes, from scope=
+	List   []Skill        // by path
+}
+
+// Skill is one skill: a directory below the root holding a SKILL.md.
+type Skill struct {
+	Path        string // below the root, "/"-separated: "acme/billing/refunds"
+	Frontmatter []byte // the SKILL.md frontmatter as JSON
+	Files       []SkillFile
+}
+
+// SkillFile is one file of a skill, as go generate read it, for -list.
+type SkillFile struct {
+	Path string // below the skill's directory
+	Data []byte
 }

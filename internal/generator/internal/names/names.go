@@ -25,6 +25,7 @@ const (
 	Tools     = "MCPTools"
 	Prompts   = "MCPPrompts"
 	Resources = "MCPResources"
+	Skills    = "MCPSkills"
 )
 
 // The methods generated for a //mcp:form type, which mcprt.ElicitForm calls.
@@ -51,7 +52,9 @@ const Prefix = "mcpgen_"
 
 // Exported returns the exported names a generated file may declare, which
 // are missing from a package until it is generated.
-func Exported() []string { return []string{Tools, Prompts, Resources, FormSchema, FormDecode} }
+func Exported() []string {
+	return []string{Tools, Prompts, Resources, Skills, FormSchema, FormDecode}
+}
 
 // Import is the alias of an import whose name a user's package-level
 // identifier takes.
