@@ -44,7 +44,8 @@ func (n *node) addr() string { return "127.0.0.1:" + strconv.Itoa(n.port) }
 
 // StartCluster starts six redis-server processes in cluster mode, forms
 // a cluster of three primaries with one replica each with redis-cli, and
-// waits until every node says cluster_state:ok. The processes are killed
+// waits until every node says cluster_state:ok and every replica is in
+// sync with its primary. The processes are killed
 // by PID when t ends. It skips t under -short and when redis-server or
 // redis-cli is not on PATH, and fails it instead when CI is "true".
 func StartCluster(t testing.TB) *Cluster {
@@ -79,6 +80,7 @@ func StartCluster(t testing.TB) *Cluster {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
 	c.waitOK(c.nodes)
+	c.waitSynced(c.nodes)
 	c.Formed = time.Since(start)
 	return c
 }
@@ -93,6 +95,7 @@ func (c *Cluster) run(n *node) {
 		"--cluster-config-file", filepath.Join(c.dir, "nodes-"+p+".conf"),
 		"--cluster-node-timeout", strconv.Itoa(int(NodeTimeout/time.Millisecond)),
 		"--cluster-replica-validity-factor", "0",
+		"--repl-diskless-sync-delay", "0",
 		"--dir", c.dir, "--save", "", "--appendonly", "no")
 	if err := n.cmd.Start(); err != nil {
 		c.t.Fatal(err)
@@ -119,6 +122,19 @@ func (c *Cluster) waitOK(nodes []*node) {
 			info, err := Command(n.addr(), "CLUSTER", "INFO")
 			return err == nil && strings.Contains(info, "cluster_state:ok")
 		}, "to cluster_state:ok")
+	}
+}
+
+// waitSynced waits until every replica among nodes has its link to its
+// primary up: before its first sync a replica is empty, and promoting it
+// would lose its primary's keys.
+func (c *Cluster) waitSynced(nodes []*node) {
+	c.t.Helper()
+	for _, n := range nodes {
+		c.waitFor(n, func() bool {
+			info, err := Command(n.addr(), "INFO", "replication")
+			return err == nil && (strings.Contains(info, "role:master") || strings.Contains(info, "master_link_status:up"))
+		}, "in sync with its primary")
 	}
 }
 
@@ -176,6 +192,7 @@ func (c *Cluster) Restart() {
 		c.waitFor(n, func() bool { return answers(n.addr()) }, "to answer")
 	}
 	c.waitOK(c.nodes)
+	c.waitSynced(c.nodes)
 }
 
 // KillPrimary kills with SIGKILL the primary that holds key's slot and
@@ -184,11 +201,7 @@ func (c *Cluster) Restart() {
 // the promotion took from the kill.
 func (c *Cluster) KillPrimary(key string) (string, time.Duration) {
 	c.t.Helper()
-	slot, err := Command(c.Addrs()[0], "CLUSTER", "KEYSLOT", key)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	s, _ := strconv.Atoi(slot)
+	s := c.slot(key)
 	primary := c.primaryOf(s)
 	if primary == nil {
 		c.t.Fatalf("no primary holds slot %d", s)
@@ -209,6 +222,30 @@ func (c *Cluster) KillPrimary(key string) (string, time.Duration) {
 	}, "to promote a replica")
 	c.waitOK(rest)
 	return primary.addr(), time.Since(killed)
+}
+
+// PrimaryOf returns the address of the primary that holds key's slot,
+// "" when none does.
+func (c *Cluster) PrimaryOf(key string) string {
+	c.t.Helper()
+	if p := c.primaryOf(c.slot(key)); p != nil {
+		return p.addr()
+	}
+	return ""
+}
+
+// slot returns key's hash slot, as a live node computes it.
+func (c *Cluster) slot(key string) int {
+	c.t.Helper()
+	slot, err := Command(c.Addrs()[0], "CLUSTER", "KEYSLOT", key)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	n, err := strconv.Atoi(slot)
+	if err != nil {
+		c.t.Fatalf("CLUSTER KEYSLOT %s: %q", key, slot)
+	}
+	return n
 }
 
 // primaryOf returns the running node that CLUSTER NODES, asked of a live
