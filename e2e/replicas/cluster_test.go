@@ -95,15 +95,20 @@ var redisSetups = []struct {
 	}},
 }
 
-// onEachRedis runs test on each of the redisSetups in turn.
+// onEachRedis runs test on each of the redisSetups, side by side: each
+// has its own Redis, replicas and proxy.
 func onEachRedis(t *testing.T, test func(t *testing.T, redis startRedis)) {
 	for _, s := range redisSetups {
-		t.Run(s.name, func(t *testing.T) { test(t, s.start) })
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, s.start)
+		})
 	}
 }
 
 func newCluster(t *testing.T, n int, redis startRedis) *cluster {
-	c := &cluster{t: t, bin: buildServer(t), redis: redis(t), key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
+	rs := redis(t) // first: it may skip t
+	c := &cluster{t: t, bin: buildServer(t), redis: rs, key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
 	for range n {
 		c.start(c.key)
 	}
