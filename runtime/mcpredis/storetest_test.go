@@ -16,8 +16,9 @@ import (
 )
 
 // The stores keep their contracts on miniredis, whose clock the suite
-// moves, and on a real redis-server, whose clock it cannot: there the
-// clauses about time are skipped, as miniredis runs them.
+// moves, and on a real redis-server and a Redis Cluster, whose clocks it
+// cannot: there the clauses about time are skipped, as miniredis runs
+// them.
 
 // rig is one Redis server under the suite, and the stores' clock.
 type rig struct {
