@@ -56,7 +56,7 @@ type replica struct {
 type cluster struct {
 	t        *testing.T
 	bin      string
-	redis    *redistest.Server
+	redis    redisServer
 	key      string
 	mu       sync.Mutex
 	replicas []*replica
@@ -68,8 +68,47 @@ type cluster struct {
 	answered int
 }
 
-func newCluster(t *testing.T, n int) *cluster {
-	c := &cluster{t: t, bin: buildServer(t), redis: redistest.Start(t), key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
+// redisServer is the Redis the replicas share: one redis-server or a
+// Redis Cluster.
+type redisServer interface {
+	URL() string     // as the replicas' -redis flag takes it
+	Addrs() []string // every node's host:port
+	Stop()           // kills every process by PID
+	Restart()        // starts again what Stop ended, empty
+}
+
+// startRedis starts the replicas' Redis for t.
+type startRedis func(t *testing.T) redisServer
+
+// redisSetups are the set-ups every replicas test runs on: one
+// redis-server, and a Redis Cluster of three primaries with one replica
+// each (skipped under -short).
+var redisSetups = []struct {
+	name  string
+	start startRedis
+}{
+	{"redis-server", func(t *testing.T) redisServer { return redistest.Start(t) }},
+	{"redis-cluster", func(t *testing.T) redisServer {
+		rc := redistest.StartCluster(t)
+		t.Logf("redis cluster formed in %v", rc.Formed)
+		return rc
+	}},
+}
+
+// onEachRedis runs test on each of the redisSetups, side by side: each
+// has its own Redis, replicas and proxy.
+func onEachRedis(t *testing.T, test func(t *testing.T, redis startRedis)) {
+	for _, s := range redisSetups {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, s.start)
+		})
+	}
+}
+
+func newCluster(t *testing.T, n int, redis startRedis) *cluster {
+	rs := redis(t) // first: it may skip t
+	c := &cluster{t: t, bin: buildServer(t), redis: rs, key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
 	for range n {
 		c.start(c.key)
 	}
@@ -195,7 +234,7 @@ func (c *cluster) RoundTrip(req *http.Request) (*http.Response, error) {
 // redisClient returns a client of the suite's Redis, to read what the
 // replicas stored.
 func (c *cluster) redisClient() rueidis.Client {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{c.redis.Addr()}, DisableCache: true})
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: c.redis.Addrs(), DisableCache: true})
 	if err != nil {
 		c.t.Fatal(err)
 	}

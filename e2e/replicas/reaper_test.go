@@ -12,8 +12,10 @@ import (
 // killed; with nobody polling, another replica's reaper fails the task
 // (-32603) within three leases, and the session hears it once, as
 // notifications/tasks/status on its GET stream held by a third replica.
-func TestReaperTellsTheSession(t *testing.T) {
-	c := newCluster(t, 3)
+func TestReaperTellsTheSession(t *testing.T) { onEachRedis(t, testReaperTellsTheSession) }
+
+func testReaperTellsTheSession(t *testing.T, redis startRedis) {
+	c := newCluster(t, 3, redis)
 	names := c.names()
 	holder, runner := names[0], names[1]
 	s := c.initialize(t, "2025-11-25")

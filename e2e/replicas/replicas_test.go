@@ -1,5 +1,6 @@
 // Package replicas runs three replicas of examples/conformance on one
-// real redis-server behind a round-robin proxy, and checks that nothing
+// real redis-server, and again on a Redis Cluster of three primaries with
+// one replica each, behind a round-robin proxy, and checks that nothing
 // is lost: tasks, answers, cancels, sessions, resumable streams, request
 // states and notifications cross replicas, a killed replica's tasks
 // fail, and a Redis outage fails requests without hanging.
@@ -68,8 +69,10 @@ func text(res map[string]any) string {
 	return s
 }
 
-func TestReplicas(t *testing.T) {
-	c := newCluster(t, 3)
+func TestReplicas(t *testing.T) { onEachRedis(t, testReplicas) }
+
+func testReplicas(t *testing.T, redis startRedis) {
+	c := newCluster(t, 3, redis)
 	ctx := context.Background()
 
 	t.Run("task polled round-robin", func(t *testing.T) {

@@ -29,7 +29,11 @@ func updates(events <-chan map[string]any, quiet time.Duration, max int) []strin
 // its subscribers hear of it once each wherever they subscribed and
 // wherever their stream is held, and nobody else does.
 func TestResourceUpdatesAcrossReplicas(t *testing.T) {
-	c := newCluster(t, 3)
+	onEachRedis(t, testResourceUpdatesAcrossReplicas)
+}
+
+func testResourceUpdatesAcrossReplicas(t *testing.T, redis startRedis) {
+	c := newCluster(t, 3, redis)
 	names := c.names()
 	const watched, other = "test://watched-resource", "test://static-text"
 

@@ -10,6 +10,10 @@
 // its own -replica NAME and all with the same -state-key HEX:
 //
 //	conformance -http 127.0.0.1:0 -redis redis://127.0.0.1:6379/0 -state-key 00ff... -replica r1
+//
+// On a Redis Cluster the URL names its nodes, the first as the host:
+//
+//	-redis 'redis://10.0.0.1:6379/0?addr=10.0.0.2:6379&addr=10.0.0.3:6379'
 package main
 
 import (
@@ -48,7 +52,7 @@ var identity = mcprt.Identity{
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://ADDR/mcp instead of stdio")
-	redisURL := flag.String("redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db)")
+	redisURL := flag.String("redis", "", "share tasks, sessions, streams and notifications with other replicas through the Redis at `URL` (redis://host:port/db; a cluster's other nodes as addr=host:port parameters)")
 	stateKey := flag.String("state-key", "", "the key sealing request states, in `HEX`, the same on every replica")
 	replica := flag.String("replica", "", "this replica's `NAME` among those sharing the Redis (default: random)")
 	lease := flag.Duration("lease", 0, "how often the replica renews its leases on the tasks it runs and the SSE streams it answers (default 2s)")

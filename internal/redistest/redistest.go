@@ -57,6 +57,10 @@ func freePort(t testing.TB) int {
 // Addr is the server's host:port.
 func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
+// Addrs is the server's address alone, as a cluster's Addrs lists its
+// nodes.
+func (s *Server) Addrs() []string { return []string{s.Addr()} }
+
 // URL is the server's redis:// URL, database 0.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
@@ -79,8 +83,11 @@ func (s *Server) Restart() {
 }
 
 // answers reports whether the server answers PING.
-func (s *Server) answers() bool {
-	c, err := net.Dial("tcp", s.Addr())
+func (s *Server) answers() bool { return answers(s.Addr()) }
+
+// answers reports whether the Redis at addr answers PING.
+func answers(addr string) bool {
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		return false
 	}

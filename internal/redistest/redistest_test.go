@@ -1,6 +1,10 @@
 package redistest
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestStartStopRestart: a started server answers, a stopped one does
 // not, and a restarted one answers again on the same address.
@@ -21,5 +25,45 @@ func TestStartStopRestart(t *testing.T) {
 	}
 	if want := "redis://" + addr + "/0"; s.URL() != want {
 		t.Errorf("URL = %q, want %q", s.URL(), want)
+	}
+}
+
+// TestCluster: a started cluster has six nodes, three primaries holding
+// every slot; killing the primary of a key promotes its replica, and a
+// restart brings the killed node back into a cluster that is ok.
+func TestCluster(t *testing.T) {
+	t.Parallel()
+	c := StartCluster(t)
+	t.Logf("formed in %v", c.Formed)
+	if n := len(c.Addrs()); n != 6 {
+		t.Fatalf("%d nodes, want 6", n)
+	}
+	info, err := Command(c.Addrs()[0], "CLUSTER", "INFO")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cluster_state:ok", "cluster_slots_assigned:16384", "cluster_size:3", "cluster_known_nodes:6"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("CLUSTER INFO lacks %s:\n%s", want, info)
+		}
+	}
+	before := c.PrimaryOf("k")
+	killed, took := c.KillPrimary("k")
+	t.Logf("killed %s; replica promoted in %v", killed, took)
+	if slices.Contains(c.Addrs(), killed) || len(c.Addrs()) != 5 {
+		t.Errorf("after killing %s, nodes %v", killed, c.Addrs())
+	}
+	if before != killed {
+		t.Errorf("killed %s, but k was on %s", killed, before)
+	}
+	if p := c.PrimaryOf("k"); p == "" || p == killed {
+		t.Errorf("k held by %q after the kill of %s", p, killed)
+	}
+	c.Restart()
+	if n := len(c.Addrs()); n != 6 {
+		t.Errorf("%d nodes after the restart, want 6", n)
+	}
+	if !strings.HasPrefix(c.URL(), "redis://"+c.Addrs()[0]+"/0?addr=") || strings.Count(c.URL(), "addr=") != 5 {
+		t.Errorf("URL %s", c.URL())
 	}
 }

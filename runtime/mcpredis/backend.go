@@ -68,6 +68,14 @@ const (
 // query parameters of [rueidis.ParseURL] (client_cache=0 turns client-side
 // caching off, for servers without CLIENT TRACKING). It fails when the
 // server does not answer.
+//
+// For a Redis Cluster, name one node or several, the others as addr
+// parameters, with database 0:
+//
+//	redis://10.0.0.1:6379/0?addr=10.0.0.2:6379&addr=10.0.0.3:6379
+//
+// The client asks the nodes for the cluster's slots and follows MOVED
+// and ASK redirections; one node that answers is enough to start.
 func Open(ctx context.Context, url string) (*Backend, error) {
 	opt, err := rueidis.ParseURL(url)
 	if err != nil {

@@ -2,7 +2,9 @@ package mcpredis
 
 import (
 	"context"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,14 +16,16 @@ import (
 )
 
 // The stores keep their contracts on miniredis, whose clock the suite
-// moves, and on a real redis-server, whose clock it cannot: there the
-// clauses about time are skipped, as miniredis runs them.
+// moves, and on a real redis-server and a Redis Cluster, whose clocks it
+// cannot: there the clauses about time are skipped, as miniredis runs
+// them.
 
 // rig is one Redis server under the suite, and the stores' clock.
 type rig struct {
-	t   *testing.T
-	url string
-	mr  *miniredis.Miniredis // nil on a real server
+	t      *testing.T
+	url    string
+	mr     *miniredis.Miniredis // nil on a real server
+	prefix string               // of the rig's keys, when it shares its server
 
 	mu sync.Mutex
 	at time.Time
@@ -41,6 +45,17 @@ func realRig(t *testing.T) *rig {
 	return &rig{t: t, url: redistest.Start(t).URL(), at: time.Now().UTC()}
 }
 
+// clusterRigs returns rigs on one Redis Cluster, started for t, or skips
+// t without redis-server or under -short. Each rig's keys have a prefix
+// of their own, so that the suite's parallel clauses share the cluster.
+func clusterRigs(t *testing.T) func(t *testing.T) *rig {
+	c := redistest.StartCluster(t)
+	var n atomic.Int64
+	return func(t *testing.T) *rig {
+		return &rig{t: t, url: c.URL(), at: time.Now().UTC(), prefix: "r" + strconv.FormatInt(n.Add(1), 10) + ":mcp:"}
+	}
+}
+
 // open returns a backend on the rig's server, as a replica has, its
 // tasks on the rig's clock.
 func (r *rig) open() *Backend {
@@ -49,6 +64,9 @@ func (r *rig) open() *Backend {
 		r.t.Fatal(err)
 	}
 	r.t.Cleanup(func() { b.Close() })
+	if r.prefix != "" {
+		b.prefix = r.prefix
+	}
 	if r.mr != nil {
 		b.Tasks.now = r.Now
 	}
@@ -160,4 +178,36 @@ func TestBusContract(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestContractsOnCluster keeps the four contracts on a Redis Cluster of
+// three primaries with one replica each: every script and transaction
+// touches one slot, or the cluster refuses it with CROSSSLOT.
+func TestContractsOnCluster(t *testing.T) {
+	t.Parallel()
+	mk := clusterRigs(t)
+	t.Run("TaskStore", func(t *testing.T) {
+		storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore {
+			r := mk(t)
+			return rigTasks{r.open().Tasks, r}
+		})
+	})
+	t.Run("SessionStore", func(t *testing.T) {
+		storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore {
+			r := mk(t)
+			return rigSessions{r.open().Sessions, r}
+		})
+	})
+	t.Run("EventLog", func(t *testing.T) {
+		storetest.EventLog(t, func(t *testing.T) mcpstore.EventLog {
+			r := mk(t)
+			return rigEvents{r.open().Events, r}
+		})
+	})
+	t.Run("Bus", func(t *testing.T) {
+		storetest.Bus(t, func(t *testing.T) mcpstore.Bus {
+			r := mk(t)
+			return rigBus{r.open().Bus, r}
+		})
+	})
 }

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -517,4 +519,46 @@ func TestTaskEndPublishedWhereAwaited(t *testing.T) {
 	if n := bus.n.Load(); n != 1 {
 		t.Errorf("a 2025-11-25 task's end published %d task changes, want 1", n)
 	}
+}
+
+// failingGet is a shared task store whose Get fails while broken is set,
+// as Redis does while a primary is failed over.
+type failingGet struct {
+	*mcpstore.MemoryTaskStore
+	broken atomic.Bool
+}
+
+func (f *failingGet) Get(ctx context.Context, owner, id string) (*mcpstore.Task, error) {
+	if f.broken.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return f.MemoryTaskStore.Get(ctx, owner, id)
+}
+
+// TestTaskGetStoreFails: while the store cannot read a task, tasks/get
+// answers -32603, which a client may retry, not -32602 "no task", which
+// ends its polling; a task truly absent is still -32602.
+func TestTaskGetStoreFails(t *testing.T) {
+	g := newGate()
+	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	store := &failingGet{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
+	r1.Tasks = store
+	r1.Logger = slog.New(slog.DiscardHandler)
+	c := startStdio(t, r1)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+	resp, _ := c.response("1")
+	id, _, _ := taskOf(t, resp)
+	waitFor(t, g.started)
+	store.broken.Store(true)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
+	if resp, _ := c.response("2"); !strings.Contains(resp, `"code":-32603`) || strings.Contains(resp, "refused") {
+		t.Errorf("tasks/get while the store fails: %s, want -32603 without the store's words", resp)
+	}
+	store.broken.Store(false)
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{` + extMeta + `,"taskId":"nope"}}`)
+	if resp, _ := c.response("3"); !strings.Contains(resp, `"code":-32602`) {
+		t.Errorf("tasks/get of no task: %s, want -32602", resp)
+	}
+	close(g.release)
+	getUntil(t, c, id, "completed")
 }

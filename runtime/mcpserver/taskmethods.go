@@ -181,8 +181,13 @@ func (s *Server) tasks(ctx context.Context, x *exchange, m *message) ([]byte, *r
 		return nil, errorf(codeInvalidParams, "invalid params: taskId is missing")
 	}
 	t, err := s.loadTask(ctx, taskOwner(x), id)
-	if err != nil {
+	if errors.Is(err, mcpstore.ErrTaskNotFound) {
 		return nil, errorf(codeInvalidParams, "invalid params: no task "+strconv.Quote(id))
+	}
+	if err != nil {
+		// A store that cannot answer says nothing of the task: the
+		// client may ask again, where "no task" would end its polling.
+		return nil, s.storeError("reading the task", err)
 	}
 	switch m.method {
 	case "tasks/get":
