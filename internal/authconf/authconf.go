@@ -1,29 +1,18 @@
-// Package authconf makes the gate of an mcpserver.Auth for the SDK
-// adapters, which cannot reach the built-in server's own maker: the one
-// place outside mcpserver that reads Auth's fields.
+// Package authconf gives the SDK adapters the gate of an mcpserver.Auth.
+// The configuration is made by mcpserver, the one place that reads Auth's
+// fields; this package, which mcpserver can import without a cycle, hands
+// it over.
 package authconf
 
-import (
-	"github.com/mcpgen/mcpgen/internal/authgate"
-	"github.com/mcpgen/mcpgen/runtime/mcpserver"
-)
+import "github.com/mcpgen/mcpgen/internal/authgate"
 
-// Gate checks a and returns its gate. Without DPoPOptions.Replay, DPoP
-// proofs are remembered in the process.
-func Gate(a *mcpserver.Auth) (*authgate.Gate, error) {
-	return authgate.New(Config(a))
-}
+// Of returns the gate configuration of an *mcpserver.Auth, with DPoP
+// proofs remembered in the process unless the Auth names a replay cache.
+// Package mcpserver sets it when it is initialized; every caller of Gate
+// imports mcpserver for the Auth it passes, so it is always set.
+var Of func(auth any) authgate.Config
 
-// Config is the gate configuration of a.
-func Config(a *mcpserver.Auth) authgate.Config {
-	c := authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported}
-	c.DPoP.Mode = authgate.DPoPMode(a.DPoP)
-	if o := a.DPoPOptions; o != nil {
-		c.DPoP.Algorithms, c.DPoP.Window, c.DPoP.NonceKey, c.DPoP.NonceLifetime = o.Algorithms, o.Window, o.NonceKey, o.NonceLifetime
-		if o.Replay != nil {
-			c.DPoP.Replay = o.Replay
-		}
-	}
-	return c
+// Gate checks a, an *mcpserver.Auth, and returns its gate.
+func Gate(a any) (*authgate.Gate, error) {
+	return authgate.New(Of(a))
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/authconf"
 	"github.com/mcpgen/mcpgen/internal/authgate"
 	"github.com/mcpgen/mcpgen/internal/ctxkey"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -33,11 +34,22 @@ func (a *Auth) MetadataPath() (string, error) {
 	return "/" + path, nil
 }
 
+// gateConfig is the gate configuration of a: the one place that reads
+// Auth's fields. replay is the DPoP replay cache when a names none. The
+// adapters reach it through package authconf.
+func (a *Auth) gateConfig(replay ReplayCache) authgate.Config {
+	return authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
+		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported, DPoP: a.dpopConfig(replay)}
+}
+
+func init() {
+	authconf.Of = func(auth any) authgate.Config { return auth.(*Auth).gateConfig(nil) }
+}
+
 // gate returns the gate of a, as the servers build it: it checks a's
 // fields once. replay is the DPoP replay cache when a names none.
 func (a *Auth) gate(replay ReplayCache) (*authgate.Gate, error) {
-	g, err := authgate.New(authgate.Config{Resource: a.Resource, AuthorizationServers: a.AuthorizationServers,
-		Verifier: a.Verifier, Scopes: a.Scopes, ScopesSupported: a.ScopesSupported, DPoP: a.dpopConfig(replay)})
+	g, err := authgate.New(a.gateConfig(replay))
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: Auth: %w", err)
 	}
