@@ -14,6 +14,7 @@ import (
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -client=kbclient
 
 // Article is one article of the knowledge base.
 type Article struct {
