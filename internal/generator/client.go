@@ -1,17 +1,21 @@
 package generator
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
+	"github.com/mcpgen/mcpgen/internal/generator/internal/apidiff"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/fromgo"
+	"github.com/mcpgen/mcpgen/internal/generator/internal/fromschema"
+	"github.com/mcpgen/mcpgen/internal/generator/internal/listing"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -145,13 +149,92 @@ func (inv invocation) writeClient(files []File) int {
 	return ExitOK
 }
 
-var _ = bytes.Equal
-
 // TokenEnv is the environment variable whose value -from sends as a
 // bearer token to an HTTP server.
 const TokenEnv = "MCPGEN_TOKEN"
 
+// ClientFromSchemas returns the client package's files for the server
+// whose listing is list: the client, and the listing beside it, which
+// -check compares a server with.
+func ClientFromSchemas(list []byte, dir, out string) ([]File, Diagnostics, error) {
+	outDir := inDir(dir, out)
+	name, err := clientPackageName(outDir, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, warnings, err := fromschema.Client(list, name, clientPath(name))
+	if err != nil {
+		return nil, nil, err
+	}
+	var diags Diagnostics
+	for _, w := range warnings {
+		diags = append(diags, Diagnostic{Msg: w, Warning: true})
+	}
+	content, err := emit.ClientFile(c, emit.Config{EnforcesFormat: mcpimpl.EnforcesFormat})
+	if err != nil {
+		return nil, diags, err
+	}
+	return []File{
+		{Path: filepath.Join(outDir, names.ClientFile), Content: content},
+		{Path: filepath.Join(outDir, names.ClientListing), Content: list},
+	}, diags, nil
+}
+
+// fetchTimeout bounds fetching a server's listing: a command may first
+// download the server.
+const fetchTimeout = 3 * time.Minute
+
+// runClientFrom is the run of -client with -from.
 func (inv invocation) runClientFrom(opts options, dir string) int {
-	fmt.Fprintln(inv.stderr, "mcpgen: -from: not yet")
-	return ExitFail
+	ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
+	defer cancel()
+	live, err := listing.Fetch(ctx, listing.Source{Text: opts.from, Dir: dir, Token: os.Getenv(TokenEnv)})
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "mcpgen: -from %s: %v\n", opts.from, err)
+		return ExitFail
+	}
+	if opts.check {
+		return inv.checkClientFrom(live, dir, opts.client)
+	}
+	files, diags, err := ClientFromSchemas(live.JSON, dir, opts.client)
+	diags.Print(inv.stderr, dir)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "mcpgen: -from %s: %v\n", opts.from, err)
+		return ExitFail
+	}
+	return inv.writeClient(files)
+}
+
+// checkClientFrom compares the server's listing now with the one the
+// client in out was made from, printing each change as -diff does, and
+// checks that the client is what that listing makes. It fails when a
+// change breaks the client or the client is stale.
+func (inv invocation) checkClientFrom(live *listing.Listing, dir, out string) int {
+	saved := filepath.Join(inDir(dir, out), names.ClientListing)
+	old, err := os.ReadFile(saved)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "mcpgen: -check: %v: make the client with mcpgen -client=%s -from=SOURCE\n", err, out)
+		return ExitFail
+	}
+	changes, err := apidiff.Compare(old, live.JSON)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "mcpgen: -check: %v\n", err)
+		return ExitFail
+	}
+	for _, c := range changes {
+		fmt.Fprintln(inv.stdout, c)
+	}
+	code := ExitOK
+	if apidiff.Breaking(changes) {
+		code = ExitFail
+	}
+	files, _, err := ClientFromSchemas(old, dir, out)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "mcpgen: -check: %s: %v\n", saved, err)
+		return ExitFail
+	}
+	if checkFiles(files[:1], dir, inv.stderr) != ExitOK {
+		code = ExitFail
+	}
+	return code
 }

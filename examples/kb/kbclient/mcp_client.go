@@ -18,10 +18,11 @@ var (
 	_ = mcpclient.SupportPackageIsVersion1
 )
 
-// Client calls the tools, prompts and resources of package github.com/mcpgen/mcpgen/examples/kb through a
-// go-sdk client session, with typed arguments and results. A tool's own
-// failure is a *mcprt.ToolResultError; a result that does not match the
-// types below is a *mcprt.MismatchError naming the path of each problem.
+// Client calls the tools, prompts and resources of package
+// github.com/mcpgen/mcpgen/examples/kb through a go-sdk client session,
+// with typed arguments and results. A tool's own failure is a
+// *mcprt.ToolResultError; a result that does not match the types below is
+// a *mcprt.MismatchError naming the path of each problem.
 type Client struct {
 	session *mcp.ClientSession
 }
@@ -729,5 +730,3 @@ func mcpgen_decode_ArticleView(d *mcpimpl.Decoder, v *ArticleView) {
 }
 
 var mcpgen_fields_4 = []string{"id", "title", "body"}
-
-//mcpgen:cut`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/generator/internal/goident"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/model"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
 )
@@ -62,8 +63,10 @@ func ClientFile(c *model.Client, cfg Config) ([]byte, error) {
 		e.cut()
 		e.decoder(e.order[i])
 	}
-	e.cut()
-	e.patternVars()
+	if len(e.patterns) > 0 {
+		e.cut()
+		e.patternVars()
+	}
 	var buf bytes.Buffer
 	if err := e.f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("internal error: the client %s does not format: %v\n%s", c.Path, err, numbered(uncut(buf.Bytes())))
@@ -78,10 +81,8 @@ func ClientFile(c *model.Client, cfg Config) ([]byte, error) {
 // clientType writes the Client type, NewClient and Session.
 func (e *emitter) clientType(c *model.Client) {
 	session := jen.Op("*").Add(rtClientSession.qual())
-	e.f.Commentf("Client calls the tools, prompts and resources of %s through a", c.Source)
-	e.f.Comment("go-sdk client session, with typed arguments and results. A tool's own")
-	e.f.Comment("failure is a *mcprt.ToolResultError; a result that does not match the")
-	e.f.Comment("types below is a *mcprt.MismatchError naming the path of each problem.")
+	e.comments("Client calls the tools, prompts and resources of " + c.Source + " through a go-sdk client session, with typed arguments and results. " +
+		"A tool's own failure is a *mcprt.ToolResultError; a result that does not match the types below is a *mcprt.MismatchError naming the path of each problem.")
 	e.f.Type().Id("Client").Struct(jen.Id("session").Add(session))
 	e.f.Line()
 	e.f.Comment("NewClient returns a client calling through session, connected with")
@@ -491,41 +492,13 @@ var predeclared = strings.Fields(`any bool byte comparable complex64 complex128 
 	rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete
 	imag len make max min new panic print println real recover`)
 
-// paramName is a Go parameter name for the variable wire: its words in
-// lower camel case, with an underscore appended while taken.
+// paramName is a Go parameter name for the variable wire, with an
+// underscore appended while taken.
 func paramName(wire string, taken map[string]bool) string {
-	name := lowerCamel(wire)
+	name := goident.Unexported(wire)
 	for taken[name] || token.IsKeyword(name) {
 		name += "_"
 	}
 	taken[name] = true
 	return name
-}
-
-// lowerCamel joins the words of s, the first in lower case and each
-// other capitalized; a name without letters or digits becomes "v".
-func lowerCamel(s string) string {
-	var b strings.Builder
-	upper := false
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if b.Len() == 0 && unicode.IsDigit(r) {
-				b.WriteByte('v')
-			}
-			if upper && b.Len() > 0 {
-				r = unicode.ToUpper(r)
-			} else if b.Len() == 0 {
-				r = unicode.ToLower(r)
-			}
-			b.WriteRune(r)
-			upper = false
-		default:
-			upper = true
-		}
-	}
-	if b.Len() == 0 {
-		return "v"
-	}
-	return b.String()
 }

@@ -100,3 +100,21 @@ func (n *Names) Taken(name string) bool { return n.taken[name] }
 
 // Scope is the set of taken names, for the emitter's locals.
 func (n *Names) Scope() map[string]bool { return n.taken }
+
+// Unexported is s as an unexported Go identifier: Exported's words, the
+// first in lower case (user_id: userID, URL: url). A name without letters
+// is "v" followed by its digits.
+func Unexported(s string) string {
+	words := Words(s)
+	if len(words) == 0 {
+		return "v"
+	}
+	first := strings.ToLower(words[0])
+	if !unicode.IsLetter([]rune(first)[0]) {
+		first = "v" + first
+	}
+	if len(words) == 1 {
+		return first
+	}
+	return first + Exported(strings.Join(words[1:], "_"))
+}
