@@ -115,8 +115,10 @@ func TestGeneratedClient(t *testing.T) {
 				keepArticles(t)
 				want := newClient(t, mcptest.DefaultRevision)
 				cs := p.connect(t, rev, &mcp.ClientOptions{
-					Capabilities:                  &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
-					ElicitationHandler:            func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept"}, nil },
+					Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+					ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						return &mcp.ElicitResult{Action: "accept"}, nil
+					},
 					CreateMessageWithToolsHandler: sampler,
 				})
 				// mcp-go's 2026-07-28 sessions cannot carry a handler's
