@@ -50,6 +50,10 @@ type stdio struct {
 	out    *bufio.Reader
 	stderr *tail
 	next   int
+	// exited is closed when the command has ended and its standard
+	// error is read; exit is how it ended.
+	exited chan struct{}
+	exit   error
 }
 
 // startCommand starts argv in dir.
@@ -70,6 +74,11 @@ func startCommand(ctx context.Context, argv []string, dir string) (*stdio, error
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("-from %s: %w", argv[0], err)
 	}
+	s.exited = make(chan struct{})
+	go func() {
+		s.exit = cmd.Wait()
+		close(s.exited)
+	}()
 	return s, nil
 }
 
@@ -106,10 +115,19 @@ func (s *stdio) notify(_ context.Context, method string) error {
 	return s.failed(err)
 }
 
-// failed is err with what the command wrote on its standard error.
+// failed is err with what the command wrote on its standard error. A
+// command whose output ended is waited for, so that all it wrote is
+// read.
 func (s *stdio) failed(err error) error {
 	if err == nil {
 		return nil
+	}
+	select {
+	case <-s.exited:
+		if s.exit != nil {
+			err = fmt.Errorf("%v (%v)", err, s.exit)
+		}
+	case <-time.After(5 * time.Second):
 	}
 	if t := strings.TrimSpace(s.stderr.String()); t != "" {
 		return fmt.Errorf("the server's command: %v; it wrote:\n%s", err, t)
@@ -119,15 +137,13 @@ func (s *stdio) failed(err error) error {
 
 func (s *stdio) close() error {
 	s.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- s.cmd.Wait() }()
 	select {
-	case err := <-done:
-		return err
+	case <-s.exited:
 	case <-time.After(5 * time.Second):
 		s.cmd.Process.Kill()
-		return <-done
+		<-s.exited
 	}
+	return s.exit
 }
 
 // tail keeps the last few kilobytes a command writes.
