@@ -134,12 +134,22 @@ type rpcError struct {
 
 func (e *rpcError) Error() string { return fmt.Sprintf("%s (%d)", e.Message, e.Code) }
 
+// clientCapabilities are those the fetch declares: a server may list
+// some tools only to clients that can be asked for roots, a sample or
+// input, and the client is generated for those too. The fetch answers
+// none of those requests; it only lists.
+var clientCapabilities = map[string]any{
+	"roots":       map[string]any{},
+	"sampling":    map[string]any{},
+	"elicitation": map[string]any{"form": map[string]any{}, "url": map[string]any{}},
+}
+
 // fetchLive opens a session on c and lists everything the server's
 // capabilities say it has.
 func fetchLive(ctx context.Context, c conn) (*Listing, error) {
 	res, err := c.call(ctx, "initialize", map[string]any{
 		"protocolVersion": Revision,
-		"capabilities":    map[string]any{},
+		"capabilities":    clientCapabilities,
 		"clientInfo":      map[string]any{"name": "mcpgen", "version": "1"},
 	})
 	if err != nil {

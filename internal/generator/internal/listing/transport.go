@@ -71,6 +71,11 @@ func startCommand(ctx context.Context, argv []string, dir string) (*stdio, error
 	s := &stdio{cmd: cmd, in: in, out: bufio.NewReader(out), stderr: &tail{}}
 	cmd.Stderr = s.stderr
 	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd)
+	cmd.Cancel = func() error {
+		kill(cmd)
+		return nil
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("-from %s: %w", argv[0], err)
 	}
@@ -135,15 +140,19 @@ func (s *stdio) failed(err error) error {
 	return fmt.Errorf("the server's command: %v", err)
 }
 
+// closeGrace is how long a server has to exit once its input is closed;
+// the listing is read by then, so a server still running is killed.
+const closeGrace = 500 * time.Millisecond
+
 func (s *stdio) close() error {
 	s.in.Close()
 	select {
 	case <-s.exited:
-	case <-time.After(5 * time.Second):
-		s.cmd.Process.Kill()
+	case <-time.After(closeGrace):
+		kill(s.cmd)
 		<-s.exited
 	}
-	return s.exit
+	return nil
 }
 
 // tail keeps the last few kilobytes a command writes.
