@@ -87,7 +87,7 @@ func (r *ToolResult) JSON(wrapped bool) ([]byte, error) {
 		}
 		sc = inner
 	}
-	return AppendJSON(nil, sc), nil
+	return appendJSON(nil, sc, false), nil
 }
 
 // wrapsResult reports whether the session's revision wraps structured

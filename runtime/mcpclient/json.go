@@ -13,7 +13,11 @@ import (
 // the keys of each object sorted. go-sdk hands a structured result over
 // decoded so; a type switch writes it back for the generated decoders,
 // without reflection. Any other value goes through encoding/json.
-func AppendJSON(dst []byte, v any) []byte {
+func AppendJSON(dst []byte, v any) []byte { return appendJSON(dst, v, true) }
+
+// appendJSON is AppendJSON, the keys of objects sorted when sorted is
+// set: a decoder reads them in any order, and sorting costs.
+func appendJSON(dst []byte, v any, sorted bool) []byte {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...)
@@ -36,22 +40,34 @@ func AppendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSON(dst, e)
+			dst = appendJSON(dst, e, sorted)
 		}
 		return append(dst, ']')
 	case map[string]any:
+		dst = append(dst, '{')
+		if !sorted {
+			i := 0
+			for k, e := range v {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				i++
+				dst = append(jsonx.AppendString(dst, k), ':')
+				dst = appendJSON(dst, e, false)
+			}
+			return append(dst, '}')
+		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = append(jsonx.AppendString(dst, k), ':')
-			dst = AppendJSON(dst, v[k])
+			dst = appendJSON(dst, v[k], true)
 		}
 		return append(dst, '}')
 	}
