@@ -141,3 +141,43 @@ func TestClientUsage(t *testing.T) {
 		t.Errorf("-client=. in the package: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestClientCannotCopy refuses a client that would have to declare again
+// a type of a main package that decodes itself, at the tool.
+func TestClientCannotCopy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := copyTemplate(dir); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "main.go"), `package main
+
+import "context"
+
+// Stamp decodes itself.
+type Stamp struct{ n int }
+
+func (s *Stamp) UnmarshalJSON(b []byte) error { return nil }
+func (s Stamp) MarshalJSON() ([]byte, error) { return []byte("1"), nil }
+
+// In is the input.
+type In struct {
+	At Stamp `+"`json:\"at\" mcp:\"format=date-time\"`"+` // When
+}
+
+// Mark marks.
+//
+//mcp:tool
+func Mark(ctx context.Context, in In) (string, error) { return "", nil }
+
+func main() {}
+`)
+	code, _, stderr := runMain(t, dir, "-client=c", ".")
+	want := "main.go:18:1: type Stamp decodes itself and cannot be declared again in the client"
+	if code != ExitFail || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 1 saying %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c")); err == nil {
+		t.Error("the client's directory was made")
+	}
+}
