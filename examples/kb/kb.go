@@ -14,7 +14,6 @@ import (
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
-//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -client=kbclient
 
 // Article is one article of the knowledge base.
 type Article struct {

@@ -9,3 +9,5 @@
 //	c := kbclient.NewClient(cs)
 //	found, err := c.SearchArticles(ctx, kbclient.SearchInput{Query: "backup"})
 package kbclient
+
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -client=. ..
