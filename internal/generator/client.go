@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -29,11 +30,17 @@ type ClientConfig struct {
 	Output    string // the server's generated file name, which the packages' loading skips
 	Portable  bool
 	ClientPkg string // the client package's name; from Out when empty
+	hook      func(stage string) // see Config.hook; called with "client"
 }
 
 // GenerateClient loads the one package of cfg.Patterns and returns the
 // client package's file for its declarations.
-func GenerateClient(cfg ClientConfig) ([]File, Diagnostics) {
+func GenerateClient(cfg ClientConfig) (result []File, diags Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil { // a bug in mcpgen
+			result, diags = nil, append(diags, Diagnostic{Msg: internalError("client", r)})
+		}
+	}()
 	files, diags := Generate(Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Output: cfg.Output, Portable: cfg.Portable})
 	if diags.HasErrors() {
 		return nil, diags
@@ -63,6 +70,9 @@ func GenerateClient(cfg ClientConfig) ([]File, Diagnostics) {
 	name, err := clientPackageName(out, cfg.ClientPkg)
 	if err != nil {
 		return nil, append(diags, Diagnostic{Msg: err.Error()})
+	}
+	if cfg.hook != nil {
+		cfg.hook("client")
 	}
 	schemas := schema.Package(src, nil)
 	c, errs := fromgo.Client(src, schemas, name, clientPath(name))
@@ -123,7 +133,7 @@ func (inv invocation) runClient(opts options, dir string) int {
 	if opts.from != "" {
 		return inv.runClientFrom(opts, dir)
 	}
-	files, diags := GenerateClient(ClientConfig{Dir: dir, Out: opts.client, Patterns: opts.packages, Output: opts.output, Portable: opts.portable})
+	files, diags := GenerateClient(ClientConfig{Dir: dir, Out: opts.client, Patterns: opts.packages, Output: opts.output, Portable: opts.portable, hook: inv.hook})
 	diags.Print(inv.stderr, dir)
 	if diags.HasErrors() {
 		return ExitFail
@@ -156,7 +166,12 @@ const TokenEnv = "MCPGEN_TOKEN"
 // ClientFromSchemas returns the client package's files for the server
 // whose listing is list: the client, and the listing beside it, which
 // -check compares a server with.
-func ClientFromSchemas(list []byte, dir, out string) ([]File, Diagnostics, error) {
+func ClientFromSchemas(list []byte, dir, out string) (files []File, diags Diagnostics, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a bug in mcpgen
+			files, err = nil, errors.New(internalError("client", r))
+		}
+	}()
 	outDir := inDir(dir, out)
 	name, err := clientPackageName(outDir, "")
 	if err != nil {
@@ -166,7 +181,6 @@ func ClientFromSchemas(list []byte, dir, out string) ([]File, Diagnostics, error
 	if err != nil {
 		return nil, nil, err
 	}
-	var diags Diagnostics
 	for _, w := range warnings {
 		diags = append(diags, Diagnostic{Msg: w, Warning: true})
 	}

@@ -181,3 +181,23 @@ func main() {}
 		t.Error("the client's directory was made")
 	}
 }
+
+// TestClientInternalError turns a panic while making a client into an
+// internal error, and writes nothing.
+func TestClientInternalError(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "c")
+	pkg, _ := filepath.Abs(filepath.Join("testdata", "golden", "shapes"))
+	hook := func(stage string) {
+		if stage == "client" {
+			panic("boom")
+		}
+	}
+	code, _, stderr := runHooked(t, pkg, hook, "-client="+out, ".")
+	if code != ExitFail || !strings.Contains(stderr, "internal error in client: boom (this is a bug in mcpgen; please report it)") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the client's directory was made")
+	}
+}

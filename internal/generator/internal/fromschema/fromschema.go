@@ -49,7 +49,7 @@ func Client(list []byte, name, path string) (*model.Client, []string, error) {
 		source = "the server " + info.String("name")
 	}
 	c := &conv{client: &model.Client{Name: name, Path: path, Source: source},
-		types: goident.New("Client", "NewClient"), methods: goident.New("Session"), defs: map[string]*model.Type{}}
+		types: goident.New("Client", "NewClient"), methods: goident.New("Session"), defs: map[string]*model.Type{}, declared: map[*model.Type]bool{}}
 	c.client.Scope = c.types.Scope()
 	for i, t := range root.Array("tools") {
 		obj, ok := t.(jsonv.Object)
@@ -81,6 +81,7 @@ type conv struct {
 	types    *goident.Names // package-level names: types and constants
 	methods  *goident.Names // the Client's methods
 	defs     map[string]*model.Type
+	declared map[*model.Type]bool
 	doc      jsonv.Object // the schema document being converted, which $ref resolves in
 	warnings []string
 }
@@ -413,8 +414,19 @@ func (c *conv) ref(ref string, doc *string) *model.Type {
 	c.defs[key] = t
 	res := c.typInto(obj, t.Named.Name, doc, t)
 	switch {
-	case res == t || res.Kind == model.Pointer && res.Elem == t:
+	case (res == t || res.Kind == model.Pointer && res.Elem == t) && c.declared[t]:
 		return res // an object or an enum, declared as t
+	case res == t || res.Kind == model.Pointer && res.Elem == t:
+		// A definition that is only a reference to itself says nothing.
+		*t = *rawType()
+		c.defs[key] = t
+		return t
+	case (res.Kind == model.Slice || res.Kind == model.Map) && reaches(res, t):
+		// A list or map of itself has no struct to break the recursion
+		// in generated code: its items are raw JSON.
+		*t = *rawType()
+		c.defs[key] = res
+		return res
 	case res.Kind == model.Slice || res.Kind == model.Map:
 		named := *res
 		named.Named = t.Named
@@ -425,6 +437,20 @@ func (c *conv) ref(ref string, doc *string) *model.Type {
 	// A scalar, a time, raw JSON or a pointer needs no name of its own.
 	c.defs[key] = res
 	return res
+}
+
+// reaches reports whether t is inside from, through items, values and
+// pointers: not through a struct, whose functions break a recursion.
+func reaches(from, t *model.Type) bool {
+	for x := from; x != nil; x = x.Elem {
+		if x == t {
+			return true
+		}
+		if x.Kind == model.Struct {
+			return false
+		}
+	}
+	return false
 }
 
 func objectAt(o jsonv.Object, key string) jsonv.Object {
@@ -468,6 +494,7 @@ func enumConsts(c *conv, t *model.Type) []model.Const {
 
 // declare adds t to the types the client declares.
 func (c *conv) declare(t *model.Type, doc string, consts []model.Const) {
+	c.declared[t] = true
 	c.client.Decls = append(c.client.Decls, &model.Decl{Type: t, Doc: doc, Consts: consts})
 }
 
