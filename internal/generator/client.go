@@ -29,7 +29,7 @@ type ClientConfig struct {
 	Patterns  []string
 	Output    string // the server's generated file name, which the packages' loading skips
 	Portable  bool
-	ClientPkg string // the client package's name; from Out when empty
+	ClientPkg string             // the client package's name; from Out when empty
 	hook      func(stage string) // see Config.hook; called with "client"
 }
 
