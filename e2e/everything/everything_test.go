@@ -123,6 +123,13 @@ func TestStreamableHTTP(t *testing.T) {
 		}
 	}
 	callAll(t, connect(t, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}))
+	// The listing over HTTP is the one the client was made from over
+	// stdio: -check -from the URL finds no change.
+	var stdout, stderr bytes.Buffer
+	code := generator.Main([]string{"-C", filepath.Join("..", "..", "examples", "everything"), "-check", "-client=.", "-from=http://" + addr + "/mcp"}, &stdout, &stderr)
+	if code != generator.ExitOK || stdout.Len() > 0 {
+		t.Errorf("mcpgen -check -client -from %s: exit %d\n%s%s", addr, code, stdout.String(), stderr.String())
+	}
 }
 
 // TestClientIsCurrent checks the committed client against the live
