@@ -4,6 +4,7 @@ package hundred
 
 //go:generate go run gen.go
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -client=hundredclient
 
 // Mode says how a change is applied.
 type Mode string

@@ -11,6 +11,7 @@ import (
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen -client=pricingclient
 
 // Region is a sales region.
 type Region string

@@ -37,6 +37,30 @@ func BenchmarkGenerate(b *testing.B) {
 	}
 }
 
+// BenchmarkGenerateClient measures mcpgen -client on the same synthetic
+// packages of 100 and 1000 tools, and on bench/hundred: the whole of
+// GenerateClient, loading included.
+func BenchmarkGenerateClient(b *testing.B) {
+	dirs := map[string]string{}
+	for _, n := range []int{100, 1000} {
+		dir := b.TempDir()
+		writeFile(b, filepath.Join(dir, "go.mod"), "module example.com/bench\n\ngo 1.26\n")
+		writeFile(b, filepath.Join(dir, "tools.go"), syntheticTools(n))
+		dirs[fmt.Sprintf("tools=%d", n)] = dir
+	}
+	dirs["bench/hundred"] = filepath.Join(repoRoot(b), "bench", "hundred")
+	for _, name := range []string{"tools=100", "tools=1000", "bench/hundred"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				files, diags := GenerateClient(ClientConfig{Dir: dirs[name], Out: "client", Patterns: []string{"."}})
+				if diags.HasErrors() || len(files) != 1 {
+					b.Fatalf("GenerateClient: %d files, %v", len(files), diags)
+				}
+			}
+		})
+	}
+}
+
 // syntheticTools is a package of n name-keyed tools, each with its own
 // input struct of four constrained, described properties.
 func syntheticTools(n int) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/lint"
+	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
 )
 
 // cmdFlag is one flag of the command. The table below is the one statement
@@ -40,6 +41,8 @@ var flags = []cmdFlag{
 	{"lint", "[=PROFILES]", "write nothing; report which model providers accept each tool's input schema, and warn at the Go field of each thing one rejects (nolint= silences a rule there) and at a tool that says nothing of destructive; PROFILES is a comma-separated list of " + lint.Names() + " (default: all)"},
 	{"portable", "", "publish each input schema in its portable form, which more providers accept with the same meaning (see -lint); give it to every run of the package, -check included"},
 	{"strict", "", "treat warnings as errors, what -lint finds included"},
+	{"client", "DIR", "write a typed Go client package into DIR (" + names.ClientFile + ") for the one package's tools, prompts and resources, or with -from for any server; with -check, write nothing and report a stale client"},
+	{"from", "SOURCE", "with -client: make the client from a server's schemas, SOURCE a saved tools/list or -list file, an http(s) URL (bearer token from $" + TokenEnv + ") or a command serving stdio; with -check, print each change since the client was made as -diff does"},
 	{"o", "NAME", "name of the generated file in each package (default " + DefaultOutput + ")"},
 }
 

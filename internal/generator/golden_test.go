@@ -13,8 +13,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
 
 // TestGolden generates each case of testdata/golden and compares the
-// generated file, the -list output and the -doc output with the committed
-// golden files.
+// generated file, the -list output, the -doc output and the client of
+// -client with the committed golden files.
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	cases, err := filepath.Glob(filepath.Join("testdata", "golden", "*"))
@@ -40,6 +40,11 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			compareGolden(t, filepath.Join(abs, "doc.md.golden"), md)
+			clients, diags := GenerateClient(ClientConfig{Dir: abs, Out: "client", Patterns: []string{"."}})
+			if diags.HasErrors() || len(clients) != 1 {
+				t.Fatalf("GenerateClient: %d files, diagnostics %v", len(clients), diags)
+			}
+			compareGolden(t, filepath.Join(abs, "client.go.golden"), clients[0].Content)
 		})
 	}
 }

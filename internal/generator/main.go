@@ -181,6 +181,8 @@ type options struct {
 	portable    bool
 	strict      bool
 	output      string
+	client      string
+	from        string
 	packages    []string
 }
 
@@ -199,6 +201,8 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.Var(&opts.lint, "lint", doc("lint"))
 	fs.BoolVar(&opts.portable, "portable", false, doc("portable"))
 	fs.BoolVar(&opts.strict, "strict", false, doc("strict"))
+	fs.StringVar(&opts.client, "client", "", doc("client"))
+	fs.StringVar(&opts.from, "from", "", doc("from"))
 	fs.StringVar(&opts.output, "o", DefaultOutput, doc("o"))
 	fs.Usage = func() {} // -h prints the manual; errors a short hint
 	if err := fs.Parse(args); err != nil {
@@ -214,6 +218,14 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	opts.packages = fs.Args()
 	if opts.output == "" || filepath.Base(opts.output) != opts.output || filepath.Ext(opts.output) != ".go" {
 		return opts, inv.usageError(fmt.Sprintf("-o %q: want a file name ending in .go, without a directory", opts.output)), false
+	}
+	if opts.from != "" && opts.client == "" {
+		return opts, inv.usageError("-from " + opts.from + ": give -client=DIR too"), false
+	}
+	if opts.client != "" {
+		if modes := opts.modes(); len(modes) > 1 || len(modes) == 1 && !opts.check {
+			return opts, inv.usageError(strings.Join(append(modes, "-client"), " and ") + ": -client takes only -check"), false
+		}
 	}
 	if modes := opts.modes(); len(modes) > 1 {
 		return opts, inv.usageError(strings.Join(modes, " and ") + ": give one of them"), false
@@ -276,6 +288,9 @@ func (inv invocation) run(args []string) int {
 	if dir, err = chdir(dir, opts.chdir); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return ExitFail
+	}
+	if opts.client != "" {
+		return inv.runClient(opts, dir)
 	}
 	files, diags := Generate(Config{Dir: dir, Patterns: opts.packages, Output: opts.output, Strict: opts.strict,
 		Portable: opts.portable, OneServer: opts.oneServer(), Card: opts.card, hook: inv.hook})

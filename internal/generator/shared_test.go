@@ -207,6 +207,11 @@ func buildShared(b *built) {
 	for pkg, src := range dirs {
 		if isCase(src) {
 			b.cases = append(b.cases, pkg)
+			// The case's client, vetted with the case.
+			if code := (invocation{dir: filepath.Join(b.dir, pkg), stdout: &stdout, stderr: &stderr}).run([]string{"-client=client", "."}); code != ExitOK {
+				b.err = fmt.Errorf("mcpgen -client in %s: exit %d\n%s", pkg, code, stderr.String())
+				return
+			}
 		}
 	}
 	for _, pkg := range []string{"basics", "shapes"} { // those the end-to-end tests serve
@@ -220,7 +225,18 @@ func buildShared(b *built) {
 	slices.Sort(b.cases)
 	vet := []string{"vet"}
 	for _, c := range b.cases {
-		vet = append(vet, "./"+c)
+		vet = append(vet, "./"+c, "./"+c+"/client")
+	}
+	// The clients of the listings of testdata/client, vetted with the
+	// golden cases under the names clients/CASE.
+	listings, _ := filepath.Glob(filepath.Join(repoRoot(nil), "internal", "generator", "testdata", "client", "*", "listing.json"))
+	for _, l := range listings {
+		c := filepath.Base(filepath.Dir(l))
+		if code := (invocation{dir: b.dir, stdout: &stdout, stderr: &stderr}).run([]string{"-client=clients/" + c, "-from=" + l}); code != ExitOK {
+			b.err = fmt.Errorf("mcpgen -client -from %s: exit %d\n%s", l, code, stderr.String())
+			return
+		}
+		vet = append(vet, "./clients/"+c)
 	}
 	if out, err := goRun(b.dir, vet...); err != nil {
 		b.vet = out + err.Error()

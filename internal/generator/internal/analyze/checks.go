@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"go/ast"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/generator/internal/diag"
@@ -17,6 +18,9 @@ import (
 func (a *analyzer) checkCollisions(files []*ast.File) {
 	lists := a.generatedLists()
 	for _, f := range files {
+		if a.isClientFile(f) {
+			continue // mcpgen -client wrote it, with the prefix
+		}
 		for _, id := range topLevelNames(f) {
 			switch {
 			case strings.HasPrefix(id.Name, names.Prefix):
@@ -31,6 +35,16 @@ func (a *analyzer) checkCollisions(files []*ast.File) {
 			}
 		}
 	}
+}
+
+// isClientFile reports whether f is a client file mcpgen -client wrote:
+// named so, its first line the generated header.
+func (a *analyzer) isClientFile(f *ast.File) bool {
+	if filepath.Base(a.in.Fset.Position(f.Pos()).Filename) != names.ClientFile || len(f.Comments) == 0 {
+		return false
+	}
+	first := f.Comments[0].List[0]
+	return first.Text == names.Header && a.in.Fset.Position(first.Pos()).Line == 1
 }
 
 // generatedList is what a generated MCPTools, MCPPrompts or MCPResources

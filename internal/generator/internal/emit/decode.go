@@ -77,7 +77,7 @@ func (e *emitter) objectBody(t *model.Type, obj jen.Code, depth int) []jen.Code 
 		))
 	}
 	fields := e.fieldsVar(t)
-	if t.Open {
+	if t.Open || e.skipUnknown {
 		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("Skip").Call()))
 	} else {
 		cases = append(cases, jen.Default().Block(jen.Id(e.l.dec).Dot("UnknownField").Call(jen.Id(fields))))

@@ -36,6 +36,9 @@ type emitter struct {
 	enums       map[string]string // enum list -> variable name
 	bounds      map[string]string // numeric bounds -> variable name
 	funcNames   map[string]bool   // decode and encode function names taken
+	// skipUnknown makes decoders skip properties they do not know, as a
+	// client reads results: -diff calls a property added compatible.
+	skipUnknown bool
 }
 
 // Config is what the emitter is told beside the model.

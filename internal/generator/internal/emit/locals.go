@@ -22,6 +22,8 @@ type locals struct {
 	// The parameters of a resource's read function and of a completer, and
 	// whether a template matched.
 	uri, argument, value, ok string
+	// A generated client's receiver and the result it read.
+	client, res string
 	// Prefixes of the numbered locals, one of each per nesting depth.
 	enumVal, seen, count, key, elem, index, mapVal, sep, at string
 }
@@ -45,6 +47,7 @@ func newLocals(scope map[string]bool) *locals {
 		ctx: one("ctx"), args: one("args"), recv: one("r"), dec: one("d"), val: one("v"),
 		in: one("in"), out: one("out"), err: one("err"), enc: one("enc"),
 		uri: one("uri"), argument: one("argument"), value: one("value"), ok: one("ok"),
+		client: one("c"), res: one("res"),
 		enumVal: family("x"), seen: family("seen"), count: family("n"), key: family("k"),
 		elem: family("e"), index: family("i"), mapVal: family("v"), sep: family("sep"), at: family("at"),
 	}

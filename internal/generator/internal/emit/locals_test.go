@@ -11,7 +11,7 @@ import (
 // a numbered family, moves the local aside.
 func TestNewLocals(t *testing.T) {
 	t.Parallel()
-	usual := locals{ctx: "ctx", args: "args", recv: "r", dec: "d", val: "v", in: "in", out: "out", err: "err", enc: "enc", uri: "uri", argument: "argument", value: "value", ok: "ok",
+	usual := locals{ctx: "ctx", args: "args", recv: "r", dec: "d", val: "v", in: "in", out: "out", err: "err", enc: "enc", uri: "uri", argument: "argument", value: "value", ok: "ok", client: "c", res: "res",
 		enumVal: "x", seen: "seen", count: "n", key: "k", elem: "e", index: "i", mapVal: "v", sep: "sep", at: "at"}
 	if diff := cmp.Diff(usual, *newLocals(map[string]bool{"Tool": true, "x": true, "seen": true, "vx1": true}), cmp.AllowUnexported(locals{})); diff != "" {
 		t.Errorf("no collision (-want +got):\n%s", diff)

@@ -96,6 +96,19 @@ var (
 	rtQuote         = rtIdent{implPkg, "Quote"}
 )
 
+// What generated clients use.
+var (
+	clientPkg       = rtPackage{names.ClientPath, "mcpclient"}
+	sdkPkg          = rtPackage{names.SDKPath, "mcp"}
+	rtClientVersion = rtIdent{clientPkg, names.ClientVersionGuard}
+	rtClientSession = rtIdent{sdkPkg, "ClientSession"}
+	rtCallTool      = rtIdent{clientPkg, "CallTool"}
+	rtGetPrompt     = rtIdent{clientPkg, "GetPrompt"}
+	rtReadResource  = rtIdent{clientPkg, "ReadResource"}
+	rtSegment       = rtIdent{clientPkg, "Segment"}
+	rtReserved      = rtIdent{clientPkg, "Reserved"}
+)
+
 // What result encoders use.
 var (
 	rtEncoder      = rtIdent{implPkg, "Encoder"}

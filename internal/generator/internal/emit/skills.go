@@ -39,19 +39,3 @@ func (e *emitter) skillList() {
 	)
 }
 
-// wrap breaks text into lines of at most width bytes, at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
-}

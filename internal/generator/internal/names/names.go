@@ -115,3 +115,21 @@ func Bounds(n int) string { return Prefix + "bounds_" + strconv.Itoa(n) }
 
 // Pattern is the n-th variable holding a compiled pattern.
 func Pattern(n int) string { return Prefix + "pattern_" + strconv.Itoa(n) }
+
+// ClientFile is the name of the file mcpgen -client writes, and
+// ClientListing the listing it was made from, which -check reads.
+const (
+	ClientFile    = "mcp_client.go"
+	ClientListing = "mcp_client.json"
+)
+
+// ClientPath is the import path of the runtime generated clients call,
+// and ClientVersionGuard its constant they refer to.
+const (
+	ClientPath         = "github.com/mcpgen/mcpgen/runtime/mcpclient"
+	ClientVersionGuard = "SupportPackageIsVersion1"
+)
+
+// SDKPath is the import path of go-sdk's mcp package, whose client
+// session a generated client wraps.
+const SDKPath = "github.com/modelcontextprotocol/go-sdk/mcp"
