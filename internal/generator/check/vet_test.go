@@ -55,7 +55,12 @@ func TestVetTool(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantLines := strings.Split(strings.TrimSpace(string(want)), "\n")
+		var wantLines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+			if !vetCannotSee(filepath.Base(c), l) {
+				wantLines = append(wantLines, l)
+			}
+		}
 		slices.Sort(wantLines)
 		gotLines := got[filepath.Base(c)]
 		slices.Sort(gotLines)
@@ -63,6 +68,25 @@ func TestVetTool(t *testing.T) {
 			t.Errorf("%s: go vet -vettool=mcpvet differs from mcpgen (-mcpgen +vet):\n%s", filepath.Base(c), diff)
 		}
 	}
+}
+
+// vetCannotSee reports whether go vet cannot give mcpgen's diagnostic line
+// of case name, for a reason outside mcpvet:
+//   - a skill's files are embedded, and an analysis pass lists a
+//     package's Go files and other files, never its embedded ones, so
+//     nothing read from them (and no check that needs them) reaches vet;
+//   - a problem positioned in another package's file (types: hidden) is
+//     not one of the analyzed package's, so vet drops it.
+func vetCannotSee(name, line string) bool {
+	switch name {
+	case "skills":
+		return true
+	case "skillsplace":
+		return strings.Contains(line, "a second //mcp:skills") || strings.Contains(line, "no SKILL.md below")
+	case "types":
+		return strings.HasPrefix(line, "hidden/")
+	}
+	return false
 }
 
 // otherFile matches the position of a non-Go file at the start of a
