@@ -47,6 +47,8 @@ func (a *analyzer) typeDirectives(cg *ast.CommentGroup, spec *ast.TypeSpec) bool
 		switch d := d.(type) {
 		case *annotations.Form:
 			form = d
+		case *annotations.Group, *annotations.Search:
+			a.misplacedPackageDirective("on type "+spec.Name.Name, d)
 		case nil:
 		default:
 			a.errorf(c.Slash, "%s on type %s: move it to the doc comment of a top-level func or method", directiveWord(c.Text), spec.Name.Name)

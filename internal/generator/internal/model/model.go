@@ -21,6 +21,13 @@ type Package struct {
 	Prompts   []*Prompt
 	Resources []*Resource // static resources and templates, in source order
 	Forms     []*Form
+	// Groups are the groups of SEP-2084 the package's declarations belong
+	// to: those its doc comment declares, then those only group= names,
+	// in the order first named.
+	Groups []*Group
+	// Search says the package's doc comment asks for the tool search
+	// index (//mcp:search).
+	Search bool
 	// Scope holds the package-level identifiers of the user's files: the
 	// generated file's import names and the names of the parameters and
 	// variables of its functions are chosen not to take them.
@@ -105,6 +112,8 @@ type Tool struct {
 	UI          *ToolUI  // the MCP App whose page shows the results; nil for none
 	Scopes      []string // OAuth scopes a call needs, from scope=
 	Nolint      []string // -lint rules silenced on the tool itself, from nolint=
+	Groups      []string // the groups it belongs to: its group= keys, then the package's
+	Pin         bool     // listed beside the search tools in tool search mode
 
 	Func
 	Out     OutKind
@@ -161,6 +170,7 @@ type Prompt struct {
 	Description string
 	Icons       []Icon
 	Scopes      []string // OAuth scopes prompts/get needs, from scope=
+	Groups      []string // as a tool's
 	Func
 	Out     PromptOut
 	OutType *Type // for PromptText, the string type
@@ -203,6 +213,7 @@ type Resource struct {
 	Icons       []Icon
 	UI          *ResourceUI // of an MCP App's page, with a key of one written; else nil
 	Scopes      []string    // OAuth scopes a read needs, from scope=
+	Groups      []string    // as a tool's
 	Func
 	Out     ResourceOut
 	OutType *Type // for ResourceText and ResourceJSON, the Go type
@@ -223,4 +234,15 @@ func (r *Resource) IsTemplate() bool {
 type Form struct {
 	Pos  token.Position
 	Type *Type // the struct type
+}
+
+// Group is a group of SEP-2084: one the package's doc comment declares
+// with //mcp:group, whose members are all the package's declarations, or
+// one only named by group=, declared (if at all) elsewhere.
+type Group struct {
+	Pos         token.Position // of the directive, or of the first group= naming it
+	Name        string
+	Title       string
+	Description string
+	Declared    bool // by //mcp:group in the package's doc comment
 }

@@ -27,6 +27,13 @@ const (
 	Resources = "MCPResources"
 )
 
+// Groups and SearchIndex are the names of the generated functions
+// returning a package's groups and its tool search index.
+const (
+	Groups      = "MCPGroups"
+	SearchIndex = "MCPSearchIndex"
+)
+
 // The methods generated for a //mcp:form type, which mcprt.ElicitForm calls.
 const (
 	FormSchema = "MCPFormSchema"
@@ -51,7 +58,9 @@ const Prefix = "mcpgen_"
 
 // Exported returns the exported names a generated file may declare, which
 // are missing from a package until it is generated.
-func Exported() []string { return []string{Tools, Prompts, Resources, FormSchema, FormDecode} }
+func Exported() []string {
+	return []string{Tools, Prompts, Resources, FormSchema, FormDecode, Groups, SearchIndex}
+}
 
 // Import is the alias of an import whose name a user's package-level
 // identifier takes.
