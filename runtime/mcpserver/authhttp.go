@@ -145,6 +145,9 @@ func tokenOf(ctx context.Context) *mcprt.TokenInfo {
 func (s *Server) opScopes(m *message) []string {
 	switch m.method {
 	case "tools/call":
+		if scopes, ok := s.callToolScopes(m); ok {
+			return scopes
+		}
 		if name := m.meta.toolName; len(name) >= 2 && name[0] == '"' {
 			if e := s.tools.lookup(name); e != nil {
 				return e.val.Scopes

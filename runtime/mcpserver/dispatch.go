@@ -255,6 +255,7 @@ var legacyMethods = map[string]bool{
 	"prompts/list": true, "prompts/get": true, "resources/list": true, "resources/templates/list": true,
 	"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true,
 	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
+	"groups/list": true,
 }
 
 // stateless serves a 2026-07-28-era request.
@@ -283,6 +284,10 @@ func (s *Server) serve(ctx context.Context, x *exchange, m *message) ([]byte, *r
 		return s.complete(ctx, x, m.params)
 	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update":
 		return s.tasks(ctx, x, m)
+	case "groups/list":
+		if s.groupsOn() {
+			return s.listGroups(x, m.params)
+		}
 	}
 	caps := s.caps.Load()
 	if caps.prompts {

@@ -54,7 +54,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
 	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
-	dst = append(dst, s.caps.Load().json[i]...)
+	dst = append(dst, s.capabilitiesNow().json[i]...)
 	dst = append(dst, `,"serverInfo":`...)
 	dst = append(dst, s.info[i]...)
 	if s.id.Instructions != "" {
@@ -74,7 +74,7 @@ func (s *Server) discover() []byte {
 		dst = jsonx.AppendString(dst, string(r))
 	}
 	dst = append(dst, `],"capabilities":`...)
-	dst = append(dst, s.caps.Load().json[i]...)
+	dst = append(dst, s.capabilitiesNow().json[i]...)
 	if s.id.Instructions != "" {
 		dst = jsonx.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
 	}
@@ -91,6 +91,7 @@ type capabilities struct {
 	prompts   bool
 	resources bool
 	apps      bool // a ui:// resource is served: MCP Apps are declared
+	groups    bool // Server.Groups is set: groups are declared
 }
 
 // refreshCapabilities rebuilds the published capabilities from the
@@ -105,8 +106,9 @@ func (s *Server) refreshCapabilities() {
 		prompts:   len(s.prompts.all()) > 0 || s.id.EnablePromptNotifications,
 		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
 		apps:      hasApp(s.resources.all()) || hasApp(s.templates.all()),
+		groups:    s.groupsOn(),
 	}
-	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps {
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps && old.groups == c.groups {
 		return
 	}
 	for _, rev := range wire.Revisions {
@@ -147,6 +149,9 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 			dst = append(dst, sep+`"listChanged":true`...)
 		}
 		dst = append(dst, `},`...)
+	}
+	if c.groups {
+		dst = append(dst, `"groups":{},`...)
 	}
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)

@@ -16,7 +16,7 @@ import (
 func (s *Server) AddPrompts(prompts ...mcprt.Prompt) {
 	entries := make([]*entry[mcprt.Prompt], len(prompts))
 	for i, p := range prompts {
-		entries[i] = newEntry(p.Name, p, wire.AppendPrompt)
+		entries[i] = newPromptEntry(p)
 	}
 	s.prompts.add(entries)
 	s.refreshCapabilities()

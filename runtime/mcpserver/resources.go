@@ -19,9 +19,9 @@ func (s *Server) AddResources(resources ...mcprt.Resource) {
 	var static, templates []*entry[mcprt.Resource]
 	for _, r := range resources {
 		if wire.IsTemplate(r.URI) {
-			templates = append(templates, newEntry(r.URI, r, wire.AppendResourceTemplate))
+			templates = append(templates, newResourceEntry(r, wire.AppendResourceTemplate))
 		} else {
-			static = append(static, newEntry(r.URI, r, wire.AppendResource))
+			static = append(static, newResourceEntry(r, wire.AppendResource))
 		}
 	}
 	s.resources.add(static)

@@ -28,6 +28,8 @@ type config struct {
 	resources []mcprt.Resource
 	id        *mcprt.Identity
 	rev       string
+	groups    []mcprt.Group
+	search    *mcpserver.ToolSearch
 }
 
 // Tools adds tools to the server, as generated MCPTools functions return
@@ -133,6 +135,7 @@ func New(t testing.TB, opts ...Option) *Client {
 	if len(cfg.resources) > 0 {
 		srv.AddResources(cfg.resources...)
 	}
+	srv.Groups, srv.ToolSearch = cfg.groups, cfg.search
 	ctx, stop := context.WithCancel(context.Background())
 	c := &Client{
 		t: t, srv: srv, rev: rev, id: id, ctx: ctx, stop: stop, log: tl,
