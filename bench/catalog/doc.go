@@ -5,6 +5,8 @@
 // and catalog cost benchmarks: tools.go is written by gen, mcp_gen.go by
 // mcpgen, and testdata/queries.json holds the questions a model asks of
 // it, each with the tools that answer it.
+//
+//mcp:search
 package catalog
 
 //go:generate go run ./gen

@@ -589,7 +589,7 @@ type ComputeListInstancesInput struct {
 
 // ComputeListInstances returns a page of instances in a project, newest first. Filter by state, zone or label.
 //
-//mcp:tool title="List instances" readonly idempotent
+//mcp:tool title="List instances" group=compute readonly idempotent
 func ComputeListInstances(ctx context.Context, in ComputeListInstancesInput) (string, error) {
 	return "done: computelistinstances", nil
 }
@@ -607,7 +607,7 @@ type ComputeCreateInstanceInput struct {
 
 // ComputeCreateInstance creates a virtual machine running in one zone, in a project.
 //
-//mcp:tool title="Create instance"
+//mcp:tool title="Create instance" group=compute
 func ComputeCreateInstance(ctx context.Context, in ComputeCreateInstanceInput) (string, error) {
 	return "done: computecreateinstance", nil
 }
@@ -620,7 +620,7 @@ type ComputeGetInstanceInput struct {
 
 // ComputeGetInstance returns the details of an instance: a virtual machine running in one zone.
 //
-//mcp:tool title="Get instance" readonly idempotent
+//mcp:tool title="Get instance" group=compute readonly idempotent
 func ComputeGetInstance(ctx context.Context, in ComputeGetInstanceInput) (string, error) {
 	return "done: computegetinstance", nil
 }
@@ -639,7 +639,7 @@ type ComputeUpdateInstanceInput struct {
 
 // ComputeUpdateInstance changes the settings of an existing instance, such as its name or machine type.
 //
-//mcp:tool title="Update instance" idempotent
+//mcp:tool title="Update instance" group=compute idempotent
 func ComputeUpdateInstance(ctx context.Context, in ComputeUpdateInstanceInput) (string, error) {
 	return "done: computeupdateinstance", nil
 }
@@ -652,7 +652,7 @@ type ComputeDeleteInstanceInput struct {
 
 // ComputeDeleteInstance removes an instance in a project.
 //
-//mcp:tool title="Delete instance" destructive
+//mcp:tool title="Delete instance" group=compute destructive
 func ComputeDeleteInstance(ctx context.Context, in ComputeDeleteInstanceInput) (string, error) {
 	return "done: computedeleteinstance", nil
 }
@@ -665,7 +665,7 @@ type ComputeStartInstanceInput struct {
 
 // ComputeStartInstance starts a stopped instance. It keeps its disks and internal IP address; billing resumes once it is running.
 //
-//mcp:tool title="Start instance" idempotent
+//mcp:tool title="Start instance" group=compute idempotent
 func ComputeStartInstance(ctx context.Context, in ComputeStartInstanceInput) (string, error) {
 	return "done: computestartinstance", nil
 }
@@ -679,7 +679,7 @@ type ComputeStopInstanceInput struct {
 
 // ComputeStopInstance stops a running instance, shutting down its operating system. Its disks are kept and still billed.
 //
-//mcp:tool title="Stop instance" idempotent
+//mcp:tool title="Stop instance" group=compute idempotent
 func ComputeStopInstance(ctx context.Context, in ComputeStopInstanceInput) (string, error) {
 	return "done: computestopinstance", nil
 }
@@ -692,7 +692,7 @@ type ComputeRebootInstanceInput struct {
 
 // ComputeRebootInstance restarts an instance, as pressing its reset button would. Use it when the machine hangs.
 //
-//mcp:tool title="Reboot instance"
+//mcp:tool title="Reboot instance" group=compute
 func ComputeRebootInstance(ctx context.Context, in ComputeRebootInstanceInput) (string, error) {
 	return "done: computerebootinstance", nil
 }
@@ -706,7 +706,7 @@ type ComputeResizeInstanceInput struct {
 
 // ComputeResizeInstance changes the machine type of a stopped instance, giving it more or fewer CPUs and memory.
 //
-//mcp:tool title="Resize instance" idempotent
+//mcp:tool title="Resize instance" group=compute idempotent
 func ComputeResizeInstance(ctx context.Context, in ComputeResizeInstanceInput) (string, error) {
 	return "done: computeresizeinstance", nil
 }
@@ -720,7 +720,7 @@ type ComputeGetInstanceConsoleOutputInput struct {
 
 // ComputeGetInstanceConsoleOutput returns the serial console output of an instance: its boot log and kernel messages, to debug a machine that does not boot.
 //
-//mcp:tool title="Get instance console output" readonly idempotent
+//mcp:tool title="Get instance console output" group=compute readonly idempotent
 func ComputeGetInstanceConsoleOutput(ctx context.Context, in ComputeGetInstanceConsoleOutputInput) (string, error) {
 	return "done: computegetinstanceconsoleoutput", nil
 }
@@ -736,7 +736,7 @@ type ComputeListImagesInput struct {
 
 // ComputeListImages finds images available to a project (a bootable disk image that instances start from). Filter by family or include deprecated. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List images" readonly idempotent
+//mcp:tool title="List images" group=compute readonly idempotent
 func ComputeListImages(ctx context.Context, in ComputeListImagesInput) (string, error) {
 	return "done: computelistimages", nil
 }
@@ -752,7 +752,7 @@ type ComputeCreateImageInput struct {
 
 // ComputeCreateImage adds a new an image (a bootable disk image that instances start from) available to a project.
 //
-//mcp:tool title="Create image"
+//mcp:tool title="Create image" group=compute
 func ComputeCreateImage(ctx context.Context, in ComputeCreateImageInput) (string, error) {
 	return "done: computecreateimage", nil
 }
@@ -765,7 +765,7 @@ type ComputeGetImageInput struct {
 
 // ComputeGetImage fetches a single image (a bootable disk image that instances start from) by its ID.
 //
-//mcp:tool title="Get image" readonly idempotent
+//mcp:tool title="Get image" group=compute readonly idempotent
 func ComputeGetImage(ctx context.Context, in ComputeGetImageInput) (string, error) {
 	return "done: computegetimage", nil
 }
@@ -778,7 +778,7 @@ type ComputeDeleteImageInput struct {
 
 // ComputeDeleteImage deletes an image by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete image" destructive
+//mcp:tool title="Delete image" group=compute destructive
 func ComputeDeleteImage(ctx context.Context, in ComputeDeleteImageInput) (string, error) {
 	return "done: computedeleteimage", nil
 }
@@ -793,7 +793,7 @@ type ComputeDeprecateImageInput struct {
 
 // ComputeDeprecateImage marks an image deprecated, so that new instances warn or fail when they use it; running instances are not affected.
 //
-//mcp:tool title="Deprecate image" idempotent
+//mcp:tool title="Deprecate image" group=compute idempotent
 func ComputeDeprecateImage(ctx context.Context, in ComputeDeprecateImageInput) (string, error) {
 	return "done: computedeprecateimage", nil
 }
@@ -809,7 +809,7 @@ type ComputeListDisksInput struct {
 
 // ComputeListDisks returns a page of disks in a zone, newest first. Filter by attached or type.
 //
-//mcp:tool title="List disks" readonly idempotent
+//mcp:tool title="List disks" group=compute readonly idempotent
 func ComputeListDisks(ctx context.Context, in ComputeListDisksInput) (string, error) {
 	return "done: computelistdisks", nil
 }
@@ -826,7 +826,7 @@ type ComputeCreateDiskInput struct {
 
 // ComputeCreateDisk creates a persistent block storage volume, in a zone.
 //
-//mcp:tool title="Create disk"
+//mcp:tool title="Create disk" group=compute
 func ComputeCreateDisk(ctx context.Context, in ComputeCreateDiskInput) (string, error) {
 	return "done: computecreatedisk", nil
 }
@@ -839,7 +839,7 @@ type ComputeGetDiskInput struct {
 
 // ComputeGetDisk returns the details of a disk: a persistent block storage volume.
 //
-//mcp:tool title="Get disk" readonly idempotent
+//mcp:tool title="Get disk" group=compute readonly idempotent
 func ComputeGetDisk(ctx context.Context, in ComputeGetDiskInput) (string, error) {
 	return "done: computegetdisk", nil
 }
@@ -857,7 +857,7 @@ type ComputeUpdateDiskInput struct {
 
 // ComputeUpdateDisk changes the settings of an existing disk, such as its name or size gb.
 //
-//mcp:tool title="Update disk" idempotent
+//mcp:tool title="Update disk" group=compute idempotent
 func ComputeUpdateDisk(ctx context.Context, in ComputeUpdateDiskInput) (string, error) {
 	return "done: computeupdatedisk", nil
 }
@@ -870,7 +870,7 @@ type ComputeDeleteDiskInput struct {
 
 // ComputeDeleteDisk removes a disk in a zone.
 //
-//mcp:tool title="Delete disk" destructive
+//mcp:tool title="Delete disk" group=compute destructive
 func ComputeDeleteDisk(ctx context.Context, in ComputeDeleteDiskInput) (string, error) {
 	return "done: computedeletedisk", nil
 }
@@ -885,7 +885,7 @@ type ComputeAttachDiskInput struct {
 
 // ComputeAttachDisk attaches a disk to an instance as an extra volume; the instance sees it as a new block device.
 //
-//mcp:tool title="Attach disk" idempotent
+//mcp:tool title="Attach disk" group=compute idempotent
 func ComputeAttachDisk(ctx context.Context, in ComputeAttachDiskInput) (string, error) {
 	return "done: computeattachdisk", nil
 }
@@ -899,7 +899,7 @@ type ComputeDetachDiskInput struct {
 
 // ComputeDetachDisk detaches a disk from the instance using it. Unmount it in the guest first or data may be lost.
 //
-//mcp:tool title="Detach disk" destructive
+//mcp:tool title="Detach disk" group=compute destructive
 func ComputeDetachDisk(ctx context.Context, in ComputeDetachDiskInput) (string, error) {
 	return "done: computedetachdisk", nil
 }
@@ -913,7 +913,7 @@ type ComputeResizeDiskInput struct {
 
 // ComputeResizeDisk grows a disk to a larger size. Disks can only grow; extend the file system in the guest afterwards.
 //
-//mcp:tool title="Resize disk" idempotent
+//mcp:tool title="Resize disk" group=compute idempotent
 func ComputeResizeDisk(ctx context.Context, in ComputeResizeDiskInput) (string, error) {
 	return "done: computeresizedisk", nil
 }
@@ -929,7 +929,7 @@ type ComputeListSnapshotsInput struct {
 
 // ComputeListSnapshots returns a page of snapshots in a project, newest first. Filter by source disk or created after.
 //
-//mcp:tool title="List snapshots" readonly idempotent
+//mcp:tool title="List snapshots" group=compute readonly idempotent
 func ComputeListSnapshots(ctx context.Context, in ComputeListSnapshotsInput) (string, error) {
 	return "done: computelistsnapshots", nil
 }
@@ -944,7 +944,7 @@ type ComputeCreateSnapshotInput struct {
 
 // ComputeCreateSnapshot creates a point-in-time copy of a disk, in a project.
 //
-//mcp:tool title="Create snapshot"
+//mcp:tool title="Create snapshot" group=compute
 func ComputeCreateSnapshot(ctx context.Context, in ComputeCreateSnapshotInput) (string, error) {
 	return "done: computecreatesnapshot", nil
 }
@@ -957,7 +957,7 @@ type ComputeGetSnapshotInput struct {
 
 // ComputeGetSnapshot returns the details of a snapshot: a point-in-time copy of a disk.
 //
-//mcp:tool title="Get snapshot" readonly idempotent
+//mcp:tool title="Get snapshot" group=compute readonly idempotent
 func ComputeGetSnapshot(ctx context.Context, in ComputeGetSnapshotInput) (string, error) {
 	return "done: computegetsnapshot", nil
 }
@@ -970,7 +970,7 @@ type ComputeDeleteSnapshotInput struct {
 
 // ComputeDeleteSnapshot removes a snapshot in a project.
 //
-//mcp:tool title="Delete snapshot" destructive
+//mcp:tool title="Delete snapshot" group=compute destructive
 func ComputeDeleteSnapshot(ctx context.Context, in ComputeDeleteSnapshotInput) (string, error) {
 	return "done: computedeletesnapshot", nil
 }
@@ -985,7 +985,7 @@ type ComputeRestoreSnapshotInput struct {
 
 // ComputeRestoreSnapshot creates a new disk from a snapshot, to roll a machine back or clone its data.
 //
-//mcp:tool title="Restore snapshot"
+//mcp:tool title="Restore snapshot" group=compute
 func ComputeRestoreSnapshot(ctx context.Context, in ComputeRestoreSnapshotInput) (string, error) {
 	return "done: computerestoresnapshot", nil
 }
@@ -1000,7 +1000,7 @@ type ComputeListSshKeysInput struct {
 
 // ComputeListSshKeys finds ssh keys of a project (a public SSH key that instances accept for login). Filter by user. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List ssh keys" readonly idempotent
+//mcp:tool title="List ssh keys" group=compute readonly idempotent
 func ComputeListSshKeys(ctx context.Context, in ComputeListSshKeysInput) (string, error) {
 	return "done: computelistsshkeys", nil
 }
@@ -1015,7 +1015,7 @@ type ComputeCreateSshKeyInput struct {
 
 // ComputeCreateSshKey adds a new a ssh key (a public SSH key that instances accept for login) of a project.
 //
-//mcp:tool title="Create ssh key"
+//mcp:tool title="Create ssh key" group=compute
 func ComputeCreateSshKey(ctx context.Context, in ComputeCreateSshKeyInput) (string, error) {
 	return "done: computecreatesshkey", nil
 }
@@ -1028,7 +1028,7 @@ type ComputeGetSshKeyInput struct {
 
 // ComputeGetSshKey fetches a single ssh key (a public SSH key that instances accept for login) by its ID.
 //
-//mcp:tool title="Get ssh key" readonly idempotent
+//mcp:tool title="Get ssh key" group=compute readonly idempotent
 func ComputeGetSshKey(ctx context.Context, in ComputeGetSshKeyInput) (string, error) {
 	return "done: computegetsshkey", nil
 }
@@ -1041,7 +1041,7 @@ type ComputeDeleteSshKeyInput struct {
 
 // ComputeDeleteSshKey deletes a ssh key by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete ssh key" destructive
+//mcp:tool title="Delete ssh key" group=compute destructive
 func ComputeDeleteSshKey(ctx context.Context, in ComputeDeleteSshKeyInput) (string, error) {
 	return "done: computedeletesshkey", nil
 }
@@ -1056,7 +1056,7 @@ type ComputeListInstanceGroupsInput struct {
 
 // ComputeListInstanceGroups finds instance groups in a project (an autoscaling group of identical instances made from one template). Filter by template. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List instance groups" readonly idempotent
+//mcp:tool title="List instance groups" group=compute readonly idempotent
 func ComputeListInstanceGroups(ctx context.Context, in ComputeListInstanceGroupsInput) (string, error) {
 	return "done: computelistinstancegroups", nil
 }
@@ -1073,7 +1073,7 @@ type ComputeCreateInstanceGroupInput struct {
 
 // ComputeCreateInstanceGroup adds a new an instance group (an autoscaling group of identical instances made from one template) in a project.
 //
-//mcp:tool title="Create instance group"
+//mcp:tool title="Create instance group" group=compute
 func ComputeCreateInstanceGroup(ctx context.Context, in ComputeCreateInstanceGroupInput) (string, error) {
 	return "done: computecreateinstancegroup", nil
 }
@@ -1086,7 +1086,7 @@ type ComputeGetInstanceGroupInput struct {
 
 // ComputeGetInstanceGroup fetches a single instance group (an autoscaling group of identical instances made from one template) by its ID.
 //
-//mcp:tool title="Get instance group" readonly idempotent
+//mcp:tool title="Get instance group" group=compute readonly idempotent
 func ComputeGetInstanceGroup(ctx context.Context, in ComputeGetInstanceGroupInput) (string, error) {
 	return "done: computegetinstancegroup", nil
 }
@@ -1104,7 +1104,7 @@ type ComputeUpdateInstanceGroupInput struct {
 
 // ComputeUpdateInstanceGroup edits an instance group in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update instance group" idempotent
+//mcp:tool title="Update instance group" group=compute idempotent
 func ComputeUpdateInstanceGroup(ctx context.Context, in ComputeUpdateInstanceGroupInput) (string, error) {
 	return "done: computeupdateinstancegroup", nil
 }
@@ -1117,7 +1117,7 @@ type ComputeDeleteInstanceGroupInput struct {
 
 // ComputeDeleteInstanceGroup deletes an instance group by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete instance group" destructive
+//mcp:tool title="Delete instance group" group=compute destructive
 func ComputeDeleteInstanceGroup(ctx context.Context, in ComputeDeleteInstanceGroupInput) (string, error) {
 	return "done: computedeleteinstancegroup", nil
 }
@@ -1131,7 +1131,7 @@ type ComputeSetInstanceGroupSizeInput struct {
 
 // ComputeSetInstanceGroupSize sets how many instances an autoscaling group runs now, scaling it out or in by hand.
 //
-//mcp:tool title="Set instance group size" idempotent
+//mcp:tool title="Set instance group size" group=compute idempotent
 func ComputeSetInstanceGroupSize(ctx context.Context, in ComputeSetInstanceGroupSizeInput) (string, error) {
 	return "done: computesetinstancegroupsize", nil
 }
@@ -1146,7 +1146,7 @@ type ComputeRollingUpdateInstanceGroupInput struct {
 
 // ComputeRollingUpdateInstanceGroup replaces the instances of a group with ones made from a new template, a few at a time, with no downtime.
 //
-//mcp:tool title="Rolling update instance group"
+//mcp:tool title="Rolling update instance group" group=compute
 func ComputeRollingUpdateInstanceGroup(ctx context.Context, in ComputeRollingUpdateInstanceGroupInput) (string, error) {
 	return "done: computerollingupdateinstancegroup", nil
 }
@@ -1161,7 +1161,7 @@ type ComputeListLoadBalancersInput struct {
 
 // ComputeListLoadBalancers finds load balancers in a project (a load balancer spreading traffic over backend instances). Filter by protocol. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List load balancers" readonly idempotent
+//mcp:tool title="List load balancers" group=compute readonly idempotent
 func ComputeListLoadBalancers(ctx context.Context, in ComputeListLoadBalancersInput) (string, error) {
 	return "done: computelistloadbalancers", nil
 }
@@ -1178,7 +1178,7 @@ type ComputeCreateLoadBalancerInput struct {
 
 // ComputeCreateLoadBalancer adds a new a load balancer (a load balancer spreading traffic over backend instances) in a project.
 //
-//mcp:tool title="Create load balancer"
+//mcp:tool title="Create load balancer" group=compute
 func ComputeCreateLoadBalancer(ctx context.Context, in ComputeCreateLoadBalancerInput) (string, error) {
 	return "done: computecreateloadbalancer", nil
 }
@@ -1191,7 +1191,7 @@ type ComputeGetLoadBalancerInput struct {
 
 // ComputeGetLoadBalancer fetches a single load balancer (a load balancer spreading traffic over backend instances) by its ID.
 //
-//mcp:tool title="Get load balancer" readonly idempotent
+//mcp:tool title="Get load balancer" group=compute readonly idempotent
 func ComputeGetLoadBalancer(ctx context.Context, in ComputeGetLoadBalancerInput) (string, error) {
 	return "done: computegetloadbalancer", nil
 }
@@ -1209,7 +1209,7 @@ type ComputeUpdateLoadBalancerInput struct {
 
 // ComputeUpdateLoadBalancer edits a load balancer in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update load balancer" idempotent
+//mcp:tool title="Update load balancer" group=compute idempotent
 func ComputeUpdateLoadBalancer(ctx context.Context, in ComputeUpdateLoadBalancerInput) (string, error) {
 	return "done: computeupdateloadbalancer", nil
 }
@@ -1222,7 +1222,7 @@ type ComputeDeleteLoadBalancerInput struct {
 
 // ComputeDeleteLoadBalancer deletes a load balancer by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete load balancer" destructive
+//mcp:tool title="Delete load balancer" group=compute destructive
 func ComputeDeleteLoadBalancer(ctx context.Context, in ComputeDeleteLoadBalancerInput) (string, error) {
 	return "done: computedeleteloadbalancer", nil
 }
@@ -1237,7 +1237,7 @@ type ComputeAddLoadBalancerBackendInput struct {
 
 // ComputeAddLoadBalancerBackend adds an instance or instance group to the backends a load balancer sends traffic to.
 //
-//mcp:tool title="Add load balancer backend" idempotent
+//mcp:tool title="Add load balancer backend" group=compute idempotent
 func ComputeAddLoadBalancerBackend(ctx context.Context, in ComputeAddLoadBalancerBackendInput) (string, error) {
 	return "done: computeaddloadbalancerbackend", nil
 }
@@ -1251,7 +1251,7 @@ type ComputeRemoveLoadBalancerBackendInput struct {
 
 // ComputeRemoveLoadBalancerBackend removes a backend from a load balancer; connections already open are drained first.
 //
-//mcp:tool title="Remove load balancer backend" destructive
+//mcp:tool title="Remove load balancer backend" group=compute destructive
 func ComputeRemoveLoadBalancerBackend(ctx context.Context, in ComputeRemoveLoadBalancerBackendInput) (string, error) {
 	return "done: computeremoveloadbalancerbackend", nil
 }
@@ -1264,7 +1264,7 @@ type ComputeGetLoadBalancerHealthInput struct {
 
 // ComputeGetLoadBalancerHealth shows which backends of a load balancer pass their health checks and which are failing.
 //
-//mcp:tool title="Get load balancer health" readonly idempotent
+//mcp:tool title="Get load balancer health" group=compute readonly idempotent
 func ComputeGetLoadBalancerHealth(ctx context.Context, in ComputeGetLoadBalancerHealthInput) (string, error) {
 	return "done: computegetloadbalancerhealth", nil
 }
@@ -1280,7 +1280,7 @@ type ComputeListMachineTypesInput struct {
 
 // ComputeListMachineTypes returns a page of machine types offered in a zone, newest first. Filter by min cpus or min memory gb.
 //
-//mcp:tool title="List machine types" readonly idempotent
+//mcp:tool title="List machine types" group=compute readonly idempotent
 func ComputeListMachineTypes(ctx context.Context, in ComputeListMachineTypesInput) (string, error) {
 	return "done: computelistmachinetypes", nil
 }
@@ -1293,7 +1293,7 @@ type ComputeGetMachineTypeInput struct {
 
 // ComputeGetMachineType returns the details of a machine type: a size of virtual machine: CPUs, memory and price.
 //
-//mcp:tool title="Get machine type" readonly idempotent
+//mcp:tool title="Get machine type" group=compute readonly idempotent
 func ComputeGetMachineType(ctx context.Context, in ComputeGetMachineTypeInput) (string, error) {
 	return "done: computegetmachinetype", nil
 }
@@ -1307,7 +1307,7 @@ type ComputeListZonesInput struct {
 
 // ComputeListZones lists the zones of a region; each is a zone of a region where resources are placed. Filter by region. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List zones" readonly idempotent
+//mcp:tool title="List zones" group=compute readonly idempotent
 func ComputeListZones(ctx context.Context, in ComputeListZonesInput) (string, error) {
 	return "done: computelistzones", nil
 }
@@ -1318,7 +1318,7 @@ type ComputeListRegionsInput struct {
 
 // ComputeListRegions lists the regions of the cloud, with their zones and whether each is up.
 //
-//mcp:tool title="List regions" readonly idempotent
+//mcp:tool title="List regions" group=compute readonly idempotent
 func ComputeListRegions(ctx context.Context, in ComputeListRegionsInput) (string, error) {
 	return "done: computelistregions", nil
 }
@@ -1331,7 +1331,7 @@ type ComputeGetProjectQuotasInput struct {
 
 // ComputeGetProjectQuotas returns a project's quotas per region, such as CPUs, disks and IP addresses, with how much of each is used.
 //
-//mcp:tool title="Get project quotas" readonly idempotent
+//mcp:tool title="Get project quotas" group=compute readonly idempotent
 func ComputeGetProjectQuotas(ctx context.Context, in ComputeGetProjectQuotasInput) (string, error) {
 	return "done: computegetprojectquotas", nil
 }
@@ -1346,7 +1346,7 @@ type StorageListBucketsInput struct {
 
 // StorageListBuckets finds buckets of a project (a container of stored objects with its own access rules). Filter by prefix. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List buckets" readonly idempotent
+//mcp:tool title="List buckets" group=storage readonly idempotent
 func StorageListBuckets(ctx context.Context, in StorageListBucketsInput) (string, error) {
 	return "done: storagelistbuckets", nil
 }
@@ -1362,7 +1362,7 @@ type StorageCreateBucketInput struct {
 
 // StorageCreateBucket adds a new a bucket (a container of stored objects with its own access rules) of a project.
 //
-//mcp:tool title="Create bucket"
+//mcp:tool title="Create bucket" group=storage
 func StorageCreateBucket(ctx context.Context, in StorageCreateBucketInput) (string, error) {
 	return "done: storagecreatebucket", nil
 }
@@ -1375,7 +1375,7 @@ type StorageGetBucketInput struct {
 
 // StorageGetBucket fetches a single bucket (a container of stored objects with its own access rules) by its ID.
 //
-//mcp:tool title="Get bucket" readonly idempotent
+//mcp:tool title="Get bucket" group=storage readonly idempotent
 func StorageGetBucket(ctx context.Context, in StorageGetBucketInput) (string, error) {
 	return "done: storagegetbucket", nil
 }
@@ -1392,7 +1392,7 @@ type StorageUpdateBucketInput struct {
 
 // StorageUpdateBucket edits a bucket in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update bucket" idempotent
+//mcp:tool title="Update bucket" group=storage idempotent
 func StorageUpdateBucket(ctx context.Context, in StorageUpdateBucketInput) (string, error) {
 	return "done: storageupdatebucket", nil
 }
@@ -1405,7 +1405,7 @@ type StorageDeleteBucketInput struct {
 
 // StorageDeleteBucket deletes a bucket by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete bucket" destructive
+//mcp:tool title="Delete bucket" group=storage destructive
 func StorageDeleteBucket(ctx context.Context, in StorageDeleteBucketInput) (string, error) {
 	return "done: storagedeletebucket", nil
 }
@@ -1420,7 +1420,7 @@ type StorageSetBucketLifecycleInput struct {
 
 // StorageSetBucketLifecycle sets the lifecycle rules of a bucket: delete or archive objects automatically once they reach an age.
 //
-//mcp:tool title="Set bucket lifecycle" idempotent
+//mcp:tool title="Set bucket lifecycle" group=storage idempotent
 func StorageSetBucketLifecycle(ctx context.Context, in StorageSetBucketLifecycleInput) (string, error) {
 	return "done: storagesetbucketlifecycle", nil
 }
@@ -1434,7 +1434,7 @@ type StorageSetBucketVersioningInput struct {
 
 // StorageSetBucketVersioning turns object versioning on or off for a bucket, so that overwritten and deleted objects can be recovered.
 //
-//mcp:tool title="Set bucket versioning" idempotent
+//mcp:tool title="Set bucket versioning" group=storage idempotent
 func StorageSetBucketVersioning(ctx context.Context, in StorageSetBucketVersioningInput) (string, error) {
 	return "done: storagesetbucketversioning", nil
 }
@@ -1447,7 +1447,7 @@ type StorageGetBucketUsageInput struct {
 
 // StorageGetBucketUsage returns how many objects a bucket holds and how many bytes they take, per storage class.
 //
-//mcp:tool title="Get bucket usage" readonly idempotent
+//mcp:tool title="Get bucket usage" group=storage readonly idempotent
 func StorageGetBucketUsage(ctx context.Context, in StorageGetBucketUsageInput) (string, error) {
 	return "done: storagegetbucketusage", nil
 }
@@ -1463,7 +1463,7 @@ type StorageListObjectsInput struct {
 
 // StorageListObjects returns a page of objects in a bucket, newest first. Filter by prefix or delimiter.
 //
-//mcp:tool title="List objects" readonly idempotent
+//mcp:tool title="List objects" group=storage readonly idempotent
 func StorageListObjects(ctx context.Context, in StorageListObjectsInput) (string, error) {
 	return "done: storagelistobjects", nil
 }
@@ -1476,7 +1476,7 @@ type StorageGetObjectInput struct {
 
 // StorageGetObject returns the details of an object: a file stored in a bucket.
 //
-//mcp:tool title="Get object" readonly idempotent
+//mcp:tool title="Get object" group=storage readonly idempotent
 func StorageGetObject(ctx context.Context, in StorageGetObjectInput) (string, error) {
 	return "done: storagegetobject", nil
 }
@@ -1489,7 +1489,7 @@ type StorageDeleteObjectInput struct {
 
 // StorageDeleteObject removes an object in a bucket.
 //
-//mcp:tool title="Delete object" destructive
+//mcp:tool title="Delete object" group=storage destructive
 func StorageDeleteObject(ctx context.Context, in StorageDeleteObjectInput) (string, error) {
 	return "done: storagedeleteobject", nil
 }
@@ -1505,7 +1505,7 @@ type StorageUploadObjectInput struct {
 
 // StorageUploadObject uploads a file to a bucket under a key, replacing any object of that key.
 //
-//mcp:tool title="Upload object" idempotent
+//mcp:tool title="Upload object" group=storage idempotent
 func StorageUploadObject(ctx context.Context, in StorageUploadObjectInput) (string, error) {
 	return "done: storageuploadobject", nil
 }
@@ -1520,7 +1520,7 @@ type StorageCopyObjectInput struct {
 
 // StorageCopyObject copies an object to another key or bucket without downloading it.
 //
-//mcp:tool title="Copy object" idempotent
+//mcp:tool title="Copy object" group=storage idempotent
 func StorageCopyObject(ctx context.Context, in StorageCopyObjectInput) (string, error) {
 	return "done: storagecopyobject", nil
 }
@@ -1535,7 +1535,7 @@ type StorageCreateSignedUrlInput struct {
 
 // StorageCreateSignedUrl makes a temporary signed URL that lets someone without credentials download or upload one object.
 //
-//mcp:tool title="Create signed url" readonly idempotent
+//mcp:tool title="Create signed url" group=storage readonly idempotent
 func StorageCreateSignedUrl(ctx context.Context, in StorageCreateSignedUrlInput) (string, error) {
 	return "done: storagecreatesignedurl", nil
 }
@@ -1549,7 +1549,7 @@ type StorageRestoreObjectVersionInput struct {
 
 // StorageRestoreObjectVersion brings back an earlier version of an object in a versioned bucket.
 //
-//mcp:tool title="Restore object version"
+//mcp:tool title="Restore object version" group=storage
 func StorageRestoreObjectVersion(ctx context.Context, in StorageRestoreObjectVersionInput) (string, error) {
 	return "done: storagerestoreobjectversion", nil
 }
@@ -1563,7 +1563,7 @@ type StorageDownloadObjectInput struct {
 
 // StorageDownloadObject downloads the content of an object, base64-encoded, with its metadata.
 //
-//mcp:tool title="Download object" readonly idempotent
+//mcp:tool title="Download object" group=storage readonly idempotent
 func StorageDownloadObject(ctx context.Context, in StorageDownloadObjectInput) (string, error) {
 	return "done: storagedownloadobject", nil
 }
@@ -1577,7 +1577,7 @@ type NetworkListVpcsInput struct {
 
 // NetworkListVpcs finds vpcs of a project (a private virtual network isolating a project's resources). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List vpcs" readonly idempotent
+//mcp:tool title="List vpcs" group=network readonly idempotent
 func NetworkListVpcs(ctx context.Context, in NetworkListVpcsInput) (string, error) {
 	return "done: networklistvpcs", nil
 }
@@ -1592,7 +1592,7 @@ type NetworkCreateVpcInput struct {
 
 // NetworkCreateVpc adds a new a vpc (a private virtual network isolating a project's resources) of a project.
 //
-//mcp:tool title="Create vpc"
+//mcp:tool title="Create vpc" group=network
 func NetworkCreateVpc(ctx context.Context, in NetworkCreateVpcInput) (string, error) {
 	return "done: networkcreatevpc", nil
 }
@@ -1605,7 +1605,7 @@ type NetworkGetVpcInput struct {
 
 // NetworkGetVpc fetches a single vpc (a private virtual network isolating a project's resources) by its ID.
 //
-//mcp:tool title="Get vpc" readonly idempotent
+//mcp:tool title="Get vpc" group=network readonly idempotent
 func NetworkGetVpc(ctx context.Context, in NetworkGetVpcInput) (string, error) {
 	return "done: networkgetvpc", nil
 }
@@ -1618,7 +1618,7 @@ type NetworkDeleteVpcInput struct {
 
 // NetworkDeleteVpc deletes a vpc by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete vpc" destructive
+//mcp:tool title="Delete vpc" group=network destructive
 func NetworkDeleteVpc(ctx context.Context, in NetworkDeleteVpcInput) (string, error) {
 	return "done: networkdeletevpc", nil
 }
@@ -1633,7 +1633,7 @@ type NetworkPeerVpcsInput struct {
 
 // NetworkPeerVpcs connects two private networks so that their resources reach each other by internal address.
 //
-//mcp:tool title="Peer vpcs" idempotent
+//mcp:tool title="Peer vpcs" group=network idempotent
 func NetworkPeerVpcs(ctx context.Context, in NetworkPeerVpcsInput) (string, error) {
 	return "done: networkpeervpcs", nil
 }
@@ -1647,7 +1647,7 @@ type NetworkListSubnetsInput struct {
 
 // NetworkListSubnets lists the subnets of a network; each is an address range of a network in one region. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List subnets" readonly idempotent
+//mcp:tool title="List subnets" group=network readonly idempotent
 func NetworkListSubnets(ctx context.Context, in NetworkListSubnetsInput) (string, error) {
 	return "done: networklistsubnets", nil
 }
@@ -1663,7 +1663,7 @@ type NetworkCreateSubnetInput struct {
 
 // NetworkCreateSubnet creates a subnet of a network. Returns the new subnet with its ID.
 //
-//mcp:tool title="Create subnet"
+//mcp:tool title="Create subnet" group=network
 func NetworkCreateSubnet(ctx context.Context, in NetworkCreateSubnetInput) (string, error) {
 	return "done: networkcreatesubnet", nil
 }
@@ -1676,7 +1676,7 @@ type NetworkGetSubnetInput struct {
 
 // NetworkGetSubnet gets one subnet by ID, with all its fields.
 //
-//mcp:tool title="Get subnet" readonly idempotent
+//mcp:tool title="Get subnet" group=network readonly idempotent
 func NetworkGetSubnet(ctx context.Context, in NetworkGetSubnetInput) (string, error) {
 	return "done: networkgetsubnet", nil
 }
@@ -1693,7 +1693,7 @@ type NetworkUpdateSubnetInput struct {
 
 // NetworkUpdateSubnet updates a subnet. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update subnet" idempotent
+//mcp:tool title="Update subnet" group=network idempotent
 func NetworkUpdateSubnet(ctx context.Context, in NetworkUpdateSubnetInput) (string, error) {
 	return "done: networkupdatesubnet", nil
 }
@@ -1706,7 +1706,7 @@ type NetworkDeleteSubnetInput struct {
 
 // NetworkDeleteSubnet deletes a subnet for good. This cannot be undone.
 //
-//mcp:tool title="Delete subnet" destructive
+//mcp:tool title="Delete subnet" group=network destructive
 func NetworkDeleteSubnet(ctx context.Context, in NetworkDeleteSubnetInput) (string, error) {
 	return "done: networkdeletesubnet", nil
 }
@@ -1721,7 +1721,7 @@ type NetworkListFirewallRulesInput struct {
 
 // NetworkListFirewallRules finds firewall rules of a network (a rule allowing or denying traffic to instances of a network). Filter by direction. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List firewall rules" readonly idempotent
+//mcp:tool title="List firewall rules" group=network readonly idempotent
 func NetworkListFirewallRules(ctx context.Context, in NetworkListFirewallRulesInput) (string, error) {
 	return "done: networklistfirewallrules", nil
 }
@@ -1739,7 +1739,7 @@ type NetworkCreateFirewallRuleInput struct {
 
 // NetworkCreateFirewallRule adds a new a firewall rule (a rule allowing or denying traffic to instances of a network) of a network.
 //
-//mcp:tool title="Create firewall rule"
+//mcp:tool title="Create firewall rule" group=network
 func NetworkCreateFirewallRule(ctx context.Context, in NetworkCreateFirewallRuleInput) (string, error) {
 	return "done: networkcreatefirewallrule", nil
 }
@@ -1752,7 +1752,7 @@ type NetworkGetFirewallRuleInput struct {
 
 // NetworkGetFirewallRule fetches a single firewall rule (a rule allowing or denying traffic to instances of a network) by its ID.
 //
-//mcp:tool title="Get firewall rule" readonly idempotent
+//mcp:tool title="Get firewall rule" group=network readonly idempotent
 func NetworkGetFirewallRule(ctx context.Context, in NetworkGetFirewallRuleInput) (string, error) {
 	return "done: networkgetfirewallrule", nil
 }
@@ -1771,7 +1771,7 @@ type NetworkUpdateFirewallRuleInput struct {
 
 // NetworkUpdateFirewallRule edits a firewall rule in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update firewall rule" idempotent
+//mcp:tool title="Update firewall rule" group=network idempotent
 func NetworkUpdateFirewallRule(ctx context.Context, in NetworkUpdateFirewallRuleInput) (string, error) {
 	return "done: networkupdatefirewallrule", nil
 }
@@ -1784,7 +1784,7 @@ type NetworkDeleteFirewallRuleInput struct {
 
 // NetworkDeleteFirewallRule deletes a firewall rule by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete firewall rule" destructive
+//mcp:tool title="Delete firewall rule" group=network destructive
 func NetworkDeleteFirewallRule(ctx context.Context, in NetworkDeleteFirewallRuleInput) (string, error) {
 	return "done: networkdeletefirewallrule", nil
 }
@@ -1799,7 +1799,7 @@ type NetworkListStaticIpsInput struct {
 
 // NetworkListStaticIps lists the static ips of a project; each is a reserved public IP address. Filter by in use. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List static ips" readonly idempotent
+//mcp:tool title="List static ips" group=network readonly idempotent
 func NetworkListStaticIps(ctx context.Context, in NetworkListStaticIpsInput) (string, error) {
 	return "done: networkliststaticips", nil
 }
@@ -1813,7 +1813,7 @@ type NetworkCreateStaticIpInput struct {
 
 // NetworkCreateStaticIp creates a static ip of a project. Returns the new static ip with its ID.
 //
-//mcp:tool title="Create static ip"
+//mcp:tool title="Create static ip" group=network
 func NetworkCreateStaticIp(ctx context.Context, in NetworkCreateStaticIpInput) (string, error) {
 	return "done: networkcreatestaticip", nil
 }
@@ -1826,7 +1826,7 @@ type NetworkGetStaticIpInput struct {
 
 // NetworkGetStaticIp gets one static ip by ID, with all its fields.
 //
-//mcp:tool title="Get static ip" readonly idempotent
+//mcp:tool title="Get static ip" group=network readonly idempotent
 func NetworkGetStaticIp(ctx context.Context, in NetworkGetStaticIpInput) (string, error) {
 	return "done: networkgetstaticip", nil
 }
@@ -1839,7 +1839,7 @@ type NetworkDeleteStaticIpInput struct {
 
 // NetworkDeleteStaticIp deletes a static ip for good. This cannot be undone.
 //
-//mcp:tool title="Delete static ip" destructive
+//mcp:tool title="Delete static ip" group=network destructive
 func NetworkDeleteStaticIp(ctx context.Context, in NetworkDeleteStaticIpInput) (string, error) {
 	return "done: networkdeletestaticip", nil
 }
@@ -1853,7 +1853,7 @@ type NetworkAssignStaticIpInput struct {
 
 // NetworkAssignStaticIp assigns a reserved public IP address to an instance, replacing its ephemeral one.
 //
-//mcp:tool title="Assign static ip" idempotent
+//mcp:tool title="Assign static ip" group=network idempotent
 func NetworkAssignStaticIp(ctx context.Context, in NetworkAssignStaticIpInput) (string, error) {
 	return "done: networkassignstaticip", nil
 }
@@ -1867,7 +1867,7 @@ type DnsListZonesInput struct {
 
 // DnsListZones lists the zones of a project; each is a DNS zone: a domain whose records the service answers for. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List zones" readonly idempotent
+//mcp:tool title="List zones" group=dns readonly idempotent
 func DnsListZones(ctx context.Context, in DnsListZonesInput) (string, error) {
 	return "done: dnslistzones", nil
 }
@@ -1882,7 +1882,7 @@ type DnsCreateZoneInput struct {
 
 // DnsCreateZone creates a zone of a project. Returns the new zone with its ID.
 //
-//mcp:tool title="Create zone"
+//mcp:tool title="Create zone" group=dns
 func DnsCreateZone(ctx context.Context, in DnsCreateZoneInput) (string, error) {
 	return "done: dnscreatezone", nil
 }
@@ -1895,7 +1895,7 @@ type DnsGetZoneInput struct {
 
 // DnsGetZone gets one zone by ID, with all its fields.
 //
-//mcp:tool title="Get zone" readonly idempotent
+//mcp:tool title="Get zone" group=dns readonly idempotent
 func DnsGetZone(ctx context.Context, in DnsGetZoneInput) (string, error) {
 	return "done: dnsgetzone", nil
 }
@@ -1908,7 +1908,7 @@ type DnsDeleteZoneInput struct {
 
 // DnsDeleteZone deletes a zone for good. This cannot be undone.
 //
-//mcp:tool title="Delete zone" destructive
+//mcp:tool title="Delete zone" group=dns destructive
 func DnsDeleteZone(ctx context.Context, in DnsDeleteZoneInput) (string, error) {
 	return "done: dnsdeletezone", nil
 }
@@ -1921,7 +1921,7 @@ type DnsEnableZoneDnssecInput struct {
 
 // DnsEnableZoneDnssec turns on DNSSEC signing for a zone and returns the DS record to publish at the registrar.
 //
-//mcp:tool title="Enable zone dnssec" idempotent
+//mcp:tool title="Enable zone dnssec" group=dns idempotent
 func DnsEnableZoneDnssec(ctx context.Context, in DnsEnableZoneDnssecInput) (string, error) {
 	return "done: dnsenablezonednssec", nil
 }
@@ -1937,7 +1937,7 @@ type DnsListRecordsInput struct {
 
 // DnsListRecords lists the records of a zone; each is a DNS record set of a zone. Filter by type or name. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List records" readonly idempotent
+//mcp:tool title="List records" group=dns readonly idempotent
 func DnsListRecords(ctx context.Context, in DnsListRecordsInput) (string, error) {
 	return "done: dnslistrecords", nil
 }
@@ -1953,7 +1953,7 @@ type DnsCreateRecordInput struct {
 
 // DnsCreateRecord creates a record of a zone. Returns the new record with its ID.
 //
-//mcp:tool title="Create record"
+//mcp:tool title="Create record" group=dns
 func DnsCreateRecord(ctx context.Context, in DnsCreateRecordInput) (string, error) {
 	return "done: dnscreaterecord", nil
 }
@@ -1966,7 +1966,7 @@ type DnsGetRecordInput struct {
 
 // DnsGetRecord gets one record by ID, with all its fields.
 //
-//mcp:tool title="Get record" readonly idempotent
+//mcp:tool title="Get record" group=dns readonly idempotent
 func DnsGetRecord(ctx context.Context, in DnsGetRecordInput) (string, error) {
 	return "done: dnsgetrecord", nil
 }
@@ -1983,7 +1983,7 @@ type DnsUpdateRecordInput struct {
 
 // DnsUpdateRecord updates a record. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update record" idempotent
+//mcp:tool title="Update record" group=dns idempotent
 func DnsUpdateRecord(ctx context.Context, in DnsUpdateRecordInput) (string, error) {
 	return "done: dnsupdaterecord", nil
 }
@@ -1996,7 +1996,7 @@ type DnsDeleteRecordInput struct {
 
 // DnsDeleteRecord deletes a record for good. This cannot be undone.
 //
-//mcp:tool title="Delete record" destructive
+//mcp:tool title="Delete record" group=dns destructive
 func DnsDeleteRecord(ctx context.Context, in DnsDeleteRecordInput) (string, error) {
 	return "done: dnsdeleterecord", nil
 }
@@ -2009,7 +2009,7 @@ type DnsCheckRecordPropagationInput struct {
 
 // DnsCheckRecordPropagation queries public resolvers around the world for a record and tells whether they all return the new value yet.
 //
-//mcp:tool title="Check record propagation" readonly idempotent
+//mcp:tool title="Check record propagation" group=dns readonly idempotent
 func DnsCheckRecordPropagation(ctx context.Context, in DnsCheckRecordPropagationInput) (string, error) {
 	return "done: dnscheckrecordpropagation", nil
 }
@@ -2022,7 +2022,7 @@ type CdnListDistributionsInput struct {
 
 // CdnListDistributions returns a page of distributions of an account, newest first.
 //
-//mcp:tool title="List distributions" readonly idempotent
+//mcp:tool title="List distributions" group=cdn readonly idempotent
 func CdnListDistributions(ctx context.Context, in CdnListDistributionsInput) (string, error) {
 	return "done: cdnlistdistributions", nil
 }
@@ -2037,7 +2037,7 @@ type CdnCreateDistributionInput struct {
 
 // CdnCreateDistribution creates a content delivery network distribution caching an origin at edge locations, of an account.
 //
-//mcp:tool title="Create distribution"
+//mcp:tool title="Create distribution" group=cdn
 func CdnCreateDistribution(ctx context.Context, in CdnCreateDistributionInput) (string, error) {
 	return "done: cdncreatedistribution", nil
 }
@@ -2049,7 +2049,7 @@ type CdnGetDistributionInput struct {
 
 // CdnGetDistribution returns the details of a distribution: a content delivery network distribution caching an origin at edge locations.
 //
-//mcp:tool title="Get distribution" readonly idempotent
+//mcp:tool title="Get distribution" group=cdn readonly idempotent
 func CdnGetDistribution(ctx context.Context, in CdnGetDistributionInput) (string, error) {
 	return "done: cdngetdistribution", nil
 }
@@ -2065,7 +2065,7 @@ type CdnUpdateDistributionInput struct {
 
 // CdnUpdateDistribution changes the settings of an existing distribution, such as its origin or domains.
 //
-//mcp:tool title="Update distribution" idempotent
+//mcp:tool title="Update distribution" group=cdn idempotent
 func CdnUpdateDistribution(ctx context.Context, in CdnUpdateDistributionInput) (string, error) {
 	return "done: cdnupdatedistribution", nil
 }
@@ -2077,7 +2077,7 @@ type CdnDeleteDistributionInput struct {
 
 // CdnDeleteDistribution removes a distribution of an account.
 //
-//mcp:tool title="Delete distribution" destructive
+//mcp:tool title="Delete distribution" group=cdn destructive
 func CdnDeleteDistribution(ctx context.Context, in CdnDeleteDistributionInput) (string, error) {
 	return "done: cdndeletedistribution", nil
 }
@@ -2090,7 +2090,7 @@ type CdnPurgeCacheInput struct {
 
 // CdnPurgeCache invalidates cached copies of paths at every edge location, so that the next requests fetch them from the origin again.
 //
-//mcp:tool title="Purge cache"
+//mcp:tool title="Purge cache" group=cdn
 func CdnPurgeCache(ctx context.Context, in CdnPurgeCacheInput) (string, error) {
 	return "done: cdnpurgecache", nil
 }
@@ -2104,7 +2104,7 @@ type CdnGetDistributionTrafficInput struct {
 
 // CdnGetDistributionTraffic returns requests, bandwidth and cache hit ratio of a distribution over a period.
 //
-//mcp:tool title="Get distribution traffic" readonly idempotent
+//mcp:tool title="Get distribution traffic" group=cdn readonly idempotent
 func CdnGetDistributionTraffic(ctx context.Context, in CdnGetDistributionTrafficInput) (string, error) {
 	return "done: cdngetdistributiontraffic", nil
 }
@@ -2120,7 +2120,7 @@ type IamListUsersInput struct {
 
 // IamListUsers lists the users of the organisation; each is a person's account in the organisation's directory. Filter by department, status or query. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List users" readonly idempotent
+//mcp:tool title="List users" group=iam readonly idempotent
 func IamListUsers(ctx context.Context, in IamListUsersInput) (string, error) {
 	return "done: iamlistusers", nil
 }
@@ -2135,7 +2135,7 @@ type IamCreateUserInput struct {
 
 // IamCreateUser creates an user of the organisation. Returns the new user with its ID.
 //
-//mcp:tool title="Create user"
+//mcp:tool title="Create user" group=iam
 func IamCreateUser(ctx context.Context, in IamCreateUserInput) (string, error) {
 	return "done: iamcreateuser", nil
 }
@@ -2147,7 +2147,7 @@ type IamGetUserInput struct {
 
 // IamGetUser gets one user by ID, with all its fields.
 //
-//mcp:tool title="Get user" readonly idempotent
+//mcp:tool title="Get user" group=iam readonly idempotent
 func IamGetUser(ctx context.Context, in IamGetUserInput) (string, error) {
 	return "done: iamgetuser", nil
 }
@@ -2163,7 +2163,7 @@ type IamUpdateUserInput struct {
 
 // IamUpdateUser updates an user. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update user" idempotent
+//mcp:tool title="Update user" group=iam idempotent
 func IamUpdateUser(ctx context.Context, in IamUpdateUserInput) (string, error) {
 	return "done: iamupdateuser", nil
 }
@@ -2175,7 +2175,7 @@ type IamDeleteUserInput struct {
 
 // IamDeleteUser deletes an user for good. This cannot be undone.
 //
-//mcp:tool title="Delete user" destructive
+//mcp:tool title="Delete user" group=iam destructive
 func IamDeleteUser(ctx context.Context, in IamDeleteUserInput) (string, error) {
 	return "done: iamdeleteuser", nil
 }
@@ -2188,7 +2188,7 @@ type IamSuspendUserInput struct {
 
 // IamSuspendUser suspends a user: they can no longer sign in and their sessions end, but their data is kept.
 //
-//mcp:tool title="Suspend user" idempotent
+//mcp:tool title="Suspend user" group=iam idempotent
 func IamSuspendUser(ctx context.Context, in IamSuspendUserInput) (string, error) {
 	return "done: iamsuspenduser", nil
 }
@@ -2200,7 +2200,7 @@ type IamResetUserPasswordInput struct {
 
 // IamResetUserPassword forces a password reset: the user gets an email with a link and must choose a new password at next sign-in.
 //
-//mcp:tool title="Reset user password"
+//mcp:tool title="Reset user password" group=iam
 func IamResetUserPassword(ctx context.Context, in IamResetUserPasswordInput) (string, error) {
 	return "done: iamresetuserpassword", nil
 }
@@ -2212,7 +2212,7 @@ type IamResetUserMfaInput struct {
 
 // IamResetUserMfa removes a user's enrolled second factors (authenticator apps, security keys) so that they can enrol again after losing a phone.
 //
-//mcp:tool title="Reset user mfa" destructive
+//mcp:tool title="Reset user mfa" group=iam destructive
 func IamResetUserMfa(ctx context.Context, in IamResetUserMfaInput) (string, error) {
 	return "done: iamresetusermfa", nil
 }
@@ -2224,7 +2224,7 @@ type IamListUserSessionsInput struct {
 
 // IamListUserSessions lists the devices and browsers where a user is signed in, with IP address and last activity.
 //
-//mcp:tool title="List user sessions" readonly idempotent
+//mcp:tool title="List user sessions" group=iam readonly idempotent
 func IamListUserSessions(ctx context.Context, in IamListUserSessionsInput) (string, error) {
 	return "done: iamlistusersessions", nil
 }
@@ -2236,7 +2236,7 @@ type IamRevokeUserSessionsInput struct {
 
 // IamRevokeUserSessions signs a user out everywhere by revoking all their sessions and refresh tokens.
 //
-//mcp:tool title="Revoke user sessions" destructive
+//mcp:tool title="Revoke user sessions" group=iam destructive
 func IamRevokeUserSessions(ctx context.Context, in IamRevokeUserSessionsInput) (string, error) {
 	return "done: iamrevokeusersessions", nil
 }
@@ -2250,7 +2250,7 @@ type IamListGroupsInput struct {
 
 // IamListGroups finds groups of the organisation (a group of users that permissions are granted to together). Filter by query. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List groups" readonly idempotent
+//mcp:tool title="List groups" group=iam readonly idempotent
 func IamListGroups(ctx context.Context, in IamListGroupsInput) (string, error) {
 	return "done: iamlistgroups", nil
 }
@@ -2263,7 +2263,7 @@ type IamCreateGroupInput struct {
 
 // IamCreateGroup adds a new a group (a group of users that permissions are granted to together) of the organisation.
 //
-//mcp:tool title="Create group"
+//mcp:tool title="Create group" group=iam
 func IamCreateGroup(ctx context.Context, in IamCreateGroupInput) (string, error) {
 	return "done: iamcreategroup", nil
 }
@@ -2275,7 +2275,7 @@ type IamGetGroupInput struct {
 
 // IamGetGroup fetches a single group (a group of users that permissions are granted to together) by its ID.
 //
-//mcp:tool title="Get group" readonly idempotent
+//mcp:tool title="Get group" group=iam readonly idempotent
 func IamGetGroup(ctx context.Context, in IamGetGroupInput) (string, error) {
 	return "done: iamgetgroup", nil
 }
@@ -2289,7 +2289,7 @@ type IamUpdateGroupInput struct {
 
 // IamUpdateGroup edits a group in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update group" idempotent
+//mcp:tool title="Update group" group=iam idempotent
 func IamUpdateGroup(ctx context.Context, in IamUpdateGroupInput) (string, error) {
 	return "done: iamupdategroup", nil
 }
@@ -2301,7 +2301,7 @@ type IamDeleteGroupInput struct {
 
 // IamDeleteGroup deletes a group by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete group" destructive
+//mcp:tool title="Delete group" group=iam destructive
 func IamDeleteGroup(ctx context.Context, in IamDeleteGroupInput) (string, error) {
 	return "done: iamdeletegroup", nil
 }
@@ -2314,7 +2314,7 @@ type IamAddGroupMemberInput struct {
 
 // IamAddGroupMember adds a user to a group, giving them every permission granted to the group.
 //
-//mcp:tool title="Add group member" idempotent
+//mcp:tool title="Add group member" group=iam idempotent
 func IamAddGroupMember(ctx context.Context, in IamAddGroupMemberInput) (string, error) {
 	return "done: iamaddgroupmember", nil
 }
@@ -2327,7 +2327,7 @@ type IamRemoveGroupMemberInput struct {
 
 // IamRemoveGroupMember removes a user from a group; they lose the permissions they had only through it.
 //
-//mcp:tool title="Remove group member" destructive
+//mcp:tool title="Remove group member" group=iam destructive
 func IamRemoveGroupMember(ctx context.Context, in IamRemoveGroupMemberInput) (string, error) {
 	return "done: iamremovegroupmember", nil
 }
@@ -2339,7 +2339,7 @@ type IamListGroupMembersInput struct {
 
 // IamListGroupMembers lists the users who belong to a group.
 //
-//mcp:tool title="List group members" readonly idempotent
+//mcp:tool title="List group members" group=iam readonly idempotent
 func IamListGroupMembers(ctx context.Context, in IamListGroupMembersInput) (string, error) {
 	return "done: iamlistgroupmembers", nil
 }
@@ -2353,7 +2353,7 @@ type IamListRolesInput struct {
 
 // IamListRoles finds roles of the organisation (a named set of permissions). Filter by custom only. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List roles" readonly idempotent
+//mcp:tool title="List roles" group=iam readonly idempotent
 func IamListRoles(ctx context.Context, in IamListRolesInput) (string, error) {
 	return "done: iamlistroles", nil
 }
@@ -2367,7 +2367,7 @@ type IamCreateRoleInput struct {
 
 // IamCreateRole adds a new a role (a named set of permissions) of the organisation.
 //
-//mcp:tool title="Create role"
+//mcp:tool title="Create role" group=iam
 func IamCreateRole(ctx context.Context, in IamCreateRoleInput) (string, error) {
 	return "done: iamcreaterole", nil
 }
@@ -2379,7 +2379,7 @@ type IamGetRoleInput struct {
 
 // IamGetRole fetches a single role (a named set of permissions) by its ID.
 //
-//mcp:tool title="Get role" readonly idempotent
+//mcp:tool title="Get role" group=iam readonly idempotent
 func IamGetRole(ctx context.Context, in IamGetRoleInput) (string, error) {
 	return "done: iamgetrole", nil
 }
@@ -2394,7 +2394,7 @@ type IamUpdateRoleInput struct {
 
 // IamUpdateRole edits a role in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update role" idempotent
+//mcp:tool title="Update role" group=iam idempotent
 func IamUpdateRole(ctx context.Context, in IamUpdateRoleInput) (string, error) {
 	return "done: iamupdaterole", nil
 }
@@ -2406,7 +2406,7 @@ type IamDeleteRoleInput struct {
 
 // IamDeleteRole deletes a role by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete role" destructive
+//mcp:tool title="Delete role" group=iam destructive
 func IamDeleteRole(ctx context.Context, in IamDeleteRoleInput) (string, error) {
 	return "done: iamdeleterole", nil
 }
@@ -2421,7 +2421,7 @@ type IamGrantRoleInput struct {
 
 // IamGrantRole grants a role to a user, group or service account on a resource, as a policy binding.
 //
-//mcp:tool title="Grant role" idempotent
+//mcp:tool title="Grant role" group=iam idempotent
 func IamGrantRole(ctx context.Context, in IamGrantRoleInput) (string, error) {
 	return "done: iamgrantrole", nil
 }
@@ -2435,7 +2435,7 @@ type IamRevokeRoleInput struct {
 
 // IamRevokeRole takes a role away from a member on a resource.
 //
-//mcp:tool title="Revoke role" destructive
+//mcp:tool title="Revoke role" group=iam destructive
 func IamRevokeRole(ctx context.Context, in IamRevokeRoleInput) (string, error) {
 	return "done: iamrevokerole", nil
 }
@@ -2449,7 +2449,7 @@ type IamListServiceAccountsInput struct {
 
 // IamListServiceAccounts lists the service accounts of a project; each is a non-human identity that programs authenticate as. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List service accounts" readonly idempotent
+//mcp:tool title="List service accounts" group=iam readonly idempotent
 func IamListServiceAccounts(ctx context.Context, in IamListServiceAccountsInput) (string, error) {
 	return "done: iamlistserviceaccounts", nil
 }
@@ -2463,7 +2463,7 @@ type IamCreateServiceAccountInput struct {
 
 // IamCreateServiceAccount creates a service account of a project. Returns the new service account with its ID.
 //
-//mcp:tool title="Create service account"
+//mcp:tool title="Create service account" group=iam
 func IamCreateServiceAccount(ctx context.Context, in IamCreateServiceAccountInput) (string, error) {
 	return "done: iamcreateserviceaccount", nil
 }
@@ -2476,7 +2476,7 @@ type IamGetServiceAccountInput struct {
 
 // IamGetServiceAccount gets one service account by ID, with all its fields.
 //
-//mcp:tool title="Get service account" readonly idempotent
+//mcp:tool title="Get service account" group=iam readonly idempotent
 func IamGetServiceAccount(ctx context.Context, in IamGetServiceAccountInput) (string, error) {
 	return "done: iamgetserviceaccount", nil
 }
@@ -2489,7 +2489,7 @@ type IamDeleteServiceAccountInput struct {
 
 // IamDeleteServiceAccount deletes a service account for good. This cannot be undone.
 //
-//mcp:tool title="Delete service account" destructive
+//mcp:tool title="Delete service account" group=iam destructive
 func IamDeleteServiceAccount(ctx context.Context, in IamDeleteServiceAccountInput) (string, error) {
 	return "done: iamdeleteserviceaccount", nil
 }
@@ -2503,7 +2503,7 @@ type IamCreateServiceAccountKeyInput struct {
 
 // IamCreateServiceAccountKey creates a private key a program uses to authenticate as the service account. The key is shown only once.
 //
-//mcp:tool title="Create service account key"
+//mcp:tool title="Create service account key" group=iam
 func IamCreateServiceAccountKey(ctx context.Context, in IamCreateServiceAccountKeyInput) (string, error) {
 	return "done: iamcreateserviceaccountkey", nil
 }
@@ -2516,7 +2516,7 @@ type IamDisableServiceAccountInput struct {
 
 // IamDisableServiceAccount disables a service account so that nothing can authenticate as it, without deleting it.
 //
-//mcp:tool title="Disable service account" idempotent
+//mcp:tool title="Disable service account" group=iam idempotent
 func IamDisableServiceAccount(ctx context.Context, in IamDisableServiceAccountInput) (string, error) {
 	return "done: iamdisableserviceaccount", nil
 }
@@ -2530,7 +2530,7 @@ type IamListApiKeysInput struct {
 
 // IamListApiKeys lists the api keys of a project; each is an API key for calling the platform's APIs. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List api keys" readonly idempotent
+//mcp:tool title="List api keys" group=iam readonly idempotent
 func IamListApiKeys(ctx context.Context, in IamListApiKeysInput) (string, error) {
 	return "done: iamlistapikeys", nil
 }
@@ -2545,7 +2545,7 @@ type IamCreateApiKeyInput struct {
 
 // IamCreateApiKey creates an api key of a project. Returns the new api key with its ID.
 //
-//mcp:tool title="Create api key"
+//mcp:tool title="Create api key" group=iam
 func IamCreateApiKey(ctx context.Context, in IamCreateApiKeyInput) (string, error) {
 	return "done: iamcreateapikey", nil
 }
@@ -2558,7 +2558,7 @@ type IamGetApiKeyInput struct {
 
 // IamGetApiKey gets one api key by ID, with all its fields.
 //
-//mcp:tool title="Get api key" readonly idempotent
+//mcp:tool title="Get api key" group=iam readonly idempotent
 func IamGetApiKey(ctx context.Context, in IamGetApiKeyInput) (string, error) {
 	return "done: iamgetapikey", nil
 }
@@ -2571,7 +2571,7 @@ type IamDeleteApiKeyInput struct {
 
 // IamDeleteApiKey deletes an api key for good. This cannot be undone.
 //
-//mcp:tool title="Delete api key" destructive
+//mcp:tool title="Delete api key" group=iam destructive
 func IamDeleteApiKey(ctx context.Context, in IamDeleteApiKeyInput) (string, error) {
 	return "done: iamdeleteapikey", nil
 }
@@ -2585,7 +2585,7 @@ type IamRotateApiKeyInput struct {
 
 // IamRotateApiKey makes a new secret for an API key and keeps the old one working for a grace period, so clients can switch.
 //
-//mcp:tool title="Rotate api key"
+//mcp:tool title="Rotate api key" group=iam
 func IamRotateApiKey(ctx context.Context, in IamRotateApiKeyInput) (string, error) {
 	return "done: iamrotateapikey", nil
 }
@@ -2603,7 +2603,7 @@ type IamListAuditEventsInput struct {
 
 // IamListAuditEvents lists the audit events of the organisation; each is a record of who did what, when, from where. Filter by actor, action, since, until or ip. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List audit events" readonly idempotent
+//mcp:tool title="List audit events" group=iam readonly idempotent
 func IamListAuditEvents(ctx context.Context, in IamListAuditEventsInput) (string, error) {
 	return "done: iamlistauditevents", nil
 }
@@ -2615,7 +2615,7 @@ type IamGetAuditEventInput struct {
 
 // IamGetAuditEvent gets one audit event by ID, with all its fields.
 //
-//mcp:tool title="Get audit event" readonly idempotent
+//mcp:tool title="Get audit event" group=iam readonly idempotent
 func IamGetAuditEvent(ctx context.Context, in IamGetAuditEventInput) (string, error) {
 	return "done: iamgetauditevent", nil
 }
@@ -2629,7 +2629,7 @@ type IamExportAuditEventsInput struct {
 
 // IamExportAuditEvents exports the audit log of a period to a bucket as JSON lines, for compliance archives.
 //
-//mcp:tool title="Export audit events"
+//mcp:tool title="Export audit events" group=iam
 func IamExportAuditEvents(ctx context.Context, in IamExportAuditEventsInput) (string, error) {
 	return "done: iamexportauditevents", nil
 }
@@ -2643,7 +2643,7 @@ type IamCheckPermissionInput struct {
 
 // IamCheckPermission tells whether a member may perform an action on a resource, and which policy binding grants or denies it.
 //
-//mcp:tool title="Check permission" readonly idempotent
+//mcp:tool title="Check permission" group=iam readonly idempotent
 func IamCheckPermission(ctx context.Context, in IamCheckPermissionInput) (string, error) {
 	return "done: iamcheckpermission", nil
 }
@@ -2662,7 +2662,7 @@ type TicketsListIssuesInput struct {
 
 // TicketsListIssues returns a page of issues of a project, newest first. Filter by status, assignee, jql, label or updated since.
 //
-//mcp:tool title="List issues" readonly idempotent
+//mcp:tool title="List issues" group=tickets readonly idempotent
 func TicketsListIssues(ctx context.Context, in TicketsListIssuesInput) (string, error) {
 	return "done: ticketslistissues", nil
 }
@@ -2681,7 +2681,7 @@ type TicketsCreateIssueInput struct {
 
 // TicketsCreateIssue creates a ticket tracking a bug, a task or a request, of a project.
 //
-//mcp:tool title="Create issue"
+//mcp:tool title="Create issue" group=tickets
 func TicketsCreateIssue(ctx context.Context, in TicketsCreateIssueInput) (string, error) {
 	return "done: ticketscreateissue", nil
 }
@@ -2694,7 +2694,7 @@ type TicketsGetIssueInput struct {
 
 // TicketsGetIssue returns the details of an issue: a ticket tracking a bug, a task or a request.
 //
-//mcp:tool title="Get issue" readonly idempotent
+//mcp:tool title="Get issue" group=tickets readonly idempotent
 func TicketsGetIssue(ctx context.Context, in TicketsGetIssueInput) (string, error) {
 	return "done: ticketsgetissue", nil
 }
@@ -2714,7 +2714,7 @@ type TicketsUpdateIssueInput struct {
 
 // TicketsUpdateIssue changes the settings of an existing issue, such as its summary or description.
 //
-//mcp:tool title="Update issue" idempotent
+//mcp:tool title="Update issue" group=tickets idempotent
 func TicketsUpdateIssue(ctx context.Context, in TicketsUpdateIssueInput) (string, error) {
 	return "done: ticketsupdateissue", nil
 }
@@ -2727,7 +2727,7 @@ type TicketsDeleteIssueInput struct {
 
 // TicketsDeleteIssue removes an issue of a project.
 //
-//mcp:tool title="Delete issue" destructive
+//mcp:tool title="Delete issue" group=tickets destructive
 func TicketsDeleteIssue(ctx context.Context, in TicketsDeleteIssueInput) (string, error) {
 	return "done: ticketsdeleteissue", nil
 }
@@ -2742,7 +2742,7 @@ type TicketsTransitionIssueInput struct {
 
 // TicketsTransitionIssue moves an issue along its workflow, such as from In Progress to Done.
 //
-//mcp:tool title="Transition issue"
+//mcp:tool title="Transition issue" group=tickets
 func TicketsTransitionIssue(ctx context.Context, in TicketsTransitionIssueInput) (string, error) {
 	return "done: ticketstransitionissue", nil
 }
@@ -2756,7 +2756,7 @@ type TicketsAssignIssueInput struct {
 
 // TicketsAssignIssue assigns an issue to a user, or unassigns it.
 //
-//mcp:tool title="Assign issue" idempotent
+//mcp:tool title="Assign issue" group=tickets idempotent
 func TicketsAssignIssue(ctx context.Context, in TicketsAssignIssueInput) (string, error) {
 	return "done: ticketsassignissue", nil
 }
@@ -2771,7 +2771,7 @@ type TicketsLinkIssuesInput struct {
 
 // TicketsLinkIssues links two issues, for example marking one as blocking or duplicating the other.
 //
-//mcp:tool title="Link issues" idempotent
+//mcp:tool title="Link issues" group=tickets idempotent
 func TicketsLinkIssues(ctx context.Context, in TicketsLinkIssuesInput) (string, error) {
 	return "done: ticketslinkissues", nil
 }
@@ -2785,7 +2785,7 @@ type TicketsMoveIssueInput struct {
 
 // TicketsMoveIssue moves an issue to another project, giving it a new key there.
 //
-//mcp:tool title="Move issue"
+//mcp:tool title="Move issue" group=tickets
 func TicketsMoveIssue(ctx context.Context, in TicketsMoveIssueInput) (string, error) {
 	return "done: ticketsmoveissue", nil
 }
@@ -2799,7 +2799,7 @@ type TicketsWatchIssueInput struct {
 
 // TicketsWatchIssue adds a user to the watchers of an issue, who are notified of every change.
 //
-//mcp:tool title="Watch issue" idempotent
+//mcp:tool title="Watch issue" group=tickets idempotent
 func TicketsWatchIssue(ctx context.Context, in TicketsWatchIssueInput) (string, error) {
 	return "done: ticketswatchissue", nil
 }
@@ -2812,7 +2812,7 @@ type TicketsGetIssueHistoryInput struct {
 
 // TicketsGetIssueHistory returns the change log of an issue: each field change, by whom and when.
 //
-//mcp:tool title="Get issue history" readonly idempotent
+//mcp:tool title="Get issue history" group=tickets readonly idempotent
 func TicketsGetIssueHistory(ctx context.Context, in TicketsGetIssueHistoryInput) (string, error) {
 	return "done: ticketsgetissuehistory", nil
 }
@@ -2827,7 +2827,7 @@ type TicketsBulkUpdateIssuesInput struct {
 
 // TicketsBulkUpdateIssues changes many issues at once: the same status, assignee, labels or priority on every issue a query matches.
 //
-//mcp:tool title="Bulk update issues"
+//mcp:tool title="Bulk update issues" group=tickets
 func TicketsBulkUpdateIssues(ctx context.Context, in TicketsBulkUpdateIssuesInput) (string, error) {
 	return "done: ticketsbulkupdateissues", nil
 }
@@ -2841,7 +2841,7 @@ type TicketsListCommentsInput struct {
 
 // TicketsListComments finds comments of an issue (a comment on an issue). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List comments" readonly idempotent
+//mcp:tool title="List comments" group=tickets readonly idempotent
 func TicketsListComments(ctx context.Context, in TicketsListCommentsInput) (string, error) {
 	return "done: ticketslistcomments", nil
 }
@@ -2855,7 +2855,7 @@ type TicketsCreateCommentInput struct {
 
 // TicketsCreateComment adds a new a comment (a comment on an issue) of an issue.
 //
-//mcp:tool title="Create comment"
+//mcp:tool title="Create comment" group=tickets
 func TicketsCreateComment(ctx context.Context, in TicketsCreateCommentInput) (string, error) {
 	return "done: ticketscreatecomment", nil
 }
@@ -2870,7 +2870,7 @@ type TicketsUpdateCommentInput struct {
 
 // TicketsUpdateComment edits a comment in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update comment" idempotent
+//mcp:tool title="Update comment" group=tickets idempotent
 func TicketsUpdateComment(ctx context.Context, in TicketsUpdateCommentInput) (string, error) {
 	return "done: ticketsupdatecomment", nil
 }
@@ -2884,7 +2884,7 @@ type TicketsListProjectsInput struct {
 
 // TicketsListProjects lists the projects of the tracker; each is a project grouping issues under one key and workflow. Filter by query. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List projects" readonly idempotent
+//mcp:tool title="List projects" group=tickets readonly idempotent
 func TicketsListProjects(ctx context.Context, in TicketsListProjectsInput) (string, error) {
 	return "done: ticketslistprojects", nil
 }
@@ -2899,7 +2899,7 @@ type TicketsCreateProjectInput struct {
 
 // TicketsCreateProject creates a project of the tracker. Returns the new project with its ID.
 //
-//mcp:tool title="Create project"
+//mcp:tool title="Create project" group=tickets
 func TicketsCreateProject(ctx context.Context, in TicketsCreateProjectInput) (string, error) {
 	return "done: ticketscreateproject", nil
 }
@@ -2911,7 +2911,7 @@ type TicketsGetProjectInput struct {
 
 // TicketsGetProject gets one project by ID, with all its fields.
 //
-//mcp:tool title="Get project" readonly idempotent
+//mcp:tool title="Get project" group=tickets readonly idempotent
 func TicketsGetProject(ctx context.Context, in TicketsGetProjectInput) (string, error) {
 	return "done: ticketsgetproject", nil
 }
@@ -2927,7 +2927,7 @@ type TicketsUpdateProjectInput struct {
 
 // TicketsUpdateProject updates a project. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update project" idempotent
+//mcp:tool title="Update project" group=tickets idempotent
 func TicketsUpdateProject(ctx context.Context, in TicketsUpdateProjectInput) (string, error) {
 	return "done: ticketsupdateproject", nil
 }
@@ -2939,7 +2939,7 @@ type TicketsDeleteProjectInput struct {
 
 // TicketsDeleteProject deletes a project for good. This cannot be undone.
 //
-//mcp:tool title="Delete project" destructive
+//mcp:tool title="Delete project" group=tickets destructive
 func TicketsDeleteProject(ctx context.Context, in TicketsDeleteProjectInput) (string, error) {
 	return "done: ticketsdeleteproject", nil
 }
@@ -2951,7 +2951,7 @@ type TicketsArchiveProjectInput struct {
 
 // TicketsArchiveProject archives a project: its issues become read-only and it leaves search results, but nothing is deleted.
 //
-//mcp:tool title="Archive project" idempotent
+//mcp:tool title="Archive project" group=tickets idempotent
 func TicketsArchiveProject(ctx context.Context, in TicketsArchiveProjectInput) (string, error) {
 	return "done: ticketsarchiveproject", nil
 }
@@ -2966,7 +2966,7 @@ type TicketsListSprintsInput struct {
 
 // TicketsListSprints lists the sprints of a board; each is a time-boxed iteration of a scrum board. Filter by state. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List sprints" readonly idempotent
+//mcp:tool title="List sprints" group=tickets readonly idempotent
 func TicketsListSprints(ctx context.Context, in TicketsListSprintsInput) (string, error) {
 	return "done: ticketslistsprints", nil
 }
@@ -2982,7 +2982,7 @@ type TicketsCreateSprintInput struct {
 
 // TicketsCreateSprint creates a sprint of a board. Returns the new sprint with its ID.
 //
-//mcp:tool title="Create sprint"
+//mcp:tool title="Create sprint" group=tickets
 func TicketsCreateSprint(ctx context.Context, in TicketsCreateSprintInput) (string, error) {
 	return "done: ticketscreatesprint", nil
 }
@@ -2995,7 +2995,7 @@ type TicketsGetSprintInput struct {
 
 // TicketsGetSprint gets one sprint by ID, with all its fields.
 //
-//mcp:tool title="Get sprint" readonly idempotent
+//mcp:tool title="Get sprint" group=tickets readonly idempotent
 func TicketsGetSprint(ctx context.Context, in TicketsGetSprintInput) (string, error) {
 	return "done: ticketsgetsprint", nil
 }
@@ -3012,7 +3012,7 @@ type TicketsUpdateSprintInput struct {
 
 // TicketsUpdateSprint updates a sprint. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update sprint" idempotent
+//mcp:tool title="Update sprint" group=tickets idempotent
 func TicketsUpdateSprint(ctx context.Context, in TicketsUpdateSprintInput) (string, error) {
 	return "done: ticketsupdatesprint", nil
 }
@@ -3025,7 +3025,7 @@ type TicketsStartSprintInput struct {
 
 // TicketsStartSprint starts a planned sprint, so that its issues show on the active board.
 //
-//mcp:tool title="Start sprint"
+//mcp:tool title="Start sprint" group=tickets
 func TicketsStartSprint(ctx context.Context, in TicketsStartSprintInput) (string, error) {
 	return "done: ticketsstartsprint", nil
 }
@@ -3039,7 +3039,7 @@ type TicketsCompleteSprintInput struct {
 
 // TicketsCompleteSprint closes an active sprint and moves its unfinished issues to the backlog or the next sprint.
 //
-//mcp:tool title="Complete sprint"
+//mcp:tool title="Complete sprint" group=tickets
 func TicketsCompleteSprint(ctx context.Context, in TicketsCompleteSprintInput) (string, error) {
 	return "done: ticketscompletesprint", nil
 }
@@ -3053,7 +3053,7 @@ type TicketsAddIssuesToSprintInput struct {
 
 // TicketsAddIssuesToSprint puts issues into a sprint, taking them out of the backlog or another sprint.
 //
-//mcp:tool title="Add issues to sprint" idempotent
+//mcp:tool title="Add issues to sprint" group=tickets idempotent
 func TicketsAddIssuesToSprint(ctx context.Context, in TicketsAddIssuesToSprintInput) (string, error) {
 	return "done: ticketsaddissuestosprint", nil
 }
@@ -3066,7 +3066,7 @@ type TicketsGetSprintBurndownInput struct {
 
 // TicketsGetSprintBurndown returns the burndown of a sprint: remaining story points per day against the ideal line.
 //
-//mcp:tool title="Get sprint burndown" readonly idempotent
+//mcp:tool title="Get sprint burndown" group=tickets readonly idempotent
 func TicketsGetSprintBurndown(ctx context.Context, in TicketsGetSprintBurndownInput) (string, error) {
 	return "done: ticketsgetsprintburndown", nil
 }
@@ -3080,7 +3080,7 @@ type TicketsListAttachmentsInput struct {
 
 // TicketsListAttachments lists the attachments of an issue; each is a file attached to an issue. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List attachments" readonly idempotent
+//mcp:tool title="List attachments" group=tickets readonly idempotent
 func TicketsListAttachments(ctx context.Context, in TicketsListAttachmentsInput) (string, error) {
 	return "done: ticketslistattachments", nil
 }
@@ -3094,7 +3094,7 @@ type TicketsCreateAttachmentInput struct {
 
 // TicketsCreateAttachment creates an attachment of an issue. Returns the new attachment with its ID.
 //
-//mcp:tool title="Create attachment"
+//mcp:tool title="Create attachment" group=tickets
 func TicketsCreateAttachment(ctx context.Context, in TicketsCreateAttachmentInput) (string, error) {
 	return "done: ticketscreateattachment", nil
 }
@@ -3108,7 +3108,7 @@ type TicketsListWorklogsInput struct {
 
 // TicketsListWorklogs finds worklogs of an issue (time logged against an issue). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List worklogs" readonly idempotent
+//mcp:tool title="List worklogs" group=tickets readonly idempotent
 func TicketsListWorklogs(ctx context.Context, in TicketsListWorklogsInput) (string, error) {
 	return "done: ticketslistworklogs", nil
 }
@@ -3123,7 +3123,7 @@ type TicketsCreateWorklogInput struct {
 
 // TicketsCreateWorklog adds a new a worklog (time logged against an issue) of an issue.
 //
-//mcp:tool title="Create worklog"
+//mcp:tool title="Create worklog" group=tickets
 func TicketsCreateWorklog(ctx context.Context, in TicketsCreateWorklogInput) (string, error) {
 	return "done: ticketscreateworklog", nil
 }
@@ -3136,7 +3136,7 @@ type TicketsDeleteWorklogInput struct {
 
 // TicketsDeleteWorklog deletes a worklog by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete worklog" destructive
+//mcp:tool title="Delete worklog" group=tickets destructive
 func TicketsDeleteWorklog(ctx context.Context, in TicketsDeleteWorklogInput) (string, error) {
 	return "done: ticketsdeleteworklog", nil
 }
@@ -3151,7 +3151,7 @@ type TicketsGetTimeReportInput struct {
 
 // TicketsGetTimeReport sums the time logged per user and project over a period, for timesheets and billing.
 //
-//mcp:tool title="Get time report" readonly idempotent
+//mcp:tool title="Get time report" group=tickets readonly idempotent
 func TicketsGetTimeReport(ctx context.Context, in TicketsGetTimeReportInput) (string, error) {
 	return "done: ticketsgettimereport", nil
 }
@@ -3165,7 +3165,7 @@ type TicketsListSlaPoliciesInput struct {
 
 // TicketsListSlaPolicies lists the sla policies of a service desk project; each is a service level agreement: how soon tickets must get a first reply and be resolved. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List sla policies" readonly idempotent
+//mcp:tool title="List sla policies" group=tickets readonly idempotent
 func TicketsListSlaPolicies(ctx context.Context, in TicketsListSlaPoliciesInput) (string, error) {
 	return "done: ticketslistslapolicies", nil
 }
@@ -3181,7 +3181,7 @@ type TicketsCreateSlaPolicyInput struct {
 
 // TicketsCreateSlaPolicy creates a sla policy of a service desk project. Returns the new sla policy with its ID.
 //
-//mcp:tool title="Create sla policy"
+//mcp:tool title="Create sla policy" group=tickets
 func TicketsCreateSlaPolicy(ctx context.Context, in TicketsCreateSlaPolicyInput) (string, error) {
 	return "done: ticketscreateslapolicy", nil
 }
@@ -3198,7 +3198,7 @@ type TicketsUpdateSlaPolicyInput struct {
 
 // TicketsUpdateSlaPolicy updates a sla policy. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update sla policy" idempotent
+//mcp:tool title="Update sla policy" group=tickets idempotent
 func TicketsUpdateSlaPolicy(ctx context.Context, in TicketsUpdateSlaPolicyInput) (string, error) {
 	return "done: ticketsupdateslapolicy", nil
 }
@@ -3211,7 +3211,7 @@ type TicketsDeleteSlaPolicyInput struct {
 
 // TicketsDeleteSlaPolicy deletes a sla policy for good. This cannot be undone.
 //
-//mcp:tool title="Delete sla policy" destructive
+//mcp:tool title="Delete sla policy" group=tickets destructive
 func TicketsDeleteSlaPolicy(ctx context.Context, in TicketsDeleteSlaPolicyInput) (string, error) {
 	return "done: ticketsdeleteslapolicy", nil
 }
@@ -3224,7 +3224,7 @@ type TicketsListSlaBreachesInput struct {
 
 // TicketsListSlaBreaches lists tickets that missed or are about to miss their first-response or resolution target.
 //
-//mcp:tool title="List sla breaches" readonly idempotent
+//mcp:tool title="List sla breaches" group=tickets readonly idempotent
 func TicketsListSlaBreaches(ctx context.Context, in TicketsListSlaBreachesInput) (string, error) {
 	return "done: ticketslistslabreaches", nil
 }
@@ -3239,7 +3239,7 @@ type DbListClustersInput struct {
 
 // DbListClusters finds clusters of a project (a managed database cluster: a primary with its replicas). Filter by engine. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List clusters" readonly idempotent
+//mcp:tool title="List clusters" group=db readonly idempotent
 func DbListClusters(ctx context.Context, in DbListClustersInput) (string, error) {
 	return "done: dblistclusters", nil
 }
@@ -3257,7 +3257,7 @@ type DbCreateClusterInput struct {
 
 // DbCreateCluster adds a new a cluster (a managed database cluster: a primary with its replicas) of a project.
 //
-//mcp:tool title="Create cluster"
+//mcp:tool title="Create cluster" group=db
 func DbCreateCluster(ctx context.Context, in DbCreateClusterInput) (string, error) {
 	return "done: dbcreatecluster", nil
 }
@@ -3270,7 +3270,7 @@ type DbGetClusterInput struct {
 
 // DbGetCluster fetches a single cluster (a managed database cluster: a primary with its replicas) by its ID.
 //
-//mcp:tool title="Get cluster" readonly idempotent
+//mcp:tool title="Get cluster" group=db readonly idempotent
 func DbGetCluster(ctx context.Context, in DbGetClusterInput) (string, error) {
 	return "done: dbgetcluster", nil
 }
@@ -3289,7 +3289,7 @@ type DbUpdateClusterInput struct {
 
 // DbUpdateCluster edits a cluster in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update cluster" idempotent
+//mcp:tool title="Update cluster" group=db idempotent
 func DbUpdateCluster(ctx context.Context, in DbUpdateClusterInput) (string, error) {
 	return "done: dbupdatecluster", nil
 }
@@ -3302,7 +3302,7 @@ type DbDeleteClusterInput struct {
 
 // DbDeleteCluster deletes a cluster by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete cluster" destructive
+//mcp:tool title="Delete cluster" group=db destructive
 func DbDeleteCluster(ctx context.Context, in DbDeleteClusterInput) (string, error) {
 	return "done: dbdeletecluster", nil
 }
@@ -3315,7 +3315,7 @@ type DbFailoverClusterInput struct {
 
 // DbFailoverCluster promotes the standby of a cluster to primary, as happens when the primary fails; use it to test failover.
 //
-//mcp:tool title="Failover cluster"
+//mcp:tool title="Failover cluster" group=db
 func DbFailoverCluster(ctx context.Context, in DbFailoverClusterInput) (string, error) {
 	return "done: dbfailovercluster", nil
 }
@@ -3328,7 +3328,7 @@ type DbRestartClusterInput struct {
 
 // DbRestartCluster restarts the database processes of a cluster, which drops every connection for a few seconds.
 //
-//mcp:tool title="Restart cluster"
+//mcp:tool title="Restart cluster" group=db
 func DbRestartCluster(ctx context.Context, in DbRestartClusterInput) (string, error) {
 	return "done: dbrestartcluster", nil
 }
@@ -3343,7 +3343,7 @@ type DbUpgradeClusterVersionInput struct {
 
 // DbUpgradeClusterVersion upgrades the engine of a cluster to a newer major version, in place, during its maintenance window.
 //
-//mcp:tool title="Upgrade cluster version"
+//mcp:tool title="Upgrade cluster version" group=db
 func DbUpgradeClusterVersion(ctx context.Context, in DbUpgradeClusterVersionInput) (string, error) {
 	return "done: dbupgradeclusterversion", nil
 }
@@ -3358,7 +3358,7 @@ type DbGetClusterMetricsInput struct {
 
 // DbGetClusterMetrics returns CPU, memory, connections, queries per second and replication lag of a cluster over a period.
 //
-//mcp:tool title="Get cluster metrics" readonly idempotent
+//mcp:tool title="Get cluster metrics" group=db readonly idempotent
 func DbGetClusterMetrics(ctx context.Context, in DbGetClusterMetricsInput) (string, error) {
 	return "done: dbgetclustermetrics", nil
 }
@@ -3373,7 +3373,7 @@ type DbSetMaintenanceWindowInput struct {
 
 // DbSetMaintenanceWindow sets the weekly hour in which a cluster may be patched and restarted.
 //
-//mcp:tool title="Set maintenance window" idempotent
+//mcp:tool title="Set maintenance window" group=db idempotent
 func DbSetMaintenanceWindow(ctx context.Context, in DbSetMaintenanceWindowInput) (string, error) {
 	return "done: dbsetmaintenancewindow", nil
 }
@@ -3387,7 +3387,7 @@ type DbListDatabasesInput struct {
 
 // DbListDatabases finds databases of a cluster (a logical database inside a cluster). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List databases" readonly idempotent
+//mcp:tool title="List databases" group=db readonly idempotent
 func DbListDatabases(ctx context.Context, in DbListDatabasesInput) (string, error) {
 	return "done: dblistdatabases", nil
 }
@@ -3402,7 +3402,7 @@ type DbCreateDatabaseInput struct {
 
 // DbCreateDatabase adds a new a database (a logical database inside a cluster) of a cluster.
 //
-//mcp:tool title="Create database"
+//mcp:tool title="Create database" group=db
 func DbCreateDatabase(ctx context.Context, in DbCreateDatabaseInput) (string, error) {
 	return "done: dbcreatedatabase", nil
 }
@@ -3415,7 +3415,7 @@ type DbDeleteDatabaseInput struct {
 
 // DbDeleteDatabase deletes a database by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete database" destructive
+//mcp:tool title="Delete database" group=db destructive
 func DbDeleteDatabase(ctx context.Context, in DbDeleteDatabaseInput) (string, error) {
 	return "done: dbdeletedatabase", nil
 }
@@ -3432,7 +3432,7 @@ type DbListTablesInput struct {
 
 // DbListTables returns a page of tables of a database, newest first. Filter by schema or pattern.
 //
-//mcp:tool title="List tables" readonly idempotent
+//mcp:tool title="List tables" group=db readonly idempotent
 func DbListTables(ctx context.Context, in DbListTablesInput) (string, error) {
 	return "done: dblisttables", nil
 }
@@ -3446,7 +3446,7 @@ type DbGetTableInput struct {
 
 // DbGetTable returns the details of a table: a table of a database, with its columns and indexes.
 //
-//mcp:tool title="Get table" readonly idempotent
+//mcp:tool title="Get table" group=db readonly idempotent
 func DbGetTable(ctx context.Context, in DbGetTableInput) (string, error) {
 	return "done: dbgettable", nil
 }
@@ -3460,7 +3460,7 @@ type DbGetTableStatsInput struct {
 
 // DbGetTableStats returns the row count, size on disk, bloat and last vacuum or analyze time of a table.
 //
-//mcp:tool title="Get table stats" readonly idempotent
+//mcp:tool title="Get table stats" group=db readonly idempotent
 func DbGetTableStats(ctx context.Context, in DbGetTableStatsInput) (string, error) {
 	return "done: dbgettablestats", nil
 }
@@ -3474,7 +3474,7 @@ type DbListTableIndexesInput struct {
 
 // DbListTableIndexes lists the indexes of a table with their columns, size and how often queries use them.
 //
-//mcp:tool title="List table indexes" readonly idempotent
+//mcp:tool title="List table indexes" group=db readonly idempotent
 func DbListTableIndexes(ctx context.Context, in DbListTableIndexesInput) (string, error) {
 	return "done: dblisttableindexes", nil
 }
@@ -3490,7 +3490,7 @@ type DbListQueriesInput struct {
 
 // DbListQueries finds queries running on a cluster (an SQL statement run against a database). Filter by min duration ms or user. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List queries" readonly idempotent
+//mcp:tool title="List queries" group=db readonly idempotent
 func DbListQueries(ctx context.Context, in DbListQueriesInput) (string, error) {
 	return "done: dblistqueries", nil
 }
@@ -3506,7 +3506,7 @@ type DbRunQueryInput struct {
 
 // DbRunQuery runs a read-only SQL query against a database and returns the rows as a table.
 //
-//mcp:tool title="Run query" readonly idempotent
+//mcp:tool title="Run query" group=db readonly idempotent
 func DbRunQuery(ctx context.Context, in DbRunQueryInput) (string, error) {
 	return "done: dbrunquery", nil
 }
@@ -3521,7 +3521,7 @@ type DbExplainQueryInput struct {
 
 // DbExplainQuery shows the execution plan the database chooses for a SQL statement, with estimated costs, to find missing indexes.
 //
-//mcp:tool title="Explain query" readonly idempotent
+//mcp:tool title="Explain query" group=db readonly idempotent
 func DbExplainQuery(ctx context.Context, in DbExplainQueryInput) (string, error) {
 	return "done: dbexplainquery", nil
 }
@@ -3535,7 +3535,7 @@ type DbCancelQueryInput struct {
 
 // DbCancelQuery cancels a running query; with terminate, ends its whole connection.
 //
-//mcp:tool title="Cancel query" destructive
+//mcp:tool title="Cancel query" group=db destructive
 func DbCancelQuery(ctx context.Context, in DbCancelQueryInput) (string, error) {
 	return "done: dbcancelquery", nil
 }
@@ -3549,7 +3549,7 @@ type DbListSlowQueriesInput struct {
 
 // DbListSlowQueries lists the statements that took the most total time recently, with calls, mean time and rows, from the query statistics.
 //
-//mcp:tool title="List slow queries" readonly idempotent
+//mcp:tool title="List slow queries" group=db readonly idempotent
 func DbListSlowQueries(ctx context.Context, in DbListSlowQueriesInput) (string, error) {
 	return "done: dblistslowqueries", nil
 }
@@ -3564,7 +3564,7 @@ type DbListBackupsInput struct {
 
 // DbListBackups lists the backups of a cluster; each is a backup of a database cluster. Filter by kind. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List backups" readonly idempotent
+//mcp:tool title="List backups" group=db readonly idempotent
 func DbListBackups(ctx context.Context, in DbListBackupsInput) (string, error) {
 	return "done: dblistbackups", nil
 }
@@ -3578,7 +3578,7 @@ type DbCreateBackupInput struct {
 
 // DbCreateBackup creates a backup of a cluster. Returns the new backup with its ID.
 //
-//mcp:tool title="Create backup"
+//mcp:tool title="Create backup" group=db
 func DbCreateBackup(ctx context.Context, in DbCreateBackupInput) (string, error) {
 	return "done: dbcreatebackup", nil
 }
@@ -3591,7 +3591,7 @@ type DbGetBackupInput struct {
 
 // DbGetBackup gets one backup by ID, with all its fields.
 //
-//mcp:tool title="Get backup" readonly idempotent
+//mcp:tool title="Get backup" group=db readonly idempotent
 func DbGetBackup(ctx context.Context, in DbGetBackupInput) (string, error) {
 	return "done: dbgetbackup", nil
 }
@@ -3604,7 +3604,7 @@ type DbDeleteBackupInput struct {
 
 // DbDeleteBackup deletes a backup for good. This cannot be undone.
 //
-//mcp:tool title="Delete backup" destructive
+//mcp:tool title="Delete backup" group=db destructive
 func DbDeleteBackup(ctx context.Context, in DbDeleteBackupInput) (string, error) {
 	return "done: dbdeletebackup", nil
 }
@@ -3618,7 +3618,7 @@ type DbRestoreBackupInput struct {
 
 // DbRestoreBackup restores a backup into a new cluster, leaving the original untouched.
 //
-//mcp:tool title="Restore backup"
+//mcp:tool title="Restore backup" group=db
 func DbRestoreBackup(ctx context.Context, in DbRestoreBackupInput) (string, error) {
 	return "done: dbrestorebackup", nil
 }
@@ -3632,7 +3632,7 @@ type DbRestoreClusterToTimeInput struct {
 
 // DbRestoreClusterToTime restores a cluster to its state at a moment in the past, from backups and the write-ahead log (point-in-time recovery).
 //
-//mcp:tool title="Restore cluster to time"
+//mcp:tool title="Restore cluster to time" group=db
 func DbRestoreClusterToTime(ctx context.Context, in DbRestoreClusterToTimeInput) (string, error) {
 	return "done: dbrestoreclustertotime", nil
 }
@@ -3646,7 +3646,7 @@ type DbListReplicasInput struct {
 
 // DbListReplicas returns a page of replicas of a cluster, newest first.
 //
-//mcp:tool title="List replicas" readonly idempotent
+//mcp:tool title="List replicas" group=db readonly idempotent
 func DbListReplicas(ctx context.Context, in DbListReplicasInput) (string, error) {
 	return "done: dblistreplicas", nil
 }
@@ -3661,7 +3661,7 @@ type DbCreateReplicaInput struct {
 
 // DbCreateReplica creates a read replica of a cluster, of a cluster.
 //
-//mcp:tool title="Create replica"
+//mcp:tool title="Create replica" group=db
 func DbCreateReplica(ctx context.Context, in DbCreateReplicaInput) (string, error) {
 	return "done: dbcreatereplica", nil
 }
@@ -3674,7 +3674,7 @@ type DbGetReplicaInput struct {
 
 // DbGetReplica returns the details of a replica: a read replica of a cluster.
 //
-//mcp:tool title="Get replica" readonly idempotent
+//mcp:tool title="Get replica" group=db readonly idempotent
 func DbGetReplica(ctx context.Context, in DbGetReplicaInput) (string, error) {
 	return "done: dbgetreplica", nil
 }
@@ -3687,7 +3687,7 @@ type DbDeleteReplicaInput struct {
 
 // DbDeleteReplica removes a replica of a cluster.
 //
-//mcp:tool title="Delete replica" destructive
+//mcp:tool title="Delete replica" group=db destructive
 func DbDeleteReplica(ctx context.Context, in DbDeleteReplicaInput) (string, error) {
 	return "done: dbdeletereplica", nil
 }
@@ -3700,7 +3700,7 @@ type DbPromoteReplicaInput struct {
 
 // DbPromoteReplica promotes a read replica to a standalone cluster that accepts writes; replication from the old primary stops.
 //
-//mcp:tool title="Promote replica"
+//mcp:tool title="Promote replica" group=db
 func DbPromoteReplica(ctx context.Context, in DbPromoteReplicaInput) (string, error) {
 	return "done: dbpromotereplica", nil
 }
@@ -3712,7 +3712,7 @@ type DbGetReplicationLagInput struct {
 
 // DbGetReplicationLag returns how far behind the primary each replica is, in seconds and bytes of write-ahead log.
 //
-//mcp:tool title="Get replication lag" readonly idempotent
+//mcp:tool title="Get replication lag" group=db readonly idempotent
 func DbGetReplicationLag(ctx context.Context, in DbGetReplicationLagInput) (string, error) {
 	return "done: dbgetreplicationlag", nil
 }
@@ -3726,7 +3726,7 @@ type DbListDbUsersInput struct {
 
 // DbListDbUsers finds db users of a cluster (a login role of a database cluster). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List db users" readonly idempotent
+//mcp:tool title="List db users" group=db readonly idempotent
 func DbListDbUsers(ctx context.Context, in DbListDbUsersInput) (string, error) {
 	return "done: dblistdbusers", nil
 }
@@ -3741,7 +3741,7 @@ type DbCreateDbUserInput struct {
 
 // DbCreateDbUser adds a new a db user (a login role of a database cluster) of a cluster.
 //
-//mcp:tool title="Create db user"
+//mcp:tool title="Create db user" group=db
 func DbCreateDbUser(ctx context.Context, in DbCreateDbUserInput) (string, error) {
 	return "done: dbcreatedbuser", nil
 }
@@ -3756,7 +3756,7 @@ type DbUpdateDbUserInput struct {
 
 // DbUpdateDbUser edits a db user in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update db user" idempotent
+//mcp:tool title="Update db user" group=db idempotent
 func DbUpdateDbUser(ctx context.Context, in DbUpdateDbUserInput) (string, error) {
 	return "done: dbupdatedbuser", nil
 }
@@ -3769,7 +3769,7 @@ type DbDeleteDbUserInput struct {
 
 // DbDeleteDbUser deletes a db user by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete db user" destructive
+//mcp:tool title="Delete db user" group=db destructive
 func DbDeleteDbUser(ctx context.Context, in DbDeleteDbUserInput) (string, error) {
 	return "done: dbdeletedbuser", nil
 }
@@ -3785,7 +3785,7 @@ type DbGrantDatabasePrivilegesInput struct {
 
 // DbGrantDatabasePrivileges grants a database user privileges such as SELECT or INSERT on tables of a database.
 //
-//mcp:tool title="Grant database privileges" idempotent
+//mcp:tool title="Grant database privileges" group=db idempotent
 func DbGrantDatabasePrivileges(ctx context.Context, in DbGrantDatabasePrivilegesInput) (string, error) {
 	return "done: dbgrantdatabaseprivileges", nil
 }
@@ -3800,7 +3800,7 @@ type DbListMigrationsInput struct {
 
 // DbListMigrations returns a page of migrations of a database, newest first.
 //
-//mcp:tool title="List migrations" readonly idempotent
+//mcp:tool title="List migrations" group=db readonly idempotent
 func DbListMigrations(ctx context.Context, in DbListMigrationsInput) (string, error) {
 	return "done: dblistmigrations", nil
 }
@@ -3815,7 +3815,7 @@ type DbApplyMigrationsInput struct {
 
 // DbApplyMigrations applies the pending schema migrations of a database in order, in one transaction each.
 //
-//mcp:tool title="Apply migrations"
+//mcp:tool title="Apply migrations" group=db
 func DbApplyMigrations(ctx context.Context, in DbApplyMigrationsInput) (string, error) {
 	return "done: dbapplymigrations", nil
 }
@@ -3828,7 +3828,7 @@ type DbRollbackMigrationInput struct {
 
 // DbRollbackMigration reverts the last applied schema migration with its down script.
 //
-//mcp:tool title="Rollback migration" destructive
+//mcp:tool title="Rollback migration" group=db destructive
 func DbRollbackMigration(ctx context.Context, in DbRollbackMigrationInput) (string, error) {
 	return "done: dbrollbackmigration", nil
 }
@@ -3845,7 +3845,7 @@ type CrmListContactsInput struct {
 
 // CrmListContacts returns a page of contacts of the CRM, newest first. Filter by query, company id, owner id or lifecycle stage.
 //
-//mcp:tool title="List contacts" readonly idempotent
+//mcp:tool title="List contacts" group=crm readonly idempotent
 func CrmListContacts(ctx context.Context, in CrmListContactsInput) (string, error) {
 	return "done: crmlistcontacts", nil
 }
@@ -3863,7 +3863,7 @@ type CrmCreateContactInput struct {
 
 // CrmCreateContact creates a person the company talks to: a lead, a customer or a partner, of the CRM.
 //
-//mcp:tool title="Create contact"
+//mcp:tool title="Create contact" group=crm
 func CrmCreateContact(ctx context.Context, in CrmCreateContactInput) (string, error) {
 	return "done: crmcreatecontact", nil
 }
@@ -3875,7 +3875,7 @@ type CrmGetContactInput struct {
 
 // CrmGetContact returns the details of a contact: a person the company talks to: a lead, a customer or a partner.
 //
-//mcp:tool title="Get contact" readonly idempotent
+//mcp:tool title="Get contact" group=crm readonly idempotent
 func CrmGetContact(ctx context.Context, in CrmGetContactInput) (string, error) {
 	return "done: crmgetcontact", nil
 }
@@ -3894,7 +3894,7 @@ type CrmUpdateContactInput struct {
 
 // CrmUpdateContact changes the settings of an existing contact, such as its email or first name.
 //
-//mcp:tool title="Update contact" idempotent
+//mcp:tool title="Update contact" group=crm idempotent
 func CrmUpdateContact(ctx context.Context, in CrmUpdateContactInput) (string, error) {
 	return "done: crmupdatecontact", nil
 }
@@ -3906,7 +3906,7 @@ type CrmDeleteContactInput struct {
 
 // CrmDeleteContact removes a contact of the CRM.
 //
-//mcp:tool title="Delete contact" destructive
+//mcp:tool title="Delete contact" group=crm destructive
 func CrmDeleteContact(ctx context.Context, in CrmDeleteContactInput) (string, error) {
 	return "done: crmdeletecontact", nil
 }
@@ -3919,7 +3919,7 @@ type CrmMergeContactsInput struct {
 
 // CrmMergeContacts merges a duplicate contact into another, moving its activities, deals and notes; the duplicate is removed.
 //
-//mcp:tool title="Merge contacts" destructive
+//mcp:tool title="Merge contacts" group=crm destructive
 func CrmMergeContacts(ctx context.Context, in CrmMergeContactsInput) (string, error) {
 	return "done: crmmergecontacts", nil
 }
@@ -3933,7 +3933,7 @@ type CrmImportContactsInput struct {
 
 // CrmImportContacts imports contacts from a CSV file, updating those whose email already exists.
 //
-//mcp:tool title="Import contacts"
+//mcp:tool title="Import contacts" group=crm
 func CrmImportContacts(ctx context.Context, in CrmImportContactsInput) (string, error) {
 	return "done: crmimportcontacts", nil
 }
@@ -3945,7 +3945,7 @@ type CrmUnsubscribeContactInput struct {
 
 // CrmUnsubscribeContact opts a contact out of marketing email, as their unsubscribe link would.
 //
-//mcp:tool title="Unsubscribe contact" idempotent
+//mcp:tool title="Unsubscribe contact" group=crm idempotent
 func CrmUnsubscribeContact(ctx context.Context, in CrmUnsubscribeContactInput) (string, error) {
 	return "done: crmunsubscribecontact", nil
 }
@@ -3961,7 +3961,7 @@ type CrmListCompaniesInput struct {
 
 // CrmListCompanies lists the companies of the CRM; each is an organisation the company sells to. Filter by query, industry or owner id. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List companies" readonly idempotent
+//mcp:tool title="List companies" group=crm readonly idempotent
 func CrmListCompanies(ctx context.Context, in CrmListCompaniesInput) (string, error) {
 	return "done: crmlistcompanies", nil
 }
@@ -3978,7 +3978,7 @@ type CrmCreateCompanyInput struct {
 
 // CrmCreateCompany creates a company of the CRM. Returns the new company with its ID.
 //
-//mcp:tool title="Create company"
+//mcp:tool title="Create company" group=crm
 func CrmCreateCompany(ctx context.Context, in CrmCreateCompanyInput) (string, error) {
 	return "done: crmcreatecompany", nil
 }
@@ -3990,7 +3990,7 @@ type CrmGetCompanyInput struct {
 
 // CrmGetCompany gets one company by ID, with all its fields.
 //
-//mcp:tool title="Get company" readonly idempotent
+//mcp:tool title="Get company" group=crm readonly idempotent
 func CrmGetCompany(ctx context.Context, in CrmGetCompanyInput) (string, error) {
 	return "done: crmgetcompany", nil
 }
@@ -4008,7 +4008,7 @@ type CrmUpdateCompanyInput struct {
 
 // CrmUpdateCompany updates a company. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update company" idempotent
+//mcp:tool title="Update company" group=crm idempotent
 func CrmUpdateCompany(ctx context.Context, in CrmUpdateCompanyInput) (string, error) {
 	return "done: crmupdatecompany", nil
 }
@@ -4020,7 +4020,7 @@ type CrmDeleteCompanyInput struct {
 
 // CrmDeleteCompany deletes a company for good. This cannot be undone.
 //
-//mcp:tool title="Delete company" destructive
+//mcp:tool title="Delete company" group=crm destructive
 func CrmDeleteCompany(ctx context.Context, in CrmDeleteCompanyInput) (string, error) {
 	return "done: crmdeletecompany", nil
 }
@@ -4032,7 +4032,7 @@ type CrmEnrichCompanyInput struct {
 
 // CrmEnrichCompany fills in a company's industry, size, location and social profiles from public data about its domain.
 //
-//mcp:tool title="Enrich company" idempotent
+//mcp:tool title="Enrich company" group=crm idempotent
 func CrmEnrichCompany(ctx context.Context, in CrmEnrichCompanyInput) (string, error) {
 	return "done: crmenrichcompany", nil
 }
@@ -4050,7 +4050,7 @@ type CrmListDealsInput struct {
 
 // CrmListDeals returns a page of deals of a pipeline, newest first. Filter by stage id, owner id, closing before or status.
 //
-//mcp:tool title="List deals" readonly idempotent
+//mcp:tool title="List deals" group=crm readonly idempotent
 func CrmListDeals(ctx context.Context, in CrmListDealsInput) (string, error) {
 	return "done: crmlistdeals", nil
 }
@@ -4070,7 +4070,7 @@ type CrmCreateDealInput struct {
 
 // CrmCreateDeal creates a sales opportunity moving through a pipeline, of a pipeline.
 //
-//mcp:tool title="Create deal"
+//mcp:tool title="Create deal" group=crm
 func CrmCreateDeal(ctx context.Context, in CrmCreateDealInput) (string, error) {
 	return "done: crmcreatedeal", nil
 }
@@ -4082,7 +4082,7 @@ type CrmGetDealInput struct {
 
 // CrmGetDeal returns the details of a deal: a sales opportunity moving through a pipeline.
 //
-//mcp:tool title="Get deal" readonly idempotent
+//mcp:tool title="Get deal" group=crm readonly idempotent
 func CrmGetDeal(ctx context.Context, in CrmGetDealInput) (string, error) {
 	return "done: crmgetdeal", nil
 }
@@ -4102,7 +4102,7 @@ type CrmUpdateDealInput struct {
 
 // CrmUpdateDeal changes the settings of an existing deal, such as its name or amount.
 //
-//mcp:tool title="Update deal" idempotent
+//mcp:tool title="Update deal" group=crm idempotent
 func CrmUpdateDeal(ctx context.Context, in CrmUpdateDealInput) (string, error) {
 	return "done: crmupdatedeal", nil
 }
@@ -4114,7 +4114,7 @@ type CrmDeleteDealInput struct {
 
 // CrmDeleteDeal removes a deal of a pipeline.
 //
-//mcp:tool title="Delete deal" destructive
+//mcp:tool title="Delete deal" group=crm destructive
 func CrmDeleteDeal(ctx context.Context, in CrmDeleteDealInput) (string, error) {
 	return "done: crmdeletedeal", nil
 }
@@ -4127,7 +4127,7 @@ type CrmMoveDealStageInput struct {
 
 // CrmMoveDealStage moves a deal to another stage of its pipeline, such as from Proposal to Negotiation.
 //
-//mcp:tool title="Move deal stage" idempotent
+//mcp:tool title="Move deal stage" group=crm idempotent
 func CrmMoveDealStage(ctx context.Context, in CrmMoveDealStageInput) (string, error) {
 	return "done: crmmovedealstage", nil
 }
@@ -4140,7 +4140,7 @@ type CrmMarkDealWonInput struct {
 
 // CrmMarkDealWon closes a deal as won, recording the final amount and the close date.
 //
-//mcp:tool title="Mark deal won" idempotent
+//mcp:tool title="Mark deal won" group=crm idempotent
 func CrmMarkDealWon(ctx context.Context, in CrmMarkDealWonInput) (string, error) {
 	return "done: crmmarkdealwon", nil
 }
@@ -4154,7 +4154,7 @@ type CrmMarkDealLostInput struct {
 
 // CrmMarkDealLost closes a deal as lost, with the reason, for win-loss reports.
 //
-//mcp:tool title="Mark deal lost" idempotent
+//mcp:tool title="Mark deal lost" group=crm idempotent
 func CrmMarkDealLost(ctx context.Context, in CrmMarkDealLostInput) (string, error) {
 	return "done: crmmarkdeallost", nil
 }
@@ -4168,7 +4168,7 @@ type CrmGetSalesForecastInput struct {
 
 // CrmGetSalesForecast forecasts revenue per month from open deals, weighting each by the probability of its stage.
 //
-//mcp:tool title="Get sales forecast" readonly idempotent
+//mcp:tool title="Get sales forecast" group=crm readonly idempotent
 func CrmGetSalesForecast(ctx context.Context, in CrmGetSalesForecastInput) (string, error) {
 	return "done: crmgetsalesforecast", nil
 }
@@ -4181,7 +4181,7 @@ type CrmListPipelinesInput struct {
 
 // CrmListPipelines finds pipelines of the CRM (a sales pipeline: the ordered stages deals pass through). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List pipelines" readonly idempotent
+//mcp:tool title="List pipelines" group=crm readonly idempotent
 func CrmListPipelines(ctx context.Context, in CrmListPipelinesInput) (string, error) {
 	return "done: crmlistpipelines", nil
 }
@@ -4193,7 +4193,7 @@ type CrmGetPipelineInput struct {
 
 // CrmGetPipeline fetches a single pipeline (a sales pipeline: the ordered stages deals pass through) by its ID.
 //
-//mcp:tool title="Get pipeline" readonly idempotent
+//mcp:tool title="Get pipeline" group=crm readonly idempotent
 func CrmGetPipeline(ctx context.Context, in CrmGetPipelineInput) (string, error) {
 	return "done: crmgetpipeline", nil
 }
@@ -4210,7 +4210,7 @@ type CrmListActivitiesInput struct {
 
 // CrmListActivities returns a page of activities of a contact or deal, newest first. Filter by kind or overdue.
 //
-//mcp:tool title="List activities" readonly idempotent
+//mcp:tool title="List activities" group=crm readonly idempotent
 func CrmListActivities(ctx context.Context, in CrmListActivitiesInput) (string, error) {
 	return "done: crmlistactivities", nil
 }
@@ -4228,7 +4228,7 @@ type CrmCreateActivityInput struct {
 
 // CrmCreateActivity creates a call, meeting, email or task logged against a contact or deal, of a contact or deal.
 //
-//mcp:tool title="Create activity"
+//mcp:tool title="Create activity" group=crm
 func CrmCreateActivity(ctx context.Context, in CrmCreateActivityInput) (string, error) {
 	return "done: crmcreateactivity", nil
 }
@@ -4245,7 +4245,7 @@ type CrmUpdateActivityInput struct {
 
 // CrmUpdateActivity changes the settings of an existing activity, such as its kind or subject.
 //
-//mcp:tool title="Update activity" idempotent
+//mcp:tool title="Update activity" group=crm idempotent
 func CrmUpdateActivity(ctx context.Context, in CrmUpdateActivityInput) (string, error) {
 	return "done: crmupdateactivity", nil
 }
@@ -4257,7 +4257,7 @@ type CrmDeleteActivityInput struct {
 
 // CrmDeleteActivity removes an activity of a contact or deal.
 //
-//mcp:tool title="Delete activity" destructive
+//mcp:tool title="Delete activity" group=crm destructive
 func CrmDeleteActivity(ctx context.Context, in CrmDeleteActivityInput) (string, error) {
 	return "done: crmdeleteactivity", nil
 }
@@ -4270,7 +4270,7 @@ type CrmCompleteActivityInput struct {
 
 // CrmCompleteActivity marks a task or scheduled call done, with its outcome.
 //
-//mcp:tool title="Complete activity" idempotent
+//mcp:tool title="Complete activity" group=crm idempotent
 func CrmCompleteActivity(ctx context.Context, in CrmCompleteActivityInput) (string, error) {
 	return "done: crmcompleteactivity", nil
 }
@@ -4284,7 +4284,7 @@ type CrmListNotesInput struct {
 
 // CrmListNotes lists the notes of a record; each is a free-text note pinned to a contact, company or deal. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List notes" readonly idempotent
+//mcp:tool title="List notes" group=crm readonly idempotent
 func CrmListNotes(ctx context.Context, in CrmListNotesInput) (string, error) {
 	return "done: crmlistnotes", nil
 }
@@ -4297,7 +4297,7 @@ type CrmCreateNoteInput struct {
 
 // CrmCreateNote creates a note of a record. Returns the new note with its ID.
 //
-//mcp:tool title="Create note"
+//mcp:tool title="Create note" group=crm
 func CrmCreateNote(ctx context.Context, in CrmCreateNoteInput) (string, error) {
 	return "done: crmcreatenote", nil
 }
@@ -4311,7 +4311,7 @@ type CrmListEmailCampaignsInput struct {
 
 // CrmListEmailCampaigns returns a page of email campaigns of the marketing account, newest first. Filter by status.
 //
-//mcp:tool title="List email campaigns" readonly idempotent
+//mcp:tool title="List email campaigns" group=crm readonly idempotent
 func CrmListEmailCampaigns(ctx context.Context, in CrmListEmailCampaignsInput) (string, error) {
 	return "done: crmlistemailcampaigns", nil
 }
@@ -4327,7 +4327,7 @@ type CrmCreateEmailCampaignInput struct {
 
 // CrmCreateEmailCampaign creates a marketing email sent to a list of contacts, of the marketing account.
 //
-//mcp:tool title="Create email campaign"
+//mcp:tool title="Create email campaign" group=crm
 func CrmCreateEmailCampaign(ctx context.Context, in CrmCreateEmailCampaignInput) (string, error) {
 	return "done: crmcreateemailcampaign", nil
 }
@@ -4339,7 +4339,7 @@ type CrmGetEmailCampaignInput struct {
 
 // CrmGetEmailCampaign returns the details of an email campaign: a marketing email sent to a list of contacts.
 //
-//mcp:tool title="Get email campaign" readonly idempotent
+//mcp:tool title="Get email campaign" group=crm readonly idempotent
 func CrmGetEmailCampaign(ctx context.Context, in CrmGetEmailCampaignInput) (string, error) {
 	return "done: crmgetemailcampaign", nil
 }
@@ -4356,7 +4356,7 @@ type CrmUpdateEmailCampaignInput struct {
 
 // CrmUpdateEmailCampaign changes the settings of an existing email campaign, such as its name or subject.
 //
-//mcp:tool title="Update email campaign" idempotent
+//mcp:tool title="Update email campaign" group=crm idempotent
 func CrmUpdateEmailCampaign(ctx context.Context, in CrmUpdateEmailCampaignInput) (string, error) {
 	return "done: crmupdateemailcampaign", nil
 }
@@ -4368,7 +4368,7 @@ type CrmDeleteEmailCampaignInput struct {
 
 // CrmDeleteEmailCampaign removes an email campaign of the marketing account.
 //
-//mcp:tool title="Delete email campaign" destructive
+//mcp:tool title="Delete email campaign" group=crm destructive
 func CrmDeleteEmailCampaign(ctx context.Context, in CrmDeleteEmailCampaignInput) (string, error) {
 	return "done: crmdeleteemailcampaign", nil
 }
@@ -4381,7 +4381,7 @@ type CrmScheduleCampaignInput struct {
 
 // CrmScheduleCampaign schedules a draft campaign to be sent at a date and time.
 //
-//mcp:tool title="Schedule campaign" idempotent
+//mcp:tool title="Schedule campaign" group=crm idempotent
 func CrmScheduleCampaign(ctx context.Context, in CrmScheduleCampaignInput) (string, error) {
 	return "done: crmschedulecampaign", nil
 }
@@ -4394,7 +4394,7 @@ type CrmSendTestEmailInput struct {
 
 // CrmSendTestEmail sends a test copy of a campaign to a few addresses before it goes out.
 //
-//mcp:tool title="Send test email"
+//mcp:tool title="Send test email" group=crm
 func CrmSendTestEmail(ctx context.Context, in CrmSendTestEmailInput) (string, error) {
 	return "done: crmsendtestemail", nil
 }
@@ -4406,7 +4406,7 @@ type CrmGetCampaignReportInput struct {
 
 // CrmGetCampaignReport returns the opens, clicks, bounces and unsubscribes of a sent campaign.
 //
-//mcp:tool title="Get campaign report" readonly idempotent
+//mcp:tool title="Get campaign report" group=crm readonly idempotent
 func CrmGetCampaignReport(ctx context.Context, in CrmGetCampaignReportInput) (string, error) {
 	return "done: crmgetcampaignreport", nil
 }
@@ -4419,7 +4419,7 @@ type CrmListListsInput struct {
 
 // CrmListLists lists the lists of the CRM; each is a static or dynamic list of contacts, for campaigns. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List lists" readonly idempotent
+//mcp:tool title="List lists" group=crm readonly idempotent
 func CrmListLists(ctx context.Context, in CrmListListsInput) (string, error) {
 	return "done: crmlistlists", nil
 }
@@ -4432,7 +4432,7 @@ type CrmCreateListInput struct {
 
 // CrmCreateList creates a list of the CRM. Returns the new list with its ID.
 //
-//mcp:tool title="Create list"
+//mcp:tool title="Create list" group=crm
 func CrmCreateList(ctx context.Context, in CrmCreateListInput) (string, error) {
 	return "done: crmcreatelist", nil
 }
@@ -4444,7 +4444,7 @@ type CrmGetListInput struct {
 
 // CrmGetList gets one list by ID, with all its fields.
 //
-//mcp:tool title="Get list" readonly idempotent
+//mcp:tool title="Get list" group=crm readonly idempotent
 func CrmGetList(ctx context.Context, in CrmGetListInput) (string, error) {
 	return "done: crmgetlist", nil
 }
@@ -4456,7 +4456,7 @@ type CrmDeleteListInput struct {
 
 // CrmDeleteList deletes a list for good. This cannot be undone.
 //
-//mcp:tool title="Delete list" destructive
+//mcp:tool title="Delete list" group=crm destructive
 func CrmDeleteList(ctx context.Context, in CrmDeleteListInput) (string, error) {
 	return "done: crmdeletelist", nil
 }
@@ -4469,7 +4469,7 @@ type CrmAddContactsToListInput struct {
 
 // CrmAddContactsToList adds contacts to a static list.
 //
-//mcp:tool title="Add contacts to list" idempotent
+//mcp:tool title="Add contacts to list" group=crm idempotent
 func CrmAddContactsToList(ctx context.Context, in CrmAddContactsToListInput) (string, error) {
 	return "done: crmaddcontactstolist", nil
 }
@@ -4484,7 +4484,7 @@ type PaymentsListCustomersInput struct {
 
 // PaymentsListCustomers lists the customers of the account; each is a paying customer with saved payment methods. Filter by email or created after. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List customers" readonly idempotent
+//mcp:tool title="List customers" group=payments readonly idempotent
 func PaymentsListCustomers(ctx context.Context, in PaymentsListCustomersInput) (string, error) {
 	return "done: paymentslistcustomers", nil
 }
@@ -4501,7 +4501,7 @@ type PaymentsCreateCustomerInput struct {
 
 // PaymentsCreateCustomer creates a customer of the account. Returns the new customer with its ID.
 //
-//mcp:tool title="Create customer"
+//mcp:tool title="Create customer" group=payments
 func PaymentsCreateCustomer(ctx context.Context, in PaymentsCreateCustomerInput) (string, error) {
 	return "done: paymentscreatecustomer", nil
 }
@@ -4513,7 +4513,7 @@ type PaymentsGetCustomerInput struct {
 
 // PaymentsGetCustomer gets one customer by ID, with all its fields.
 //
-//mcp:tool title="Get customer" readonly idempotent
+//mcp:tool title="Get customer" group=payments readonly idempotent
 func PaymentsGetCustomer(ctx context.Context, in PaymentsGetCustomerInput) (string, error) {
 	return "done: paymentsgetcustomer", nil
 }
@@ -4531,7 +4531,7 @@ type PaymentsUpdateCustomerInput struct {
 
 // PaymentsUpdateCustomer updates a customer. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update customer" idempotent
+//mcp:tool title="Update customer" group=payments idempotent
 func PaymentsUpdateCustomer(ctx context.Context, in PaymentsUpdateCustomerInput) (string, error) {
 	return "done: paymentsupdatecustomer", nil
 }
@@ -4543,7 +4543,7 @@ type PaymentsDeleteCustomerInput struct {
 
 // PaymentsDeleteCustomer deletes a customer for good. This cannot be undone.
 //
-//mcp:tool title="Delete customer" destructive
+//mcp:tool title="Delete customer" group=payments destructive
 func PaymentsDeleteCustomer(ctx context.Context, in PaymentsDeleteCustomerInput) (string, error) {
 	return "done: paymentsdeletecustomer", nil
 }
@@ -4555,7 +4555,7 @@ type PaymentsGetCustomerBalanceInput struct {
 
 // PaymentsGetCustomerBalance returns a customer's credit balance, which is applied to their next invoices.
 //
-//mcp:tool title="Get customer balance" readonly idempotent
+//mcp:tool title="Get customer balance" group=payments readonly idempotent
 func PaymentsGetCustomerBalance(ctx context.Context, in PaymentsGetCustomerBalanceInput) (string, error) {
 	return "done: paymentsgetcustomerbalance", nil
 }
@@ -4571,7 +4571,7 @@ type PaymentsListChargesInput struct {
 
 // PaymentsListCharges lists the charges of the account; each is a payment taken from a card or account. Filter by customer id, status or created after. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List charges" readonly idempotent
+//mcp:tool title="List charges" group=payments readonly idempotent
 func PaymentsListCharges(ctx context.Context, in PaymentsListChargesInput) (string, error) {
 	return "done: paymentslistcharges", nil
 }
@@ -4588,7 +4588,7 @@ type PaymentsCreateChargeInput struct {
 
 // PaymentsCreateCharge creates a charge of the account. Returns the new charge with its ID.
 //
-//mcp:tool title="Create charge"
+//mcp:tool title="Create charge" group=payments
 func PaymentsCreateCharge(ctx context.Context, in PaymentsCreateChargeInput) (string, error) {
 	return "done: paymentscreatecharge", nil
 }
@@ -4600,7 +4600,7 @@ type PaymentsGetChargeInput struct {
 
 // PaymentsGetCharge gets one charge by ID, with all its fields.
 //
-//mcp:tool title="Get charge" readonly idempotent
+//mcp:tool title="Get charge" group=payments readonly idempotent
 func PaymentsGetCharge(ctx context.Context, in PaymentsGetChargeInput) (string, error) {
 	return "done: paymentsgetcharge", nil
 }
@@ -4613,7 +4613,7 @@ type PaymentsCaptureChargeInput struct {
 
 // PaymentsCaptureCharge captures a charge that was only authorized, taking the money; unreleased authorizations expire after seven days.
 //
-//mcp:tool title="Capture charge" idempotent
+//mcp:tool title="Capture charge" group=payments idempotent
 func PaymentsCaptureCharge(ctx context.Context, in PaymentsCaptureChargeInput) (string, error) {
 	return "done: paymentscapturecharge", nil
 }
@@ -4627,7 +4627,7 @@ type PaymentsRefundChargeInput struct {
 
 // PaymentsRefundCharge gives money back to the customer for a charge, in full or in part; it reaches them in five to ten days.
 //
-//mcp:tool title="Refund charge"
+//mcp:tool title="Refund charge" group=payments
 func PaymentsRefundCharge(ctx context.Context, in PaymentsRefundChargeInput) (string, error) {
 	return "done: paymentsrefundcharge", nil
 }
@@ -4642,7 +4642,7 @@ type PaymentsListRefundsInput struct {
 
 // PaymentsListRefunds finds refunds of the account (money returned to a customer for a charge). Filter by charge id or status. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List refunds" readonly idempotent
+//mcp:tool title="List refunds" group=payments readonly idempotent
 func PaymentsListRefunds(ctx context.Context, in PaymentsListRefundsInput) (string, error) {
 	return "done: paymentslistrefunds", nil
 }
@@ -4654,7 +4654,7 @@ type PaymentsGetRefundInput struct {
 
 // PaymentsGetRefund fetches a single refund (money returned to a customer for a charge) by its ID.
 //
-//mcp:tool title="Get refund" readonly idempotent
+//mcp:tool title="Get refund" group=payments readonly idempotent
 func PaymentsGetRefund(ctx context.Context, in PaymentsGetRefundInput) (string, error) {
 	return "done: paymentsgetrefund", nil
 }
@@ -4666,7 +4666,7 @@ type PaymentsCancelRefundInput struct {
 
 // PaymentsCancelRefund cancels a refund that has not been sent to the bank yet.
 //
-//mcp:tool title="Cancel refund" destructive
+//mcp:tool title="Cancel refund" group=payments destructive
 func PaymentsCancelRefund(ctx context.Context, in PaymentsCancelRefundInput) (string, error) {
 	return "done: paymentscancelrefund", nil
 }
@@ -4682,7 +4682,7 @@ type PaymentsListInvoicesInput struct {
 
 // PaymentsListInvoices finds invoices of the account (a bill sent to a customer, with line items and taxes). Filter by customer id, status or due before. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List invoices" readonly idempotent
+//mcp:tool title="List invoices" group=payments readonly idempotent
 func PaymentsListInvoices(ctx context.Context, in PaymentsListInvoicesInput) (string, error) {
 	return "done: paymentslistinvoices", nil
 }
@@ -4698,7 +4698,7 @@ type PaymentsCreateInvoiceInput struct {
 
 // PaymentsCreateInvoice adds a new an invoice (a bill sent to a customer, with line items and taxes) of the account.
 //
-//mcp:tool title="Create invoice"
+//mcp:tool title="Create invoice" group=payments
 func PaymentsCreateInvoice(ctx context.Context, in PaymentsCreateInvoiceInput) (string, error) {
 	return "done: paymentscreateinvoice", nil
 }
@@ -4710,7 +4710,7 @@ type PaymentsGetInvoiceInput struct {
 
 // PaymentsGetInvoice fetches a single invoice (a bill sent to a customer, with line items and taxes) by its ID.
 //
-//mcp:tool title="Get invoice" readonly idempotent
+//mcp:tool title="Get invoice" group=payments readonly idempotent
 func PaymentsGetInvoice(ctx context.Context, in PaymentsGetInvoiceInput) (string, error) {
 	return "done: paymentsgetinvoice", nil
 }
@@ -4727,7 +4727,7 @@ type PaymentsUpdateInvoiceInput struct {
 
 // PaymentsUpdateInvoice edits an invoice in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update invoice" idempotent
+//mcp:tool title="Update invoice" group=payments idempotent
 func PaymentsUpdateInvoice(ctx context.Context, in PaymentsUpdateInvoiceInput) (string, error) {
 	return "done: paymentsupdateinvoice", nil
 }
@@ -4739,7 +4739,7 @@ type PaymentsDeleteInvoiceInput struct {
 
 // PaymentsDeleteInvoice deletes an invoice by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete invoice" destructive
+//mcp:tool title="Delete invoice" group=payments destructive
 func PaymentsDeleteInvoice(ctx context.Context, in PaymentsDeleteInvoiceInput) (string, error) {
 	return "done: paymentsdeleteinvoice", nil
 }
@@ -4751,7 +4751,7 @@ type PaymentsFinalizeInvoiceInput struct {
 
 // PaymentsFinalizeInvoice finalizes a draft invoice, giving it a number; it can no longer be edited.
 //
-//mcp:tool title="Finalize invoice" idempotent
+//mcp:tool title="Finalize invoice" group=payments idempotent
 func PaymentsFinalizeInvoice(ctx context.Context, in PaymentsFinalizeInvoiceInput) (string, error) {
 	return "done: paymentsfinalizeinvoice", nil
 }
@@ -4763,7 +4763,7 @@ type PaymentsSendInvoiceInput struct {
 
 // PaymentsSendInvoice emails an open invoice to the customer with a link to pay it online.
 //
-//mcp:tool title="Send invoice"
+//mcp:tool title="Send invoice" group=payments
 func PaymentsSendInvoice(ctx context.Context, in PaymentsSendInvoiceInput) (string, error) {
 	return "done: paymentssendinvoice", nil
 }
@@ -4775,7 +4775,7 @@ type PaymentsVoidInvoiceInput struct {
 
 // PaymentsVoidInvoice voids a finalized invoice that was issued by mistake; it stays in the records but is owed no more.
 //
-//mcp:tool title="Void invoice" destructive
+//mcp:tool title="Void invoice" group=payments destructive
 func PaymentsVoidInvoice(ctx context.Context, in PaymentsVoidInvoiceInput) (string, error) {
 	return "done: paymentsvoidinvoice", nil
 }
@@ -4788,7 +4788,7 @@ type PaymentsMarkInvoicePaidInput struct {
 
 // PaymentsMarkInvoicePaid records an invoice as paid outside the platform, such as by bank transfer or cheque.
 //
-//mcp:tool title="Mark invoice paid" idempotent
+//mcp:tool title="Mark invoice paid" group=payments idempotent
 func PaymentsMarkInvoicePaid(ctx context.Context, in PaymentsMarkInvoicePaidInput) (string, error) {
 	return "done: paymentsmarkinvoicepaid", nil
 }
@@ -4800,7 +4800,7 @@ type PaymentsGetInvoicePdfInput struct {
 
 // PaymentsGetInvoicePdf returns a link to the PDF of an invoice.
 //
-//mcp:tool title="Get invoice pdf" readonly idempotent
+//mcp:tool title="Get invoice pdf" group=payments readonly idempotent
 func PaymentsGetInvoicePdf(ctx context.Context, in PaymentsGetInvoicePdfInput) (string, error) {
 	return "done: paymentsgetinvoicepdf", nil
 }
@@ -4816,7 +4816,7 @@ type PaymentsListSubscriptionsInput struct {
 
 // PaymentsListSubscriptions lists the subscriptions of the account; each is a recurring plan a customer is billed for every period. Filter by customer id, status or price id. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List subscriptions" readonly idempotent
+//mcp:tool title="List subscriptions" group=payments readonly idempotent
 func PaymentsListSubscriptions(ctx context.Context, in PaymentsListSubscriptionsInput) (string, error) {
 	return "done: paymentslistsubscriptions", nil
 }
@@ -4832,7 +4832,7 @@ type PaymentsCreateSubscriptionInput struct {
 
 // PaymentsCreateSubscription creates a subscription of the account. Returns the new subscription with its ID.
 //
-//mcp:tool title="Create subscription"
+//mcp:tool title="Create subscription" group=payments
 func PaymentsCreateSubscription(ctx context.Context, in PaymentsCreateSubscriptionInput) (string, error) {
 	return "done: paymentscreatesubscription", nil
 }
@@ -4844,7 +4844,7 @@ type PaymentsGetSubscriptionInput struct {
 
 // PaymentsGetSubscription gets one subscription by ID, with all its fields.
 //
-//mcp:tool title="Get subscription" readonly idempotent
+//mcp:tool title="Get subscription" group=payments readonly idempotent
 func PaymentsGetSubscription(ctx context.Context, in PaymentsGetSubscriptionInput) (string, error) {
 	return "done: paymentsgetsubscription", nil
 }
@@ -4861,7 +4861,7 @@ type PaymentsUpdateSubscriptionInput struct {
 
 // PaymentsUpdateSubscription updates a subscription. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update subscription" idempotent
+//mcp:tool title="Update subscription" group=payments idempotent
 func PaymentsUpdateSubscription(ctx context.Context, in PaymentsUpdateSubscriptionInput) (string, error) {
 	return "done: paymentsupdatesubscription", nil
 }
@@ -4875,7 +4875,7 @@ type PaymentsCancelSubscriptionInput struct {
 
 // PaymentsCancelSubscription cancels a subscription, at once or at the end of the period already paid for.
 //
-//mcp:tool title="Cancel subscription" destructive
+//mcp:tool title="Cancel subscription" group=payments destructive
 func PaymentsCancelSubscription(ctx context.Context, in PaymentsCancelSubscriptionInput) (string, error) {
 	return "done: paymentscancelsubscription", nil
 }
@@ -4888,7 +4888,7 @@ type PaymentsPauseSubscriptionInput struct {
 
 // PaymentsPauseSubscription pauses billing of a subscription until a date, without cancelling it.
 //
-//mcp:tool title="Pause subscription" idempotent
+//mcp:tool title="Pause subscription" group=payments idempotent
 func PaymentsPauseSubscription(ctx context.Context, in PaymentsPauseSubscriptionInput) (string, error) {
 	return "done: paymentspausesubscription", nil
 }
@@ -4900,7 +4900,7 @@ type PaymentsResumeSubscriptionInput struct {
 
 // PaymentsResumeSubscription resumes a paused subscription now.
 //
-//mcp:tool title="Resume subscription" idempotent
+//mcp:tool title="Resume subscription" group=payments idempotent
 func PaymentsResumeSubscription(ctx context.Context, in PaymentsResumeSubscriptionInput) (string, error) {
 	return "done: paymentsresumesubscription", nil
 }
@@ -4914,7 +4914,7 @@ type PaymentsChangeSubscriptionPlanInput struct {
 
 // PaymentsChangeSubscriptionPlan switches a subscription to another price, upgrading or downgrading, with the difference prorated.
 //
-//mcp:tool title="Change subscription plan"
+//mcp:tool title="Change subscription plan" group=payments
 func PaymentsChangeSubscriptionPlan(ctx context.Context, in PaymentsChangeSubscriptionPlanInput) (string, error) {
 	return "done: paymentschangesubscriptionplan", nil
 }
@@ -4926,7 +4926,7 @@ type PaymentsPreviewUpcomingInvoiceInput struct {
 
 // PaymentsPreviewUpcomingInvoice shows the next invoice a subscription will produce, with proration, before it is billed.
 //
-//mcp:tool title="Preview upcoming invoice" readonly idempotent
+//mcp:tool title="Preview upcoming invoice" group=payments readonly idempotent
 func PaymentsPreviewUpcomingInvoice(ctx context.Context, in PaymentsPreviewUpcomingInvoiceInput) (string, error) {
 	return "done: paymentspreviewupcominginvoice", nil
 }
@@ -4940,7 +4940,7 @@ type PaymentsListProductsInput struct {
 
 // PaymentsListProducts returns a page of products of the catalog, newest first. Filter by active.
 //
-//mcp:tool title="List products" readonly idempotent
+//mcp:tool title="List products" group=payments readonly idempotent
 func PaymentsListProducts(ctx context.Context, in PaymentsListProductsInput) (string, error) {
 	return "done: paymentslistproducts", nil
 }
@@ -4955,7 +4955,7 @@ type PaymentsCreateProductInput struct {
 
 // PaymentsCreateProduct creates something sold, with one or more prices, of the catalog.
 //
-//mcp:tool title="Create product"
+//mcp:tool title="Create product" group=payments
 func PaymentsCreateProduct(ctx context.Context, in PaymentsCreateProductInput) (string, error) {
 	return "done: paymentscreateproduct", nil
 }
@@ -4967,7 +4967,7 @@ type PaymentsGetProductInput struct {
 
 // PaymentsGetProduct returns the details of a product: something sold, with one or more prices.
 //
-//mcp:tool title="Get product" readonly idempotent
+//mcp:tool title="Get product" group=payments readonly idempotent
 func PaymentsGetProduct(ctx context.Context, in PaymentsGetProductInput) (string, error) {
 	return "done: paymentsgetproduct", nil
 }
@@ -4983,7 +4983,7 @@ type PaymentsUpdateProductInput struct {
 
 // PaymentsUpdateProduct changes the settings of an existing product, such as its name or description.
 //
-//mcp:tool title="Update product" idempotent
+//mcp:tool title="Update product" group=payments idempotent
 func PaymentsUpdateProduct(ctx context.Context, in PaymentsUpdateProductInput) (string, error) {
 	return "done: paymentsupdateproduct", nil
 }
@@ -4995,7 +4995,7 @@ type PaymentsDeleteProductInput struct {
 
 // PaymentsDeleteProduct removes a product of the catalog.
 //
-//mcp:tool title="Delete product" destructive
+//mcp:tool title="Delete product" group=payments destructive
 func PaymentsDeleteProduct(ctx context.Context, in PaymentsDeleteProductInput) (string, error) {
 	return "done: paymentsdeleteproduct", nil
 }
@@ -5010,7 +5010,7 @@ type PaymentsListPricesInput struct {
 
 // PaymentsListPrices lists the prices of a product; each is what a product costs: an amount, a currency and, for a subscription, an interval. Filter by recurring. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List prices" readonly idempotent
+//mcp:tool title="List prices" group=payments readonly idempotent
 func PaymentsListPrices(ctx context.Context, in PaymentsListPricesInput) (string, error) {
 	return "done: paymentslistprices", nil
 }
@@ -5025,7 +5025,7 @@ type PaymentsCreatePriceInput struct {
 
 // PaymentsCreatePrice creates a price of a product. Returns the new price with its ID.
 //
-//mcp:tool title="Create price"
+//mcp:tool title="Create price" group=payments
 func PaymentsCreatePrice(ctx context.Context, in PaymentsCreatePriceInput) (string, error) {
 	return "done: paymentscreateprice", nil
 }
@@ -5037,7 +5037,7 @@ type PaymentsGetPriceInput struct {
 
 // PaymentsGetPrice gets one price by ID, with all its fields.
 //
-//mcp:tool title="Get price" readonly idempotent
+//mcp:tool title="Get price" group=payments readonly idempotent
 func PaymentsGetPrice(ctx context.Context, in PaymentsGetPriceInput) (string, error) {
 	return "done: paymentsgetprice", nil
 }
@@ -5050,7 +5050,7 @@ type PaymentsListCouponsInput struct {
 
 // PaymentsListCoupons lists the coupons of the account; each is a discount that can be applied to invoices and subscriptions. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List coupons" readonly idempotent
+//mcp:tool title="List coupons" group=payments readonly idempotent
 func PaymentsListCoupons(ctx context.Context, in PaymentsListCouponsInput) (string, error) {
 	return "done: paymentslistcoupons", nil
 }
@@ -5067,7 +5067,7 @@ type PaymentsCreateCouponInput struct {
 
 // PaymentsCreateCoupon creates a coupon of the account. Returns the new coupon with its ID.
 //
-//mcp:tool title="Create coupon"
+//mcp:tool title="Create coupon" group=payments
 func PaymentsCreateCoupon(ctx context.Context, in PaymentsCreateCouponInput) (string, error) {
 	return "done: paymentscreatecoupon", nil
 }
@@ -5079,7 +5079,7 @@ type PaymentsGetCouponInput struct {
 
 // PaymentsGetCoupon gets one coupon by ID, with all its fields.
 //
-//mcp:tool title="Get coupon" readonly idempotent
+//mcp:tool title="Get coupon" group=payments readonly idempotent
 func PaymentsGetCoupon(ctx context.Context, in PaymentsGetCouponInput) (string, error) {
 	return "done: paymentsgetcoupon", nil
 }
@@ -5091,7 +5091,7 @@ type PaymentsDeleteCouponInput struct {
 
 // PaymentsDeleteCoupon deletes a coupon for good. This cannot be undone.
 //
-//mcp:tool title="Delete coupon" destructive
+//mcp:tool title="Delete coupon" group=payments destructive
 func PaymentsDeleteCoupon(ctx context.Context, in PaymentsDeleteCouponInput) (string, error) {
 	return "done: paymentsdeletecoupon", nil
 }
@@ -5106,7 +5106,7 @@ type PaymentsListPayoutsInput struct {
 
 // PaymentsListPayouts finds payouts of the account (a transfer of the account's balance to its bank account). Filter by status or arrival after. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List payouts" readonly idempotent
+//mcp:tool title="List payouts" group=payments readonly idempotent
 func PaymentsListPayouts(ctx context.Context, in PaymentsListPayoutsInput) (string, error) {
 	return "done: paymentslistpayouts", nil
 }
@@ -5120,7 +5120,7 @@ type PaymentsCreatePayoutInput struct {
 
 // PaymentsCreatePayout adds a new a payout (a transfer of the account's balance to its bank account) of the account.
 //
-//mcp:tool title="Create payout"
+//mcp:tool title="Create payout" group=payments
 func PaymentsCreatePayout(ctx context.Context, in PaymentsCreatePayoutInput) (string, error) {
 	return "done: paymentscreatepayout", nil
 }
@@ -5132,7 +5132,7 @@ type PaymentsGetPayoutInput struct {
 
 // PaymentsGetPayout fetches a single payout (a transfer of the account's balance to its bank account) by its ID.
 //
-//mcp:tool title="Get payout" readonly idempotent
+//mcp:tool title="Get payout" group=payments readonly idempotent
 func PaymentsGetPayout(ctx context.Context, in PaymentsGetPayoutInput) (string, error) {
 	return "done: paymentsgetpayout", nil
 }
@@ -5143,7 +5143,7 @@ type PaymentsGetBalanceInput struct {
 
 // PaymentsGetBalance returns the account balance available to pay out and the amount still pending, per currency.
 //
-//mcp:tool title="Get balance" readonly idempotent
+//mcp:tool title="Get balance" group=payments readonly idempotent
 func PaymentsGetBalance(ctx context.Context, in PaymentsGetBalanceInput) (string, error) {
 	return "done: paymentsgetbalance", nil
 }
@@ -5157,7 +5157,7 @@ type PaymentsListBalanceTransactionsInput struct {
 
 // PaymentsListBalanceTransactions lists every movement of the balance: charges, refunds, fees, payouts and adjustments, for reconciliation.
 //
-//mcp:tool title="List balance transactions" readonly idempotent
+//mcp:tool title="List balance transactions" group=payments readonly idempotent
 func PaymentsListBalanceTransactions(ctx context.Context, in PaymentsListBalanceTransactionsInput) (string, error) {
 	return "done: paymentslistbalancetransactions", nil
 }
@@ -5171,7 +5171,7 @@ type PaymentsListDisputesInput struct {
 
 // PaymentsListDisputes returns a page of disputes of the account, newest first. Filter by status.
 //
-//mcp:tool title="List disputes" readonly idempotent
+//mcp:tool title="List disputes" group=payments readonly idempotent
 func PaymentsListDisputes(ctx context.Context, in PaymentsListDisputesInput) (string, error) {
 	return "done: paymentslistdisputes", nil
 }
@@ -5183,7 +5183,7 @@ type PaymentsGetDisputeInput struct {
 
 // PaymentsGetDispute returns the details of a dispute: a chargeback a cardholder opened with their bank.
 //
-//mcp:tool title="Get dispute" readonly idempotent
+//mcp:tool title="Get dispute" group=payments readonly idempotent
 func PaymentsGetDispute(ctx context.Context, in PaymentsGetDisputeInput) (string, error) {
 	return "done: paymentsgetdispute", nil
 }
@@ -5198,7 +5198,7 @@ type PaymentsSubmitDisputeEvidenceInput struct {
 
 // PaymentsSubmitDisputeEvidence sends evidence to contest a chargeback: receipts, shipping tracking, customer communication.
 //
-//mcp:tool title="Submit dispute evidence"
+//mcp:tool title="Submit dispute evidence" group=payments
 func PaymentsSubmitDisputeEvidence(ctx context.Context, in PaymentsSubmitDisputeEvidenceInput) (string, error) {
 	return "done: paymentssubmitdisputeevidence", nil
 }
@@ -5210,7 +5210,7 @@ type PaymentsAcceptDisputeInput struct {
 
 // PaymentsAcceptDispute accepts a chargeback without contesting it; the money stays with the cardholder.
 //
-//mcp:tool title="Accept dispute" destructive
+//mcp:tool title="Accept dispute" group=payments destructive
 func PaymentsAcceptDispute(ctx context.Context, in PaymentsAcceptDisputeInput) (string, error) {
 	return "done: paymentsacceptdispute", nil
 }
@@ -5225,7 +5225,7 @@ type PaymentsListPaymentMethodsInput struct {
 
 // PaymentsListPaymentMethods finds payment methods of a customer (a saved card, bank account or wallet of a customer). Filter by type. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List payment methods" readonly idempotent
+//mcp:tool title="List payment methods" group=payments readonly idempotent
 func PaymentsListPaymentMethods(ctx context.Context, in PaymentsListPaymentMethodsInput) (string, error) {
 	return "done: paymentslistpaymentmethods", nil
 }
@@ -5239,7 +5239,7 @@ type PaymentsCreatePaymentMethodInput struct {
 
 // PaymentsCreatePaymentMethod adds a new a payment method (a saved card, bank account or wallet of a customer) of a customer.
 //
-//mcp:tool title="Create payment method"
+//mcp:tool title="Create payment method" group=payments
 func PaymentsCreatePaymentMethod(ctx context.Context, in PaymentsCreatePaymentMethodInput) (string, error) {
 	return "done: paymentscreatepaymentmethod", nil
 }
@@ -5252,7 +5252,7 @@ type PaymentsGetPaymentMethodInput struct {
 
 // PaymentsGetPaymentMethod fetches a single payment method (a saved card, bank account or wallet of a customer) by its ID.
 //
-//mcp:tool title="Get payment method" readonly idempotent
+//mcp:tool title="Get payment method" group=payments readonly idempotent
 func PaymentsGetPaymentMethod(ctx context.Context, in PaymentsGetPaymentMethodInput) (string, error) {
 	return "done: paymentsgetpaymentmethod", nil
 }
@@ -5265,7 +5265,7 @@ type PaymentsDeletePaymentMethodInput struct {
 
 // PaymentsDeletePaymentMethod deletes a payment method by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete payment method" destructive
+//mcp:tool title="Delete payment method" group=payments destructive
 func PaymentsDeletePaymentMethod(ctx context.Context, in PaymentsDeletePaymentMethodInput) (string, error) {
 	return "done: paymentsdeletepaymentmethod", nil
 }
@@ -5280,7 +5280,7 @@ type PaymentsCreateCheckoutSessionInput struct {
 
 // PaymentsCreateCheckoutSession creates a hosted payment page link where a customer pays for items or starts a subscription.
 //
-//mcp:tool title="Create checkout session"
+//mcp:tool title="Create checkout session" group=payments
 func PaymentsCreateCheckoutSession(ctx context.Context, in PaymentsCreateCheckoutSessionInput) (string, error) {
 	return "done: paymentscreatecheckoutsession", nil
 }
@@ -5293,7 +5293,7 @@ type PaymentsListTaxRatesInput struct {
 
 // PaymentsListTaxRates returns a page of tax rates of the account, newest first.
 //
-//mcp:tool title="List tax rates" readonly idempotent
+//mcp:tool title="List tax rates" group=payments readonly idempotent
 func PaymentsListTaxRates(ctx context.Context, in PaymentsListTaxRatesInput) (string, error) {
 	return "done: paymentslisttaxrates", nil
 }
@@ -5305,7 +5305,7 @@ type PaymentsGetTaxRateInput struct {
 
 // PaymentsGetTaxRate returns the details of a tax rate: a sales tax or VAT rate applied to invoices.
 //
-//mcp:tool title="Get tax rate" readonly idempotent
+//mcp:tool title="Get tax rate" group=payments readonly idempotent
 func PaymentsGetTaxRate(ctx context.Context, in PaymentsGetTaxRateInput) (string, error) {
 	return "done: paymentsgettaxrate", nil
 }
@@ -5320,7 +5320,7 @@ type ChatListChannelsInput struct {
 
 // ChatListChannels lists the channels of the workspace; each is a chat channel of the workspace. Filter by include archived or member only. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List channels" readonly idempotent
+//mcp:tool title="List channels" group=chat readonly idempotent
 func ChatListChannels(ctx context.Context, in ChatListChannelsInput) (string, error) {
 	return "done: chatlistchannels", nil
 }
@@ -5335,7 +5335,7 @@ type ChatCreateChannelInput struct {
 
 // ChatCreateChannel creates a channel of the workspace. Returns the new channel with its ID.
 //
-//mcp:tool title="Create channel"
+//mcp:tool title="Create channel" group=chat
 func ChatCreateChannel(ctx context.Context, in ChatCreateChannelInput) (string, error) {
 	return "done: chatcreatechannel", nil
 }
@@ -5347,7 +5347,7 @@ type ChatGetChannelInput struct {
 
 // ChatGetChannel gets one channel by ID, with all its fields.
 //
-//mcp:tool title="Get channel" readonly idempotent
+//mcp:tool title="Get channel" group=chat readonly idempotent
 func ChatGetChannel(ctx context.Context, in ChatGetChannelInput) (string, error) {
 	return "done: chatgetchannel", nil
 }
@@ -5363,7 +5363,7 @@ type ChatUpdateChannelInput struct {
 
 // ChatUpdateChannel updates a channel. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update channel" idempotent
+//mcp:tool title="Update channel" group=chat idempotent
 func ChatUpdateChannel(ctx context.Context, in ChatUpdateChannelInput) (string, error) {
 	return "done: chatupdatechannel", nil
 }
@@ -5375,7 +5375,7 @@ type ChatArchiveChannelInput struct {
 
 // ChatArchiveChannel archives a channel: nobody can post any more, but its history stays searchable.
 //
-//mcp:tool title="Archive channel" idempotent
+//mcp:tool title="Archive channel" group=chat idempotent
 func ChatArchiveChannel(ctx context.Context, in ChatArchiveChannelInput) (string, error) {
 	return "done: chatarchivechannel", nil
 }
@@ -5388,7 +5388,7 @@ type ChatInviteToChannelInput struct {
 
 // ChatInviteToChannel invites users to a channel.
 //
-//mcp:tool title="Invite to channel" idempotent
+//mcp:tool title="Invite to channel" group=chat idempotent
 func ChatInviteToChannel(ctx context.Context, in ChatInviteToChannelInput) (string, error) {
 	return "done: chatinvitetochannel", nil
 }
@@ -5401,7 +5401,7 @@ type ChatKickFromChannelInput struct {
 
 // ChatKickFromChannel removes a user from a channel.
 //
-//mcp:tool title="Kick from channel" destructive
+//mcp:tool title="Kick from channel" group=chat destructive
 func ChatKickFromChannel(ctx context.Context, in ChatKickFromChannelInput) (string, error) {
 	return "done: chatkickfromchannel", nil
 }
@@ -5417,7 +5417,7 @@ type ChatListMessagesInput struct {
 
 // ChatListMessages lists the messages of a channel; each is a message posted in a channel. Filter by since or until. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List messages" readonly idempotent
+//mcp:tool title="List messages" group=chat readonly idempotent
 func ChatListMessages(ctx context.Context, in ChatListMessagesInput) (string, error) {
 	return "done: chatlistmessages", nil
 }
@@ -5432,7 +5432,7 @@ type ChatCreateMessageInput struct {
 
 // ChatCreateMessage creates a message of a channel. Returns the new message with its ID.
 //
-//mcp:tool title="Create message"
+//mcp:tool title="Create message" group=chat
 func ChatCreateMessage(ctx context.Context, in ChatCreateMessageInput) (string, error) {
 	return "done: chatcreatemessage", nil
 }
@@ -5448,7 +5448,7 @@ type ChatUpdateMessageInput struct {
 
 // ChatUpdateMessage updates a message. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update message" idempotent
+//mcp:tool title="Update message" group=chat idempotent
 func ChatUpdateMessage(ctx context.Context, in ChatUpdateMessageInput) (string, error) {
 	return "done: chatupdatemessage", nil
 }
@@ -5461,7 +5461,7 @@ type ChatDeleteMessageInput struct {
 
 // ChatDeleteMessage deletes a message for good. This cannot be undone.
 //
-//mcp:tool title="Delete message" destructive
+//mcp:tool title="Delete message" group=chat destructive
 func ChatDeleteMessage(ctx context.Context, in ChatDeleteMessageInput) (string, error) {
 	return "done: chatdeletemessage", nil
 }
@@ -5476,7 +5476,7 @@ type ChatSearchMessagesInput struct {
 
 // ChatSearchMessages searches messages across the channels you can see, by words, sender, channel and date.
 //
-//mcp:tool title="Search messages" readonly idempotent
+//mcp:tool title="Search messages" group=chat readonly idempotent
 func ChatSearchMessages(ctx context.Context, in ChatSearchMessagesInput) (string, error) {
 	return "done: chatsearchmessages", nil
 }
@@ -5489,7 +5489,7 @@ type ChatGetThreadRepliesInput struct {
 
 // ChatGetThreadReplies returns the replies in the thread of a message.
 //
-//mcp:tool title="Get thread replies" readonly idempotent
+//mcp:tool title="Get thread replies" group=chat readonly idempotent
 func ChatGetThreadReplies(ctx context.Context, in ChatGetThreadRepliesInput) (string, error) {
 	return "done: chatgetthreadreplies", nil
 }
@@ -5503,7 +5503,7 @@ type ChatAddReactionInput struct {
 
 // ChatAddReaction adds an emoji reaction to a message.
 //
-//mcp:tool title="Add reaction" idempotent
+//mcp:tool title="Add reaction" group=chat idempotent
 func ChatAddReaction(ctx context.Context, in ChatAddReactionInput) (string, error) {
 	return "done: chataddreaction", nil
 }
@@ -5516,7 +5516,7 @@ type ChatPinMessageInput struct {
 
 // ChatPinMessage pins a message to the top of its channel.
 //
-//mcp:tool title="Pin message" idempotent
+//mcp:tool title="Pin message" group=chat idempotent
 func ChatPinMessage(ctx context.Context, in ChatPinMessageInput) (string, error) {
 	return "done: chatpinmessage", nil
 }
@@ -5530,7 +5530,7 @@ type ChatScheduleMessageInput struct {
 
 // ChatScheduleMessage schedules a message to be posted in a channel later.
 //
-//mcp:tool title="Schedule message"
+//mcp:tool title="Schedule message" group=chat
 func ChatScheduleMessage(ctx context.Context, in ChatScheduleMessageInput) (string, error) {
 	return "done: chatschedulemessage", nil
 }
@@ -5543,7 +5543,7 @@ type ChatListRemindersInput struct {
 
 // ChatListReminders finds reminders of a user (a reminder the chat bot sends a user at a time). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List reminders" readonly idempotent
+//mcp:tool title="List reminders" group=chat readonly idempotent
 func ChatListReminders(ctx context.Context, in ChatListRemindersInput) (string, error) {
 	return "done: chatlistreminders", nil
 }
@@ -5557,7 +5557,7 @@ type ChatCreateReminderInput struct {
 
 // ChatCreateReminder adds a new a reminder (a reminder the chat bot sends a user at a time) of a user.
 //
-//mcp:tool title="Create reminder"
+//mcp:tool title="Create reminder" group=chat
 func ChatCreateReminder(ctx context.Context, in ChatCreateReminderInput) (string, error) {
 	return "done: chatcreatereminder", nil
 }
@@ -5569,7 +5569,7 @@ type ChatGetUserStatusInput struct {
 
 // ChatGetUserStatus gets one user status by ID, with all its fields.
 //
-//mcp:tool title="Get user status" readonly idempotent
+//mcp:tool title="Get user status" group=chat readonly idempotent
 func ChatGetUserStatus(ctx context.Context, in ChatGetUserStatusInput) (string, error) {
 	return "done: chatgetuserstatus", nil
 }
@@ -5584,7 +5584,7 @@ type ChatSetStatusInput struct {
 
 // ChatSetStatus sets your status text and emoji, such as in a meeting, and when it clears.
 //
-//mcp:tool title="Set status" idempotent
+//mcp:tool title="Set status" group=chat idempotent
 func ChatSetStatus(ctx context.Context, in ChatSetStatusInput) (string, error) {
 	return "done: chatsetstatus", nil
 }
@@ -5600,7 +5600,7 @@ type MailListEmailsInput struct {
 
 // MailListEmails returns a page of emails sent from the account, newest first. Filter by to, status or since.
 //
-//mcp:tool title="List emails" readonly idempotent
+//mcp:tool title="List emails" group=mail readonly idempotent
 func MailListEmails(ctx context.Context, in MailListEmailsInput) (string, error) {
 	return "done: maillistemails", nil
 }
@@ -5612,7 +5612,7 @@ type MailGetEmailInput struct {
 
 // MailGetEmail returns the details of an email: a transactional email sent through the mail service.
 //
-//mcp:tool title="Get email" readonly idempotent
+//mcp:tool title="Get email" group=mail readonly idempotent
 func MailGetEmail(ctx context.Context, in MailGetEmailInput) (string, error) {
 	return "done: mailgetemail", nil
 }
@@ -5629,7 +5629,7 @@ type MailSendEmailInput struct {
 
 // MailSendEmail sends a transactional email, such as a receipt or a password link, to one or more recipients.
 //
-//mcp:tool title="Send email"
+//mcp:tool title="Send email" group=mail
 func MailSendEmail(ctx context.Context, in MailSendEmailInput) (string, error) {
 	return "done: mailsendemail", nil
 }
@@ -5642,7 +5642,7 @@ type MailListBouncesInput struct {
 
 // MailListBounces lists addresses whose mail bounced, with the bounce reason, so they can be cleaned from lists.
 //
-//mcp:tool title="List bounces" readonly idempotent
+//mcp:tool title="List bounces" group=mail readonly idempotent
 func MailListBounces(ctx context.Context, in MailListBouncesInput) (string, error) {
 	return "done: maillistbounces", nil
 }
@@ -5654,7 +5654,7 @@ type MailRemoveSuppressionInput struct {
 
 // MailRemoveSuppression removes an address from the suppression list so that mail to it is sent again.
 //
-//mcp:tool title="Remove suppression" destructive
+//mcp:tool title="Remove suppression" group=mail destructive
 func MailRemoveSuppression(ctx context.Context, in MailRemoveSuppressionInput) (string, error) {
 	return "done: mailremovesuppression", nil
 }
@@ -5667,7 +5667,7 @@ type MailListTemplatesInput struct {
 
 // MailListTemplates finds templates of the account (an email template with placeholders). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List templates" readonly idempotent
+//mcp:tool title="List templates" group=mail readonly idempotent
 func MailListTemplates(ctx context.Context, in MailListTemplatesInput) (string, error) {
 	return "done: maillisttemplates", nil
 }
@@ -5682,7 +5682,7 @@ type MailCreateTemplateInput struct {
 
 // MailCreateTemplate adds a new a template (an email template with placeholders) of the account.
 //
-//mcp:tool title="Create template"
+//mcp:tool title="Create template" group=mail
 func MailCreateTemplate(ctx context.Context, in MailCreateTemplateInput) (string, error) {
 	return "done: mailcreatetemplate", nil
 }
@@ -5694,7 +5694,7 @@ type MailGetTemplateInput struct {
 
 // MailGetTemplate fetches a single template (an email template with placeholders) by its ID.
 //
-//mcp:tool title="Get template" readonly idempotent
+//mcp:tool title="Get template" group=mail readonly idempotent
 func MailGetTemplate(ctx context.Context, in MailGetTemplateInput) (string, error) {
 	return "done: mailgettemplate", nil
 }
@@ -5710,7 +5710,7 @@ type MailUpdateTemplateInput struct {
 
 // MailUpdateTemplate edits a template in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update template" idempotent
+//mcp:tool title="Update template" group=mail idempotent
 func MailUpdateTemplate(ctx context.Context, in MailUpdateTemplateInput) (string, error) {
 	return "done: mailupdatetemplate", nil
 }
@@ -5722,7 +5722,7 @@ type MailDeleteTemplateInput struct {
 
 // MailDeleteTemplate deletes a template by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete template" destructive
+//mcp:tool title="Delete template" group=mail destructive
 func MailDeleteTemplate(ctx context.Context, in MailDeleteTemplateInput) (string, error) {
 	return "done: maildeletetemplate", nil
 }
@@ -5735,7 +5735,7 @@ type MailRenderTemplateInput struct {
 
 // MailRenderTemplate renders a template with sample data, to preview an email before sending it.
 //
-//mcp:tool title="Render template" readonly idempotent
+//mcp:tool title="Render template" group=mail readonly idempotent
 func MailRenderTemplate(ctx context.Context, in MailRenderTemplateInput) (string, error) {
 	return "done: mailrendertemplate", nil
 }
@@ -5750,7 +5750,7 @@ type SmsListTextMessagesInput struct {
 
 // SmsListTextMessages finds text messages of the account (an SMS text message). Filter by to or direction. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List text messages" readonly idempotent
+//mcp:tool title="List text messages" group=sms readonly idempotent
 func SmsListTextMessages(ctx context.Context, in SmsListTextMessagesInput) (string, error) {
 	return "done: smslisttextmessages", nil
 }
@@ -5762,7 +5762,7 @@ type SmsGetTextMessageInput struct {
 
 // SmsGetTextMessage fetches a single text message (an SMS text message) by its ID.
 //
-//mcp:tool title="Get text message" readonly idempotent
+//mcp:tool title="Get text message" group=sms readonly idempotent
 func SmsGetTextMessage(ctx context.Context, in SmsGetTextMessageInput) (string, error) {
 	return "done: smsgettextmessage", nil
 }
@@ -5776,7 +5776,7 @@ type SmsSendTextMessageInput struct {
 
 // SmsSendTextMessage sends an SMS text message to a phone number.
 //
-//mcp:tool title="Send text message"
+//mcp:tool title="Send text message" group=sms
 func SmsSendTextMessage(ctx context.Context, in SmsSendTextMessageInput) (string, error) {
 	return "done: smssendtextmessage", nil
 }
@@ -5788,7 +5788,7 @@ type SmsLookupPhoneNumberInput struct {
 
 // SmsLookupPhoneNumber looks up a phone number: whether it is valid, its carrier, and whether it is a mobile, landline or VoIP number.
 //
-//mcp:tool title="Lookup phone number" readonly idempotent
+//mcp:tool title="Lookup phone number" group=sms readonly idempotent
 func SmsLookupPhoneNumber(ctx context.Context, in SmsLookupPhoneNumberInput) (string, error) {
 	return "done: smslookupphonenumber", nil
 }
@@ -5801,7 +5801,7 @@ type SmsSendVerificationCodeInput struct {
 
 // SmsSendVerificationCode sends a one-time verification code by SMS or voice call, for two-step sign-in.
 //
-//mcp:tool title="Send verification code"
+//mcp:tool title="Send verification code" group=sms
 func SmsSendVerificationCode(ctx context.Context, in SmsSendVerificationCodeInput) (string, error) {
 	return "done: smssendverificationcode", nil
 }
@@ -5814,7 +5814,7 @@ type SmsCheckVerificationCodeInput struct {
 
 // SmsCheckVerificationCode checks a one-time code the user typed against the one sent.
 //
-//mcp:tool title="Check verification code"
+//mcp:tool title="Check verification code" group=sms
 func SmsCheckVerificationCode(ctx context.Context, in SmsCheckVerificationCodeInput) (string, error) {
 	return "done: smscheckverificationcode", nil
 }
@@ -5830,7 +5830,7 @@ type MonitorListAlertRulesInput struct {
 
 // MonitorListAlertRules lists the alert rules of a project; each is a rule that fires an alert when a metric crosses a threshold. Filter by severity or firing. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List alert rules" readonly idempotent
+//mcp:tool title="List alert rules" group=monitor readonly idempotent
 func MonitorListAlertRules(ctx context.Context, in MonitorListAlertRulesInput) (string, error) {
 	return "done: monitorlistalertrules", nil
 }
@@ -5849,7 +5849,7 @@ type MonitorCreateAlertRuleInput struct {
 
 // MonitorCreateAlertRule creates an alert rule of a project. Returns the new alert rule with its ID.
 //
-//mcp:tool title="Create alert rule"
+//mcp:tool title="Create alert rule" group=monitor
 func MonitorCreateAlertRule(ctx context.Context, in MonitorCreateAlertRuleInput) (string, error) {
 	return "done: monitorcreatealertrule", nil
 }
@@ -5862,7 +5862,7 @@ type MonitorGetAlertRuleInput struct {
 
 // MonitorGetAlertRule gets one alert rule by ID, with all its fields.
 //
-//mcp:tool title="Get alert rule" readonly idempotent
+//mcp:tool title="Get alert rule" group=monitor readonly idempotent
 func MonitorGetAlertRule(ctx context.Context, in MonitorGetAlertRuleInput) (string, error) {
 	return "done: monitorgetalertrule", nil
 }
@@ -5882,7 +5882,7 @@ type MonitorUpdateAlertRuleInput struct {
 
 // MonitorUpdateAlertRule updates an alert rule. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update alert rule" idempotent
+//mcp:tool title="Update alert rule" group=monitor idempotent
 func MonitorUpdateAlertRule(ctx context.Context, in MonitorUpdateAlertRuleInput) (string, error) {
 	return "done: monitorupdatealertrule", nil
 }
@@ -5895,7 +5895,7 @@ type MonitorDeleteAlertRuleInput struct {
 
 // MonitorDeleteAlertRule deletes an alert rule for good. This cannot be undone.
 //
-//mcp:tool title="Delete alert rule" destructive
+//mcp:tool title="Delete alert rule" group=monitor destructive
 func MonitorDeleteAlertRule(ctx context.Context, in MonitorDeleteAlertRuleInput) (string, error) {
 	return "done: monitordeletealertrule", nil
 }
@@ -5910,7 +5910,7 @@ type MonitorMuteAlertRuleInput struct {
 
 // MonitorMuteAlertRule silences an alert rule for a while, such as during planned maintenance.
 //
-//mcp:tool title="Mute alert rule" idempotent
+//mcp:tool title="Mute alert rule" group=monitor idempotent
 func MonitorMuteAlertRule(ctx context.Context, in MonitorMuteAlertRuleInput) (string, error) {
 	return "done: monitormutealertrule", nil
 }
@@ -5923,7 +5923,7 @@ type MonitorListFiringAlertsInput struct {
 
 // MonitorListFiringAlerts lists the alerts firing right now, with their values and since when.
 //
-//mcp:tool title="List firing alerts" readonly idempotent
+//mcp:tool title="List firing alerts" group=monitor readonly idempotent
 func MonitorListFiringAlerts(ctx context.Context, in MonitorListFiringAlertsInput) (string, error) {
 	return "done: monitorlistfiringalerts", nil
 }
@@ -5939,7 +5939,7 @@ type MonitorListIncidentsInput struct {
 
 // MonitorListIncidents lists the incidents of a service; each is an outage or degradation being handled by responders. Filter by status or since. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List incidents" readonly idempotent
+//mcp:tool title="List incidents" group=monitor readonly idempotent
 func MonitorListIncidents(ctx context.Context, in MonitorListIncidentsInput) (string, error) {
 	return "done: monitorlistincidents", nil
 }
@@ -5955,7 +5955,7 @@ type MonitorCreateIncidentInput struct {
 
 // MonitorCreateIncident creates an incident of a service. Returns the new incident with its ID.
 //
-//mcp:tool title="Create incident"
+//mcp:tool title="Create incident" group=monitor
 func MonitorCreateIncident(ctx context.Context, in MonitorCreateIncidentInput) (string, error) {
 	return "done: monitorcreateincident", nil
 }
@@ -5967,7 +5967,7 @@ type MonitorGetIncidentInput struct {
 
 // MonitorGetIncident gets one incident by ID, with all its fields.
 //
-//mcp:tool title="Get incident" readonly idempotent
+//mcp:tool title="Get incident" group=monitor readonly idempotent
 func MonitorGetIncident(ctx context.Context, in MonitorGetIncidentInput) (string, error) {
 	return "done: monitorgetincident", nil
 }
@@ -5983,7 +5983,7 @@ type MonitorUpdateIncidentInput struct {
 
 // MonitorUpdateIncident updates an incident. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update incident" idempotent
+//mcp:tool title="Update incident" group=monitor idempotent
 func MonitorUpdateIncident(ctx context.Context, in MonitorUpdateIncidentInput) (string, error) {
 	return "done: monitorupdateincident", nil
 }
@@ -5995,7 +5995,7 @@ type MonitorAcknowledgeIncidentInput struct {
 
 // MonitorAcknowledgeIncident acknowledges an incident so that escalation stops paging the next responder.
 //
-//mcp:tool title="Acknowledge incident" idempotent
+//mcp:tool title="Acknowledge incident" group=monitor idempotent
 func MonitorAcknowledgeIncident(ctx context.Context, in MonitorAcknowledgeIncidentInput) (string, error) {
 	return "done: monitoracknowledgeincident", nil
 }
@@ -6008,7 +6008,7 @@ type MonitorResolveIncidentInput struct {
 
 // MonitorResolveIncident marks an incident resolved, with a summary of the fix.
 //
-//mcp:tool title="Resolve incident" idempotent
+//mcp:tool title="Resolve incident" group=monitor idempotent
 func MonitorResolveIncident(ctx context.Context, in MonitorResolveIncidentInput) (string, error) {
 	return "done: monitorresolveincident", nil
 }
@@ -6021,7 +6021,7 @@ type MonitorEscalateIncidentInput struct {
 
 // MonitorEscalateIncident escalates an incident to the next level of its escalation policy, paging more people.
 //
-//mcp:tool title="Escalate incident"
+//mcp:tool title="Escalate incident" group=monitor
 func MonitorEscalateIncident(ctx context.Context, in MonitorEscalateIncidentInput) (string, error) {
 	return "done: monitorescalateincident", nil
 }
@@ -6034,7 +6034,7 @@ type MonitorAddIncidentNoteInput struct {
 
 // MonitorAddIncidentNote adds a timeline note to an incident, such as a finding or an action taken.
 //
-//mcp:tool title="Add incident note"
+//mcp:tool title="Add incident note" group=monitor
 func MonitorAddIncidentNote(ctx context.Context, in MonitorAddIncidentNoteInput) (string, error) {
 	return "done: monitoraddincidentnote", nil
 }
@@ -6046,7 +6046,7 @@ type MonitorCreatePostmortemInput struct {
 
 // MonitorCreatePostmortem starts a postmortem document for a resolved incident, filled with its timeline.
 //
-//mcp:tool title="Create postmortem"
+//mcp:tool title="Create postmortem" group=monitor
 func MonitorCreatePostmortem(ctx context.Context, in MonitorCreatePostmortemInput) (string, error) {
 	return "done: monitorcreatepostmortem", nil
 }
@@ -6061,7 +6061,7 @@ type MonitorListDashboardsInput struct {
 
 // MonitorListDashboards lists the dashboards of a project; each is a dashboard of charts. Filter by query. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List dashboards" readonly idempotent
+//mcp:tool title="List dashboards" group=monitor readonly idempotent
 func MonitorListDashboards(ctx context.Context, in MonitorListDashboardsInput) (string, error) {
 	return "done: monitorlistdashboards", nil
 }
@@ -6076,7 +6076,7 @@ type MonitorCreateDashboardInput struct {
 
 // MonitorCreateDashboard creates a dashboard of a project. Returns the new dashboard with its ID.
 //
-//mcp:tool title="Create dashboard"
+//mcp:tool title="Create dashboard" group=monitor
 func MonitorCreateDashboard(ctx context.Context, in MonitorCreateDashboardInput) (string, error) {
 	return "done: monitorcreatedashboard", nil
 }
@@ -6089,7 +6089,7 @@ type MonitorGetDashboardInput struct {
 
 // MonitorGetDashboard gets one dashboard by ID, with all its fields.
 //
-//mcp:tool title="Get dashboard" readonly idempotent
+//mcp:tool title="Get dashboard" group=monitor readonly idempotent
 func MonitorGetDashboard(ctx context.Context, in MonitorGetDashboardInput) (string, error) {
 	return "done: monitorgetdashboard", nil
 }
@@ -6105,7 +6105,7 @@ type MonitorUpdateDashboardInput struct {
 
 // MonitorUpdateDashboard updates a dashboard. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update dashboard" idempotent
+//mcp:tool title="Update dashboard" group=monitor idempotent
 func MonitorUpdateDashboard(ctx context.Context, in MonitorUpdateDashboardInput) (string, error) {
 	return "done: monitorupdatedashboard", nil
 }
@@ -6118,7 +6118,7 @@ type MonitorDeleteDashboardInput struct {
 
 // MonitorDeleteDashboard deletes a dashboard for good. This cannot be undone.
 //
-//mcp:tool title="Delete dashboard" destructive
+//mcp:tool title="Delete dashboard" group=monitor destructive
 func MonitorDeleteDashboard(ctx context.Context, in MonitorDeleteDashboardInput) (string, error) {
 	return "done: monitordeletedashboard", nil
 }
@@ -6132,7 +6132,7 @@ type MonitorSnapshotDashboardInput struct {
 
 // MonitorSnapshotDashboard takes a snapshot image of a dashboard to share in a chat or report.
 //
-//mcp:tool title="Snapshot dashboard" readonly idempotent
+//mcp:tool title="Snapshot dashboard" group=monitor readonly idempotent
 func MonitorSnapshotDashboard(ctx context.Context, in MonitorSnapshotDashboardInput) (string, error) {
 	return "done: monitorsnapshotdashboard", nil
 }
@@ -6147,7 +6147,7 @@ type MonitorListMetricsInput struct {
 
 // MonitorListMetrics finds metrics reported to a project (a time series metric reported by hosts and services). Filter by prefix. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List metrics" readonly idempotent
+//mcp:tool title="List metrics" group=monitor readonly idempotent
 func MonitorListMetrics(ctx context.Context, in MonitorListMetricsInput) (string, error) {
 	return "done: monitorlistmetrics", nil
 }
@@ -6160,7 +6160,7 @@ type MonitorGetMetricInput struct {
 
 // MonitorGetMetric fetches a single metric (a time series metric reported by hosts and services) by its ID.
 //
-//mcp:tool title="Get metric" readonly idempotent
+//mcp:tool title="Get metric" group=monitor readonly idempotent
 func MonitorGetMetric(ctx context.Context, in MonitorGetMetricInput) (string, error) {
 	return "done: monitorgetmetric", nil
 }
@@ -6176,7 +6176,7 @@ type MonitorQueryMetricsInput struct {
 
 // MonitorQueryMetrics runs a metric query over a time range and returns the series of points, to chart latency, errors or load.
 //
-//mcp:tool title="Query metrics" readonly idempotent
+//mcp:tool title="Query metrics" group=monitor readonly idempotent
 func MonitorQueryMetrics(ctx context.Context, in MonitorQueryMetricsInput) (string, error) {
 	return "done: monitorquerymetrics", nil
 }
@@ -6191,7 +6191,7 @@ type MonitorSubmitMetricPointsInput struct {
 
 // MonitorSubmitMetricPoints sends custom metric points, such as a business counter, to be stored and charted.
 //
-//mcp:tool title="Submit metric points"
+//mcp:tool title="Submit metric points" group=monitor
 func MonitorSubmitMetricPoints(ctx context.Context, in MonitorSubmitMetricPointsInput) (string, error) {
 	return "done: monitorsubmitmetricpoints", nil
 }
@@ -6207,7 +6207,7 @@ type MonitorSearchLogsInput struct {
 
 // MonitorSearchLogs searches application and system logs by text, service, level and time, returning the matching lines.
 //
-//mcp:tool title="Search logs" readonly idempotent
+//mcp:tool title="Search logs" group=monitor readonly idempotent
 func MonitorSearchLogs(ctx context.Context, in MonitorSearchLogsInput) (string, error) {
 	return "done: monitorsearchlogs", nil
 }
@@ -6221,7 +6221,7 @@ type MonitorTailLogsInput struct {
 
 // MonitorTailLogs streams the newest log lines of a service as they arrive, for a few seconds.
 //
-//mcp:tool title="Tail logs" readonly idempotent
+//mcp:tool title="Tail logs" group=monitor readonly idempotent
 func MonitorTailLogs(ctx context.Context, in MonitorTailLogsInput) (string, error) {
 	return "done: monitortaillogs", nil
 }
@@ -6234,7 +6234,7 @@ type MonitorListOncallSchedulesInput struct {
 
 // MonitorListOncallSchedules lists the oncall schedules of the organisation; each is an on-call rotation of responders. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List oncall schedules" readonly idempotent
+//mcp:tool title="List oncall schedules" group=monitor readonly idempotent
 func MonitorListOncallSchedules(ctx context.Context, in MonitorListOncallSchedulesInput) (string, error) {
 	return "done: monitorlistoncallschedules", nil
 }
@@ -6249,7 +6249,7 @@ type MonitorCreateOncallScheduleInput struct {
 
 // MonitorCreateOncallSchedule creates an oncall schedule of the organisation. Returns the new oncall schedule with its ID.
 //
-//mcp:tool title="Create oncall schedule"
+//mcp:tool title="Create oncall schedule" group=monitor
 func MonitorCreateOncallSchedule(ctx context.Context, in MonitorCreateOncallScheduleInput) (string, error) {
 	return "done: monitorcreateoncallschedule", nil
 }
@@ -6261,7 +6261,7 @@ type MonitorGetOncallScheduleInput struct {
 
 // MonitorGetOncallSchedule gets one oncall schedule by ID, with all its fields.
 //
-//mcp:tool title="Get oncall schedule" readonly idempotent
+//mcp:tool title="Get oncall schedule" group=monitor readonly idempotent
 func MonitorGetOncallSchedule(ctx context.Context, in MonitorGetOncallScheduleInput) (string, error) {
 	return "done: monitorgetoncallschedule", nil
 }
@@ -6277,7 +6277,7 @@ type MonitorUpdateOncallScheduleInput struct {
 
 // MonitorUpdateOncallSchedule updates an oncall schedule. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update oncall schedule" idempotent
+//mcp:tool title="Update oncall schedule" group=monitor idempotent
 func MonitorUpdateOncallSchedule(ctx context.Context, in MonitorUpdateOncallScheduleInput) (string, error) {
 	return "done: monitorupdateoncallschedule", nil
 }
@@ -6289,7 +6289,7 @@ type MonitorDeleteOncallScheduleInput struct {
 
 // MonitorDeleteOncallSchedule deletes an oncall schedule for good. This cannot be undone.
 //
-//mcp:tool title="Delete oncall schedule" destructive
+//mcp:tool title="Delete oncall schedule" group=monitor destructive
 func MonitorDeleteOncallSchedule(ctx context.Context, in MonitorDeleteOncallScheduleInput) (string, error) {
 	return "done: monitordeleteoncallschedule", nil
 }
@@ -6302,7 +6302,7 @@ type MonitorWhoIsOnCallInput struct {
 
 // MonitorWhoIsOnCall tells who is on call now, or at a given time, for a schedule or service.
 //
-//mcp:tool title="Who is on call" readonly idempotent
+//mcp:tool title="Who is on call" group=monitor readonly idempotent
 func MonitorWhoIsOnCall(ctx context.Context, in MonitorWhoIsOnCallInput) (string, error) {
 	return "done: monitorwhoisoncall", nil
 }
@@ -6317,7 +6317,7 @@ type MonitorCreateScheduleOverrideInput struct {
 
 // MonitorCreateScheduleOverride puts someone else on call for part of a shift, such as to swap a night.
 //
-//mcp:tool title="Create schedule override"
+//mcp:tool title="Create schedule override" group=monitor
 func MonitorCreateScheduleOverride(ctx context.Context, in MonitorCreateScheduleOverrideInput) (string, error) {
 	return "done: monitorcreatescheduleoverride", nil
 }
@@ -6331,7 +6331,7 @@ type MonitorListUptimeChecksInput struct {
 
 // MonitorListUptimeChecks finds uptime checks of a project (a probe that requests a URL from several regions and alerts when it fails). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List uptime checks" readonly idempotent
+//mcp:tool title="List uptime checks" group=monitor readonly idempotent
 func MonitorListUptimeChecks(ctx context.Context, in MonitorListUptimeChecksInput) (string, error) {
 	return "done: monitorlistuptimechecks", nil
 }
@@ -6348,7 +6348,7 @@ type MonitorCreateUptimeCheckInput struct {
 
 // MonitorCreateUptimeCheck adds a new an uptime check (a probe that requests a URL from several regions and alerts when it fails) of a project.
 //
-//mcp:tool title="Create uptime check"
+//mcp:tool title="Create uptime check" group=monitor
 func MonitorCreateUptimeCheck(ctx context.Context, in MonitorCreateUptimeCheckInput) (string, error) {
 	return "done: monitorcreateuptimecheck", nil
 }
@@ -6361,7 +6361,7 @@ type MonitorGetUptimeCheckInput struct {
 
 // MonitorGetUptimeCheck fetches a single uptime check (a probe that requests a URL from several regions and alerts when it fails) by its ID.
 //
-//mcp:tool title="Get uptime check" readonly idempotent
+//mcp:tool title="Get uptime check" group=monitor readonly idempotent
 func MonitorGetUptimeCheck(ctx context.Context, in MonitorGetUptimeCheckInput) (string, error) {
 	return "done: monitorgetuptimecheck", nil
 }
@@ -6379,7 +6379,7 @@ type MonitorUpdateUptimeCheckInput struct {
 
 // MonitorUpdateUptimeCheck edits an uptime check in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update uptime check" idempotent
+//mcp:tool title="Update uptime check" group=monitor idempotent
 func MonitorUpdateUptimeCheck(ctx context.Context, in MonitorUpdateUptimeCheckInput) (string, error) {
 	return "done: monitorupdateuptimecheck", nil
 }
@@ -6392,7 +6392,7 @@ type MonitorDeleteUptimeCheckInput struct {
 
 // MonitorDeleteUptimeCheck deletes an uptime check by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete uptime check" destructive
+//mcp:tool title="Delete uptime check" group=monitor destructive
 func MonitorDeleteUptimeCheck(ctx context.Context, in MonitorDeleteUptimeCheckInput) (string, error) {
 	return "done: monitordeleteuptimecheck", nil
 }
@@ -6406,7 +6406,7 @@ type MonitorGetUptimeReportInput struct {
 
 // MonitorGetUptimeReport returns the availability percentage and response times of an uptime check over a period, for SLA reports.
 //
-//mcp:tool title="Get uptime report" readonly idempotent
+//mcp:tool title="Get uptime report" group=monitor readonly idempotent
 func MonitorGetUptimeReport(ctx context.Context, in MonitorGetUptimeReportInput) (string, error) {
 	return "done: monitorgetuptimereport", nil
 }
@@ -6419,7 +6419,7 @@ type MonitorListStatusPagesInput struct {
 
 // MonitorListStatusPages finds status pages of the organisation (a public status page showing the health of services). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List status pages" readonly idempotent
+//mcp:tool title="List status pages" group=monitor readonly idempotent
 func MonitorListStatusPages(ctx context.Context, in MonitorListStatusPagesInput) (string, error) {
 	return "done: monitorliststatuspages", nil
 }
@@ -6433,7 +6433,7 @@ type MonitorCreateStatusPageInput struct {
 
 // MonitorCreateStatusPage adds a new a status page (a public status page showing the health of services) of the organisation.
 //
-//mcp:tool title="Create status page"
+//mcp:tool title="Create status page" group=monitor
 func MonitorCreateStatusPage(ctx context.Context, in MonitorCreateStatusPageInput) (string, error) {
 	return "done: monitorcreatestatuspage", nil
 }
@@ -6445,7 +6445,7 @@ type MonitorGetStatusPageInput struct {
 
 // MonitorGetStatusPage fetches a single status page (a public status page showing the health of services) by its ID.
 //
-//mcp:tool title="Get status page" readonly idempotent
+//mcp:tool title="Get status page" group=monitor readonly idempotent
 func MonitorGetStatusPage(ctx context.Context, in MonitorGetStatusPageInput) (string, error) {
 	return "done: monitorgetstatuspage", nil
 }
@@ -6460,7 +6460,7 @@ type MonitorUpdateStatusPageInput struct {
 
 // MonitorUpdateStatusPage edits a status page in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update status page" idempotent
+//mcp:tool title="Update status page" group=monitor idempotent
 func MonitorUpdateStatusPage(ctx context.Context, in MonitorUpdateStatusPageInput) (string, error) {
 	return "done: monitorupdatestatuspage", nil
 }
@@ -6475,7 +6475,7 @@ type MonitorPostStatusUpdateInput struct {
 
 // MonitorPostStatusUpdate posts an update on the public status page, such as degraded performance of a component.
 //
-//mcp:tool title="Post status update"
+//mcp:tool title="Post status update" group=monitor
 func MonitorPostStatusUpdate(ctx context.Context, in MonitorPostStatusUpdateInput) (string, error) {
 	return "done: monitorpoststatusupdate", nil
 }
@@ -6492,7 +6492,7 @@ type GitListRepositoriesInput struct {
 
 // GitListRepositories returns a page of repositories of an organisation, newest first. Filter by query, language or archived.
 //
-//mcp:tool title="List repositories" readonly idempotent
+//mcp:tool title="List repositories" group=git readonly idempotent
 func GitListRepositories(ctx context.Context, in GitListRepositoriesInput) (string, error) {
 	return "done: gitlistrepositories", nil
 }
@@ -6509,7 +6509,7 @@ type GitCreateRepositoryInput struct {
 
 // GitCreateRepository creates a source code repository, of an organisation.
 //
-//mcp:tool title="Create repository"
+//mcp:tool title="Create repository" group=git
 func GitCreateRepository(ctx context.Context, in GitCreateRepositoryInput) (string, error) {
 	return "done: gitcreaterepository", nil
 }
@@ -6522,7 +6522,7 @@ type GitGetRepositoryInput struct {
 
 // GitGetRepository returns the details of a repository: a source code repository.
 //
-//mcp:tool title="Get repository" readonly idempotent
+//mcp:tool title="Get repository" group=git readonly idempotent
 func GitGetRepository(ctx context.Context, in GitGetRepositoryInput) (string, error) {
 	return "done: gitgetrepository", nil
 }
@@ -6540,7 +6540,7 @@ type GitUpdateRepositoryInput struct {
 
 // GitUpdateRepository changes the settings of an existing repository, such as its name or description.
 //
-//mcp:tool title="Update repository" idempotent
+//mcp:tool title="Update repository" group=git idempotent
 func GitUpdateRepository(ctx context.Context, in GitUpdateRepositoryInput) (string, error) {
 	return "done: gitupdaterepository", nil
 }
@@ -6553,7 +6553,7 @@ type GitDeleteRepositoryInput struct {
 
 // GitDeleteRepository removes a repository of an organisation.
 //
-//mcp:tool title="Delete repository" destructive
+//mcp:tool title="Delete repository" group=git destructive
 func GitDeleteRepository(ctx context.Context, in GitDeleteRepositoryInput) (string, error) {
 	return "done: gitdeleterepository", nil
 }
@@ -6567,7 +6567,7 @@ type GitForkRepositoryInput struct {
 
 // GitForkRepository forks a repository into another organisation or account.
 //
-//mcp:tool title="Fork repository"
+//mcp:tool title="Fork repository" group=git
 func GitForkRepository(ctx context.Context, in GitForkRepositoryInput) (string, error) {
 	return "done: gitforkrepository", nil
 }
@@ -6582,7 +6582,7 @@ type GitSearchCodeInput struct {
 
 // GitSearchCode searches code across repositories for text or a symbol, returning files and matching lines.
 //
-//mcp:tool title="Search code" readonly idempotent
+//mcp:tool title="Search code" group=git readonly idempotent
 func GitSearchCode(ctx context.Context, in GitSearchCodeInput) (string, error) {
 	return "done: gitsearchcode", nil
 }
@@ -6597,7 +6597,7 @@ type GitGetFileContentsInput struct {
 
 // GitGetFileContents returns the content of a file of a repository at a branch, tag or commit.
 //
-//mcp:tool title="Get file contents" readonly idempotent
+//mcp:tool title="Get file contents" group=git readonly idempotent
 func GitGetFileContents(ctx context.Context, in GitGetFileContentsInput) (string, error) {
 	return "done: gitgetfilecontents", nil
 }
@@ -6614,7 +6614,7 @@ type GitListCommitsInput struct {
 
 // GitListCommits lists the commits of a branch, newest first, with author, date and message.
 //
-//mcp:tool title="List commits" readonly idempotent
+//mcp:tool title="List commits" group=git readonly idempotent
 func GitListCommits(ctx context.Context, in GitListCommitsInput) (string, error) {
 	return "done: gitlistcommits", nil
 }
@@ -6629,7 +6629,7 @@ type GitCompareCommitsInput struct {
 
 // GitCompareCommits compares two commits, branches or tags: the commits between them and the changed files with their diff.
 //
-//mcp:tool title="Compare commits" readonly idempotent
+//mcp:tool title="Compare commits" group=git readonly idempotent
 func GitCompareCommits(ctx context.Context, in GitCompareCommitsInput) (string, error) {
 	return "done: gitcomparecommits", nil
 }
@@ -6644,7 +6644,7 @@ type GitListBranchesInput struct {
 
 // GitListBranches returns a page of branches of a repository, newest first. Filter by protected.
 //
-//mcp:tool title="List branches" readonly idempotent
+//mcp:tool title="List branches" group=git readonly idempotent
 func GitListBranches(ctx context.Context, in GitListBranchesInput) (string, error) {
 	return "done: gitlistbranches", nil
 }
@@ -6658,7 +6658,7 @@ type GitCreateBranchInput struct {
 
 // GitCreateBranch creates a branch of a repository, of a repository.
 //
-//mcp:tool title="Create branch"
+//mcp:tool title="Create branch" group=git
 func GitCreateBranch(ctx context.Context, in GitCreateBranchInput) (string, error) {
 	return "done: gitcreatebranch", nil
 }
@@ -6671,7 +6671,7 @@ type GitGetBranchInput struct {
 
 // GitGetBranch returns the details of a branch: a branch of a repository.
 //
-//mcp:tool title="Get branch" readonly idempotent
+//mcp:tool title="Get branch" group=git readonly idempotent
 func GitGetBranch(ctx context.Context, in GitGetBranchInput) (string, error) {
 	return "done: gitgetbranch", nil
 }
@@ -6684,7 +6684,7 @@ type GitDeleteBranchInput struct {
 
 // GitDeleteBranch removes a branch of a repository.
 //
-//mcp:tool title="Delete branch" destructive
+//mcp:tool title="Delete branch" group=git destructive
 func GitDeleteBranch(ctx context.Context, in GitDeleteBranchInput) (string, error) {
 	return "done: gitdeletebranch", nil
 }
@@ -6700,7 +6700,7 @@ type GitProtectBranchInput struct {
 
 // GitProtectBranch sets branch protection: required reviews, required status checks and who may push.
 //
-//mcp:tool title="Protect branch" idempotent
+//mcp:tool title="Protect branch" group=git idempotent
 func GitProtectBranch(ctx context.Context, in GitProtectBranchInput) (string, error) {
 	return "done: gitprotectbranch", nil
 }
@@ -6717,7 +6717,7 @@ type GitListPullRequestsInput struct {
 
 // GitListPullRequests lists the pull requests of a repository; each is a pull request proposing to merge a branch. Filter by state, author or review requested. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List pull requests" readonly idempotent
+//mcp:tool title="List pull requests" group=git readonly idempotent
 func GitListPullRequests(ctx context.Context, in GitListPullRequestsInput) (string, error) {
 	return "done: gitlistpullrequests", nil
 }
@@ -6734,7 +6734,7 @@ type GitCreatePullRequestInput struct {
 
 // GitCreatePullRequest creates a pull request of a repository. Returns the new pull request with its ID.
 //
-//mcp:tool title="Create pull request"
+//mcp:tool title="Create pull request" group=git
 func GitCreatePullRequest(ctx context.Context, in GitCreatePullRequestInput) (string, error) {
 	return "done: gitcreatepullrequest", nil
 }
@@ -6747,7 +6747,7 @@ type GitGetPullRequestInput struct {
 
 // GitGetPullRequest gets one pull request by ID, with all its fields.
 //
-//mcp:tool title="Get pull request" readonly idempotent
+//mcp:tool title="Get pull request" group=git readonly idempotent
 func GitGetPullRequest(ctx context.Context, in GitGetPullRequestInput) (string, error) {
 	return "done: gitgetpullrequest", nil
 }
@@ -6765,7 +6765,7 @@ type GitUpdatePullRequestInput struct {
 
 // GitUpdatePullRequest updates a pull request. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update pull request" idempotent
+//mcp:tool title="Update pull request" group=git idempotent
 func GitUpdatePullRequest(ctx context.Context, in GitUpdatePullRequestInput) (string, error) {
 	return "done: gitupdatepullrequest", nil
 }
@@ -6780,7 +6780,7 @@ type GitMergePullRequestInput struct {
 
 // GitMergePullRequest merges a pull request into its base branch, by merge commit, squash or rebase.
 //
-//mcp:tool title="Merge pull request"
+//mcp:tool title="Merge pull request" group=git
 func GitMergePullRequest(ctx context.Context, in GitMergePullRequestInput) (string, error) {
 	return "done: gitmergepullrequest", nil
 }
@@ -6794,7 +6794,7 @@ type GitRequestReviewInput struct {
 
 // GitRequestReview asks reviewers or teams to review a pull request.
 //
-//mcp:tool title="Request review" idempotent
+//mcp:tool title="Request review" group=git idempotent
 func GitRequestReview(ctx context.Context, in GitRequestReviewInput) (string, error) {
 	return "done: gitrequestreview", nil
 }
@@ -6809,7 +6809,7 @@ type GitReviewPullRequestInput struct {
 
 // GitReviewPullRequest submits a review of a pull request: approve, request changes, or comment.
 //
-//mcp:tool title="Review pull request"
+//mcp:tool title="Review pull request" group=git
 func GitReviewPullRequest(ctx context.Context, in GitReviewPullRequestInput) (string, error) {
 	return "done: gitreviewpullrequest", nil
 }
@@ -6822,7 +6822,7 @@ type GitGetPullRequestDiffInput struct {
 
 // GitGetPullRequestDiff returns the unified diff of a pull request, file by file.
 //
-//mcp:tool title="Get pull request diff" readonly idempotent
+//mcp:tool title="Get pull request diff" group=git readonly idempotent
 func GitGetPullRequestDiff(ctx context.Context, in GitGetPullRequestDiffInput) (string, error) {
 	return "done: gitgetpullrequestdiff", nil
 }
@@ -6835,7 +6835,7 @@ type GitListPullRequestChecksInput struct {
 
 // GitListPullRequestChecks lists the status checks and CI runs of a pull request's head commit and whether each passed.
 //
-//mcp:tool title="List pull request checks" readonly idempotent
+//mcp:tool title="List pull request checks" group=git readonly idempotent
 func GitListPullRequestChecks(ctx context.Context, in GitListPullRequestChecksInput) (string, error) {
 	return "done: gitlistpullrequestchecks", nil
 }
@@ -6848,7 +6848,7 @@ type GitClosePullRequestInput struct {
 
 // GitClosePullRequest closes a pull request without merging it.
 //
-//mcp:tool title="Close pull request" idempotent
+//mcp:tool title="Close pull request" group=git idempotent
 func GitClosePullRequest(ctx context.Context, in GitClosePullRequestInput) (string, error) {
 	return "done: gitclosepullrequest", nil
 }
@@ -6865,7 +6865,7 @@ type CiListPipelineRunsInput struct {
 
 // CiListPipelineRuns lists the pipeline runs of a repository; each is one run of a CI pipeline: its jobs, their logs and artifacts. Filter by branch, status or workflow. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List pipeline runs" readonly idempotent
+//mcp:tool title="List pipeline runs" group=ci readonly idempotent
 func CiListPipelineRuns(ctx context.Context, in CiListPipelineRunsInput) (string, error) {
 	return "done: cilistpipelineruns", nil
 }
@@ -6878,7 +6878,7 @@ type CiGetPipelineRunInput struct {
 
 // CiGetPipelineRun gets one pipeline run by ID, with all its fields.
 //
-//mcp:tool title="Get pipeline run" readonly idempotent
+//mcp:tool title="Get pipeline run" group=ci readonly idempotent
 func CiGetPipelineRun(ctx context.Context, in CiGetPipelineRunInput) (string, error) {
 	return "done: cigetpipelinerun", nil
 }
@@ -6893,7 +6893,7 @@ type CiTriggerPipelineInput struct {
 
 // CiTriggerPipeline starts a CI pipeline on a branch or commit, with optional input variables.
 //
-//mcp:tool title="Trigger pipeline"
+//mcp:tool title="Trigger pipeline" group=ci
 func CiTriggerPipeline(ctx context.Context, in CiTriggerPipelineInput) (string, error) {
 	return "done: citriggerpipeline", nil
 }
@@ -6906,7 +6906,7 @@ type CiCancelPipelineRunInput struct {
 
 // CiCancelPipelineRun cancels a queued or running pipeline run.
 //
-//mcp:tool title="Cancel pipeline run" destructive
+//mcp:tool title="Cancel pipeline run" group=ci destructive
 func CiCancelPipelineRun(ctx context.Context, in CiCancelPipelineRunInput) (string, error) {
 	return "done: cicancelpipelinerun", nil
 }
@@ -6920,7 +6920,7 @@ type CiRetryPipelineRunInput struct {
 
 // CiRetryPipelineRun runs the failed jobs of a pipeline run again.
 //
-//mcp:tool title="Retry pipeline run"
+//mcp:tool title="Retry pipeline run" group=ci
 func CiRetryPipelineRun(ctx context.Context, in CiRetryPipelineRunInput) (string, error) {
 	return "done: ciretrypipelinerun", nil
 }
@@ -6935,7 +6935,7 @@ type CiGetJobLogsInput struct {
 
 // CiGetJobLogs returns the log of one job of a pipeline run, to see why a build or test failed.
 //
-//mcp:tool title="Get job logs" readonly idempotent
+//mcp:tool title="Get job logs" group=ci readonly idempotent
 func CiGetJobLogs(ctx context.Context, in CiGetJobLogsInput) (string, error) {
 	return "done: cigetjoblogs", nil
 }
@@ -6948,7 +6948,7 @@ type CiListRunArtifactsInput struct {
 
 // CiListRunArtifacts lists the artifacts a pipeline run produced, such as binaries, coverage and test reports, with download links.
 //
-//mcp:tool title="List run artifacts" readonly idempotent
+//mcp:tool title="List run artifacts" group=ci readonly idempotent
 func CiListRunArtifacts(ctx context.Context, in CiListRunArtifactsInput) (string, error) {
 	return "done: cilistrunartifacts", nil
 }
@@ -6962,7 +6962,7 @@ type CiListSecretsInput struct {
 
 // CiListSecrets returns a page of secrets of a repository, newest first.
 //
-//mcp:tool title="List secrets" readonly idempotent
+//mcp:tool title="List secrets" group=ci readonly idempotent
 func CiListSecrets(ctx context.Context, in CiListSecretsInput) (string, error) {
 	return "done: cilistsecrets", nil
 }
@@ -6977,7 +6977,7 @@ type CiCreateSecretInput struct {
 
 // CiCreateSecret creates an encrypted secret that pipelines read as an environment variable, of a repository.
 //
-//mcp:tool title="Create secret"
+//mcp:tool title="Create secret" group=ci
 func CiCreateSecret(ctx context.Context, in CiCreateSecretInput) (string, error) {
 	return "done: cicreatesecret", nil
 }
@@ -6992,7 +6992,7 @@ type CiUpdateSecretInput struct {
 
 // CiUpdateSecret changes the settings of an existing secret, such as its name or value.
 //
-//mcp:tool title="Update secret" idempotent
+//mcp:tool title="Update secret" group=ci idempotent
 func CiUpdateSecret(ctx context.Context, in CiUpdateSecretInput) (string, error) {
 	return "done: ciupdatesecret", nil
 }
@@ -7005,7 +7005,7 @@ type CiDeleteSecretInput struct {
 
 // CiDeleteSecret removes a secret of a repository.
 //
-//mcp:tool title="Delete secret" destructive
+//mcp:tool title="Delete secret" group=ci destructive
 func CiDeleteSecret(ctx context.Context, in CiDeleteSecretInput) (string, error) {
 	return "done: cideletesecret", nil
 }
@@ -7019,7 +7019,7 @@ type DeployListEnvironmentsInput struct {
 
 // DeployListEnvironments finds environments of an application (a deployment target such as staging or production). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List environments" readonly idempotent
+//mcp:tool title="List environments" group=deploy readonly idempotent
 func DeployListEnvironments(ctx context.Context, in DeployListEnvironmentsInput) (string, error) {
 	return "done: deploylistenvironments", nil
 }
@@ -7035,7 +7035,7 @@ type DeployCreateEnvironmentInput struct {
 
 // DeployCreateEnvironment adds a new an environment (a deployment target such as staging or production) of an application.
 //
-//mcp:tool title="Create environment"
+//mcp:tool title="Create environment" group=deploy
 func DeployCreateEnvironment(ctx context.Context, in DeployCreateEnvironmentInput) (string, error) {
 	return "done: deploycreateenvironment", nil
 }
@@ -7048,7 +7048,7 @@ type DeployGetEnvironmentInput struct {
 
 // DeployGetEnvironment fetches a single environment (a deployment target such as staging or production) by its ID.
 //
-//mcp:tool title="Get environment" readonly idempotent
+//mcp:tool title="Get environment" group=deploy readonly idempotent
 func DeployGetEnvironment(ctx context.Context, in DeployGetEnvironmentInput) (string, error) {
 	return "done: deploygetenvironment", nil
 }
@@ -7065,7 +7065,7 @@ type DeployUpdateEnvironmentInput struct {
 
 // DeployUpdateEnvironment edits an environment in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update environment" idempotent
+//mcp:tool title="Update environment" group=deploy idempotent
 func DeployUpdateEnvironment(ctx context.Context, in DeployUpdateEnvironmentInput) (string, error) {
 	return "done: deployupdateenvironment", nil
 }
@@ -7078,7 +7078,7 @@ type DeployDeleteEnvironmentInput struct {
 
 // DeployDeleteEnvironment deletes an environment by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete environment" destructive
+//mcp:tool title="Delete environment" group=deploy destructive
 func DeployDeleteEnvironment(ctx context.Context, in DeployDeleteEnvironmentInput) (string, error) {
 	return "done: deploydeleteenvironment", nil
 }
@@ -7091,7 +7091,7 @@ type DeployGetEnvironmentVariablesInput struct {
 
 // DeployGetEnvironmentVariables lists the configuration variables of an environment, secrets masked.
 //
-//mcp:tool title="Get environment variables" readonly idempotent
+//mcp:tool title="Get environment variables" group=deploy readonly idempotent
 func DeployGetEnvironmentVariables(ctx context.Context, in DeployGetEnvironmentVariablesInput) (string, error) {
 	return "done: deploygetenvironmentvariables", nil
 }
@@ -7107,7 +7107,7 @@ type DeploySetEnvironmentVariableInput struct {
 
 // DeploySetEnvironmentVariable sets a configuration variable of an environment; running services pick it up on their next restart.
 //
-//mcp:tool title="Set environment variable" idempotent
+//mcp:tool title="Set environment variable" group=deploy idempotent
 func DeploySetEnvironmentVariable(ctx context.Context, in DeploySetEnvironmentVariableInput) (string, error) {
 	return "done: deploysetenvironmentvariable", nil
 }
@@ -7123,7 +7123,7 @@ type DeployListDeploymentsInput struct {
 
 // DeployListDeployments lists the deployments of an application; each is a release of a build to an environment. Filter by environment or status. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List deployments" readonly idempotent
+//mcp:tool title="List deployments" group=deploy readonly idempotent
 func DeployListDeployments(ctx context.Context, in DeployListDeploymentsInput) (string, error) {
 	return "done: deploylistdeployments", nil
 }
@@ -7139,7 +7139,7 @@ type DeployCreateDeploymentInput struct {
 
 // DeployCreateDeployment creates a deployment of an application. Returns the new deployment with its ID.
 //
-//mcp:tool title="Create deployment"
+//mcp:tool title="Create deployment" group=deploy
 func DeployCreateDeployment(ctx context.Context, in DeployCreateDeploymentInput) (string, error) {
 	return "done: deploycreatedeployment", nil
 }
@@ -7152,7 +7152,7 @@ type DeployGetDeploymentInput struct {
 
 // DeployGetDeployment gets one deployment by ID, with all its fields.
 //
-//mcp:tool title="Get deployment" readonly idempotent
+//mcp:tool title="Get deployment" group=deploy readonly idempotent
 func DeployGetDeployment(ctx context.Context, in DeployGetDeploymentInput) (string, error) {
 	return "done: deploygetdeployment", nil
 }
@@ -7165,7 +7165,7 @@ type DeployRollbackDeploymentInput struct {
 
 // DeployRollbackDeployment rolls an environment back to the version deployed before this one.
 //
-//mcp:tool title="Rollback deployment"
+//mcp:tool title="Rollback deployment" group=deploy
 func DeployRollbackDeployment(ctx context.Context, in DeployRollbackDeploymentInput) (string, error) {
 	return "done: deployrollbackdeployment", nil
 }
@@ -7179,7 +7179,7 @@ type DeployApproveDeploymentInput struct {
 
 // DeployApproveDeployment approves a deployment waiting for a required approver.
 //
-//mcp:tool title="Approve deployment" idempotent
+//mcp:tool title="Approve deployment" group=deploy idempotent
 func DeployApproveDeployment(ctx context.Context, in DeployApproveDeploymentInput) (string, error) {
 	return "done: deployapprovedeployment", nil
 }
@@ -7192,7 +7192,7 @@ type DeployPromoteCanaryInput struct {
 
 // DeployPromoteCanary sends all traffic to a canary deployment once it looks healthy, finishing the release.
 //
-//mcp:tool title="Promote canary"
+//mcp:tool title="Promote canary" group=deploy
 func DeployPromoteCanary(ctx context.Context, in DeployPromoteCanaryInput) (string, error) {
 	return "done: deploypromotecanary", nil
 }
@@ -7205,7 +7205,7 @@ type DeployGetDeploymentLogsInput struct {
 
 // DeployGetDeploymentLogs returns the log of a deployment: each step, its output and how long it took.
 //
-//mcp:tool title="Get deployment logs" readonly idempotent
+//mcp:tool title="Get deployment logs" group=deploy readonly idempotent
 func DeployGetDeploymentLogs(ctx context.Context, in DeployGetDeploymentLogsInput) (string, error) {
 	return "done: deploygetdeploymentlogs", nil
 }
@@ -7219,7 +7219,7 @@ type DeployListReleasesInput struct {
 
 // DeployListReleases finds releases of a repository (a tagged release with its notes and downloadable assets). Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List releases" readonly idempotent
+//mcp:tool title="List releases" group=deploy readonly idempotent
 func DeployListReleases(ctx context.Context, in DeployListReleasesInput) (string, error) {
 	return "done: deploylistreleases", nil
 }
@@ -7236,7 +7236,7 @@ type DeployCreateReleaseInput struct {
 
 // DeployCreateRelease adds a new a release (a tagged release with its notes and downloadable assets) of a repository.
 //
-//mcp:tool title="Create release"
+//mcp:tool title="Create release" group=deploy
 func DeployCreateRelease(ctx context.Context, in DeployCreateReleaseInput) (string, error) {
 	return "done: deploycreaterelease", nil
 }
@@ -7249,7 +7249,7 @@ type DeployGetReleaseInput struct {
 
 // DeployGetRelease fetches a single release (a tagged release with its notes and downloadable assets) by its ID.
 //
-//mcp:tool title="Get release" readonly idempotent
+//mcp:tool title="Get release" group=deploy readonly idempotent
 func DeployGetRelease(ctx context.Context, in DeployGetReleaseInput) (string, error) {
 	return "done: deploygetrelease", nil
 }
@@ -7266,7 +7266,7 @@ type DeployUpdateReleaseInput struct {
 
 // DeployUpdateRelease edits a release in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update release" idempotent
+//mcp:tool title="Update release" group=deploy idempotent
 func DeployUpdateRelease(ctx context.Context, in DeployUpdateReleaseInput) (string, error) {
 	return "done: deployupdaterelease", nil
 }
@@ -7279,7 +7279,7 @@ type DeployDeleteReleaseInput struct {
 
 // DeployDeleteRelease deletes a release by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete release" destructive
+//mcp:tool title="Delete release" group=deploy destructive
 func DeployDeleteRelease(ctx context.Context, in DeployDeleteReleaseInput) (string, error) {
 	return "done: deploydeleterelease", nil
 }
@@ -7293,7 +7293,7 @@ type GitListWebhooksInput struct {
 
 // GitListWebhooks returns a page of webhooks of a repository, newest first.
 //
-//mcp:tool title="List webhooks" readonly idempotent
+//mcp:tool title="List webhooks" group=git readonly idempotent
 func GitListWebhooks(ctx context.Context, in GitListWebhooksInput) (string, error) {
 	return "done: gitlistwebhooks", nil
 }
@@ -7309,7 +7309,7 @@ type GitCreateWebhookInput struct {
 
 // GitCreateWebhook creates a webhook posting repository events to a URL, of a repository.
 //
-//mcp:tool title="Create webhook"
+//mcp:tool title="Create webhook" group=git
 func GitCreateWebhook(ctx context.Context, in GitCreateWebhookInput) (string, error) {
 	return "done: gitcreatewebhook", nil
 }
@@ -7322,7 +7322,7 @@ type GitGetWebhookInput struct {
 
 // GitGetWebhook returns the details of a webhook: a webhook posting repository events to a URL.
 //
-//mcp:tool title="Get webhook" readonly idempotent
+//mcp:tool title="Get webhook" group=git readonly idempotent
 func GitGetWebhook(ctx context.Context, in GitGetWebhookInput) (string, error) {
 	return "done: gitgetwebhook", nil
 }
@@ -7339,7 +7339,7 @@ type GitUpdateWebhookInput struct {
 
 // GitUpdateWebhook changes the settings of an existing webhook, such as its url or events.
 //
-//mcp:tool title="Update webhook" idempotent
+//mcp:tool title="Update webhook" group=git idempotent
 func GitUpdateWebhook(ctx context.Context, in GitUpdateWebhookInput) (string, error) {
 	return "done: gitupdatewebhook", nil
 }
@@ -7352,7 +7352,7 @@ type GitDeleteWebhookInput struct {
 
 // GitDeleteWebhook removes a webhook of a repository.
 //
-//mcp:tool title="Delete webhook" destructive
+//mcp:tool title="Delete webhook" group=git destructive
 func GitDeleteWebhook(ctx context.Context, in GitDeleteWebhookInput) (string, error) {
 	return "done: gitdeletewebhook", nil
 }
@@ -7366,7 +7366,7 @@ type GitRedeliverWebhookInput struct {
 
 // GitRedeliverWebhook sends a past webhook delivery again, for a receiver that was down.
 //
-//mcp:tool title="Redeliver webhook"
+//mcp:tool title="Redeliver webhook" group=git
 func GitRedeliverWebhook(ctx context.Context, in GitRedeliverWebhookInput) (string, error) {
 	return "done: gitredeliverwebhook", nil
 }
@@ -7379,7 +7379,7 @@ type GitPingWebhookInput struct {
 
 // GitPingWebhook sends a test ping event to a webhook to check that its URL answers.
 //
-//mcp:tool title="Ping webhook"
+//mcp:tool title="Ping webhook" group=git
 func GitPingWebhook(ctx context.Context, in GitPingWebhookInput) (string, error) {
 	return "done: gitpingwebhook", nil
 }
@@ -7396,7 +7396,7 @@ type GitListGitIssuesInput struct {
 
 // GitListGitIssues lists the git issues of a repository; each is an issue of a code repository's issue tracker. Filter by state, label or assignee. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List git issues" readonly idempotent
+//mcp:tool title="List git issues" group=git readonly idempotent
 func GitListGitIssues(ctx context.Context, in GitListGitIssuesInput) (string, error) {
 	return "done: gitlistgitissues", nil
 }
@@ -7413,7 +7413,7 @@ type GitCreateGitIssueInput struct {
 
 // GitCreateGitIssue creates a git issue of a repository. Returns the new git issue with its ID.
 //
-//mcp:tool title="Create git issue"
+//mcp:tool title="Create git issue" group=git
 func GitCreateGitIssue(ctx context.Context, in GitCreateGitIssueInput) (string, error) {
 	return "done: gitcreategitissue", nil
 }
@@ -7426,7 +7426,7 @@ type GitGetGitIssueInput struct {
 
 // GitGetGitIssue gets one git issue by ID, with all its fields.
 //
-//mcp:tool title="Get git issue" readonly idempotent
+//mcp:tool title="Get git issue" group=git readonly idempotent
 func GitGetGitIssue(ctx context.Context, in GitGetGitIssueInput) (string, error) {
 	return "done: gitgetgitissue", nil
 }
@@ -7444,7 +7444,7 @@ type GitUpdateGitIssueInput struct {
 
 // GitUpdateGitIssue updates a git issue. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update git issue" idempotent
+//mcp:tool title="Update git issue" group=git idempotent
 func GitUpdateGitIssue(ctx context.Context, in GitUpdateGitIssueInput) (string, error) {
 	return "done: gitupdategitissue", nil
 }
@@ -7458,7 +7458,7 @@ type GitCloseGitIssueInput struct {
 
 // GitCloseGitIssue closes a repository issue, as completed or not planned.
 //
-//mcp:tool title="Close git issue" idempotent
+//mcp:tool title="Close git issue" group=git idempotent
 func GitCloseGitIssue(ctx context.Context, in GitCloseGitIssueInput) (string, error) {
 	return "done: gitclosegitissue", nil
 }
@@ -7475,7 +7475,7 @@ type CalendarListEventsInput struct {
 
 // CalendarListEvents lists the events of a calendar; each is a calendar event. Filter by since, until or query. Results come a page at a time; pass next_page_token back for the next page.
 //
-//mcp:tool title="List events" readonly idempotent
+//mcp:tool title="List events" group=calendar readonly idempotent
 func CalendarListEvents(ctx context.Context, in CalendarListEventsInput) (string, error) {
 	return "done: calendarlistevents", nil
 }
@@ -7494,7 +7494,7 @@ type CalendarCreateEventInput struct {
 
 // CalendarCreateEvent creates an event of a calendar. Returns the new event with its ID.
 //
-//mcp:tool title="Create event"
+//mcp:tool title="Create event" group=calendar
 func CalendarCreateEvent(ctx context.Context, in CalendarCreateEventInput) (string, error) {
 	return "done: calendarcreateevent", nil
 }
@@ -7506,7 +7506,7 @@ type CalendarGetEventInput struct {
 
 // CalendarGetEvent gets one event by ID, with all its fields.
 //
-//mcp:tool title="Get event" readonly idempotent
+//mcp:tool title="Get event" group=calendar readonly idempotent
 func CalendarGetEvent(ctx context.Context, in CalendarGetEventInput) (string, error) {
 	return "done: calendargetevent", nil
 }
@@ -7525,7 +7525,7 @@ type CalendarUpdateEventInput struct {
 
 // CalendarUpdateEvent updates an event. Only the fields given change; the others keep their values.
 //
-//mcp:tool title="Update event" idempotent
+//mcp:tool title="Update event" group=calendar idempotent
 func CalendarUpdateEvent(ctx context.Context, in CalendarUpdateEventInput) (string, error) {
 	return "done: calendarupdateevent", nil
 }
@@ -7537,7 +7537,7 @@ type CalendarDeleteEventInput struct {
 
 // CalendarDeleteEvent deletes an event for good. This cannot be undone.
 //
-//mcp:tool title="Delete event" destructive
+//mcp:tool title="Delete event" group=calendar destructive
 func CalendarDeleteEvent(ctx context.Context, in CalendarDeleteEventInput) (string, error) {
 	return "done: calendardeleteevent", nil
 }
@@ -7551,7 +7551,7 @@ type CalendarRespondToEventInput struct {
 
 // CalendarRespondToEvent accepts, declines or tentatively accepts an invitation to an event.
 //
-//mcp:tool title="Respond to event" idempotent
+//mcp:tool title="Respond to event" group=calendar idempotent
 func CalendarRespondToEvent(ctx context.Context, in CalendarRespondToEventInput) (string, error) {
 	return "done: calendarrespondtoevent", nil
 }
@@ -7566,7 +7566,7 @@ type CalendarFindFreeTimeInput struct {
 
 // CalendarFindFreeTime finds times when every given person is free for a meeting of a length, within working hours.
 //
-//mcp:tool title="Find free time" readonly idempotent
+//mcp:tool title="Find free time" group=calendar readonly idempotent
 func CalendarFindFreeTime(ctx context.Context, in CalendarFindFreeTimeInput) (string, error) {
 	return "done: calendarfindfreetime", nil
 }
@@ -7584,7 +7584,7 @@ type DriveListFilesInput struct {
 
 // DriveListFiles finds files in a folder (a document, spreadsheet or other file stored in the drive). Filter by query, mime type, modified after or trashed. Use it to look one up when you do not know its ID.
 //
-//mcp:tool title="List files" readonly idempotent
+//mcp:tool title="List files" group=drive readonly idempotent
 func DriveListFiles(ctx context.Context, in DriveListFilesInput) (string, error) {
 	return "done: drivelistfiles", nil
 }
@@ -7599,7 +7599,7 @@ type DriveCreateFileInput struct {
 
 // DriveCreateFile adds a new a file (a document, spreadsheet or other file stored in the drive) in a folder.
 //
-//mcp:tool title="Create file"
+//mcp:tool title="Create file" group=drive
 func DriveCreateFile(ctx context.Context, in DriveCreateFileInput) (string, error) {
 	return "done: drivecreatefile", nil
 }
@@ -7611,7 +7611,7 @@ type DriveGetFileInput struct {
 
 // DriveGetFile fetches a single file (a document, spreadsheet or other file stored in the drive) by its ID.
 //
-//mcp:tool title="Get file" readonly idempotent
+//mcp:tool title="Get file" group=drive readonly idempotent
 func DriveGetFile(ctx context.Context, in DriveGetFileInput) (string, error) {
 	return "done: drivegetfile", nil
 }
@@ -7626,7 +7626,7 @@ type DriveUpdateFileInput struct {
 
 // DriveUpdateFile edits a file in place: give the ID and the fields to change.
 //
-//mcp:tool title="Update file" idempotent
+//mcp:tool title="Update file" group=drive idempotent
 func DriveUpdateFile(ctx context.Context, in DriveUpdateFileInput) (string, error) {
 	return "done: driveupdatefile", nil
 }
@@ -7638,7 +7638,7 @@ type DriveDeleteFileInput struct {
 
 // DriveDeleteFile deletes a file by ID; anything that depends on it may stop working.
 //
-//mcp:tool title="Delete file" destructive
+//mcp:tool title="Delete file" group=drive destructive
 func DriveDeleteFile(ctx context.Context, in DriveDeleteFileInput) (string, error) {
 	return "done: drivedeletefile", nil
 }
@@ -7653,7 +7653,7 @@ type DriveShareFileInput struct {
 
 // DriveShareFile shares a file or folder with people or a group, as viewer, commenter or editor.
 //
-//mcp:tool title="Share file" idempotent
+//mcp:tool title="Share file" group=drive idempotent
 func DriveShareFile(ctx context.Context, in DriveShareFileInput) (string, error) {
 	return "done: drivesharefile", nil
 }
@@ -7666,7 +7666,7 @@ type DriveMoveFileInput struct {
 
 // DriveMoveFile moves a file to another folder.
 //
-//mcp:tool title="Move file" idempotent
+//mcp:tool title="Move file" group=drive idempotent
 func DriveMoveFile(ctx context.Context, in DriveMoveFileInput) (string, error) {
 	return "done: drivemovefile", nil
 }
@@ -7679,7 +7679,7 @@ type DriveExportFileInput struct {
 
 // DriveExportFile exports a document or spreadsheet to another format, such as PDF, DOCX or CSV.
 //
-//mcp:tool title="Export file" readonly idempotent
+//mcp:tool title="Export file" group=drive readonly idempotent
 func DriveExportFile(ctx context.Context, in DriveExportFileInput) (string, error) {
 	return "done: driveexportfile", nil
 }
@@ -7691,7 +7691,7 @@ type DriveListFileRevisionsInput struct {
 
 // DriveListFileRevisions lists the saved revisions of a file, with who changed it and when.
 //
-//mcp:tool title="List file revisions" readonly idempotent
+//mcp:tool title="List file revisions" group=drive readonly idempotent
 func DriveListFileRevisions(ctx context.Context, in DriveListFileRevisionsInput) (string, error) {
 	return "done: drivelistfilerevisions", nil
 }

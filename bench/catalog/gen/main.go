@@ -323,7 +323,7 @@ func source(tools []tool) []byte {
 			fmt.Fprintf(&body, "\t%s %s `json:%q%s` // %s\n", camel(f.name), typ, tag, mcp, f.desc)
 		}
 		body.WriteString("}\n\n")
-		keys := []string{fmt.Sprintf("title=%q", t.title)}
+		keys := []string{fmt.Sprintf("title=%q", t.title), "group=" + t.group}
 		switch t.hints {
 		case "ro":
 			keys = append(keys, "readonly", "idempotent")
