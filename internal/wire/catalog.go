@@ -112,7 +112,8 @@ func (c *Catalog) AllScopes() []string {
 }
 
 // AddPrompts adds prompts, replacing those of the same names, and returns
-// the stored copies, which the SDK's handlers use.
+// the stored copies, which the SDK's handlers use; the copies have no
+// groups.
 func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) []*mcprt.Prompt {
 	out := make([]*mcprt.Prompt, len(prompts))
 	c.mu.Lock()
@@ -122,6 +123,7 @@ func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) []*mcprt.Prompt {
 	}
 	for i := range prompts {
 		p := prompts[i]
+		p.Groups = nil // the SDKs have no hook for groups/list: groups are not served
 		c.prompts[p.Name] = &p
 		out[i] = &p
 	}
@@ -140,6 +142,7 @@ func (c *Catalog) AddResources(resources []mcprt.Resource) []*mcprt.Resource {
 	}
 	for i := range resources {
 		r := resources[i]
+		r.Groups = nil // as for prompts
 		out[i] = &r
 		if !IsTemplate(r.URI) {
 			c.resources[r.URI] = &r

@@ -1,10 +1,13 @@
 package wire
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -150,4 +153,146 @@ func Granted(token *mcprt.TokenInfo, scopes []string) bool {
 		}
 	}
 	return true
+}
+
+// SearchMode is tool search mode on an adapter: it keeps the tools the
+// adapter added, and serves search_tools and call_tool over them, as the
+// built-in server does. The zero value keeps tools and searches nothing
+// until Set.
+type SearchMode struct {
+	mu    sync.RWMutex
+	on    *searchConfig
+	tools map[string]*mcprt.Tool
+	order []string // names in the order added
+}
+
+// searchConfig is what Set was given, and the index built when it gave
+// none.
+type searchConfig struct {
+	index *mcprt.SearchIndex
+	pin   []string
+	once  sync.Once
+	built *mcprt.SearchIndex
+}
+
+// Add keeps tools, replacing those of the same names; their groups are
+// left out, as the adapters serve none.
+func (m *SearchMode) Add(tools []mcprt.Tool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tools == nil {
+		m.tools = map[string]*mcprt.Tool{}
+	}
+	for i := range tools {
+		t := tools[i]
+		t.Groups = nil
+		if _, ok := m.tools[t.Name]; !ok {
+			m.order = append(m.order, t.Name)
+		}
+		m.tools[t.Name] = &t
+	}
+}
+
+// Set turns search mode on, ranking with index (nil: one built from the
+// tools on the first search) and listing the tools pin names.
+func (m *SearchMode) Set(index *mcprt.SearchIndex, pin []string) {
+	m.mu.Lock()
+	m.on = &searchConfig{index: index, pin: slices.Clone(pin)}
+	m.mu.Unlock()
+}
+
+// On reports whether search mode is on.
+func (m *SearchMode) On() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.on != nil
+}
+
+// Listed returns the names a tools/list lists in search mode: the two
+// tools, then the pinned ones.
+func (m *SearchMode) Listed() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := []string{SearchToolsName, CallToolName}
+	if m.on == nil {
+		return out
+	}
+	tools := make([]mcprt.Tool, 0, len(m.order))
+	for _, n := range m.order {
+		tools = append(tools, *m.tools[n])
+	}
+	return append(out, Pinned(tools, m.on.pin)...)
+}
+
+func (m *SearchMode) get(name string) *mcprt.Tool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.tools[name]
+}
+
+// index returns the index to search with.
+func (m *SearchMode) index() *mcprt.SearchIndex {
+	m.mu.RLock()
+	c := m.on
+	m.mu.RUnlock()
+	if c == nil {
+		return nil
+	}
+	if c.index != nil {
+		return c.index
+	}
+	c.once.Do(func() {
+		m.mu.RLock()
+		tools := make([]mcprt.Tool, 0, len(m.order))
+		for _, n := range m.order {
+			tools = append(tools, *m.tools[n])
+		}
+		m.mu.RUnlock()
+		c.built = mcprt.NewSearchIndex(tools...)
+	})
+	return c.built
+}
+
+// Tools returns search_tools and call_tool, whose handlers run on the
+// revision rev says a call's context has.
+func (m *SearchMode) Tools(rev func(context.Context) Revision) []mcprt.Tool {
+	search := func(ctx context.Context, args []byte) mcprt.Result {
+		query, limit, err := ParseSearch(args)
+		if err != nil {
+			return mcprt.ErrorResult(err)
+		}
+		ix := m.index()
+		r := rev(ctx)
+		found := ix.Search(query, limit+8) // a few spare, for names the adapter does not serve
+		if len(found) == limit+8 {
+			found = ix.Search(query, len(ix.Tools))
+		}
+		var descs [][]byte
+		for _, f := range found {
+			if len(descs) == limit {
+				break
+			}
+			if t := m.get(f.Name); t != nil && f.Name != SearchToolsName && f.Name != CallToolName {
+				descs = append(descs, AppendTool(nil, t, r))
+			}
+		}
+		return SearchResult(descs)
+	}
+	call := func(ctx context.Context, args []byte) mcprt.Result {
+		name, inner, err := ParseCall(args)
+		if err != nil {
+			return mcprt.ErrorResult(err)
+		}
+		var n string
+		_ = json.Unmarshal(name, &n) // ParseCall checked it is a string
+		t := m.get(n)
+		if t == nil {
+			return mcprt.ErrorResult(errors.New("unknown tool " + strconv.Quote(n) + "; search_tools finds the tools of this server"))
+		}
+		if tok, ok := mcprt.Token(ctx); ok && !Granted(&tok, t.Scopes) {
+			return mcprt.ErrorResult(errors.New("insufficient scope: tool " + strconv.Quote(n) + " needs the scopes " + strings.Join(t.Scopes, " ")))
+		}
+		return CallTool(ctx, t, inner)
+	}
+	return []mcprt.Tool{SearchToolsTool(search), CallToolTool(call)}
 }

@@ -15,8 +15,9 @@ import (
 // client.
 type registry struct {
 	wire.Catalog
-	lists listings
-	sw    switches
+	lists  listings
+	sw     switches
+	search wire.SearchMode // the tools added, for tool search mode (see search.go)
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -43,6 +44,7 @@ func registryOf(s *mcp.Server) *registry {
 // go-sdk takes receiving middleware at any time, so a server the caller
 // made lists per revision as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
+	r.lists.search = &r.search
 	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)

@@ -27,6 +27,7 @@ type registry struct {
 	// that the server has the hooks that list them (NewServer made it).
 	lists       listings
 	perRevision bool
+	search      wire.SearchMode // the tools added, for tool search mode (see search.go)
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the
@@ -74,6 +75,7 @@ func registryOf(s *server.MCPServer) *registry {
 // keep stores r as s's registry unless s has one already, and returns the
 // one stored.
 func keep(s *server.MCPServer, r *registry) *registry {
+	r.lists.search = &r.search
 	kept, _ := registries.LoadOrStore(s, r)
 	return kept
 }
