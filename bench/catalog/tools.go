@@ -591,7 +591,7 @@ type ComputeListInstancesInput struct {
 //
 //mcp:tool title="List instances" group=compute readonly idempotent
 func ComputeListInstances(ctx context.Context, in ComputeListInstancesInput) (string, error) {
-	return "done: computelistinstances", nil
+	return "ok", nil
 }
 
 // ComputeCreateInstanceInput is the input of ComputeCreateInstance.
@@ -609,7 +609,7 @@ type ComputeCreateInstanceInput struct {
 //
 //mcp:tool title="Create instance" group=compute
 func ComputeCreateInstance(ctx context.Context, in ComputeCreateInstanceInput) (string, error) {
-	return "done: computecreateinstance", nil
+	return "ok", nil
 }
 
 // ComputeGetInstanceInput is the input of ComputeGetInstance.
@@ -622,7 +622,7 @@ type ComputeGetInstanceInput struct {
 //
 //mcp:tool title="Get instance" group=compute readonly idempotent
 func ComputeGetInstance(ctx context.Context, in ComputeGetInstanceInput) (string, error) {
-	return "done: computegetinstance", nil
+	return "ok", nil
 }
 
 // ComputeUpdateInstanceInput is the input of ComputeUpdateInstance.
@@ -641,7 +641,7 @@ type ComputeUpdateInstanceInput struct {
 //
 //mcp:tool title="Update instance" group=compute idempotent
 func ComputeUpdateInstance(ctx context.Context, in ComputeUpdateInstanceInput) (string, error) {
-	return "done: computeupdateinstance", nil
+	return "ok", nil
 }
 
 // ComputeDeleteInstanceInput is the input of ComputeDeleteInstance.
@@ -654,7 +654,7 @@ type ComputeDeleteInstanceInput struct {
 //
 //mcp:tool title="Delete instance" group=compute destructive
 func ComputeDeleteInstance(ctx context.Context, in ComputeDeleteInstanceInput) (string, error) {
-	return "done: computedeleteinstance", nil
+	return "ok", nil
 }
 
 // ComputeStartInstanceInput is the input of ComputeStartInstance.
@@ -667,7 +667,7 @@ type ComputeStartInstanceInput struct {
 //
 //mcp:tool title="Start instance" group=compute idempotent
 func ComputeStartInstance(ctx context.Context, in ComputeStartInstanceInput) (string, error) {
-	return "done: computestartinstance", nil
+	return "ok", nil
 }
 
 // ComputeStopInstanceInput is the input of ComputeStopInstance.
@@ -681,7 +681,7 @@ type ComputeStopInstanceInput struct {
 //
 //mcp:tool title="Stop instance" group=compute idempotent
 func ComputeStopInstance(ctx context.Context, in ComputeStopInstanceInput) (string, error) {
-	return "done: computestopinstance", nil
+	return "ok", nil
 }
 
 // ComputeRebootInstanceInput is the input of ComputeRebootInstance.
@@ -694,7 +694,7 @@ type ComputeRebootInstanceInput struct {
 //
 //mcp:tool title="Reboot instance" group=compute
 func ComputeRebootInstance(ctx context.Context, in ComputeRebootInstanceInput) (string, error) {
-	return "done: computerebootinstance", nil
+	return "ok", nil
 }
 
 // ComputeResizeInstanceInput is the input of ComputeResizeInstance.
@@ -708,7 +708,7 @@ type ComputeResizeInstanceInput struct {
 //
 //mcp:tool title="Resize instance" group=compute idempotent
 func ComputeResizeInstance(ctx context.Context, in ComputeResizeInstanceInput) (string, error) {
-	return "done: computeresizeinstance", nil
+	return "ok", nil
 }
 
 // ComputeGetInstanceConsoleOutputInput is the input of ComputeGetInstanceConsoleOutput.
@@ -722,7 +722,7 @@ type ComputeGetInstanceConsoleOutputInput struct {
 //
 //mcp:tool title="Get instance console output" group=compute readonly idempotent
 func ComputeGetInstanceConsoleOutput(ctx context.Context, in ComputeGetInstanceConsoleOutputInput) (string, error) {
-	return "done: computegetinstanceconsoleoutput", nil
+	return "ok", nil
 }
 
 // ComputeListImagesInput is the input of ComputeListImages.
@@ -738,7 +738,7 @@ type ComputeListImagesInput struct {
 //
 //mcp:tool title="List images" group=compute readonly idempotent
 func ComputeListImages(ctx context.Context, in ComputeListImagesInput) (string, error) {
-	return "done: computelistimages", nil
+	return "ok", nil
 }
 
 // ComputeCreateImageInput is the input of ComputeCreateImage.
@@ -754,7 +754,7 @@ type ComputeCreateImageInput struct {
 //
 //mcp:tool title="Create image" group=compute
 func ComputeCreateImage(ctx context.Context, in ComputeCreateImageInput) (string, error) {
-	return "done: computecreateimage", nil
+	return "ok", nil
 }
 
 // ComputeGetImageInput is the input of ComputeGetImage.
@@ -767,7 +767,7 @@ type ComputeGetImageInput struct {
 //
 //mcp:tool title="Get image" group=compute readonly idempotent
 func ComputeGetImage(ctx context.Context, in ComputeGetImageInput) (string, error) {
-	return "done: computegetimage", nil
+	return "ok", nil
 }
 
 // ComputeDeleteImageInput is the input of ComputeDeleteImage.
@@ -780,7 +780,7 @@ type ComputeDeleteImageInput struct {
 //
 //mcp:tool title="Delete image" group=compute destructive
 func ComputeDeleteImage(ctx context.Context, in ComputeDeleteImageInput) (string, error) {
-	return "done: computedeleteimage", nil
+	return "ok", nil
 }
 
 // ComputeDeprecateImageInput is the input of ComputeDeprecateImage.
@@ -795,7 +795,7 @@ type ComputeDeprecateImageInput struct {
 //
 //mcp:tool title="Deprecate image" group=compute idempotent
 func ComputeDeprecateImage(ctx context.Context, in ComputeDeprecateImageInput) (string, error) {
-	return "done: computedeprecateimage", nil
+	return "ok", nil
 }
 
 // ComputeListDisksInput is the input of ComputeListDisks.
@@ -811,7 +811,7 @@ type ComputeListDisksInput struct {
 //
 //mcp:tool title="List disks" group=compute readonly idempotent
 func ComputeListDisks(ctx context.Context, in ComputeListDisksInput) (string, error) {
-	return "done: computelistdisks", nil
+	return "ok", nil
 }
 
 // ComputeCreateDiskInput is the input of ComputeCreateDisk.
@@ -828,7 +828,7 @@ type ComputeCreateDiskInput struct {
 //
 //mcp:tool title="Create disk" group=compute
 func ComputeCreateDisk(ctx context.Context, in ComputeCreateDiskInput) (string, error) {
-	return "done: computecreatedisk", nil
+	return "ok", nil
 }
 
 // ComputeGetDiskInput is the input of ComputeGetDisk.
@@ -841,7 +841,7 @@ type ComputeGetDiskInput struct {
 //
 //mcp:tool title="Get disk" group=compute readonly idempotent
 func ComputeGetDisk(ctx context.Context, in ComputeGetDiskInput) (string, error) {
-	return "done: computegetdisk", nil
+	return "ok", nil
 }
 
 // ComputeUpdateDiskInput is the input of ComputeUpdateDisk.
@@ -859,7 +859,7 @@ type ComputeUpdateDiskInput struct {
 //
 //mcp:tool title="Update disk" group=compute idempotent
 func ComputeUpdateDisk(ctx context.Context, in ComputeUpdateDiskInput) (string, error) {
-	return "done: computeupdatedisk", nil
+	return "ok", nil
 }
 
 // ComputeDeleteDiskInput is the input of ComputeDeleteDisk.
@@ -872,7 +872,7 @@ type ComputeDeleteDiskInput struct {
 //
 //mcp:tool title="Delete disk" group=compute destructive
 func ComputeDeleteDisk(ctx context.Context, in ComputeDeleteDiskInput) (string, error) {
-	return "done: computedeletedisk", nil
+	return "ok", nil
 }
 
 // ComputeAttachDiskInput is the input of ComputeAttachDisk.
@@ -887,7 +887,7 @@ type ComputeAttachDiskInput struct {
 //
 //mcp:tool title="Attach disk" group=compute idempotent
 func ComputeAttachDisk(ctx context.Context, in ComputeAttachDiskInput) (string, error) {
-	return "done: computeattachdisk", nil
+	return "ok", nil
 }
 
 // ComputeDetachDiskInput is the input of ComputeDetachDisk.
@@ -901,7 +901,7 @@ type ComputeDetachDiskInput struct {
 //
 //mcp:tool title="Detach disk" group=compute destructive
 func ComputeDetachDisk(ctx context.Context, in ComputeDetachDiskInput) (string, error) {
-	return "done: computedetachdisk", nil
+	return "ok", nil
 }
 
 // ComputeResizeDiskInput is the input of ComputeResizeDisk.
@@ -915,7 +915,7 @@ type ComputeResizeDiskInput struct {
 //
 //mcp:tool title="Resize disk" group=compute idempotent
 func ComputeResizeDisk(ctx context.Context, in ComputeResizeDiskInput) (string, error) {
-	return "done: computeresizedisk", nil
+	return "ok", nil
 }
 
 // ComputeListSnapshotsInput is the input of ComputeListSnapshots.
@@ -931,7 +931,7 @@ type ComputeListSnapshotsInput struct {
 //
 //mcp:tool title="List snapshots" group=compute readonly idempotent
 func ComputeListSnapshots(ctx context.Context, in ComputeListSnapshotsInput) (string, error) {
-	return "done: computelistsnapshots", nil
+	return "ok", nil
 }
 
 // ComputeCreateSnapshotInput is the input of ComputeCreateSnapshot.
@@ -946,7 +946,7 @@ type ComputeCreateSnapshotInput struct {
 //
 //mcp:tool title="Create snapshot" group=compute
 func ComputeCreateSnapshot(ctx context.Context, in ComputeCreateSnapshotInput) (string, error) {
-	return "done: computecreatesnapshot", nil
+	return "ok", nil
 }
 
 // ComputeGetSnapshotInput is the input of ComputeGetSnapshot.
@@ -959,7 +959,7 @@ type ComputeGetSnapshotInput struct {
 //
 //mcp:tool title="Get snapshot" group=compute readonly idempotent
 func ComputeGetSnapshot(ctx context.Context, in ComputeGetSnapshotInput) (string, error) {
-	return "done: computegetsnapshot", nil
+	return "ok", nil
 }
 
 // ComputeDeleteSnapshotInput is the input of ComputeDeleteSnapshot.
@@ -972,7 +972,7 @@ type ComputeDeleteSnapshotInput struct {
 //
 //mcp:tool title="Delete snapshot" group=compute destructive
 func ComputeDeleteSnapshot(ctx context.Context, in ComputeDeleteSnapshotInput) (string, error) {
-	return "done: computedeletesnapshot", nil
+	return "ok", nil
 }
 
 // ComputeRestoreSnapshotInput is the input of ComputeRestoreSnapshot.
@@ -987,7 +987,7 @@ type ComputeRestoreSnapshotInput struct {
 //
 //mcp:tool title="Restore snapshot" group=compute
 func ComputeRestoreSnapshot(ctx context.Context, in ComputeRestoreSnapshotInput) (string, error) {
-	return "done: computerestoresnapshot", nil
+	return "ok", nil
 }
 
 // ComputeListSshKeysInput is the input of ComputeListSshKeys.
@@ -1002,7 +1002,7 @@ type ComputeListSshKeysInput struct {
 //
 //mcp:tool title="List ssh keys" group=compute readonly idempotent
 func ComputeListSshKeys(ctx context.Context, in ComputeListSshKeysInput) (string, error) {
-	return "done: computelistsshkeys", nil
+	return "ok", nil
 }
 
 // ComputeCreateSshKeyInput is the input of ComputeCreateSshKey.
@@ -1017,7 +1017,7 @@ type ComputeCreateSshKeyInput struct {
 //
 //mcp:tool title="Create ssh key" group=compute
 func ComputeCreateSshKey(ctx context.Context, in ComputeCreateSshKeyInput) (string, error) {
-	return "done: computecreatesshkey", nil
+	return "ok", nil
 }
 
 // ComputeGetSshKeyInput is the input of ComputeGetSshKey.
@@ -1030,7 +1030,7 @@ type ComputeGetSshKeyInput struct {
 //
 //mcp:tool title="Get ssh key" group=compute readonly idempotent
 func ComputeGetSshKey(ctx context.Context, in ComputeGetSshKeyInput) (string, error) {
-	return "done: computegetsshkey", nil
+	return "ok", nil
 }
 
 // ComputeDeleteSshKeyInput is the input of ComputeDeleteSshKey.
@@ -1043,7 +1043,7 @@ type ComputeDeleteSshKeyInput struct {
 //
 //mcp:tool title="Delete ssh key" group=compute destructive
 func ComputeDeleteSshKey(ctx context.Context, in ComputeDeleteSshKeyInput) (string, error) {
-	return "done: computedeletesshkey", nil
+	return "ok", nil
 }
 
 // ComputeListInstanceGroupsInput is the input of ComputeListInstanceGroups.
@@ -1058,7 +1058,7 @@ type ComputeListInstanceGroupsInput struct {
 //
 //mcp:tool title="List instance groups" group=compute readonly idempotent
 func ComputeListInstanceGroups(ctx context.Context, in ComputeListInstanceGroupsInput) (string, error) {
-	return "done: computelistinstancegroups", nil
+	return "ok", nil
 }
 
 // ComputeCreateInstanceGroupInput is the input of ComputeCreateInstanceGroup.
@@ -1075,7 +1075,7 @@ type ComputeCreateInstanceGroupInput struct {
 //
 //mcp:tool title="Create instance group" group=compute
 func ComputeCreateInstanceGroup(ctx context.Context, in ComputeCreateInstanceGroupInput) (string, error) {
-	return "done: computecreateinstancegroup", nil
+	return "ok", nil
 }
 
 // ComputeGetInstanceGroupInput is the input of ComputeGetInstanceGroup.
@@ -1088,7 +1088,7 @@ type ComputeGetInstanceGroupInput struct {
 //
 //mcp:tool title="Get instance group" group=compute readonly idempotent
 func ComputeGetInstanceGroup(ctx context.Context, in ComputeGetInstanceGroupInput) (string, error) {
-	return "done: computegetinstancegroup", nil
+	return "ok", nil
 }
 
 // ComputeUpdateInstanceGroupInput is the input of ComputeUpdateInstanceGroup.
@@ -1106,7 +1106,7 @@ type ComputeUpdateInstanceGroupInput struct {
 //
 //mcp:tool title="Update instance group" group=compute idempotent
 func ComputeUpdateInstanceGroup(ctx context.Context, in ComputeUpdateInstanceGroupInput) (string, error) {
-	return "done: computeupdateinstancegroup", nil
+	return "ok", nil
 }
 
 // ComputeDeleteInstanceGroupInput is the input of ComputeDeleteInstanceGroup.
@@ -1119,7 +1119,7 @@ type ComputeDeleteInstanceGroupInput struct {
 //
 //mcp:tool title="Delete instance group" group=compute destructive
 func ComputeDeleteInstanceGroup(ctx context.Context, in ComputeDeleteInstanceGroupInput) (string, error) {
-	return "done: computedeleteinstancegroup", nil
+	return "ok", nil
 }
 
 // ComputeSetInstanceGroupSizeInput is the input of ComputeSetInstanceGroupSize.
@@ -1133,7 +1133,7 @@ type ComputeSetInstanceGroupSizeInput struct {
 //
 //mcp:tool title="Set instance group size" group=compute idempotent
 func ComputeSetInstanceGroupSize(ctx context.Context, in ComputeSetInstanceGroupSizeInput) (string, error) {
-	return "done: computesetinstancegroupsize", nil
+	return "ok", nil
 }
 
 // ComputeRollingUpdateInstanceGroupInput is the input of ComputeRollingUpdateInstanceGroup.
@@ -1148,7 +1148,7 @@ type ComputeRollingUpdateInstanceGroupInput struct {
 //
 //mcp:tool title="Rolling update instance group" group=compute
 func ComputeRollingUpdateInstanceGroup(ctx context.Context, in ComputeRollingUpdateInstanceGroupInput) (string, error) {
-	return "done: computerollingupdateinstancegroup", nil
+	return "ok", nil
 }
 
 // ComputeListLoadBalancersInput is the input of ComputeListLoadBalancers.
@@ -1163,7 +1163,7 @@ type ComputeListLoadBalancersInput struct {
 //
 //mcp:tool title="List load balancers" group=compute readonly idempotent
 func ComputeListLoadBalancers(ctx context.Context, in ComputeListLoadBalancersInput) (string, error) {
-	return "done: computelistloadbalancers", nil
+	return "ok", nil
 }
 
 // ComputeCreateLoadBalancerInput is the input of ComputeCreateLoadBalancer.
@@ -1180,7 +1180,7 @@ type ComputeCreateLoadBalancerInput struct {
 //
 //mcp:tool title="Create load balancer" group=compute
 func ComputeCreateLoadBalancer(ctx context.Context, in ComputeCreateLoadBalancerInput) (string, error) {
-	return "done: computecreateloadbalancer", nil
+	return "ok", nil
 }
 
 // ComputeGetLoadBalancerInput is the input of ComputeGetLoadBalancer.
@@ -1193,7 +1193,7 @@ type ComputeGetLoadBalancerInput struct {
 //
 //mcp:tool title="Get load balancer" group=compute readonly idempotent
 func ComputeGetLoadBalancer(ctx context.Context, in ComputeGetLoadBalancerInput) (string, error) {
-	return "done: computegetloadbalancer", nil
+	return "ok", nil
 }
 
 // ComputeUpdateLoadBalancerInput is the input of ComputeUpdateLoadBalancer.
@@ -1211,7 +1211,7 @@ type ComputeUpdateLoadBalancerInput struct {
 //
 //mcp:tool title="Update load balancer" group=compute idempotent
 func ComputeUpdateLoadBalancer(ctx context.Context, in ComputeUpdateLoadBalancerInput) (string, error) {
-	return "done: computeupdateloadbalancer", nil
+	return "ok", nil
 }
 
 // ComputeDeleteLoadBalancerInput is the input of ComputeDeleteLoadBalancer.
@@ -1224,7 +1224,7 @@ type ComputeDeleteLoadBalancerInput struct {
 //
 //mcp:tool title="Delete load balancer" group=compute destructive
 func ComputeDeleteLoadBalancer(ctx context.Context, in ComputeDeleteLoadBalancerInput) (string, error) {
-	return "done: computedeleteloadbalancer", nil
+	return "ok", nil
 }
 
 // ComputeAddLoadBalancerBackendInput is the input of ComputeAddLoadBalancerBackend.
@@ -1239,7 +1239,7 @@ type ComputeAddLoadBalancerBackendInput struct {
 //
 //mcp:tool title="Add load balancer backend" group=compute idempotent
 func ComputeAddLoadBalancerBackend(ctx context.Context, in ComputeAddLoadBalancerBackendInput) (string, error) {
-	return "done: computeaddloadbalancerbackend", nil
+	return "ok", nil
 }
 
 // ComputeRemoveLoadBalancerBackendInput is the input of ComputeRemoveLoadBalancerBackend.
@@ -1253,7 +1253,7 @@ type ComputeRemoveLoadBalancerBackendInput struct {
 //
 //mcp:tool title="Remove load balancer backend" group=compute destructive
 func ComputeRemoveLoadBalancerBackend(ctx context.Context, in ComputeRemoveLoadBalancerBackendInput) (string, error) {
-	return "done: computeremoveloadbalancerbackend", nil
+	return "ok", nil
 }
 
 // ComputeGetLoadBalancerHealthInput is the input of ComputeGetLoadBalancerHealth.
@@ -1266,7 +1266,7 @@ type ComputeGetLoadBalancerHealthInput struct {
 //
 //mcp:tool title="Get load balancer health" group=compute readonly idempotent
 func ComputeGetLoadBalancerHealth(ctx context.Context, in ComputeGetLoadBalancerHealthInput) (string, error) {
-	return "done: computegetloadbalancerhealth", nil
+	return "ok", nil
 }
 
 // ComputeListMachineTypesInput is the input of ComputeListMachineTypes.
@@ -1282,7 +1282,7 @@ type ComputeListMachineTypesInput struct {
 //
 //mcp:tool title="List machine types" group=compute readonly idempotent
 func ComputeListMachineTypes(ctx context.Context, in ComputeListMachineTypesInput) (string, error) {
-	return "done: computelistmachinetypes", nil
+	return "ok", nil
 }
 
 // ComputeGetMachineTypeInput is the input of ComputeGetMachineType.
@@ -1295,7 +1295,7 @@ type ComputeGetMachineTypeInput struct {
 //
 //mcp:tool title="Get machine type" group=compute readonly idempotent
 func ComputeGetMachineType(ctx context.Context, in ComputeGetMachineTypeInput) (string, error) {
-	return "done: computegetmachinetype", nil
+	return "ok", nil
 }
 
 // ComputeListZonesInput is the input of ComputeListZones.
@@ -1309,7 +1309,7 @@ type ComputeListZonesInput struct {
 //
 //mcp:tool title="List zones" group=compute readonly idempotent
 func ComputeListZones(ctx context.Context, in ComputeListZonesInput) (string, error) {
-	return "done: computelistzones", nil
+	return "ok", nil
 }
 
 // ComputeListRegionsInput is the input of ComputeListRegions.
@@ -1320,7 +1320,7 @@ type ComputeListRegionsInput struct {
 //
 //mcp:tool title="List regions" group=compute readonly idempotent
 func ComputeListRegions(ctx context.Context, in ComputeListRegionsInput) (string, error) {
-	return "done: computelistregions", nil
+	return "ok", nil
 }
 
 // ComputeGetProjectQuotasInput is the input of ComputeGetProjectQuotas.
@@ -1333,7 +1333,7 @@ type ComputeGetProjectQuotasInput struct {
 //
 //mcp:tool title="Get project quotas" group=compute readonly idempotent
 func ComputeGetProjectQuotas(ctx context.Context, in ComputeGetProjectQuotasInput) (string, error) {
-	return "done: computegetprojectquotas", nil
+	return "ok", nil
 }
 
 // StorageListBucketsInput is the input of StorageListBuckets.
@@ -1348,7 +1348,7 @@ type StorageListBucketsInput struct {
 //
 //mcp:tool title="List buckets" group=storage readonly idempotent
 func StorageListBuckets(ctx context.Context, in StorageListBucketsInput) (string, error) {
-	return "done: storagelistbuckets", nil
+	return "ok", nil
 }
 
 // StorageCreateBucketInput is the input of StorageCreateBucket.
@@ -1364,7 +1364,7 @@ type StorageCreateBucketInput struct {
 //
 //mcp:tool title="Create bucket" group=storage
 func StorageCreateBucket(ctx context.Context, in StorageCreateBucketInput) (string, error) {
-	return "done: storagecreatebucket", nil
+	return "ok", nil
 }
 
 // StorageGetBucketInput is the input of StorageGetBucket.
@@ -1377,7 +1377,7 @@ type StorageGetBucketInput struct {
 //
 //mcp:tool title="Get bucket" group=storage readonly idempotent
 func StorageGetBucket(ctx context.Context, in StorageGetBucketInput) (string, error) {
-	return "done: storagegetbucket", nil
+	return "ok", nil
 }
 
 // StorageUpdateBucketInput is the input of StorageUpdateBucket.
@@ -1394,7 +1394,7 @@ type StorageUpdateBucketInput struct {
 //
 //mcp:tool title="Update bucket" group=storage idempotent
 func StorageUpdateBucket(ctx context.Context, in StorageUpdateBucketInput) (string, error) {
-	return "done: storageupdatebucket", nil
+	return "ok", nil
 }
 
 // StorageDeleteBucketInput is the input of StorageDeleteBucket.
@@ -1407,7 +1407,7 @@ type StorageDeleteBucketInput struct {
 //
 //mcp:tool title="Delete bucket" group=storage destructive
 func StorageDeleteBucket(ctx context.Context, in StorageDeleteBucketInput) (string, error) {
-	return "done: storagedeletebucket", nil
+	return "ok", nil
 }
 
 // StorageSetBucketLifecycleInput is the input of StorageSetBucketLifecycle.
@@ -1422,7 +1422,7 @@ type StorageSetBucketLifecycleInput struct {
 //
 //mcp:tool title="Set bucket lifecycle" group=storage idempotent
 func StorageSetBucketLifecycle(ctx context.Context, in StorageSetBucketLifecycleInput) (string, error) {
-	return "done: storagesetbucketlifecycle", nil
+	return "ok", nil
 }
 
 // StorageSetBucketVersioningInput is the input of StorageSetBucketVersioning.
@@ -1436,7 +1436,7 @@ type StorageSetBucketVersioningInput struct {
 //
 //mcp:tool title="Set bucket versioning" group=storage idempotent
 func StorageSetBucketVersioning(ctx context.Context, in StorageSetBucketVersioningInput) (string, error) {
-	return "done: storagesetbucketversioning", nil
+	return "ok", nil
 }
 
 // StorageGetBucketUsageInput is the input of StorageGetBucketUsage.
@@ -1449,7 +1449,7 @@ type StorageGetBucketUsageInput struct {
 //
 //mcp:tool title="Get bucket usage" group=storage readonly idempotent
 func StorageGetBucketUsage(ctx context.Context, in StorageGetBucketUsageInput) (string, error) {
-	return "done: storagegetbucketusage", nil
+	return "ok", nil
 }
 
 // StorageListObjectsInput is the input of StorageListObjects.
@@ -1465,7 +1465,7 @@ type StorageListObjectsInput struct {
 //
 //mcp:tool title="List objects" group=storage readonly idempotent
 func StorageListObjects(ctx context.Context, in StorageListObjectsInput) (string, error) {
-	return "done: storagelistobjects", nil
+	return "ok", nil
 }
 
 // StorageGetObjectInput is the input of StorageGetObject.
@@ -1478,7 +1478,7 @@ type StorageGetObjectInput struct {
 //
 //mcp:tool title="Get object" group=storage readonly idempotent
 func StorageGetObject(ctx context.Context, in StorageGetObjectInput) (string, error) {
-	return "done: storagegetobject", nil
+	return "ok", nil
 }
 
 // StorageDeleteObjectInput is the input of StorageDeleteObject.
@@ -1491,7 +1491,7 @@ type StorageDeleteObjectInput struct {
 //
 //mcp:tool title="Delete object" group=storage destructive
 func StorageDeleteObject(ctx context.Context, in StorageDeleteObjectInput) (string, error) {
-	return "done: storagedeleteobject", nil
+	return "ok", nil
 }
 
 // StorageUploadObjectInput is the input of StorageUploadObject.
@@ -1507,7 +1507,7 @@ type StorageUploadObjectInput struct {
 //
 //mcp:tool title="Upload object" group=storage idempotent
 func StorageUploadObject(ctx context.Context, in StorageUploadObjectInput) (string, error) {
-	return "done: storageuploadobject", nil
+	return "ok", nil
 }
 
 // StorageCopyObjectInput is the input of StorageCopyObject.
@@ -1522,7 +1522,7 @@ type StorageCopyObjectInput struct {
 //
 //mcp:tool title="Copy object" group=storage idempotent
 func StorageCopyObject(ctx context.Context, in StorageCopyObjectInput) (string, error) {
-	return "done: storagecopyobject", nil
+	return "ok", nil
 }
 
 // StorageCreateSignedUrlInput is the input of StorageCreateSignedUrl.
@@ -1537,7 +1537,7 @@ type StorageCreateSignedUrlInput struct {
 //
 //mcp:tool title="Create signed url" group=storage readonly idempotent
 func StorageCreateSignedUrl(ctx context.Context, in StorageCreateSignedUrlInput) (string, error) {
-	return "done: storagecreatesignedurl", nil
+	return "ok", nil
 }
 
 // StorageRestoreObjectVersionInput is the input of StorageRestoreObjectVersion.
@@ -1551,7 +1551,7 @@ type StorageRestoreObjectVersionInput struct {
 //
 //mcp:tool title="Restore object version" group=storage
 func StorageRestoreObjectVersion(ctx context.Context, in StorageRestoreObjectVersionInput) (string, error) {
-	return "done: storagerestoreobjectversion", nil
+	return "ok", nil
 }
 
 // StorageDownloadObjectInput is the input of StorageDownloadObject.
@@ -1565,7 +1565,7 @@ type StorageDownloadObjectInput struct {
 //
 //mcp:tool title="Download object" group=storage readonly idempotent
 func StorageDownloadObject(ctx context.Context, in StorageDownloadObjectInput) (string, error) {
-	return "done: storagedownloadobject", nil
+	return "ok", nil
 }
 
 // NetworkListVpcsInput is the input of NetworkListVpcs.
@@ -1579,7 +1579,7 @@ type NetworkListVpcsInput struct {
 //
 //mcp:tool title="List vpcs" group=network readonly idempotent
 func NetworkListVpcs(ctx context.Context, in NetworkListVpcsInput) (string, error) {
-	return "done: networklistvpcs", nil
+	return "ok", nil
 }
 
 // NetworkCreateVpcInput is the input of NetworkCreateVpc.
@@ -1594,7 +1594,7 @@ type NetworkCreateVpcInput struct {
 //
 //mcp:tool title="Create vpc" group=network
 func NetworkCreateVpc(ctx context.Context, in NetworkCreateVpcInput) (string, error) {
-	return "done: networkcreatevpc", nil
+	return "ok", nil
 }
 
 // NetworkGetVpcInput is the input of NetworkGetVpc.
@@ -1607,7 +1607,7 @@ type NetworkGetVpcInput struct {
 //
 //mcp:tool title="Get vpc" group=network readonly idempotent
 func NetworkGetVpc(ctx context.Context, in NetworkGetVpcInput) (string, error) {
-	return "done: networkgetvpc", nil
+	return "ok", nil
 }
 
 // NetworkDeleteVpcInput is the input of NetworkDeleteVpc.
@@ -1620,7 +1620,7 @@ type NetworkDeleteVpcInput struct {
 //
 //mcp:tool title="Delete vpc" group=network destructive
 func NetworkDeleteVpc(ctx context.Context, in NetworkDeleteVpcInput) (string, error) {
-	return "done: networkdeletevpc", nil
+	return "ok", nil
 }
 
 // NetworkPeerVpcsInput is the input of NetworkPeerVpcs.
@@ -1635,7 +1635,7 @@ type NetworkPeerVpcsInput struct {
 //
 //mcp:tool title="Peer vpcs" group=network idempotent
 func NetworkPeerVpcs(ctx context.Context, in NetworkPeerVpcsInput) (string, error) {
-	return "done: networkpeervpcs", nil
+	return "ok", nil
 }
 
 // NetworkListSubnetsInput is the input of NetworkListSubnets.
@@ -1649,7 +1649,7 @@ type NetworkListSubnetsInput struct {
 //
 //mcp:tool title="List subnets" group=network readonly idempotent
 func NetworkListSubnets(ctx context.Context, in NetworkListSubnetsInput) (string, error) {
-	return "done: networklistsubnets", nil
+	return "ok", nil
 }
 
 // NetworkCreateSubnetInput is the input of NetworkCreateSubnet.
@@ -1665,7 +1665,7 @@ type NetworkCreateSubnetInput struct {
 //
 //mcp:tool title="Create subnet" group=network
 func NetworkCreateSubnet(ctx context.Context, in NetworkCreateSubnetInput) (string, error) {
-	return "done: networkcreatesubnet", nil
+	return "ok", nil
 }
 
 // NetworkGetSubnetInput is the input of NetworkGetSubnet.
@@ -1678,7 +1678,7 @@ type NetworkGetSubnetInput struct {
 //
 //mcp:tool title="Get subnet" group=network readonly idempotent
 func NetworkGetSubnet(ctx context.Context, in NetworkGetSubnetInput) (string, error) {
-	return "done: networkgetsubnet", nil
+	return "ok", nil
 }
 
 // NetworkUpdateSubnetInput is the input of NetworkUpdateSubnet.
@@ -1695,7 +1695,7 @@ type NetworkUpdateSubnetInput struct {
 //
 //mcp:tool title="Update subnet" group=network idempotent
 func NetworkUpdateSubnet(ctx context.Context, in NetworkUpdateSubnetInput) (string, error) {
-	return "done: networkupdatesubnet", nil
+	return "ok", nil
 }
 
 // NetworkDeleteSubnetInput is the input of NetworkDeleteSubnet.
@@ -1708,7 +1708,7 @@ type NetworkDeleteSubnetInput struct {
 //
 //mcp:tool title="Delete subnet" group=network destructive
 func NetworkDeleteSubnet(ctx context.Context, in NetworkDeleteSubnetInput) (string, error) {
-	return "done: networkdeletesubnet", nil
+	return "ok", nil
 }
 
 // NetworkListFirewallRulesInput is the input of NetworkListFirewallRules.
@@ -1723,7 +1723,7 @@ type NetworkListFirewallRulesInput struct {
 //
 //mcp:tool title="List firewall rules" group=network readonly idempotent
 func NetworkListFirewallRules(ctx context.Context, in NetworkListFirewallRulesInput) (string, error) {
-	return "done: networklistfirewallrules", nil
+	return "ok", nil
 }
 
 // NetworkCreateFirewallRuleInput is the input of NetworkCreateFirewallRule.
@@ -1741,7 +1741,7 @@ type NetworkCreateFirewallRuleInput struct {
 //
 //mcp:tool title="Create firewall rule" group=network
 func NetworkCreateFirewallRule(ctx context.Context, in NetworkCreateFirewallRuleInput) (string, error) {
-	return "done: networkcreatefirewallrule", nil
+	return "ok", nil
 }
 
 // NetworkGetFirewallRuleInput is the input of NetworkGetFirewallRule.
@@ -1754,7 +1754,7 @@ type NetworkGetFirewallRuleInput struct {
 //
 //mcp:tool title="Get firewall rule" group=network readonly idempotent
 func NetworkGetFirewallRule(ctx context.Context, in NetworkGetFirewallRuleInput) (string, error) {
-	return "done: networkgetfirewallrule", nil
+	return "ok", nil
 }
 
 // NetworkUpdateFirewallRuleInput is the input of NetworkUpdateFirewallRule.
@@ -1773,7 +1773,7 @@ type NetworkUpdateFirewallRuleInput struct {
 //
 //mcp:tool title="Update firewall rule" group=network idempotent
 func NetworkUpdateFirewallRule(ctx context.Context, in NetworkUpdateFirewallRuleInput) (string, error) {
-	return "done: networkupdatefirewallrule", nil
+	return "ok", nil
 }
 
 // NetworkDeleteFirewallRuleInput is the input of NetworkDeleteFirewallRule.
@@ -1786,7 +1786,7 @@ type NetworkDeleteFirewallRuleInput struct {
 //
 //mcp:tool title="Delete firewall rule" group=network destructive
 func NetworkDeleteFirewallRule(ctx context.Context, in NetworkDeleteFirewallRuleInput) (string, error) {
-	return "done: networkdeletefirewallrule", nil
+	return "ok", nil
 }
 
 // NetworkListStaticIpsInput is the input of NetworkListStaticIps.
@@ -1801,7 +1801,7 @@ type NetworkListStaticIpsInput struct {
 //
 //mcp:tool title="List static ips" group=network readonly idempotent
 func NetworkListStaticIps(ctx context.Context, in NetworkListStaticIpsInput) (string, error) {
-	return "done: networkliststaticips", nil
+	return "ok", nil
 }
 
 // NetworkCreateStaticIpInput is the input of NetworkCreateStaticIp.
@@ -1815,7 +1815,7 @@ type NetworkCreateStaticIpInput struct {
 //
 //mcp:tool title="Create static ip" group=network
 func NetworkCreateStaticIp(ctx context.Context, in NetworkCreateStaticIpInput) (string, error) {
-	return "done: networkcreatestaticip", nil
+	return "ok", nil
 }
 
 // NetworkGetStaticIpInput is the input of NetworkGetStaticIp.
@@ -1828,7 +1828,7 @@ type NetworkGetStaticIpInput struct {
 //
 //mcp:tool title="Get static ip" group=network readonly idempotent
 func NetworkGetStaticIp(ctx context.Context, in NetworkGetStaticIpInput) (string, error) {
-	return "done: networkgetstaticip", nil
+	return "ok", nil
 }
 
 // NetworkDeleteStaticIpInput is the input of NetworkDeleteStaticIp.
@@ -1841,7 +1841,7 @@ type NetworkDeleteStaticIpInput struct {
 //
 //mcp:tool title="Delete static ip" group=network destructive
 func NetworkDeleteStaticIp(ctx context.Context, in NetworkDeleteStaticIpInput) (string, error) {
-	return "done: networkdeletestaticip", nil
+	return "ok", nil
 }
 
 // NetworkAssignStaticIpInput is the input of NetworkAssignStaticIp.
@@ -1855,7 +1855,7 @@ type NetworkAssignStaticIpInput struct {
 //
 //mcp:tool title="Assign static ip" group=network idempotent
 func NetworkAssignStaticIp(ctx context.Context, in NetworkAssignStaticIpInput) (string, error) {
-	return "done: networkassignstaticip", nil
+	return "ok", nil
 }
 
 // DnsListZonesInput is the input of DnsListZones.
@@ -1869,7 +1869,7 @@ type DnsListZonesInput struct {
 //
 //mcp:tool title="List zones" group=dns readonly idempotent
 func DnsListZones(ctx context.Context, in DnsListZonesInput) (string, error) {
-	return "done: dnslistzones", nil
+	return "ok", nil
 }
 
 // DnsCreateZoneInput is the input of DnsCreateZone.
@@ -1884,7 +1884,7 @@ type DnsCreateZoneInput struct {
 //
 //mcp:tool title="Create zone" group=dns
 func DnsCreateZone(ctx context.Context, in DnsCreateZoneInput) (string, error) {
-	return "done: dnscreatezone", nil
+	return "ok", nil
 }
 
 // DnsGetZoneInput is the input of DnsGetZone.
@@ -1897,7 +1897,7 @@ type DnsGetZoneInput struct {
 //
 //mcp:tool title="Get zone" group=dns readonly idempotent
 func DnsGetZone(ctx context.Context, in DnsGetZoneInput) (string, error) {
-	return "done: dnsgetzone", nil
+	return "ok", nil
 }
 
 // DnsDeleteZoneInput is the input of DnsDeleteZone.
@@ -1910,7 +1910,7 @@ type DnsDeleteZoneInput struct {
 //
 //mcp:tool title="Delete zone" group=dns destructive
 func DnsDeleteZone(ctx context.Context, in DnsDeleteZoneInput) (string, error) {
-	return "done: dnsdeletezone", nil
+	return "ok", nil
 }
 
 // DnsEnableZoneDnssecInput is the input of DnsEnableZoneDnssec.
@@ -1923,7 +1923,7 @@ type DnsEnableZoneDnssecInput struct {
 //
 //mcp:tool title="Enable zone dnssec" group=dns idempotent
 func DnsEnableZoneDnssec(ctx context.Context, in DnsEnableZoneDnssecInput) (string, error) {
-	return "done: dnsenablezonednssec", nil
+	return "ok", nil
 }
 
 // DnsListRecordsInput is the input of DnsListRecords.
@@ -1939,7 +1939,7 @@ type DnsListRecordsInput struct {
 //
 //mcp:tool title="List records" group=dns readonly idempotent
 func DnsListRecords(ctx context.Context, in DnsListRecordsInput) (string, error) {
-	return "done: dnslistrecords", nil
+	return "ok", nil
 }
 
 // DnsCreateRecordInput is the input of DnsCreateRecord.
@@ -1955,7 +1955,7 @@ type DnsCreateRecordInput struct {
 //
 //mcp:tool title="Create record" group=dns
 func DnsCreateRecord(ctx context.Context, in DnsCreateRecordInput) (string, error) {
-	return "done: dnscreaterecord", nil
+	return "ok", nil
 }
 
 // DnsGetRecordInput is the input of DnsGetRecord.
@@ -1968,7 +1968,7 @@ type DnsGetRecordInput struct {
 //
 //mcp:tool title="Get record" group=dns readonly idempotent
 func DnsGetRecord(ctx context.Context, in DnsGetRecordInput) (string, error) {
-	return "done: dnsgetrecord", nil
+	return "ok", nil
 }
 
 // DnsUpdateRecordInput is the input of DnsUpdateRecord.
@@ -1985,7 +1985,7 @@ type DnsUpdateRecordInput struct {
 //
 //mcp:tool title="Update record" group=dns idempotent
 func DnsUpdateRecord(ctx context.Context, in DnsUpdateRecordInput) (string, error) {
-	return "done: dnsupdaterecord", nil
+	return "ok", nil
 }
 
 // DnsDeleteRecordInput is the input of DnsDeleteRecord.
@@ -1998,7 +1998,7 @@ type DnsDeleteRecordInput struct {
 //
 //mcp:tool title="Delete record" group=dns destructive
 func DnsDeleteRecord(ctx context.Context, in DnsDeleteRecordInput) (string, error) {
-	return "done: dnsdeleterecord", nil
+	return "ok", nil
 }
 
 // DnsCheckRecordPropagationInput is the input of DnsCheckRecordPropagation.
@@ -2011,7 +2011,7 @@ type DnsCheckRecordPropagationInput struct {
 //
 //mcp:tool title="Check record propagation" group=dns readonly idempotent
 func DnsCheckRecordPropagation(ctx context.Context, in DnsCheckRecordPropagationInput) (string, error) {
-	return "done: dnscheckrecordpropagation", nil
+	return "ok", nil
 }
 
 // CdnListDistributionsInput is the input of CdnListDistributions.
@@ -2024,7 +2024,7 @@ type CdnListDistributionsInput struct {
 //
 //mcp:tool title="List distributions" group=cdn readonly idempotent
 func CdnListDistributions(ctx context.Context, in CdnListDistributionsInput) (string, error) {
-	return "done: cdnlistdistributions", nil
+	return "ok", nil
 }
 
 // CdnCreateDistributionInput is the input of CdnCreateDistribution.
@@ -2039,7 +2039,7 @@ type CdnCreateDistributionInput struct {
 //
 //mcp:tool title="Create distribution" group=cdn
 func CdnCreateDistribution(ctx context.Context, in CdnCreateDistributionInput) (string, error) {
-	return "done: cdncreatedistribution", nil
+	return "ok", nil
 }
 
 // CdnGetDistributionInput is the input of CdnGetDistribution.
@@ -2051,7 +2051,7 @@ type CdnGetDistributionInput struct {
 //
 //mcp:tool title="Get distribution" group=cdn readonly idempotent
 func CdnGetDistribution(ctx context.Context, in CdnGetDistributionInput) (string, error) {
-	return "done: cdngetdistribution", nil
+	return "ok", nil
 }
 
 // CdnUpdateDistributionInput is the input of CdnUpdateDistribution.
@@ -2067,7 +2067,7 @@ type CdnUpdateDistributionInput struct {
 //
 //mcp:tool title="Update distribution" group=cdn idempotent
 func CdnUpdateDistribution(ctx context.Context, in CdnUpdateDistributionInput) (string, error) {
-	return "done: cdnupdatedistribution", nil
+	return "ok", nil
 }
 
 // CdnDeleteDistributionInput is the input of CdnDeleteDistribution.
@@ -2079,7 +2079,7 @@ type CdnDeleteDistributionInput struct {
 //
 //mcp:tool title="Delete distribution" group=cdn destructive
 func CdnDeleteDistribution(ctx context.Context, in CdnDeleteDistributionInput) (string, error) {
-	return "done: cdndeletedistribution", nil
+	return "ok", nil
 }
 
 // CdnPurgeCacheInput is the input of CdnPurgeCache.
@@ -2092,7 +2092,7 @@ type CdnPurgeCacheInput struct {
 //
 //mcp:tool title="Purge cache" group=cdn
 func CdnPurgeCache(ctx context.Context, in CdnPurgeCacheInput) (string, error) {
-	return "done: cdnpurgecache", nil
+	return "ok", nil
 }
 
 // CdnGetDistributionTrafficInput is the input of CdnGetDistributionTraffic.
@@ -2106,7 +2106,7 @@ type CdnGetDistributionTrafficInput struct {
 //
 //mcp:tool title="Get distribution traffic" group=cdn readonly idempotent
 func CdnGetDistributionTraffic(ctx context.Context, in CdnGetDistributionTrafficInput) (string, error) {
-	return "done: cdngetdistributiontraffic", nil
+	return "ok", nil
 }
 
 // IamListUsersInput is the input of IamListUsers.
@@ -2122,7 +2122,7 @@ type IamListUsersInput struct {
 //
 //mcp:tool title="List users" group=iam readonly idempotent
 func IamListUsers(ctx context.Context, in IamListUsersInput) (string, error) {
-	return "done: iamlistusers", nil
+	return "ok", nil
 }
 
 // IamCreateUserInput is the input of IamCreateUser.
@@ -2137,7 +2137,7 @@ type IamCreateUserInput struct {
 //
 //mcp:tool title="Create user" group=iam
 func IamCreateUser(ctx context.Context, in IamCreateUserInput) (string, error) {
-	return "done: iamcreateuser", nil
+	return "ok", nil
 }
 
 // IamGetUserInput is the input of IamGetUser.
@@ -2149,7 +2149,7 @@ type IamGetUserInput struct {
 //
 //mcp:tool title="Get user" group=iam readonly idempotent
 func IamGetUser(ctx context.Context, in IamGetUserInput) (string, error) {
-	return "done: iamgetuser", nil
+	return "ok", nil
 }
 
 // IamUpdateUserInput is the input of IamUpdateUser.
@@ -2165,7 +2165,7 @@ type IamUpdateUserInput struct {
 //
 //mcp:tool title="Update user" group=iam idempotent
 func IamUpdateUser(ctx context.Context, in IamUpdateUserInput) (string, error) {
-	return "done: iamupdateuser", nil
+	return "ok", nil
 }
 
 // IamDeleteUserInput is the input of IamDeleteUser.
@@ -2177,7 +2177,7 @@ type IamDeleteUserInput struct {
 //
 //mcp:tool title="Delete user" group=iam destructive
 func IamDeleteUser(ctx context.Context, in IamDeleteUserInput) (string, error) {
-	return "done: iamdeleteuser", nil
+	return "ok", nil
 }
 
 // IamSuspendUserInput is the input of IamSuspendUser.
@@ -2190,7 +2190,7 @@ type IamSuspendUserInput struct {
 //
 //mcp:tool title="Suspend user" group=iam idempotent
 func IamSuspendUser(ctx context.Context, in IamSuspendUserInput) (string, error) {
-	return "done: iamsuspenduser", nil
+	return "ok", nil
 }
 
 // IamResetUserPasswordInput is the input of IamResetUserPassword.
@@ -2202,7 +2202,7 @@ type IamResetUserPasswordInput struct {
 //
 //mcp:tool title="Reset user password" group=iam
 func IamResetUserPassword(ctx context.Context, in IamResetUserPasswordInput) (string, error) {
-	return "done: iamresetuserpassword", nil
+	return "ok", nil
 }
 
 // IamResetUserMfaInput is the input of IamResetUserMfa.
@@ -2214,7 +2214,7 @@ type IamResetUserMfaInput struct {
 //
 //mcp:tool title="Reset user mfa" group=iam destructive
 func IamResetUserMfa(ctx context.Context, in IamResetUserMfaInput) (string, error) {
-	return "done: iamresetusermfa", nil
+	return "ok", nil
 }
 
 // IamListUserSessionsInput is the input of IamListUserSessions.
@@ -2226,7 +2226,7 @@ type IamListUserSessionsInput struct {
 //
 //mcp:tool title="List user sessions" group=iam readonly idempotent
 func IamListUserSessions(ctx context.Context, in IamListUserSessionsInput) (string, error) {
-	return "done: iamlistusersessions", nil
+	return "ok", nil
 }
 
 // IamRevokeUserSessionsInput is the input of IamRevokeUserSessions.
@@ -2238,7 +2238,7 @@ type IamRevokeUserSessionsInput struct {
 //
 //mcp:tool title="Revoke user sessions" group=iam destructive
 func IamRevokeUserSessions(ctx context.Context, in IamRevokeUserSessionsInput) (string, error) {
-	return "done: iamrevokeusersessions", nil
+	return "ok", nil
 }
 
 // IamListGroupsInput is the input of IamListGroups.
@@ -2252,7 +2252,7 @@ type IamListGroupsInput struct {
 //
 //mcp:tool title="List groups" group=iam readonly idempotent
 func IamListGroups(ctx context.Context, in IamListGroupsInput) (string, error) {
-	return "done: iamlistgroups", nil
+	return "ok", nil
 }
 
 // IamCreateGroupInput is the input of IamCreateGroup.
@@ -2265,7 +2265,7 @@ type IamCreateGroupInput struct {
 //
 //mcp:tool title="Create group" group=iam
 func IamCreateGroup(ctx context.Context, in IamCreateGroupInput) (string, error) {
-	return "done: iamcreategroup", nil
+	return "ok", nil
 }
 
 // IamGetGroupInput is the input of IamGetGroup.
@@ -2277,7 +2277,7 @@ type IamGetGroupInput struct {
 //
 //mcp:tool title="Get group" group=iam readonly idempotent
 func IamGetGroup(ctx context.Context, in IamGetGroupInput) (string, error) {
-	return "done: iamgetgroup", nil
+	return "ok", nil
 }
 
 // IamUpdateGroupInput is the input of IamUpdateGroup.
@@ -2291,7 +2291,7 @@ type IamUpdateGroupInput struct {
 //
 //mcp:tool title="Update group" group=iam idempotent
 func IamUpdateGroup(ctx context.Context, in IamUpdateGroupInput) (string, error) {
-	return "done: iamupdategroup", nil
+	return "ok", nil
 }
 
 // IamDeleteGroupInput is the input of IamDeleteGroup.
@@ -2303,7 +2303,7 @@ type IamDeleteGroupInput struct {
 //
 //mcp:tool title="Delete group" group=iam destructive
 func IamDeleteGroup(ctx context.Context, in IamDeleteGroupInput) (string, error) {
-	return "done: iamdeletegroup", nil
+	return "ok", nil
 }
 
 // IamAddGroupMemberInput is the input of IamAddGroupMember.
@@ -2316,7 +2316,7 @@ type IamAddGroupMemberInput struct {
 //
 //mcp:tool title="Add group member" group=iam idempotent
 func IamAddGroupMember(ctx context.Context, in IamAddGroupMemberInput) (string, error) {
-	return "done: iamaddgroupmember", nil
+	return "ok", nil
 }
 
 // IamRemoveGroupMemberInput is the input of IamRemoveGroupMember.
@@ -2329,7 +2329,7 @@ type IamRemoveGroupMemberInput struct {
 //
 //mcp:tool title="Remove group member" group=iam destructive
 func IamRemoveGroupMember(ctx context.Context, in IamRemoveGroupMemberInput) (string, error) {
-	return "done: iamremovegroupmember", nil
+	return "ok", nil
 }
 
 // IamListGroupMembersInput is the input of IamListGroupMembers.
@@ -2341,7 +2341,7 @@ type IamListGroupMembersInput struct {
 //
 //mcp:tool title="List group members" group=iam readonly idempotent
 func IamListGroupMembers(ctx context.Context, in IamListGroupMembersInput) (string, error) {
-	return "done: iamlistgroupmembers", nil
+	return "ok", nil
 }
 
 // IamListRolesInput is the input of IamListRoles.
@@ -2355,7 +2355,7 @@ type IamListRolesInput struct {
 //
 //mcp:tool title="List roles" group=iam readonly idempotent
 func IamListRoles(ctx context.Context, in IamListRolesInput) (string, error) {
-	return "done: iamlistroles", nil
+	return "ok", nil
 }
 
 // IamCreateRoleInput is the input of IamCreateRole.
@@ -2369,7 +2369,7 @@ type IamCreateRoleInput struct {
 //
 //mcp:tool title="Create role" group=iam
 func IamCreateRole(ctx context.Context, in IamCreateRoleInput) (string, error) {
-	return "done: iamcreaterole", nil
+	return "ok", nil
 }
 
 // IamGetRoleInput is the input of IamGetRole.
@@ -2381,7 +2381,7 @@ type IamGetRoleInput struct {
 //
 //mcp:tool title="Get role" group=iam readonly idempotent
 func IamGetRole(ctx context.Context, in IamGetRoleInput) (string, error) {
-	return "done: iamgetrole", nil
+	return "ok", nil
 }
 
 // IamUpdateRoleInput is the input of IamUpdateRole.
@@ -2396,7 +2396,7 @@ type IamUpdateRoleInput struct {
 //
 //mcp:tool title="Update role" group=iam idempotent
 func IamUpdateRole(ctx context.Context, in IamUpdateRoleInput) (string, error) {
-	return "done: iamupdaterole", nil
+	return "ok", nil
 }
 
 // IamDeleteRoleInput is the input of IamDeleteRole.
@@ -2408,7 +2408,7 @@ type IamDeleteRoleInput struct {
 //
 //mcp:tool title="Delete role" group=iam destructive
 func IamDeleteRole(ctx context.Context, in IamDeleteRoleInput) (string, error) {
-	return "done: iamdeleterole", nil
+	return "ok", nil
 }
 
 // IamGrantRoleInput is the input of IamGrantRole.
@@ -2423,7 +2423,7 @@ type IamGrantRoleInput struct {
 //
 //mcp:tool title="Grant role" group=iam idempotent
 func IamGrantRole(ctx context.Context, in IamGrantRoleInput) (string, error) {
-	return "done: iamgrantrole", nil
+	return "ok", nil
 }
 
 // IamRevokeRoleInput is the input of IamRevokeRole.
@@ -2437,7 +2437,7 @@ type IamRevokeRoleInput struct {
 //
 //mcp:tool title="Revoke role" group=iam destructive
 func IamRevokeRole(ctx context.Context, in IamRevokeRoleInput) (string, error) {
-	return "done: iamrevokerole", nil
+	return "ok", nil
 }
 
 // IamListServiceAccountsInput is the input of IamListServiceAccounts.
@@ -2451,7 +2451,7 @@ type IamListServiceAccountsInput struct {
 //
 //mcp:tool title="List service accounts" group=iam readonly idempotent
 func IamListServiceAccounts(ctx context.Context, in IamListServiceAccountsInput) (string, error) {
-	return "done: iamlistserviceaccounts", nil
+	return "ok", nil
 }
 
 // IamCreateServiceAccountInput is the input of IamCreateServiceAccount.
@@ -2465,7 +2465,7 @@ type IamCreateServiceAccountInput struct {
 //
 //mcp:tool title="Create service account" group=iam
 func IamCreateServiceAccount(ctx context.Context, in IamCreateServiceAccountInput) (string, error) {
-	return "done: iamcreateserviceaccount", nil
+	return "ok", nil
 }
 
 // IamGetServiceAccountInput is the input of IamGetServiceAccount.
@@ -2478,7 +2478,7 @@ type IamGetServiceAccountInput struct {
 //
 //mcp:tool title="Get service account" group=iam readonly idempotent
 func IamGetServiceAccount(ctx context.Context, in IamGetServiceAccountInput) (string, error) {
-	return "done: iamgetserviceaccount", nil
+	return "ok", nil
 }
 
 // IamDeleteServiceAccountInput is the input of IamDeleteServiceAccount.
@@ -2491,7 +2491,7 @@ type IamDeleteServiceAccountInput struct {
 //
 //mcp:tool title="Delete service account" group=iam destructive
 func IamDeleteServiceAccount(ctx context.Context, in IamDeleteServiceAccountInput) (string, error) {
-	return "done: iamdeleteserviceaccount", nil
+	return "ok", nil
 }
 
 // IamCreateServiceAccountKeyInput is the input of IamCreateServiceAccountKey.
@@ -2505,7 +2505,7 @@ type IamCreateServiceAccountKeyInput struct {
 //
 //mcp:tool title="Create service account key" group=iam
 func IamCreateServiceAccountKey(ctx context.Context, in IamCreateServiceAccountKeyInput) (string, error) {
-	return "done: iamcreateserviceaccountkey", nil
+	return "ok", nil
 }
 
 // IamDisableServiceAccountInput is the input of IamDisableServiceAccount.
@@ -2518,7 +2518,7 @@ type IamDisableServiceAccountInput struct {
 //
 //mcp:tool title="Disable service account" group=iam idempotent
 func IamDisableServiceAccount(ctx context.Context, in IamDisableServiceAccountInput) (string, error) {
-	return "done: iamdisableserviceaccount", nil
+	return "ok", nil
 }
 
 // IamListApiKeysInput is the input of IamListApiKeys.
@@ -2532,7 +2532,7 @@ type IamListApiKeysInput struct {
 //
 //mcp:tool title="List api keys" group=iam readonly idempotent
 func IamListApiKeys(ctx context.Context, in IamListApiKeysInput) (string, error) {
-	return "done: iamlistapikeys", nil
+	return "ok", nil
 }
 
 // IamCreateApiKeyInput is the input of IamCreateApiKey.
@@ -2547,7 +2547,7 @@ type IamCreateApiKeyInput struct {
 //
 //mcp:tool title="Create api key" group=iam
 func IamCreateApiKey(ctx context.Context, in IamCreateApiKeyInput) (string, error) {
-	return "done: iamcreateapikey", nil
+	return "ok", nil
 }
 
 // IamGetApiKeyInput is the input of IamGetApiKey.
@@ -2560,7 +2560,7 @@ type IamGetApiKeyInput struct {
 //
 //mcp:tool title="Get api key" group=iam readonly idempotent
 func IamGetApiKey(ctx context.Context, in IamGetApiKeyInput) (string, error) {
-	return "done: iamgetapikey", nil
+	return "ok", nil
 }
 
 // IamDeleteApiKeyInput is the input of IamDeleteApiKey.
@@ -2573,7 +2573,7 @@ type IamDeleteApiKeyInput struct {
 //
 //mcp:tool title="Delete api key" group=iam destructive
 func IamDeleteApiKey(ctx context.Context, in IamDeleteApiKeyInput) (string, error) {
-	return "done: iamdeleteapikey", nil
+	return "ok", nil
 }
 
 // IamRotateApiKeyInput is the input of IamRotateApiKey.
@@ -2587,7 +2587,7 @@ type IamRotateApiKeyInput struct {
 //
 //mcp:tool title="Rotate api key" group=iam
 func IamRotateApiKey(ctx context.Context, in IamRotateApiKeyInput) (string, error) {
-	return "done: iamrotateapikey", nil
+	return "ok", nil
 }
 
 // IamListAuditEventsInput is the input of IamListAuditEvents.
@@ -2605,7 +2605,7 @@ type IamListAuditEventsInput struct {
 //
 //mcp:tool title="List audit events" group=iam readonly idempotent
 func IamListAuditEvents(ctx context.Context, in IamListAuditEventsInput) (string, error) {
-	return "done: iamlistauditevents", nil
+	return "ok", nil
 }
 
 // IamGetAuditEventInput is the input of IamGetAuditEvent.
@@ -2617,7 +2617,7 @@ type IamGetAuditEventInput struct {
 //
 //mcp:tool title="Get audit event" group=iam readonly idempotent
 func IamGetAuditEvent(ctx context.Context, in IamGetAuditEventInput) (string, error) {
-	return "done: iamgetauditevent", nil
+	return "ok", nil
 }
 
 // IamExportAuditEventsInput is the input of IamExportAuditEvents.
@@ -2631,7 +2631,7 @@ type IamExportAuditEventsInput struct {
 //
 //mcp:tool title="Export audit events" group=iam
 func IamExportAuditEvents(ctx context.Context, in IamExportAuditEventsInput) (string, error) {
-	return "done: iamexportauditevents", nil
+	return "ok", nil
 }
 
 // IamCheckPermissionInput is the input of IamCheckPermission.
@@ -2645,7 +2645,7 @@ type IamCheckPermissionInput struct {
 //
 //mcp:tool title="Check permission" group=iam readonly idempotent
 func IamCheckPermission(ctx context.Context, in IamCheckPermissionInput) (string, error) {
-	return "done: iamcheckpermission", nil
+	return "ok", nil
 }
 
 // TicketsListIssuesInput is the input of TicketsListIssues.
@@ -2664,7 +2664,7 @@ type TicketsListIssuesInput struct {
 //
 //mcp:tool title="List issues" group=tickets readonly idempotent
 func TicketsListIssues(ctx context.Context, in TicketsListIssuesInput) (string, error) {
-	return "done: ticketslistissues", nil
+	return "ok", nil
 }
 
 // TicketsCreateIssueInput is the input of TicketsCreateIssue.
@@ -2683,7 +2683,7 @@ type TicketsCreateIssueInput struct {
 //
 //mcp:tool title="Create issue" group=tickets
 func TicketsCreateIssue(ctx context.Context, in TicketsCreateIssueInput) (string, error) {
-	return "done: ticketscreateissue", nil
+	return "ok", nil
 }
 
 // TicketsGetIssueInput is the input of TicketsGetIssue.
@@ -2696,7 +2696,7 @@ type TicketsGetIssueInput struct {
 //
 //mcp:tool title="Get issue" group=tickets readonly idempotent
 func TicketsGetIssue(ctx context.Context, in TicketsGetIssueInput) (string, error) {
-	return "done: ticketsgetissue", nil
+	return "ok", nil
 }
 
 // TicketsUpdateIssueInput is the input of TicketsUpdateIssue.
@@ -2716,7 +2716,7 @@ type TicketsUpdateIssueInput struct {
 //
 //mcp:tool title="Update issue" group=tickets idempotent
 func TicketsUpdateIssue(ctx context.Context, in TicketsUpdateIssueInput) (string, error) {
-	return "done: ticketsupdateissue", nil
+	return "ok", nil
 }
 
 // TicketsDeleteIssueInput is the input of TicketsDeleteIssue.
@@ -2729,7 +2729,7 @@ type TicketsDeleteIssueInput struct {
 //
 //mcp:tool title="Delete issue" group=tickets destructive
 func TicketsDeleteIssue(ctx context.Context, in TicketsDeleteIssueInput) (string, error) {
-	return "done: ticketsdeleteissue", nil
+	return "ok", nil
 }
 
 // TicketsTransitionIssueInput is the input of TicketsTransitionIssue.
@@ -2744,7 +2744,7 @@ type TicketsTransitionIssueInput struct {
 //
 //mcp:tool title="Transition issue" group=tickets
 func TicketsTransitionIssue(ctx context.Context, in TicketsTransitionIssueInput) (string, error) {
-	return "done: ticketstransitionissue", nil
+	return "ok", nil
 }
 
 // TicketsAssignIssueInput is the input of TicketsAssignIssue.
@@ -2758,7 +2758,7 @@ type TicketsAssignIssueInput struct {
 //
 //mcp:tool title="Assign issue" group=tickets idempotent
 func TicketsAssignIssue(ctx context.Context, in TicketsAssignIssueInput) (string, error) {
-	return "done: ticketsassignissue", nil
+	return "ok", nil
 }
 
 // TicketsLinkIssuesInput is the input of TicketsLinkIssues.
@@ -2773,7 +2773,7 @@ type TicketsLinkIssuesInput struct {
 //
 //mcp:tool title="Link issues" group=tickets idempotent
 func TicketsLinkIssues(ctx context.Context, in TicketsLinkIssuesInput) (string, error) {
-	return "done: ticketslinkissues", nil
+	return "ok", nil
 }
 
 // TicketsMoveIssueInput is the input of TicketsMoveIssue.
@@ -2787,7 +2787,7 @@ type TicketsMoveIssueInput struct {
 //
 //mcp:tool title="Move issue" group=tickets
 func TicketsMoveIssue(ctx context.Context, in TicketsMoveIssueInput) (string, error) {
-	return "done: ticketsmoveissue", nil
+	return "ok", nil
 }
 
 // TicketsWatchIssueInput is the input of TicketsWatchIssue.
@@ -2801,7 +2801,7 @@ type TicketsWatchIssueInput struct {
 //
 //mcp:tool title="Watch issue" group=tickets idempotent
 func TicketsWatchIssue(ctx context.Context, in TicketsWatchIssueInput) (string, error) {
-	return "done: ticketswatchissue", nil
+	return "ok", nil
 }
 
 // TicketsGetIssueHistoryInput is the input of TicketsGetIssueHistory.
@@ -2814,7 +2814,7 @@ type TicketsGetIssueHistoryInput struct {
 //
 //mcp:tool title="Get issue history" group=tickets readonly idempotent
 func TicketsGetIssueHistory(ctx context.Context, in TicketsGetIssueHistoryInput) (string, error) {
-	return "done: ticketsgetissuehistory", nil
+	return "ok", nil
 }
 
 // TicketsBulkUpdateIssuesInput is the input of TicketsBulkUpdateIssues.
@@ -2829,7 +2829,7 @@ type TicketsBulkUpdateIssuesInput struct {
 //
 //mcp:tool title="Bulk update issues" group=tickets
 func TicketsBulkUpdateIssues(ctx context.Context, in TicketsBulkUpdateIssuesInput) (string, error) {
-	return "done: ticketsbulkupdateissues", nil
+	return "ok", nil
 }
 
 // TicketsListCommentsInput is the input of TicketsListComments.
@@ -2843,7 +2843,7 @@ type TicketsListCommentsInput struct {
 //
 //mcp:tool title="List comments" group=tickets readonly idempotent
 func TicketsListComments(ctx context.Context, in TicketsListCommentsInput) (string, error) {
-	return "done: ticketslistcomments", nil
+	return "ok", nil
 }
 
 // TicketsCreateCommentInput is the input of TicketsCreateComment.
@@ -2857,7 +2857,7 @@ type TicketsCreateCommentInput struct {
 //
 //mcp:tool title="Create comment" group=tickets
 func TicketsCreateComment(ctx context.Context, in TicketsCreateCommentInput) (string, error) {
-	return "done: ticketscreatecomment", nil
+	return "ok", nil
 }
 
 // TicketsUpdateCommentInput is the input of TicketsUpdateComment.
@@ -2872,7 +2872,7 @@ type TicketsUpdateCommentInput struct {
 //
 //mcp:tool title="Update comment" group=tickets idempotent
 func TicketsUpdateComment(ctx context.Context, in TicketsUpdateCommentInput) (string, error) {
-	return "done: ticketsupdatecomment", nil
+	return "ok", nil
 }
 
 // TicketsListProjectsInput is the input of TicketsListProjects.
@@ -2886,7 +2886,7 @@ type TicketsListProjectsInput struct {
 //
 //mcp:tool title="List projects" group=tickets readonly idempotent
 func TicketsListProjects(ctx context.Context, in TicketsListProjectsInput) (string, error) {
-	return "done: ticketslistprojects", nil
+	return "ok", nil
 }
 
 // TicketsCreateProjectInput is the input of TicketsCreateProject.
@@ -2901,7 +2901,7 @@ type TicketsCreateProjectInput struct {
 //
 //mcp:tool title="Create project" group=tickets
 func TicketsCreateProject(ctx context.Context, in TicketsCreateProjectInput) (string, error) {
-	return "done: ticketscreateproject", nil
+	return "ok", nil
 }
 
 // TicketsGetProjectInput is the input of TicketsGetProject.
@@ -2913,7 +2913,7 @@ type TicketsGetProjectInput struct {
 //
 //mcp:tool title="Get project" group=tickets readonly idempotent
 func TicketsGetProject(ctx context.Context, in TicketsGetProjectInput) (string, error) {
-	return "done: ticketsgetproject", nil
+	return "ok", nil
 }
 
 // TicketsUpdateProjectInput is the input of TicketsUpdateProject.
@@ -2929,7 +2929,7 @@ type TicketsUpdateProjectInput struct {
 //
 //mcp:tool title="Update project" group=tickets idempotent
 func TicketsUpdateProject(ctx context.Context, in TicketsUpdateProjectInput) (string, error) {
-	return "done: ticketsupdateproject", nil
+	return "ok", nil
 }
 
 // TicketsDeleteProjectInput is the input of TicketsDeleteProject.
@@ -2941,7 +2941,7 @@ type TicketsDeleteProjectInput struct {
 //
 //mcp:tool title="Delete project" group=tickets destructive
 func TicketsDeleteProject(ctx context.Context, in TicketsDeleteProjectInput) (string, error) {
-	return "done: ticketsdeleteproject", nil
+	return "ok", nil
 }
 
 // TicketsArchiveProjectInput is the input of TicketsArchiveProject.
@@ -2953,7 +2953,7 @@ type TicketsArchiveProjectInput struct {
 //
 //mcp:tool title="Archive project" group=tickets idempotent
 func TicketsArchiveProject(ctx context.Context, in TicketsArchiveProjectInput) (string, error) {
-	return "done: ticketsarchiveproject", nil
+	return "ok", nil
 }
 
 // TicketsListSprintsInput is the input of TicketsListSprints.
@@ -2968,7 +2968,7 @@ type TicketsListSprintsInput struct {
 //
 //mcp:tool title="List sprints" group=tickets readonly idempotent
 func TicketsListSprints(ctx context.Context, in TicketsListSprintsInput) (string, error) {
-	return "done: ticketslistsprints", nil
+	return "ok", nil
 }
 
 // TicketsCreateSprintInput is the input of TicketsCreateSprint.
@@ -2984,7 +2984,7 @@ type TicketsCreateSprintInput struct {
 //
 //mcp:tool title="Create sprint" group=tickets
 func TicketsCreateSprint(ctx context.Context, in TicketsCreateSprintInput) (string, error) {
-	return "done: ticketscreatesprint", nil
+	return "ok", nil
 }
 
 // TicketsGetSprintInput is the input of TicketsGetSprint.
@@ -2997,7 +2997,7 @@ type TicketsGetSprintInput struct {
 //
 //mcp:tool title="Get sprint" group=tickets readonly idempotent
 func TicketsGetSprint(ctx context.Context, in TicketsGetSprintInput) (string, error) {
-	return "done: ticketsgetsprint", nil
+	return "ok", nil
 }
 
 // TicketsUpdateSprintInput is the input of TicketsUpdateSprint.
@@ -3014,7 +3014,7 @@ type TicketsUpdateSprintInput struct {
 //
 //mcp:tool title="Update sprint" group=tickets idempotent
 func TicketsUpdateSprint(ctx context.Context, in TicketsUpdateSprintInput) (string, error) {
-	return "done: ticketsupdatesprint", nil
+	return "ok", nil
 }
 
 // TicketsStartSprintInput is the input of TicketsStartSprint.
@@ -3027,7 +3027,7 @@ type TicketsStartSprintInput struct {
 //
 //mcp:tool title="Start sprint" group=tickets
 func TicketsStartSprint(ctx context.Context, in TicketsStartSprintInput) (string, error) {
-	return "done: ticketsstartsprint", nil
+	return "ok", nil
 }
 
 // TicketsCompleteSprintInput is the input of TicketsCompleteSprint.
@@ -3041,7 +3041,7 @@ type TicketsCompleteSprintInput struct {
 //
 //mcp:tool title="Complete sprint" group=tickets
 func TicketsCompleteSprint(ctx context.Context, in TicketsCompleteSprintInput) (string, error) {
-	return "done: ticketscompletesprint", nil
+	return "ok", nil
 }
 
 // TicketsAddIssuesToSprintInput is the input of TicketsAddIssuesToSprint.
@@ -3055,7 +3055,7 @@ type TicketsAddIssuesToSprintInput struct {
 //
 //mcp:tool title="Add issues to sprint" group=tickets idempotent
 func TicketsAddIssuesToSprint(ctx context.Context, in TicketsAddIssuesToSprintInput) (string, error) {
-	return "done: ticketsaddissuestosprint", nil
+	return "ok", nil
 }
 
 // TicketsGetSprintBurndownInput is the input of TicketsGetSprintBurndown.
@@ -3068,7 +3068,7 @@ type TicketsGetSprintBurndownInput struct {
 //
 //mcp:tool title="Get sprint burndown" group=tickets readonly idempotent
 func TicketsGetSprintBurndown(ctx context.Context, in TicketsGetSprintBurndownInput) (string, error) {
-	return "done: ticketsgetsprintburndown", nil
+	return "ok", nil
 }
 
 // TicketsListAttachmentsInput is the input of TicketsListAttachments.
@@ -3082,7 +3082,7 @@ type TicketsListAttachmentsInput struct {
 //
 //mcp:tool title="List attachments" group=tickets readonly idempotent
 func TicketsListAttachments(ctx context.Context, in TicketsListAttachmentsInput) (string, error) {
-	return "done: ticketslistattachments", nil
+	return "ok", nil
 }
 
 // TicketsCreateAttachmentInput is the input of TicketsCreateAttachment.
@@ -3096,7 +3096,7 @@ type TicketsCreateAttachmentInput struct {
 //
 //mcp:tool title="Create attachment" group=tickets
 func TicketsCreateAttachment(ctx context.Context, in TicketsCreateAttachmentInput) (string, error) {
-	return "done: ticketscreateattachment", nil
+	return "ok", nil
 }
 
 // TicketsListWorklogsInput is the input of TicketsListWorklogs.
@@ -3110,7 +3110,7 @@ type TicketsListWorklogsInput struct {
 //
 //mcp:tool title="List worklogs" group=tickets readonly idempotent
 func TicketsListWorklogs(ctx context.Context, in TicketsListWorklogsInput) (string, error) {
-	return "done: ticketslistworklogs", nil
+	return "ok", nil
 }
 
 // TicketsCreateWorklogInput is the input of TicketsCreateWorklog.
@@ -3125,7 +3125,7 @@ type TicketsCreateWorklogInput struct {
 //
 //mcp:tool title="Create worklog" group=tickets
 func TicketsCreateWorklog(ctx context.Context, in TicketsCreateWorklogInput) (string, error) {
-	return "done: ticketscreateworklog", nil
+	return "ok", nil
 }
 
 // TicketsDeleteWorklogInput is the input of TicketsDeleteWorklog.
@@ -3138,7 +3138,7 @@ type TicketsDeleteWorklogInput struct {
 //
 //mcp:tool title="Delete worklog" group=tickets destructive
 func TicketsDeleteWorklog(ctx context.Context, in TicketsDeleteWorklogInput) (string, error) {
-	return "done: ticketsdeleteworklog", nil
+	return "ok", nil
 }
 
 // TicketsGetTimeReportInput is the input of TicketsGetTimeReport.
@@ -3153,7 +3153,7 @@ type TicketsGetTimeReportInput struct {
 //
 //mcp:tool title="Get time report" group=tickets readonly idempotent
 func TicketsGetTimeReport(ctx context.Context, in TicketsGetTimeReportInput) (string, error) {
-	return "done: ticketsgettimereport", nil
+	return "ok", nil
 }
 
 // TicketsListSlaPoliciesInput is the input of TicketsListSlaPolicies.
@@ -3167,7 +3167,7 @@ type TicketsListSlaPoliciesInput struct {
 //
 //mcp:tool title="List sla policies" group=tickets readonly idempotent
 func TicketsListSlaPolicies(ctx context.Context, in TicketsListSlaPoliciesInput) (string, error) {
-	return "done: ticketslistslapolicies", nil
+	return "ok", nil
 }
 
 // TicketsCreateSlaPolicyInput is the input of TicketsCreateSlaPolicy.
@@ -3183,7 +3183,7 @@ type TicketsCreateSlaPolicyInput struct {
 //
 //mcp:tool title="Create sla policy" group=tickets
 func TicketsCreateSlaPolicy(ctx context.Context, in TicketsCreateSlaPolicyInput) (string, error) {
-	return "done: ticketscreateslapolicy", nil
+	return "ok", nil
 }
 
 // TicketsUpdateSlaPolicyInput is the input of TicketsUpdateSlaPolicy.
@@ -3200,7 +3200,7 @@ type TicketsUpdateSlaPolicyInput struct {
 //
 //mcp:tool title="Update sla policy" group=tickets idempotent
 func TicketsUpdateSlaPolicy(ctx context.Context, in TicketsUpdateSlaPolicyInput) (string, error) {
-	return "done: ticketsupdateslapolicy", nil
+	return "ok", nil
 }
 
 // TicketsDeleteSlaPolicyInput is the input of TicketsDeleteSlaPolicy.
@@ -3213,7 +3213,7 @@ type TicketsDeleteSlaPolicyInput struct {
 //
 //mcp:tool title="Delete sla policy" group=tickets destructive
 func TicketsDeleteSlaPolicy(ctx context.Context, in TicketsDeleteSlaPolicyInput) (string, error) {
-	return "done: ticketsdeleteslapolicy", nil
+	return "ok", nil
 }
 
 // TicketsListSlaBreachesInput is the input of TicketsListSlaBreaches.
@@ -3226,7 +3226,7 @@ type TicketsListSlaBreachesInput struct {
 //
 //mcp:tool title="List sla breaches" group=tickets readonly idempotent
 func TicketsListSlaBreaches(ctx context.Context, in TicketsListSlaBreachesInput) (string, error) {
-	return "done: ticketslistslabreaches", nil
+	return "ok", nil
 }
 
 // DbListClustersInput is the input of DbListClusters.
@@ -3241,7 +3241,7 @@ type DbListClustersInput struct {
 //
 //mcp:tool title="List clusters" group=db readonly idempotent
 func DbListClusters(ctx context.Context, in DbListClustersInput) (string, error) {
-	return "done: dblistclusters", nil
+	return "ok", nil
 }
 
 // DbCreateClusterInput is the input of DbCreateCluster.
@@ -3259,7 +3259,7 @@ type DbCreateClusterInput struct {
 //
 //mcp:tool title="Create cluster" group=db
 func DbCreateCluster(ctx context.Context, in DbCreateClusterInput) (string, error) {
-	return "done: dbcreatecluster", nil
+	return "ok", nil
 }
 
 // DbGetClusterInput is the input of DbGetCluster.
@@ -3272,7 +3272,7 @@ type DbGetClusterInput struct {
 //
 //mcp:tool title="Get cluster" group=db readonly idempotent
 func DbGetCluster(ctx context.Context, in DbGetClusterInput) (string, error) {
-	return "done: dbgetcluster", nil
+	return "ok", nil
 }
 
 // DbUpdateClusterInput is the input of DbUpdateCluster.
@@ -3291,7 +3291,7 @@ type DbUpdateClusterInput struct {
 //
 //mcp:tool title="Update cluster" group=db idempotent
 func DbUpdateCluster(ctx context.Context, in DbUpdateClusterInput) (string, error) {
-	return "done: dbupdatecluster", nil
+	return "ok", nil
 }
 
 // DbDeleteClusterInput is the input of DbDeleteCluster.
@@ -3304,7 +3304,7 @@ type DbDeleteClusterInput struct {
 //
 //mcp:tool title="Delete cluster" group=db destructive
 func DbDeleteCluster(ctx context.Context, in DbDeleteClusterInput) (string, error) {
-	return "done: dbdeletecluster", nil
+	return "ok", nil
 }
 
 // DbFailoverClusterInput is the input of DbFailoverCluster.
@@ -3317,7 +3317,7 @@ type DbFailoverClusterInput struct {
 //
 //mcp:tool title="Failover cluster" group=db
 func DbFailoverCluster(ctx context.Context, in DbFailoverClusterInput) (string, error) {
-	return "done: dbfailovercluster", nil
+	return "ok", nil
 }
 
 // DbRestartClusterInput is the input of DbRestartCluster.
@@ -3330,7 +3330,7 @@ type DbRestartClusterInput struct {
 //
 //mcp:tool title="Restart cluster" group=db
 func DbRestartCluster(ctx context.Context, in DbRestartClusterInput) (string, error) {
-	return "done: dbrestartcluster", nil
+	return "ok", nil
 }
 
 // DbUpgradeClusterVersionInput is the input of DbUpgradeClusterVersion.
@@ -3345,7 +3345,7 @@ type DbUpgradeClusterVersionInput struct {
 //
 //mcp:tool title="Upgrade cluster version" group=db
 func DbUpgradeClusterVersion(ctx context.Context, in DbUpgradeClusterVersionInput) (string, error) {
-	return "done: dbupgradeclusterversion", nil
+	return "ok", nil
 }
 
 // DbGetClusterMetricsInput is the input of DbGetClusterMetrics.
@@ -3360,7 +3360,7 @@ type DbGetClusterMetricsInput struct {
 //
 //mcp:tool title="Get cluster metrics" group=db readonly idempotent
 func DbGetClusterMetrics(ctx context.Context, in DbGetClusterMetricsInput) (string, error) {
-	return "done: dbgetclustermetrics", nil
+	return "ok", nil
 }
 
 // DbSetMaintenanceWindowInput is the input of DbSetMaintenanceWindow.
@@ -3375,7 +3375,7 @@ type DbSetMaintenanceWindowInput struct {
 //
 //mcp:tool title="Set maintenance window" group=db idempotent
 func DbSetMaintenanceWindow(ctx context.Context, in DbSetMaintenanceWindowInput) (string, error) {
-	return "done: dbsetmaintenancewindow", nil
+	return "ok", nil
 }
 
 // DbListDatabasesInput is the input of DbListDatabases.
@@ -3389,7 +3389,7 @@ type DbListDatabasesInput struct {
 //
 //mcp:tool title="List databases" group=db readonly idempotent
 func DbListDatabases(ctx context.Context, in DbListDatabasesInput) (string, error) {
-	return "done: dblistdatabases", nil
+	return "ok", nil
 }
 
 // DbCreateDatabaseInput is the input of DbCreateDatabase.
@@ -3404,7 +3404,7 @@ type DbCreateDatabaseInput struct {
 //
 //mcp:tool title="Create database" group=db
 func DbCreateDatabase(ctx context.Context, in DbCreateDatabaseInput) (string, error) {
-	return "done: dbcreatedatabase", nil
+	return "ok", nil
 }
 
 // DbDeleteDatabaseInput is the input of DbDeleteDatabase.
@@ -3417,7 +3417,7 @@ type DbDeleteDatabaseInput struct {
 //
 //mcp:tool title="Delete database" group=db destructive
 func DbDeleteDatabase(ctx context.Context, in DbDeleteDatabaseInput) (string, error) {
-	return "done: dbdeletedatabase", nil
+	return "ok", nil
 }
 
 // DbListTablesInput is the input of DbListTables.
@@ -3434,7 +3434,7 @@ type DbListTablesInput struct {
 //
 //mcp:tool title="List tables" group=db readonly idempotent
 func DbListTables(ctx context.Context, in DbListTablesInput) (string, error) {
-	return "done: dblisttables", nil
+	return "ok", nil
 }
 
 // DbGetTableInput is the input of DbGetTable.
@@ -3448,7 +3448,7 @@ type DbGetTableInput struct {
 //
 //mcp:tool title="Get table" group=db readonly idempotent
 func DbGetTable(ctx context.Context, in DbGetTableInput) (string, error) {
-	return "done: dbgettable", nil
+	return "ok", nil
 }
 
 // DbGetTableStatsInput is the input of DbGetTableStats.
@@ -3462,7 +3462,7 @@ type DbGetTableStatsInput struct {
 //
 //mcp:tool title="Get table stats" group=db readonly idempotent
 func DbGetTableStats(ctx context.Context, in DbGetTableStatsInput) (string, error) {
-	return "done: dbgettablestats", nil
+	return "ok", nil
 }
 
 // DbListTableIndexesInput is the input of DbListTableIndexes.
@@ -3476,7 +3476,7 @@ type DbListTableIndexesInput struct {
 //
 //mcp:tool title="List table indexes" group=db readonly idempotent
 func DbListTableIndexes(ctx context.Context, in DbListTableIndexesInput) (string, error) {
-	return "done: dblisttableindexes", nil
+	return "ok", nil
 }
 
 // DbListQueriesInput is the input of DbListQueries.
@@ -3492,7 +3492,7 @@ type DbListQueriesInput struct {
 //
 //mcp:tool title="List queries" group=db readonly idempotent
 func DbListQueries(ctx context.Context, in DbListQueriesInput) (string, error) {
-	return "done: dblistqueries", nil
+	return "ok", nil
 }
 
 // DbRunQueryInput is the input of DbRunQuery.
@@ -3508,7 +3508,7 @@ type DbRunQueryInput struct {
 //
 //mcp:tool title="Run query" group=db readonly idempotent
 func DbRunQuery(ctx context.Context, in DbRunQueryInput) (string, error) {
-	return "done: dbrunquery", nil
+	return "ok", nil
 }
 
 // DbExplainQueryInput is the input of DbExplainQuery.
@@ -3523,7 +3523,7 @@ type DbExplainQueryInput struct {
 //
 //mcp:tool title="Explain query" group=db readonly idempotent
 func DbExplainQuery(ctx context.Context, in DbExplainQueryInput) (string, error) {
-	return "done: dbexplainquery", nil
+	return "ok", nil
 }
 
 // DbCancelQueryInput is the input of DbCancelQuery.
@@ -3537,7 +3537,7 @@ type DbCancelQueryInput struct {
 //
 //mcp:tool title="Cancel query" group=db destructive
 func DbCancelQuery(ctx context.Context, in DbCancelQueryInput) (string, error) {
-	return "done: dbcancelquery", nil
+	return "ok", nil
 }
 
 // DbListSlowQueriesInput is the input of DbListSlowQueries.
@@ -3551,7 +3551,7 @@ type DbListSlowQueriesInput struct {
 //
 //mcp:tool title="List slow queries" group=db readonly idempotent
 func DbListSlowQueries(ctx context.Context, in DbListSlowQueriesInput) (string, error) {
-	return "done: dblistslowqueries", nil
+	return "ok", nil
 }
 
 // DbListBackupsInput is the input of DbListBackups.
@@ -3566,7 +3566,7 @@ type DbListBackupsInput struct {
 //
 //mcp:tool title="List backups" group=db readonly idempotent
 func DbListBackups(ctx context.Context, in DbListBackupsInput) (string, error) {
-	return "done: dblistbackups", nil
+	return "ok", nil
 }
 
 // DbCreateBackupInput is the input of DbCreateBackup.
@@ -3580,7 +3580,7 @@ type DbCreateBackupInput struct {
 //
 //mcp:tool title="Create backup" group=db
 func DbCreateBackup(ctx context.Context, in DbCreateBackupInput) (string, error) {
-	return "done: dbcreatebackup", nil
+	return "ok", nil
 }
 
 // DbGetBackupInput is the input of DbGetBackup.
@@ -3593,7 +3593,7 @@ type DbGetBackupInput struct {
 //
 //mcp:tool title="Get backup" group=db readonly idempotent
 func DbGetBackup(ctx context.Context, in DbGetBackupInput) (string, error) {
-	return "done: dbgetbackup", nil
+	return "ok", nil
 }
 
 // DbDeleteBackupInput is the input of DbDeleteBackup.
@@ -3606,7 +3606,7 @@ type DbDeleteBackupInput struct {
 //
 //mcp:tool title="Delete backup" group=db destructive
 func DbDeleteBackup(ctx context.Context, in DbDeleteBackupInput) (string, error) {
-	return "done: dbdeletebackup", nil
+	return "ok", nil
 }
 
 // DbRestoreBackupInput is the input of DbRestoreBackup.
@@ -3620,7 +3620,7 @@ type DbRestoreBackupInput struct {
 //
 //mcp:tool title="Restore backup" group=db
 func DbRestoreBackup(ctx context.Context, in DbRestoreBackupInput) (string, error) {
-	return "done: dbrestorebackup", nil
+	return "ok", nil
 }
 
 // DbRestoreClusterToTimeInput is the input of DbRestoreClusterToTime.
@@ -3634,7 +3634,7 @@ type DbRestoreClusterToTimeInput struct {
 //
 //mcp:tool title="Restore cluster to time" group=db
 func DbRestoreClusterToTime(ctx context.Context, in DbRestoreClusterToTimeInput) (string, error) {
-	return "done: dbrestoreclustertotime", nil
+	return "ok", nil
 }
 
 // DbListReplicasInput is the input of DbListReplicas.
@@ -3648,7 +3648,7 @@ type DbListReplicasInput struct {
 //
 //mcp:tool title="List replicas" group=db readonly idempotent
 func DbListReplicas(ctx context.Context, in DbListReplicasInput) (string, error) {
-	return "done: dblistreplicas", nil
+	return "ok", nil
 }
 
 // DbCreateReplicaInput is the input of DbCreateReplica.
@@ -3663,7 +3663,7 @@ type DbCreateReplicaInput struct {
 //
 //mcp:tool title="Create replica" group=db
 func DbCreateReplica(ctx context.Context, in DbCreateReplicaInput) (string, error) {
-	return "done: dbcreatereplica", nil
+	return "ok", nil
 }
 
 // DbGetReplicaInput is the input of DbGetReplica.
@@ -3676,7 +3676,7 @@ type DbGetReplicaInput struct {
 //
 //mcp:tool title="Get replica" group=db readonly idempotent
 func DbGetReplica(ctx context.Context, in DbGetReplicaInput) (string, error) {
-	return "done: dbgetreplica", nil
+	return "ok", nil
 }
 
 // DbDeleteReplicaInput is the input of DbDeleteReplica.
@@ -3689,7 +3689,7 @@ type DbDeleteReplicaInput struct {
 //
 //mcp:tool title="Delete replica" group=db destructive
 func DbDeleteReplica(ctx context.Context, in DbDeleteReplicaInput) (string, error) {
-	return "done: dbdeletereplica", nil
+	return "ok", nil
 }
 
 // DbPromoteReplicaInput is the input of DbPromoteReplica.
@@ -3702,7 +3702,7 @@ type DbPromoteReplicaInput struct {
 //
 //mcp:tool title="Promote replica" group=db
 func DbPromoteReplica(ctx context.Context, in DbPromoteReplicaInput) (string, error) {
-	return "done: dbpromotereplica", nil
+	return "ok", nil
 }
 
 // DbGetReplicationLagInput is the input of DbGetReplicationLag.
@@ -3714,7 +3714,7 @@ type DbGetReplicationLagInput struct {
 //
 //mcp:tool title="Get replication lag" group=db readonly idempotent
 func DbGetReplicationLag(ctx context.Context, in DbGetReplicationLagInput) (string, error) {
-	return "done: dbgetreplicationlag", nil
+	return "ok", nil
 }
 
 // DbListDbUsersInput is the input of DbListDbUsers.
@@ -3728,7 +3728,7 @@ type DbListDbUsersInput struct {
 //
 //mcp:tool title="List db users" group=db readonly idempotent
 func DbListDbUsers(ctx context.Context, in DbListDbUsersInput) (string, error) {
-	return "done: dblistdbusers", nil
+	return "ok", nil
 }
 
 // DbCreateDbUserInput is the input of DbCreateDbUser.
@@ -3743,7 +3743,7 @@ type DbCreateDbUserInput struct {
 //
 //mcp:tool title="Create db user" group=db
 func DbCreateDbUser(ctx context.Context, in DbCreateDbUserInput) (string, error) {
-	return "done: dbcreatedbuser", nil
+	return "ok", nil
 }
 
 // DbUpdateDbUserInput is the input of DbUpdateDbUser.
@@ -3758,7 +3758,7 @@ type DbUpdateDbUserInput struct {
 //
 //mcp:tool title="Update db user" group=db idempotent
 func DbUpdateDbUser(ctx context.Context, in DbUpdateDbUserInput) (string, error) {
-	return "done: dbupdatedbuser", nil
+	return "ok", nil
 }
 
 // DbDeleteDbUserInput is the input of DbDeleteDbUser.
@@ -3771,7 +3771,7 @@ type DbDeleteDbUserInput struct {
 //
 //mcp:tool title="Delete db user" group=db destructive
 func DbDeleteDbUser(ctx context.Context, in DbDeleteDbUserInput) (string, error) {
-	return "done: dbdeletedbuser", nil
+	return "ok", nil
 }
 
 // DbGrantDatabasePrivilegesInput is the input of DbGrantDatabasePrivileges.
@@ -3787,7 +3787,7 @@ type DbGrantDatabasePrivilegesInput struct {
 //
 //mcp:tool title="Grant database privileges" group=db idempotent
 func DbGrantDatabasePrivileges(ctx context.Context, in DbGrantDatabasePrivilegesInput) (string, error) {
-	return "done: dbgrantdatabaseprivileges", nil
+	return "ok", nil
 }
 
 // DbListMigrationsInput is the input of DbListMigrations.
@@ -3802,7 +3802,7 @@ type DbListMigrationsInput struct {
 //
 //mcp:tool title="List migrations" group=db readonly idempotent
 func DbListMigrations(ctx context.Context, in DbListMigrationsInput) (string, error) {
-	return "done: dblistmigrations", nil
+	return "ok", nil
 }
 
 // DbApplyMigrationsInput is the input of DbApplyMigrations.
@@ -3817,7 +3817,7 @@ type DbApplyMigrationsInput struct {
 //
 //mcp:tool title="Apply migrations" group=db
 func DbApplyMigrations(ctx context.Context, in DbApplyMigrationsInput) (string, error) {
-	return "done: dbapplymigrations", nil
+	return "ok", nil
 }
 
 // DbRollbackMigrationInput is the input of DbRollbackMigration.
@@ -3830,7 +3830,7 @@ type DbRollbackMigrationInput struct {
 //
 //mcp:tool title="Rollback migration" group=db destructive
 func DbRollbackMigration(ctx context.Context, in DbRollbackMigrationInput) (string, error) {
-	return "done: dbrollbackmigration", nil
+	return "ok", nil
 }
 
 // CrmListContactsInput is the input of CrmListContacts.
@@ -3847,7 +3847,7 @@ type CrmListContactsInput struct {
 //
 //mcp:tool title="List contacts" group=crm readonly idempotent
 func CrmListContacts(ctx context.Context, in CrmListContactsInput) (string, error) {
-	return "done: crmlistcontacts", nil
+	return "ok", nil
 }
 
 // CrmCreateContactInput is the input of CrmCreateContact.
@@ -3865,7 +3865,7 @@ type CrmCreateContactInput struct {
 //
 //mcp:tool title="Create contact" group=crm
 func CrmCreateContact(ctx context.Context, in CrmCreateContactInput) (string, error) {
-	return "done: crmcreatecontact", nil
+	return "ok", nil
 }
 
 // CrmGetContactInput is the input of CrmGetContact.
@@ -3877,7 +3877,7 @@ type CrmGetContactInput struct {
 //
 //mcp:tool title="Get contact" group=crm readonly idempotent
 func CrmGetContact(ctx context.Context, in CrmGetContactInput) (string, error) {
-	return "done: crmgetcontact", nil
+	return "ok", nil
 }
 
 // CrmUpdateContactInput is the input of CrmUpdateContact.
@@ -3896,7 +3896,7 @@ type CrmUpdateContactInput struct {
 //
 //mcp:tool title="Update contact" group=crm idempotent
 func CrmUpdateContact(ctx context.Context, in CrmUpdateContactInput) (string, error) {
-	return "done: crmupdatecontact", nil
+	return "ok", nil
 }
 
 // CrmDeleteContactInput is the input of CrmDeleteContact.
@@ -3908,7 +3908,7 @@ type CrmDeleteContactInput struct {
 //
 //mcp:tool title="Delete contact" group=crm destructive
 func CrmDeleteContact(ctx context.Context, in CrmDeleteContactInput) (string, error) {
-	return "done: crmdeletecontact", nil
+	return "ok", nil
 }
 
 // CrmMergeContactsInput is the input of CrmMergeContacts.
@@ -3921,7 +3921,7 @@ type CrmMergeContactsInput struct {
 //
 //mcp:tool title="Merge contacts" group=crm destructive
 func CrmMergeContacts(ctx context.Context, in CrmMergeContactsInput) (string, error) {
-	return "done: crmmergecontacts", nil
+	return "ok", nil
 }
 
 // CrmImportContactsInput is the input of CrmImportContacts.
@@ -3935,7 +3935,7 @@ type CrmImportContactsInput struct {
 //
 //mcp:tool title="Import contacts" group=crm
 func CrmImportContacts(ctx context.Context, in CrmImportContactsInput) (string, error) {
-	return "done: crmimportcontacts", nil
+	return "ok", nil
 }
 
 // CrmUnsubscribeContactInput is the input of CrmUnsubscribeContact.
@@ -3947,7 +3947,7 @@ type CrmUnsubscribeContactInput struct {
 //
 //mcp:tool title="Unsubscribe contact" group=crm idempotent
 func CrmUnsubscribeContact(ctx context.Context, in CrmUnsubscribeContactInput) (string, error) {
-	return "done: crmunsubscribecontact", nil
+	return "ok", nil
 }
 
 // CrmListCompaniesInput is the input of CrmListCompanies.
@@ -3963,7 +3963,7 @@ type CrmListCompaniesInput struct {
 //
 //mcp:tool title="List companies" group=crm readonly idempotent
 func CrmListCompanies(ctx context.Context, in CrmListCompaniesInput) (string, error) {
-	return "done: crmlistcompanies", nil
+	return "ok", nil
 }
 
 // CrmCreateCompanyInput is the input of CrmCreateCompany.
@@ -3980,7 +3980,7 @@ type CrmCreateCompanyInput struct {
 //
 //mcp:tool title="Create company" group=crm
 func CrmCreateCompany(ctx context.Context, in CrmCreateCompanyInput) (string, error) {
-	return "done: crmcreatecompany", nil
+	return "ok", nil
 }
 
 // CrmGetCompanyInput is the input of CrmGetCompany.
@@ -3992,7 +3992,7 @@ type CrmGetCompanyInput struct {
 //
 //mcp:tool title="Get company" group=crm readonly idempotent
 func CrmGetCompany(ctx context.Context, in CrmGetCompanyInput) (string, error) {
-	return "done: crmgetcompany", nil
+	return "ok", nil
 }
 
 // CrmUpdateCompanyInput is the input of CrmUpdateCompany.
@@ -4010,7 +4010,7 @@ type CrmUpdateCompanyInput struct {
 //
 //mcp:tool title="Update company" group=crm idempotent
 func CrmUpdateCompany(ctx context.Context, in CrmUpdateCompanyInput) (string, error) {
-	return "done: crmupdatecompany", nil
+	return "ok", nil
 }
 
 // CrmDeleteCompanyInput is the input of CrmDeleteCompany.
@@ -4022,7 +4022,7 @@ type CrmDeleteCompanyInput struct {
 //
 //mcp:tool title="Delete company" group=crm destructive
 func CrmDeleteCompany(ctx context.Context, in CrmDeleteCompanyInput) (string, error) {
-	return "done: crmdeletecompany", nil
+	return "ok", nil
 }
 
 // CrmEnrichCompanyInput is the input of CrmEnrichCompany.
@@ -4034,7 +4034,7 @@ type CrmEnrichCompanyInput struct {
 //
 //mcp:tool title="Enrich company" group=crm idempotent
 func CrmEnrichCompany(ctx context.Context, in CrmEnrichCompanyInput) (string, error) {
-	return "done: crmenrichcompany", nil
+	return "ok", nil
 }
 
 // CrmListDealsInput is the input of CrmListDeals.
@@ -4052,7 +4052,7 @@ type CrmListDealsInput struct {
 //
 //mcp:tool title="List deals" group=crm readonly idempotent
 func CrmListDeals(ctx context.Context, in CrmListDealsInput) (string, error) {
-	return "done: crmlistdeals", nil
+	return "ok", nil
 }
 
 // CrmCreateDealInput is the input of CrmCreateDeal.
@@ -4072,7 +4072,7 @@ type CrmCreateDealInput struct {
 //
 //mcp:tool title="Create deal" group=crm
 func CrmCreateDeal(ctx context.Context, in CrmCreateDealInput) (string, error) {
-	return "done: crmcreatedeal", nil
+	return "ok", nil
 }
 
 // CrmGetDealInput is the input of CrmGetDeal.
@@ -4084,7 +4084,7 @@ type CrmGetDealInput struct {
 //
 //mcp:tool title="Get deal" group=crm readonly idempotent
 func CrmGetDeal(ctx context.Context, in CrmGetDealInput) (string, error) {
-	return "done: crmgetdeal", nil
+	return "ok", nil
 }
 
 // CrmUpdateDealInput is the input of CrmUpdateDeal.
@@ -4104,7 +4104,7 @@ type CrmUpdateDealInput struct {
 //
 //mcp:tool title="Update deal" group=crm idempotent
 func CrmUpdateDeal(ctx context.Context, in CrmUpdateDealInput) (string, error) {
-	return "done: crmupdatedeal", nil
+	return "ok", nil
 }
 
 // CrmDeleteDealInput is the input of CrmDeleteDeal.
@@ -4116,7 +4116,7 @@ type CrmDeleteDealInput struct {
 //
 //mcp:tool title="Delete deal" group=crm destructive
 func CrmDeleteDeal(ctx context.Context, in CrmDeleteDealInput) (string, error) {
-	return "done: crmdeletedeal", nil
+	return "ok", nil
 }
 
 // CrmMoveDealStageInput is the input of CrmMoveDealStage.
@@ -4129,7 +4129,7 @@ type CrmMoveDealStageInput struct {
 //
 //mcp:tool title="Move deal stage" group=crm idempotent
 func CrmMoveDealStage(ctx context.Context, in CrmMoveDealStageInput) (string, error) {
-	return "done: crmmovedealstage", nil
+	return "ok", nil
 }
 
 // CrmMarkDealWonInput is the input of CrmMarkDealWon.
@@ -4142,7 +4142,7 @@ type CrmMarkDealWonInput struct {
 //
 //mcp:tool title="Mark deal won" group=crm idempotent
 func CrmMarkDealWon(ctx context.Context, in CrmMarkDealWonInput) (string, error) {
-	return "done: crmmarkdealwon", nil
+	return "ok", nil
 }
 
 // CrmMarkDealLostInput is the input of CrmMarkDealLost.
@@ -4156,7 +4156,7 @@ type CrmMarkDealLostInput struct {
 //
 //mcp:tool title="Mark deal lost" group=crm idempotent
 func CrmMarkDealLost(ctx context.Context, in CrmMarkDealLostInput) (string, error) {
-	return "done: crmmarkdeallost", nil
+	return "ok", nil
 }
 
 // CrmGetSalesForecastInput is the input of CrmGetSalesForecast.
@@ -4170,7 +4170,7 @@ type CrmGetSalesForecastInput struct {
 //
 //mcp:tool title="Get sales forecast" group=crm readonly idempotent
 func CrmGetSalesForecast(ctx context.Context, in CrmGetSalesForecastInput) (string, error) {
-	return "done: crmgetsalesforecast", nil
+	return "ok", nil
 }
 
 // CrmListPipelinesInput is the input of CrmListPipelines.
@@ -4183,7 +4183,7 @@ type CrmListPipelinesInput struct {
 //
 //mcp:tool title="List pipelines" group=crm readonly idempotent
 func CrmListPipelines(ctx context.Context, in CrmListPipelinesInput) (string, error) {
-	return "done: crmlistpipelines", nil
+	return "ok", nil
 }
 
 // CrmGetPipelineInput is the input of CrmGetPipeline.
@@ -4195,7 +4195,7 @@ type CrmGetPipelineInput struct {
 //
 //mcp:tool title="Get pipeline" group=crm readonly idempotent
 func CrmGetPipeline(ctx context.Context, in CrmGetPipelineInput) (string, error) {
-	return "done: crmgetpipeline", nil
+	return "ok", nil
 }
 
 // CrmListActivitiesInput is the input of CrmListActivities.
@@ -4212,7 +4212,7 @@ type CrmListActivitiesInput struct {
 //
 //mcp:tool title="List activities" group=crm readonly idempotent
 func CrmListActivities(ctx context.Context, in CrmListActivitiesInput) (string, error) {
-	return "done: crmlistactivities", nil
+	return "ok", nil
 }
 
 // CrmCreateActivityInput is the input of CrmCreateActivity.
@@ -4230,7 +4230,7 @@ type CrmCreateActivityInput struct {
 //
 //mcp:tool title="Create activity" group=crm
 func CrmCreateActivity(ctx context.Context, in CrmCreateActivityInput) (string, error) {
-	return "done: crmcreateactivity", nil
+	return "ok", nil
 }
 
 // CrmUpdateActivityInput is the input of CrmUpdateActivity.
@@ -4247,7 +4247,7 @@ type CrmUpdateActivityInput struct {
 //
 //mcp:tool title="Update activity" group=crm idempotent
 func CrmUpdateActivity(ctx context.Context, in CrmUpdateActivityInput) (string, error) {
-	return "done: crmupdateactivity", nil
+	return "ok", nil
 }
 
 // CrmDeleteActivityInput is the input of CrmDeleteActivity.
@@ -4259,7 +4259,7 @@ type CrmDeleteActivityInput struct {
 //
 //mcp:tool title="Delete activity" group=crm destructive
 func CrmDeleteActivity(ctx context.Context, in CrmDeleteActivityInput) (string, error) {
-	return "done: crmdeleteactivity", nil
+	return "ok", nil
 }
 
 // CrmCompleteActivityInput is the input of CrmCompleteActivity.
@@ -4272,7 +4272,7 @@ type CrmCompleteActivityInput struct {
 //
 //mcp:tool title="Complete activity" group=crm idempotent
 func CrmCompleteActivity(ctx context.Context, in CrmCompleteActivityInput) (string, error) {
-	return "done: crmcompleteactivity", nil
+	return "ok", nil
 }
 
 // CrmListNotesInput is the input of CrmListNotes.
@@ -4286,7 +4286,7 @@ type CrmListNotesInput struct {
 //
 //mcp:tool title="List notes" group=crm readonly idempotent
 func CrmListNotes(ctx context.Context, in CrmListNotesInput) (string, error) {
-	return "done: crmlistnotes", nil
+	return "ok", nil
 }
 
 // CrmCreateNoteInput is the input of CrmCreateNote.
@@ -4299,7 +4299,7 @@ type CrmCreateNoteInput struct {
 //
 //mcp:tool title="Create note" group=crm
 func CrmCreateNote(ctx context.Context, in CrmCreateNoteInput) (string, error) {
-	return "done: crmcreatenote", nil
+	return "ok", nil
 }
 
 // CrmListEmailCampaignsInput is the input of CrmListEmailCampaigns.
@@ -4313,7 +4313,7 @@ type CrmListEmailCampaignsInput struct {
 //
 //mcp:tool title="List email campaigns" group=crm readonly idempotent
 func CrmListEmailCampaigns(ctx context.Context, in CrmListEmailCampaignsInput) (string, error) {
-	return "done: crmlistemailcampaigns", nil
+	return "ok", nil
 }
 
 // CrmCreateEmailCampaignInput is the input of CrmCreateEmailCampaign.
@@ -4329,7 +4329,7 @@ type CrmCreateEmailCampaignInput struct {
 //
 //mcp:tool title="Create email campaign" group=crm
 func CrmCreateEmailCampaign(ctx context.Context, in CrmCreateEmailCampaignInput) (string, error) {
-	return "done: crmcreateemailcampaign", nil
+	return "ok", nil
 }
 
 // CrmGetEmailCampaignInput is the input of CrmGetEmailCampaign.
@@ -4341,7 +4341,7 @@ type CrmGetEmailCampaignInput struct {
 //
 //mcp:tool title="Get email campaign" group=crm readonly idempotent
 func CrmGetEmailCampaign(ctx context.Context, in CrmGetEmailCampaignInput) (string, error) {
-	return "done: crmgetemailcampaign", nil
+	return "ok", nil
 }
 
 // CrmUpdateEmailCampaignInput is the input of CrmUpdateEmailCampaign.
@@ -4358,7 +4358,7 @@ type CrmUpdateEmailCampaignInput struct {
 //
 //mcp:tool title="Update email campaign" group=crm idempotent
 func CrmUpdateEmailCampaign(ctx context.Context, in CrmUpdateEmailCampaignInput) (string, error) {
-	return "done: crmupdateemailcampaign", nil
+	return "ok", nil
 }
 
 // CrmDeleteEmailCampaignInput is the input of CrmDeleteEmailCampaign.
@@ -4370,7 +4370,7 @@ type CrmDeleteEmailCampaignInput struct {
 //
 //mcp:tool title="Delete email campaign" group=crm destructive
 func CrmDeleteEmailCampaign(ctx context.Context, in CrmDeleteEmailCampaignInput) (string, error) {
-	return "done: crmdeleteemailcampaign", nil
+	return "ok", nil
 }
 
 // CrmScheduleCampaignInput is the input of CrmScheduleCampaign.
@@ -4383,7 +4383,7 @@ type CrmScheduleCampaignInput struct {
 //
 //mcp:tool title="Schedule campaign" group=crm idempotent
 func CrmScheduleCampaign(ctx context.Context, in CrmScheduleCampaignInput) (string, error) {
-	return "done: crmschedulecampaign", nil
+	return "ok", nil
 }
 
 // CrmSendTestEmailInput is the input of CrmSendTestEmail.
@@ -4396,7 +4396,7 @@ type CrmSendTestEmailInput struct {
 //
 //mcp:tool title="Send test email" group=crm
 func CrmSendTestEmail(ctx context.Context, in CrmSendTestEmailInput) (string, error) {
-	return "done: crmsendtestemail", nil
+	return "ok", nil
 }
 
 // CrmGetCampaignReportInput is the input of CrmGetCampaignReport.
@@ -4408,7 +4408,7 @@ type CrmGetCampaignReportInput struct {
 //
 //mcp:tool title="Get campaign report" group=crm readonly idempotent
 func CrmGetCampaignReport(ctx context.Context, in CrmGetCampaignReportInput) (string, error) {
-	return "done: crmgetcampaignreport", nil
+	return "ok", nil
 }
 
 // CrmListListsInput is the input of CrmListLists.
@@ -4421,7 +4421,7 @@ type CrmListListsInput struct {
 //
 //mcp:tool title="List lists" group=crm readonly idempotent
 func CrmListLists(ctx context.Context, in CrmListListsInput) (string, error) {
-	return "done: crmlistlists", nil
+	return "ok", nil
 }
 
 // CrmCreateListInput is the input of CrmCreateList.
@@ -4434,7 +4434,7 @@ type CrmCreateListInput struct {
 //
 //mcp:tool title="Create list" group=crm
 func CrmCreateList(ctx context.Context, in CrmCreateListInput) (string, error) {
-	return "done: crmcreatelist", nil
+	return "ok", nil
 }
 
 // CrmGetListInput is the input of CrmGetList.
@@ -4446,7 +4446,7 @@ type CrmGetListInput struct {
 //
 //mcp:tool title="Get list" group=crm readonly idempotent
 func CrmGetList(ctx context.Context, in CrmGetListInput) (string, error) {
-	return "done: crmgetlist", nil
+	return "ok", nil
 }
 
 // CrmDeleteListInput is the input of CrmDeleteList.
@@ -4458,7 +4458,7 @@ type CrmDeleteListInput struct {
 //
 //mcp:tool title="Delete list" group=crm destructive
 func CrmDeleteList(ctx context.Context, in CrmDeleteListInput) (string, error) {
-	return "done: crmdeletelist", nil
+	return "ok", nil
 }
 
 // CrmAddContactsToListInput is the input of CrmAddContactsToList.
@@ -4471,7 +4471,7 @@ type CrmAddContactsToListInput struct {
 //
 //mcp:tool title="Add contacts to list" group=crm idempotent
 func CrmAddContactsToList(ctx context.Context, in CrmAddContactsToListInput) (string, error) {
-	return "done: crmaddcontactstolist", nil
+	return "ok", nil
 }
 
 // PaymentsListCustomersInput is the input of PaymentsListCustomers.
@@ -4486,7 +4486,7 @@ type PaymentsListCustomersInput struct {
 //
 //mcp:tool title="List customers" group=payments readonly idempotent
 func PaymentsListCustomers(ctx context.Context, in PaymentsListCustomersInput) (string, error) {
-	return "done: paymentslistcustomers", nil
+	return "ok", nil
 }
 
 // PaymentsCreateCustomerInput is the input of PaymentsCreateCustomer.
@@ -4503,7 +4503,7 @@ type PaymentsCreateCustomerInput struct {
 //
 //mcp:tool title="Create customer" group=payments
 func PaymentsCreateCustomer(ctx context.Context, in PaymentsCreateCustomerInput) (string, error) {
-	return "done: paymentscreatecustomer", nil
+	return "ok", nil
 }
 
 // PaymentsGetCustomerInput is the input of PaymentsGetCustomer.
@@ -4515,7 +4515,7 @@ type PaymentsGetCustomerInput struct {
 //
 //mcp:tool title="Get customer" group=payments readonly idempotent
 func PaymentsGetCustomer(ctx context.Context, in PaymentsGetCustomerInput) (string, error) {
-	return "done: paymentsgetcustomer", nil
+	return "ok", nil
 }
 
 // PaymentsUpdateCustomerInput is the input of PaymentsUpdateCustomer.
@@ -4533,7 +4533,7 @@ type PaymentsUpdateCustomerInput struct {
 //
 //mcp:tool title="Update customer" group=payments idempotent
 func PaymentsUpdateCustomer(ctx context.Context, in PaymentsUpdateCustomerInput) (string, error) {
-	return "done: paymentsupdatecustomer", nil
+	return "ok", nil
 }
 
 // PaymentsDeleteCustomerInput is the input of PaymentsDeleteCustomer.
@@ -4545,7 +4545,7 @@ type PaymentsDeleteCustomerInput struct {
 //
 //mcp:tool title="Delete customer" group=payments destructive
 func PaymentsDeleteCustomer(ctx context.Context, in PaymentsDeleteCustomerInput) (string, error) {
-	return "done: paymentsdeletecustomer", nil
+	return "ok", nil
 }
 
 // PaymentsGetCustomerBalanceInput is the input of PaymentsGetCustomerBalance.
@@ -4557,7 +4557,7 @@ type PaymentsGetCustomerBalanceInput struct {
 //
 //mcp:tool title="Get customer balance" group=payments readonly idempotent
 func PaymentsGetCustomerBalance(ctx context.Context, in PaymentsGetCustomerBalanceInput) (string, error) {
-	return "done: paymentsgetcustomerbalance", nil
+	return "ok", nil
 }
 
 // PaymentsListChargesInput is the input of PaymentsListCharges.
@@ -4573,7 +4573,7 @@ type PaymentsListChargesInput struct {
 //
 //mcp:tool title="List charges" group=payments readonly idempotent
 func PaymentsListCharges(ctx context.Context, in PaymentsListChargesInput) (string, error) {
-	return "done: paymentslistcharges", nil
+	return "ok", nil
 }
 
 // PaymentsCreateChargeInput is the input of PaymentsCreateCharge.
@@ -4590,7 +4590,7 @@ type PaymentsCreateChargeInput struct {
 //
 //mcp:tool title="Create charge" group=payments
 func PaymentsCreateCharge(ctx context.Context, in PaymentsCreateChargeInput) (string, error) {
-	return "done: paymentscreatecharge", nil
+	return "ok", nil
 }
 
 // PaymentsGetChargeInput is the input of PaymentsGetCharge.
@@ -4602,7 +4602,7 @@ type PaymentsGetChargeInput struct {
 //
 //mcp:tool title="Get charge" group=payments readonly idempotent
 func PaymentsGetCharge(ctx context.Context, in PaymentsGetChargeInput) (string, error) {
-	return "done: paymentsgetcharge", nil
+	return "ok", nil
 }
 
 // PaymentsCaptureChargeInput is the input of PaymentsCaptureCharge.
@@ -4615,7 +4615,7 @@ type PaymentsCaptureChargeInput struct {
 //
 //mcp:tool title="Capture charge" group=payments idempotent
 func PaymentsCaptureCharge(ctx context.Context, in PaymentsCaptureChargeInput) (string, error) {
-	return "done: paymentscapturecharge", nil
+	return "ok", nil
 }
 
 // PaymentsRefundChargeInput is the input of PaymentsRefundCharge.
@@ -4629,7 +4629,7 @@ type PaymentsRefundChargeInput struct {
 //
 //mcp:tool title="Refund charge" group=payments
 func PaymentsRefundCharge(ctx context.Context, in PaymentsRefundChargeInput) (string, error) {
-	return "done: paymentsrefundcharge", nil
+	return "ok", nil
 }
 
 // PaymentsListRefundsInput is the input of PaymentsListRefunds.
@@ -4644,7 +4644,7 @@ type PaymentsListRefundsInput struct {
 //
 //mcp:tool title="List refunds" group=payments readonly idempotent
 func PaymentsListRefunds(ctx context.Context, in PaymentsListRefundsInput) (string, error) {
-	return "done: paymentslistrefunds", nil
+	return "ok", nil
 }
 
 // PaymentsGetRefundInput is the input of PaymentsGetRefund.
@@ -4656,7 +4656,7 @@ type PaymentsGetRefundInput struct {
 //
 //mcp:tool title="Get refund" group=payments readonly idempotent
 func PaymentsGetRefund(ctx context.Context, in PaymentsGetRefundInput) (string, error) {
-	return "done: paymentsgetrefund", nil
+	return "ok", nil
 }
 
 // PaymentsCancelRefundInput is the input of PaymentsCancelRefund.
@@ -4668,7 +4668,7 @@ type PaymentsCancelRefundInput struct {
 //
 //mcp:tool title="Cancel refund" group=payments destructive
 func PaymentsCancelRefund(ctx context.Context, in PaymentsCancelRefundInput) (string, error) {
-	return "done: paymentscancelrefund", nil
+	return "ok", nil
 }
 
 // PaymentsListInvoicesInput is the input of PaymentsListInvoices.
@@ -4684,7 +4684,7 @@ type PaymentsListInvoicesInput struct {
 //
 //mcp:tool title="List invoices" group=payments readonly idempotent
 func PaymentsListInvoices(ctx context.Context, in PaymentsListInvoicesInput) (string, error) {
-	return "done: paymentslistinvoices", nil
+	return "ok", nil
 }
 
 // PaymentsCreateInvoiceInput is the input of PaymentsCreateInvoice.
@@ -4700,7 +4700,7 @@ type PaymentsCreateInvoiceInput struct {
 //
 //mcp:tool title="Create invoice" group=payments
 func PaymentsCreateInvoice(ctx context.Context, in PaymentsCreateInvoiceInput) (string, error) {
-	return "done: paymentscreateinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsGetInvoiceInput is the input of PaymentsGetInvoice.
@@ -4712,7 +4712,7 @@ type PaymentsGetInvoiceInput struct {
 //
 //mcp:tool title="Get invoice" group=payments readonly idempotent
 func PaymentsGetInvoice(ctx context.Context, in PaymentsGetInvoiceInput) (string, error) {
-	return "done: paymentsgetinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsUpdateInvoiceInput is the input of PaymentsUpdateInvoice.
@@ -4729,7 +4729,7 @@ type PaymentsUpdateInvoiceInput struct {
 //
 //mcp:tool title="Update invoice" group=payments idempotent
 func PaymentsUpdateInvoice(ctx context.Context, in PaymentsUpdateInvoiceInput) (string, error) {
-	return "done: paymentsupdateinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsDeleteInvoiceInput is the input of PaymentsDeleteInvoice.
@@ -4741,7 +4741,7 @@ type PaymentsDeleteInvoiceInput struct {
 //
 //mcp:tool title="Delete invoice" group=payments destructive
 func PaymentsDeleteInvoice(ctx context.Context, in PaymentsDeleteInvoiceInput) (string, error) {
-	return "done: paymentsdeleteinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsFinalizeInvoiceInput is the input of PaymentsFinalizeInvoice.
@@ -4753,7 +4753,7 @@ type PaymentsFinalizeInvoiceInput struct {
 //
 //mcp:tool title="Finalize invoice" group=payments idempotent
 func PaymentsFinalizeInvoice(ctx context.Context, in PaymentsFinalizeInvoiceInput) (string, error) {
-	return "done: paymentsfinalizeinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsSendInvoiceInput is the input of PaymentsSendInvoice.
@@ -4765,7 +4765,7 @@ type PaymentsSendInvoiceInput struct {
 //
 //mcp:tool title="Send invoice" group=payments
 func PaymentsSendInvoice(ctx context.Context, in PaymentsSendInvoiceInput) (string, error) {
-	return "done: paymentssendinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsVoidInvoiceInput is the input of PaymentsVoidInvoice.
@@ -4777,7 +4777,7 @@ type PaymentsVoidInvoiceInput struct {
 //
 //mcp:tool title="Void invoice" group=payments destructive
 func PaymentsVoidInvoice(ctx context.Context, in PaymentsVoidInvoiceInput) (string, error) {
-	return "done: paymentsvoidinvoice", nil
+	return "ok", nil
 }
 
 // PaymentsMarkInvoicePaidInput is the input of PaymentsMarkInvoicePaid.
@@ -4790,7 +4790,7 @@ type PaymentsMarkInvoicePaidInput struct {
 //
 //mcp:tool title="Mark invoice paid" group=payments idempotent
 func PaymentsMarkInvoicePaid(ctx context.Context, in PaymentsMarkInvoicePaidInput) (string, error) {
-	return "done: paymentsmarkinvoicepaid", nil
+	return "ok", nil
 }
 
 // PaymentsGetInvoicePdfInput is the input of PaymentsGetInvoicePdf.
@@ -4802,7 +4802,7 @@ type PaymentsGetInvoicePdfInput struct {
 //
 //mcp:tool title="Get invoice pdf" group=payments readonly idempotent
 func PaymentsGetInvoicePdf(ctx context.Context, in PaymentsGetInvoicePdfInput) (string, error) {
-	return "done: paymentsgetinvoicepdf", nil
+	return "ok", nil
 }
 
 // PaymentsListSubscriptionsInput is the input of PaymentsListSubscriptions.
@@ -4818,7 +4818,7 @@ type PaymentsListSubscriptionsInput struct {
 //
 //mcp:tool title="List subscriptions" group=payments readonly idempotent
 func PaymentsListSubscriptions(ctx context.Context, in PaymentsListSubscriptionsInput) (string, error) {
-	return "done: paymentslistsubscriptions", nil
+	return "ok", nil
 }
 
 // PaymentsCreateSubscriptionInput is the input of PaymentsCreateSubscription.
@@ -4834,7 +4834,7 @@ type PaymentsCreateSubscriptionInput struct {
 //
 //mcp:tool title="Create subscription" group=payments
 func PaymentsCreateSubscription(ctx context.Context, in PaymentsCreateSubscriptionInput) (string, error) {
-	return "done: paymentscreatesubscription", nil
+	return "ok", nil
 }
 
 // PaymentsGetSubscriptionInput is the input of PaymentsGetSubscription.
@@ -4846,7 +4846,7 @@ type PaymentsGetSubscriptionInput struct {
 //
 //mcp:tool title="Get subscription" group=payments readonly idempotent
 func PaymentsGetSubscription(ctx context.Context, in PaymentsGetSubscriptionInput) (string, error) {
-	return "done: paymentsgetsubscription", nil
+	return "ok", nil
 }
 
 // PaymentsUpdateSubscriptionInput is the input of PaymentsUpdateSubscription.
@@ -4863,7 +4863,7 @@ type PaymentsUpdateSubscriptionInput struct {
 //
 //mcp:tool title="Update subscription" group=payments idempotent
 func PaymentsUpdateSubscription(ctx context.Context, in PaymentsUpdateSubscriptionInput) (string, error) {
-	return "done: paymentsupdatesubscription", nil
+	return "ok", nil
 }
 
 // PaymentsCancelSubscriptionInput is the input of PaymentsCancelSubscription.
@@ -4877,7 +4877,7 @@ type PaymentsCancelSubscriptionInput struct {
 //
 //mcp:tool title="Cancel subscription" group=payments destructive
 func PaymentsCancelSubscription(ctx context.Context, in PaymentsCancelSubscriptionInput) (string, error) {
-	return "done: paymentscancelsubscription", nil
+	return "ok", nil
 }
 
 // PaymentsPauseSubscriptionInput is the input of PaymentsPauseSubscription.
@@ -4890,7 +4890,7 @@ type PaymentsPauseSubscriptionInput struct {
 //
 //mcp:tool title="Pause subscription" group=payments idempotent
 func PaymentsPauseSubscription(ctx context.Context, in PaymentsPauseSubscriptionInput) (string, error) {
-	return "done: paymentspausesubscription", nil
+	return "ok", nil
 }
 
 // PaymentsResumeSubscriptionInput is the input of PaymentsResumeSubscription.
@@ -4902,7 +4902,7 @@ type PaymentsResumeSubscriptionInput struct {
 //
 //mcp:tool title="Resume subscription" group=payments idempotent
 func PaymentsResumeSubscription(ctx context.Context, in PaymentsResumeSubscriptionInput) (string, error) {
-	return "done: paymentsresumesubscription", nil
+	return "ok", nil
 }
 
 // PaymentsChangeSubscriptionPlanInput is the input of PaymentsChangeSubscriptionPlan.
@@ -4916,7 +4916,7 @@ type PaymentsChangeSubscriptionPlanInput struct {
 //
 //mcp:tool title="Change subscription plan" group=payments
 func PaymentsChangeSubscriptionPlan(ctx context.Context, in PaymentsChangeSubscriptionPlanInput) (string, error) {
-	return "done: paymentschangesubscriptionplan", nil
+	return "ok", nil
 }
 
 // PaymentsPreviewUpcomingInvoiceInput is the input of PaymentsPreviewUpcomingInvoice.
@@ -4928,7 +4928,7 @@ type PaymentsPreviewUpcomingInvoiceInput struct {
 //
 //mcp:tool title="Preview upcoming invoice" group=payments readonly idempotent
 func PaymentsPreviewUpcomingInvoice(ctx context.Context, in PaymentsPreviewUpcomingInvoiceInput) (string, error) {
-	return "done: paymentspreviewupcominginvoice", nil
+	return "ok", nil
 }
 
 // PaymentsListProductsInput is the input of PaymentsListProducts.
@@ -4942,7 +4942,7 @@ type PaymentsListProductsInput struct {
 //
 //mcp:tool title="List products" group=payments readonly idempotent
 func PaymentsListProducts(ctx context.Context, in PaymentsListProductsInput) (string, error) {
-	return "done: paymentslistproducts", nil
+	return "ok", nil
 }
 
 // PaymentsCreateProductInput is the input of PaymentsCreateProduct.
@@ -4957,7 +4957,7 @@ type PaymentsCreateProductInput struct {
 //
 //mcp:tool title="Create product" group=payments
 func PaymentsCreateProduct(ctx context.Context, in PaymentsCreateProductInput) (string, error) {
-	return "done: paymentscreateproduct", nil
+	return "ok", nil
 }
 
 // PaymentsGetProductInput is the input of PaymentsGetProduct.
@@ -4969,7 +4969,7 @@ type PaymentsGetProductInput struct {
 //
 //mcp:tool title="Get product" group=payments readonly idempotent
 func PaymentsGetProduct(ctx context.Context, in PaymentsGetProductInput) (string, error) {
-	return "done: paymentsgetproduct", nil
+	return "ok", nil
 }
 
 // PaymentsUpdateProductInput is the input of PaymentsUpdateProduct.
@@ -4985,7 +4985,7 @@ type PaymentsUpdateProductInput struct {
 //
 //mcp:tool title="Update product" group=payments idempotent
 func PaymentsUpdateProduct(ctx context.Context, in PaymentsUpdateProductInput) (string, error) {
-	return "done: paymentsupdateproduct", nil
+	return "ok", nil
 }
 
 // PaymentsDeleteProductInput is the input of PaymentsDeleteProduct.
@@ -4997,7 +4997,7 @@ type PaymentsDeleteProductInput struct {
 //
 //mcp:tool title="Delete product" group=payments destructive
 func PaymentsDeleteProduct(ctx context.Context, in PaymentsDeleteProductInput) (string, error) {
-	return "done: paymentsdeleteproduct", nil
+	return "ok", nil
 }
 
 // PaymentsListPricesInput is the input of PaymentsListPrices.
@@ -5012,7 +5012,7 @@ type PaymentsListPricesInput struct {
 //
 //mcp:tool title="List prices" group=payments readonly idempotent
 func PaymentsListPrices(ctx context.Context, in PaymentsListPricesInput) (string, error) {
-	return "done: paymentslistprices", nil
+	return "ok", nil
 }
 
 // PaymentsCreatePriceInput is the input of PaymentsCreatePrice.
@@ -5027,7 +5027,7 @@ type PaymentsCreatePriceInput struct {
 //
 //mcp:tool title="Create price" group=payments
 func PaymentsCreatePrice(ctx context.Context, in PaymentsCreatePriceInput) (string, error) {
-	return "done: paymentscreateprice", nil
+	return "ok", nil
 }
 
 // PaymentsGetPriceInput is the input of PaymentsGetPrice.
@@ -5039,7 +5039,7 @@ type PaymentsGetPriceInput struct {
 //
 //mcp:tool title="Get price" group=payments readonly idempotent
 func PaymentsGetPrice(ctx context.Context, in PaymentsGetPriceInput) (string, error) {
-	return "done: paymentsgetprice", nil
+	return "ok", nil
 }
 
 // PaymentsListCouponsInput is the input of PaymentsListCoupons.
@@ -5052,7 +5052,7 @@ type PaymentsListCouponsInput struct {
 //
 //mcp:tool title="List coupons" group=payments readonly idempotent
 func PaymentsListCoupons(ctx context.Context, in PaymentsListCouponsInput) (string, error) {
-	return "done: paymentslistcoupons", nil
+	return "ok", nil
 }
 
 // PaymentsCreateCouponInput is the input of PaymentsCreateCoupon.
@@ -5069,7 +5069,7 @@ type PaymentsCreateCouponInput struct {
 //
 //mcp:tool title="Create coupon" group=payments
 func PaymentsCreateCoupon(ctx context.Context, in PaymentsCreateCouponInput) (string, error) {
-	return "done: paymentscreatecoupon", nil
+	return "ok", nil
 }
 
 // PaymentsGetCouponInput is the input of PaymentsGetCoupon.
@@ -5081,7 +5081,7 @@ type PaymentsGetCouponInput struct {
 //
 //mcp:tool title="Get coupon" group=payments readonly idempotent
 func PaymentsGetCoupon(ctx context.Context, in PaymentsGetCouponInput) (string, error) {
-	return "done: paymentsgetcoupon", nil
+	return "ok", nil
 }
 
 // PaymentsDeleteCouponInput is the input of PaymentsDeleteCoupon.
@@ -5093,7 +5093,7 @@ type PaymentsDeleteCouponInput struct {
 //
 //mcp:tool title="Delete coupon" group=payments destructive
 func PaymentsDeleteCoupon(ctx context.Context, in PaymentsDeleteCouponInput) (string, error) {
-	return "done: paymentsdeletecoupon", nil
+	return "ok", nil
 }
 
 // PaymentsListPayoutsInput is the input of PaymentsListPayouts.
@@ -5108,7 +5108,7 @@ type PaymentsListPayoutsInput struct {
 //
 //mcp:tool title="List payouts" group=payments readonly idempotent
 func PaymentsListPayouts(ctx context.Context, in PaymentsListPayoutsInput) (string, error) {
-	return "done: paymentslistpayouts", nil
+	return "ok", nil
 }
 
 // PaymentsCreatePayoutInput is the input of PaymentsCreatePayout.
@@ -5122,7 +5122,7 @@ type PaymentsCreatePayoutInput struct {
 //
 //mcp:tool title="Create payout" group=payments
 func PaymentsCreatePayout(ctx context.Context, in PaymentsCreatePayoutInput) (string, error) {
-	return "done: paymentscreatepayout", nil
+	return "ok", nil
 }
 
 // PaymentsGetPayoutInput is the input of PaymentsGetPayout.
@@ -5134,7 +5134,7 @@ type PaymentsGetPayoutInput struct {
 //
 //mcp:tool title="Get payout" group=payments readonly idempotent
 func PaymentsGetPayout(ctx context.Context, in PaymentsGetPayoutInput) (string, error) {
-	return "done: paymentsgetpayout", nil
+	return "ok", nil
 }
 
 // PaymentsGetBalanceInput is the input of PaymentsGetBalance.
@@ -5145,7 +5145,7 @@ type PaymentsGetBalanceInput struct {
 //
 //mcp:tool title="Get balance" group=payments readonly idempotent
 func PaymentsGetBalance(ctx context.Context, in PaymentsGetBalanceInput) (string, error) {
-	return "done: paymentsgetbalance", nil
+	return "ok", nil
 }
 
 // PaymentsListBalanceTransactionsInput is the input of PaymentsListBalanceTransactions.
@@ -5159,7 +5159,7 @@ type PaymentsListBalanceTransactionsInput struct {
 //
 //mcp:tool title="List balance transactions" group=payments readonly idempotent
 func PaymentsListBalanceTransactions(ctx context.Context, in PaymentsListBalanceTransactionsInput) (string, error) {
-	return "done: paymentslistbalancetransactions", nil
+	return "ok", nil
 }
 
 // PaymentsListDisputesInput is the input of PaymentsListDisputes.
@@ -5173,7 +5173,7 @@ type PaymentsListDisputesInput struct {
 //
 //mcp:tool title="List disputes" group=payments readonly idempotent
 func PaymentsListDisputes(ctx context.Context, in PaymentsListDisputesInput) (string, error) {
-	return "done: paymentslistdisputes", nil
+	return "ok", nil
 }
 
 // PaymentsGetDisputeInput is the input of PaymentsGetDispute.
@@ -5185,7 +5185,7 @@ type PaymentsGetDisputeInput struct {
 //
 //mcp:tool title="Get dispute" group=payments readonly idempotent
 func PaymentsGetDispute(ctx context.Context, in PaymentsGetDisputeInput) (string, error) {
-	return "done: paymentsgetdispute", nil
+	return "ok", nil
 }
 
 // PaymentsSubmitDisputeEvidenceInput is the input of PaymentsSubmitDisputeEvidence.
@@ -5200,7 +5200,7 @@ type PaymentsSubmitDisputeEvidenceInput struct {
 //
 //mcp:tool title="Submit dispute evidence" group=payments
 func PaymentsSubmitDisputeEvidence(ctx context.Context, in PaymentsSubmitDisputeEvidenceInput) (string, error) {
-	return "done: paymentssubmitdisputeevidence", nil
+	return "ok", nil
 }
 
 // PaymentsAcceptDisputeInput is the input of PaymentsAcceptDispute.
@@ -5212,7 +5212,7 @@ type PaymentsAcceptDisputeInput struct {
 //
 //mcp:tool title="Accept dispute" group=payments destructive
 func PaymentsAcceptDispute(ctx context.Context, in PaymentsAcceptDisputeInput) (string, error) {
-	return "done: paymentsacceptdispute", nil
+	return "ok", nil
 }
 
 // PaymentsListPaymentMethodsInput is the input of PaymentsListPaymentMethods.
@@ -5227,7 +5227,7 @@ type PaymentsListPaymentMethodsInput struct {
 //
 //mcp:tool title="List payment methods" group=payments readonly idempotent
 func PaymentsListPaymentMethods(ctx context.Context, in PaymentsListPaymentMethodsInput) (string, error) {
-	return "done: paymentslistpaymentmethods", nil
+	return "ok", nil
 }
 
 // PaymentsCreatePaymentMethodInput is the input of PaymentsCreatePaymentMethod.
@@ -5241,7 +5241,7 @@ type PaymentsCreatePaymentMethodInput struct {
 //
 //mcp:tool title="Create payment method" group=payments
 func PaymentsCreatePaymentMethod(ctx context.Context, in PaymentsCreatePaymentMethodInput) (string, error) {
-	return "done: paymentscreatepaymentmethod", nil
+	return "ok", nil
 }
 
 // PaymentsGetPaymentMethodInput is the input of PaymentsGetPaymentMethod.
@@ -5254,7 +5254,7 @@ type PaymentsGetPaymentMethodInput struct {
 //
 //mcp:tool title="Get payment method" group=payments readonly idempotent
 func PaymentsGetPaymentMethod(ctx context.Context, in PaymentsGetPaymentMethodInput) (string, error) {
-	return "done: paymentsgetpaymentmethod", nil
+	return "ok", nil
 }
 
 // PaymentsDeletePaymentMethodInput is the input of PaymentsDeletePaymentMethod.
@@ -5267,7 +5267,7 @@ type PaymentsDeletePaymentMethodInput struct {
 //
 //mcp:tool title="Delete payment method" group=payments destructive
 func PaymentsDeletePaymentMethod(ctx context.Context, in PaymentsDeletePaymentMethodInput) (string, error) {
-	return "done: paymentsdeletepaymentmethod", nil
+	return "ok", nil
 }
 
 // PaymentsCreateCheckoutSessionInput is the input of PaymentsCreateCheckoutSession.
@@ -5282,7 +5282,7 @@ type PaymentsCreateCheckoutSessionInput struct {
 //
 //mcp:tool title="Create checkout session" group=payments
 func PaymentsCreateCheckoutSession(ctx context.Context, in PaymentsCreateCheckoutSessionInput) (string, error) {
-	return "done: paymentscreatecheckoutsession", nil
+	return "ok", nil
 }
 
 // PaymentsListTaxRatesInput is the input of PaymentsListTaxRates.
@@ -5295,7 +5295,7 @@ type PaymentsListTaxRatesInput struct {
 //
 //mcp:tool title="List tax rates" group=payments readonly idempotent
 func PaymentsListTaxRates(ctx context.Context, in PaymentsListTaxRatesInput) (string, error) {
-	return "done: paymentslisttaxrates", nil
+	return "ok", nil
 }
 
 // PaymentsGetTaxRateInput is the input of PaymentsGetTaxRate.
@@ -5307,7 +5307,7 @@ type PaymentsGetTaxRateInput struct {
 //
 //mcp:tool title="Get tax rate" group=payments readonly idempotent
 func PaymentsGetTaxRate(ctx context.Context, in PaymentsGetTaxRateInput) (string, error) {
-	return "done: paymentsgettaxrate", nil
+	return "ok", nil
 }
 
 // ChatListChannelsInput is the input of ChatListChannels.
@@ -5322,7 +5322,7 @@ type ChatListChannelsInput struct {
 //
 //mcp:tool title="List channels" group=chat readonly idempotent
 func ChatListChannels(ctx context.Context, in ChatListChannelsInput) (string, error) {
-	return "done: chatlistchannels", nil
+	return "ok", nil
 }
 
 // ChatCreateChannelInput is the input of ChatCreateChannel.
@@ -5337,7 +5337,7 @@ type ChatCreateChannelInput struct {
 //
 //mcp:tool title="Create channel" group=chat
 func ChatCreateChannel(ctx context.Context, in ChatCreateChannelInput) (string, error) {
-	return "done: chatcreatechannel", nil
+	return "ok", nil
 }
 
 // ChatGetChannelInput is the input of ChatGetChannel.
@@ -5349,7 +5349,7 @@ type ChatGetChannelInput struct {
 //
 //mcp:tool title="Get channel" group=chat readonly idempotent
 func ChatGetChannel(ctx context.Context, in ChatGetChannelInput) (string, error) {
-	return "done: chatgetchannel", nil
+	return "ok", nil
 }
 
 // ChatUpdateChannelInput is the input of ChatUpdateChannel.
@@ -5365,7 +5365,7 @@ type ChatUpdateChannelInput struct {
 //
 //mcp:tool title="Update channel" group=chat idempotent
 func ChatUpdateChannel(ctx context.Context, in ChatUpdateChannelInput) (string, error) {
-	return "done: chatupdatechannel", nil
+	return "ok", nil
 }
 
 // ChatArchiveChannelInput is the input of ChatArchiveChannel.
@@ -5377,7 +5377,7 @@ type ChatArchiveChannelInput struct {
 //
 //mcp:tool title="Archive channel" group=chat idempotent
 func ChatArchiveChannel(ctx context.Context, in ChatArchiveChannelInput) (string, error) {
-	return "done: chatarchivechannel", nil
+	return "ok", nil
 }
 
 // ChatInviteToChannelInput is the input of ChatInviteToChannel.
@@ -5390,7 +5390,7 @@ type ChatInviteToChannelInput struct {
 //
 //mcp:tool title="Invite to channel" group=chat idempotent
 func ChatInviteToChannel(ctx context.Context, in ChatInviteToChannelInput) (string, error) {
-	return "done: chatinvitetochannel", nil
+	return "ok", nil
 }
 
 // ChatKickFromChannelInput is the input of ChatKickFromChannel.
@@ -5403,7 +5403,7 @@ type ChatKickFromChannelInput struct {
 //
 //mcp:tool title="Kick from channel" group=chat destructive
 func ChatKickFromChannel(ctx context.Context, in ChatKickFromChannelInput) (string, error) {
-	return "done: chatkickfromchannel", nil
+	return "ok", nil
 }
 
 // ChatListMessagesInput is the input of ChatListMessages.
@@ -5419,7 +5419,7 @@ type ChatListMessagesInput struct {
 //
 //mcp:tool title="List messages" group=chat readonly idempotent
 func ChatListMessages(ctx context.Context, in ChatListMessagesInput) (string, error) {
-	return "done: chatlistmessages", nil
+	return "ok", nil
 }
 
 // ChatCreateMessageInput is the input of ChatCreateMessage.
@@ -5434,7 +5434,7 @@ type ChatCreateMessageInput struct {
 //
 //mcp:tool title="Create message" group=chat
 func ChatCreateMessage(ctx context.Context, in ChatCreateMessageInput) (string, error) {
-	return "done: chatcreatemessage", nil
+	return "ok", nil
 }
 
 // ChatUpdateMessageInput is the input of ChatUpdateMessage.
@@ -5450,7 +5450,7 @@ type ChatUpdateMessageInput struct {
 //
 //mcp:tool title="Update message" group=chat idempotent
 func ChatUpdateMessage(ctx context.Context, in ChatUpdateMessageInput) (string, error) {
-	return "done: chatupdatemessage", nil
+	return "ok", nil
 }
 
 // ChatDeleteMessageInput is the input of ChatDeleteMessage.
@@ -5463,7 +5463,7 @@ type ChatDeleteMessageInput struct {
 //
 //mcp:tool title="Delete message" group=chat destructive
 func ChatDeleteMessage(ctx context.Context, in ChatDeleteMessageInput) (string, error) {
-	return "done: chatdeletemessage", nil
+	return "ok", nil
 }
 
 // ChatSearchMessagesInput is the input of ChatSearchMessages.
@@ -5478,7 +5478,7 @@ type ChatSearchMessagesInput struct {
 //
 //mcp:tool title="Search messages" group=chat readonly idempotent
 func ChatSearchMessages(ctx context.Context, in ChatSearchMessagesInput) (string, error) {
-	return "done: chatsearchmessages", nil
+	return "ok", nil
 }
 
 // ChatGetThreadRepliesInput is the input of ChatGetThreadReplies.
@@ -5491,7 +5491,7 @@ type ChatGetThreadRepliesInput struct {
 //
 //mcp:tool title="Get thread replies" group=chat readonly idempotent
 func ChatGetThreadReplies(ctx context.Context, in ChatGetThreadRepliesInput) (string, error) {
-	return "done: chatgetthreadreplies", nil
+	return "ok", nil
 }
 
 // ChatAddReactionInput is the input of ChatAddReaction.
@@ -5505,7 +5505,7 @@ type ChatAddReactionInput struct {
 //
 //mcp:tool title="Add reaction" group=chat idempotent
 func ChatAddReaction(ctx context.Context, in ChatAddReactionInput) (string, error) {
-	return "done: chataddreaction", nil
+	return "ok", nil
 }
 
 // ChatPinMessageInput is the input of ChatPinMessage.
@@ -5518,7 +5518,7 @@ type ChatPinMessageInput struct {
 //
 //mcp:tool title="Pin message" group=chat idempotent
 func ChatPinMessage(ctx context.Context, in ChatPinMessageInput) (string, error) {
-	return "done: chatpinmessage", nil
+	return "ok", nil
 }
 
 // ChatScheduleMessageInput is the input of ChatScheduleMessage.
@@ -5532,7 +5532,7 @@ type ChatScheduleMessageInput struct {
 //
 //mcp:tool title="Schedule message" group=chat
 func ChatScheduleMessage(ctx context.Context, in ChatScheduleMessageInput) (string, error) {
-	return "done: chatschedulemessage", nil
+	return "ok", nil
 }
 
 // ChatListRemindersInput is the input of ChatListReminders.
@@ -5545,7 +5545,7 @@ type ChatListRemindersInput struct {
 //
 //mcp:tool title="List reminders" group=chat readonly idempotent
 func ChatListReminders(ctx context.Context, in ChatListRemindersInput) (string, error) {
-	return "done: chatlistreminders", nil
+	return "ok", nil
 }
 
 // ChatCreateReminderInput is the input of ChatCreateReminder.
@@ -5559,7 +5559,7 @@ type ChatCreateReminderInput struct {
 //
 //mcp:tool title="Create reminder" group=chat
 func ChatCreateReminder(ctx context.Context, in ChatCreateReminderInput) (string, error) {
-	return "done: chatcreatereminder", nil
+	return "ok", nil
 }
 
 // ChatGetUserStatusInput is the input of ChatGetUserStatus.
@@ -5571,7 +5571,7 @@ type ChatGetUserStatusInput struct {
 //
 //mcp:tool title="Get user status" group=chat readonly idempotent
 func ChatGetUserStatus(ctx context.Context, in ChatGetUserStatusInput) (string, error) {
-	return "done: chatgetuserstatus", nil
+	return "ok", nil
 }
 
 // ChatSetStatusInput is the input of ChatSetStatus.
@@ -5586,7 +5586,7 @@ type ChatSetStatusInput struct {
 //
 //mcp:tool title="Set status" group=chat idempotent
 func ChatSetStatus(ctx context.Context, in ChatSetStatusInput) (string, error) {
-	return "done: chatsetstatus", nil
+	return "ok", nil
 }
 
 // MailListEmailsInput is the input of MailListEmails.
@@ -5602,7 +5602,7 @@ type MailListEmailsInput struct {
 //
 //mcp:tool title="List emails" group=mail readonly idempotent
 func MailListEmails(ctx context.Context, in MailListEmailsInput) (string, error) {
-	return "done: maillistemails", nil
+	return "ok", nil
 }
 
 // MailGetEmailInput is the input of MailGetEmail.
@@ -5614,7 +5614,7 @@ type MailGetEmailInput struct {
 //
 //mcp:tool title="Get email" group=mail readonly idempotent
 func MailGetEmail(ctx context.Context, in MailGetEmailInput) (string, error) {
-	return "done: mailgetemail", nil
+	return "ok", nil
 }
 
 // MailSendEmailInput is the input of MailSendEmail.
@@ -5631,7 +5631,7 @@ type MailSendEmailInput struct {
 //
 //mcp:tool title="Send email" group=mail
 func MailSendEmail(ctx context.Context, in MailSendEmailInput) (string, error) {
-	return "done: mailsendemail", nil
+	return "ok", nil
 }
 
 // MailListBouncesInput is the input of MailListBounces.
@@ -5644,7 +5644,7 @@ type MailListBouncesInput struct {
 //
 //mcp:tool title="List bounces" group=mail readonly idempotent
 func MailListBounces(ctx context.Context, in MailListBouncesInput) (string, error) {
-	return "done: maillistbounces", nil
+	return "ok", nil
 }
 
 // MailRemoveSuppressionInput is the input of MailRemoveSuppression.
@@ -5656,7 +5656,7 @@ type MailRemoveSuppressionInput struct {
 //
 //mcp:tool title="Remove suppression" group=mail destructive
 func MailRemoveSuppression(ctx context.Context, in MailRemoveSuppressionInput) (string, error) {
-	return "done: mailremovesuppression", nil
+	return "ok", nil
 }
 
 // MailListTemplatesInput is the input of MailListTemplates.
@@ -5669,7 +5669,7 @@ type MailListTemplatesInput struct {
 //
 //mcp:tool title="List templates" group=mail readonly idempotent
 func MailListTemplates(ctx context.Context, in MailListTemplatesInput) (string, error) {
-	return "done: maillisttemplates", nil
+	return "ok", nil
 }
 
 // MailCreateTemplateInput is the input of MailCreateTemplate.
@@ -5684,7 +5684,7 @@ type MailCreateTemplateInput struct {
 //
 //mcp:tool title="Create template" group=mail
 func MailCreateTemplate(ctx context.Context, in MailCreateTemplateInput) (string, error) {
-	return "done: mailcreatetemplate", nil
+	return "ok", nil
 }
 
 // MailGetTemplateInput is the input of MailGetTemplate.
@@ -5696,7 +5696,7 @@ type MailGetTemplateInput struct {
 //
 //mcp:tool title="Get template" group=mail readonly idempotent
 func MailGetTemplate(ctx context.Context, in MailGetTemplateInput) (string, error) {
-	return "done: mailgettemplate", nil
+	return "ok", nil
 }
 
 // MailUpdateTemplateInput is the input of MailUpdateTemplate.
@@ -5712,7 +5712,7 @@ type MailUpdateTemplateInput struct {
 //
 //mcp:tool title="Update template" group=mail idempotent
 func MailUpdateTemplate(ctx context.Context, in MailUpdateTemplateInput) (string, error) {
-	return "done: mailupdatetemplate", nil
+	return "ok", nil
 }
 
 // MailDeleteTemplateInput is the input of MailDeleteTemplate.
@@ -5724,7 +5724,7 @@ type MailDeleteTemplateInput struct {
 //
 //mcp:tool title="Delete template" group=mail destructive
 func MailDeleteTemplate(ctx context.Context, in MailDeleteTemplateInput) (string, error) {
-	return "done: maildeletetemplate", nil
+	return "ok", nil
 }
 
 // MailRenderTemplateInput is the input of MailRenderTemplate.
@@ -5737,7 +5737,7 @@ type MailRenderTemplateInput struct {
 //
 //mcp:tool title="Render template" group=mail readonly idempotent
 func MailRenderTemplate(ctx context.Context, in MailRenderTemplateInput) (string, error) {
-	return "done: mailrendertemplate", nil
+	return "ok", nil
 }
 
 // SmsListTextMessagesInput is the input of SmsListTextMessages.
@@ -5752,7 +5752,7 @@ type SmsListTextMessagesInput struct {
 //
 //mcp:tool title="List text messages" group=sms readonly idempotent
 func SmsListTextMessages(ctx context.Context, in SmsListTextMessagesInput) (string, error) {
-	return "done: smslisttextmessages", nil
+	return "ok", nil
 }
 
 // SmsGetTextMessageInput is the input of SmsGetTextMessage.
@@ -5764,7 +5764,7 @@ type SmsGetTextMessageInput struct {
 //
 //mcp:tool title="Get text message" group=sms readonly idempotent
 func SmsGetTextMessage(ctx context.Context, in SmsGetTextMessageInput) (string, error) {
-	return "done: smsgettextmessage", nil
+	return "ok", nil
 }
 
 // SmsSendTextMessageInput is the input of SmsSendTextMessage.
@@ -5778,7 +5778,7 @@ type SmsSendTextMessageInput struct {
 //
 //mcp:tool title="Send text message" group=sms
 func SmsSendTextMessage(ctx context.Context, in SmsSendTextMessageInput) (string, error) {
-	return "done: smssendtextmessage", nil
+	return "ok", nil
 }
 
 // SmsLookupPhoneNumberInput is the input of SmsLookupPhoneNumber.
@@ -5790,7 +5790,7 @@ type SmsLookupPhoneNumberInput struct {
 //
 //mcp:tool title="Lookup phone number" group=sms readonly idempotent
 func SmsLookupPhoneNumber(ctx context.Context, in SmsLookupPhoneNumberInput) (string, error) {
-	return "done: smslookupphonenumber", nil
+	return "ok", nil
 }
 
 // SmsSendVerificationCodeInput is the input of SmsSendVerificationCode.
@@ -5803,7 +5803,7 @@ type SmsSendVerificationCodeInput struct {
 //
 //mcp:tool title="Send verification code" group=sms
 func SmsSendVerificationCode(ctx context.Context, in SmsSendVerificationCodeInput) (string, error) {
-	return "done: smssendverificationcode", nil
+	return "ok", nil
 }
 
 // SmsCheckVerificationCodeInput is the input of SmsCheckVerificationCode.
@@ -5816,7 +5816,7 @@ type SmsCheckVerificationCodeInput struct {
 //
 //mcp:tool title="Check verification code" group=sms
 func SmsCheckVerificationCode(ctx context.Context, in SmsCheckVerificationCodeInput) (string, error) {
-	return "done: smscheckverificationcode", nil
+	return "ok", nil
 }
 
 // MonitorListAlertRulesInput is the input of MonitorListAlertRules.
@@ -5832,7 +5832,7 @@ type MonitorListAlertRulesInput struct {
 //
 //mcp:tool title="List alert rules" group=monitor readonly idempotent
 func MonitorListAlertRules(ctx context.Context, in MonitorListAlertRulesInput) (string, error) {
-	return "done: monitorlistalertrules", nil
+	return "ok", nil
 }
 
 // MonitorCreateAlertRuleInput is the input of MonitorCreateAlertRule.
@@ -5851,7 +5851,7 @@ type MonitorCreateAlertRuleInput struct {
 //
 //mcp:tool title="Create alert rule" group=monitor
 func MonitorCreateAlertRule(ctx context.Context, in MonitorCreateAlertRuleInput) (string, error) {
-	return "done: monitorcreatealertrule", nil
+	return "ok", nil
 }
 
 // MonitorGetAlertRuleInput is the input of MonitorGetAlertRule.
@@ -5864,7 +5864,7 @@ type MonitorGetAlertRuleInput struct {
 //
 //mcp:tool title="Get alert rule" group=monitor readonly idempotent
 func MonitorGetAlertRule(ctx context.Context, in MonitorGetAlertRuleInput) (string, error) {
-	return "done: monitorgetalertrule", nil
+	return "ok", nil
 }
 
 // MonitorUpdateAlertRuleInput is the input of MonitorUpdateAlertRule.
@@ -5884,7 +5884,7 @@ type MonitorUpdateAlertRuleInput struct {
 //
 //mcp:tool title="Update alert rule" group=monitor idempotent
 func MonitorUpdateAlertRule(ctx context.Context, in MonitorUpdateAlertRuleInput) (string, error) {
-	return "done: monitorupdatealertrule", nil
+	return "ok", nil
 }
 
 // MonitorDeleteAlertRuleInput is the input of MonitorDeleteAlertRule.
@@ -5897,7 +5897,7 @@ type MonitorDeleteAlertRuleInput struct {
 //
 //mcp:tool title="Delete alert rule" group=monitor destructive
 func MonitorDeleteAlertRule(ctx context.Context, in MonitorDeleteAlertRuleInput) (string, error) {
-	return "done: monitordeletealertrule", nil
+	return "ok", nil
 }
 
 // MonitorMuteAlertRuleInput is the input of MonitorMuteAlertRule.
@@ -5912,7 +5912,7 @@ type MonitorMuteAlertRuleInput struct {
 //
 //mcp:tool title="Mute alert rule" group=monitor idempotent
 func MonitorMuteAlertRule(ctx context.Context, in MonitorMuteAlertRuleInput) (string, error) {
-	return "done: monitormutealertrule", nil
+	return "ok", nil
 }
 
 // MonitorListFiringAlertsInput is the input of MonitorListFiringAlerts.
@@ -5925,7 +5925,7 @@ type MonitorListFiringAlertsInput struct {
 //
 //mcp:tool title="List firing alerts" group=monitor readonly idempotent
 func MonitorListFiringAlerts(ctx context.Context, in MonitorListFiringAlertsInput) (string, error) {
-	return "done: monitorlistfiringalerts", nil
+	return "ok", nil
 }
 
 // MonitorListIncidentsInput is the input of MonitorListIncidents.
@@ -5941,7 +5941,7 @@ type MonitorListIncidentsInput struct {
 //
 //mcp:tool title="List incidents" group=monitor readonly idempotent
 func MonitorListIncidents(ctx context.Context, in MonitorListIncidentsInput) (string, error) {
-	return "done: monitorlistincidents", nil
+	return "ok", nil
 }
 
 // MonitorCreateIncidentInput is the input of MonitorCreateIncident.
@@ -5957,7 +5957,7 @@ type MonitorCreateIncidentInput struct {
 //
 //mcp:tool title="Create incident" group=monitor
 func MonitorCreateIncident(ctx context.Context, in MonitorCreateIncidentInput) (string, error) {
-	return "done: monitorcreateincident", nil
+	return "ok", nil
 }
 
 // MonitorGetIncidentInput is the input of MonitorGetIncident.
@@ -5969,7 +5969,7 @@ type MonitorGetIncidentInput struct {
 //
 //mcp:tool title="Get incident" group=monitor readonly idempotent
 func MonitorGetIncident(ctx context.Context, in MonitorGetIncidentInput) (string, error) {
-	return "done: monitorgetincident", nil
+	return "ok", nil
 }
 
 // MonitorUpdateIncidentInput is the input of MonitorUpdateIncident.
@@ -5985,7 +5985,7 @@ type MonitorUpdateIncidentInput struct {
 //
 //mcp:tool title="Update incident" group=monitor idempotent
 func MonitorUpdateIncident(ctx context.Context, in MonitorUpdateIncidentInput) (string, error) {
-	return "done: monitorupdateincident", nil
+	return "ok", nil
 }
 
 // MonitorAcknowledgeIncidentInput is the input of MonitorAcknowledgeIncident.
@@ -5997,7 +5997,7 @@ type MonitorAcknowledgeIncidentInput struct {
 //
 //mcp:tool title="Acknowledge incident" group=monitor idempotent
 func MonitorAcknowledgeIncident(ctx context.Context, in MonitorAcknowledgeIncidentInput) (string, error) {
-	return "done: monitoracknowledgeincident", nil
+	return "ok", nil
 }
 
 // MonitorResolveIncidentInput is the input of MonitorResolveIncident.
@@ -6010,7 +6010,7 @@ type MonitorResolveIncidentInput struct {
 //
 //mcp:tool title="Resolve incident" group=monitor idempotent
 func MonitorResolveIncident(ctx context.Context, in MonitorResolveIncidentInput) (string, error) {
-	return "done: monitorresolveincident", nil
+	return "ok", nil
 }
 
 // MonitorEscalateIncidentInput is the input of MonitorEscalateIncident.
@@ -6023,7 +6023,7 @@ type MonitorEscalateIncidentInput struct {
 //
 //mcp:tool title="Escalate incident" group=monitor
 func MonitorEscalateIncident(ctx context.Context, in MonitorEscalateIncidentInput) (string, error) {
-	return "done: monitorescalateincident", nil
+	return "ok", nil
 }
 
 // MonitorAddIncidentNoteInput is the input of MonitorAddIncidentNote.
@@ -6036,7 +6036,7 @@ type MonitorAddIncidentNoteInput struct {
 //
 //mcp:tool title="Add incident note" group=monitor
 func MonitorAddIncidentNote(ctx context.Context, in MonitorAddIncidentNoteInput) (string, error) {
-	return "done: monitoraddincidentnote", nil
+	return "ok", nil
 }
 
 // MonitorCreatePostmortemInput is the input of MonitorCreatePostmortem.
@@ -6048,7 +6048,7 @@ type MonitorCreatePostmortemInput struct {
 //
 //mcp:tool title="Create postmortem" group=monitor
 func MonitorCreatePostmortem(ctx context.Context, in MonitorCreatePostmortemInput) (string, error) {
-	return "done: monitorcreatepostmortem", nil
+	return "ok", nil
 }
 
 // MonitorListDashboardsInput is the input of MonitorListDashboards.
@@ -6063,7 +6063,7 @@ type MonitorListDashboardsInput struct {
 //
 //mcp:tool title="List dashboards" group=monitor readonly idempotent
 func MonitorListDashboards(ctx context.Context, in MonitorListDashboardsInput) (string, error) {
-	return "done: monitorlistdashboards", nil
+	return "ok", nil
 }
 
 // MonitorCreateDashboardInput is the input of MonitorCreateDashboard.
@@ -6078,7 +6078,7 @@ type MonitorCreateDashboardInput struct {
 //
 //mcp:tool title="Create dashboard" group=monitor
 func MonitorCreateDashboard(ctx context.Context, in MonitorCreateDashboardInput) (string, error) {
-	return "done: monitorcreatedashboard", nil
+	return "ok", nil
 }
 
 // MonitorGetDashboardInput is the input of MonitorGetDashboard.
@@ -6091,7 +6091,7 @@ type MonitorGetDashboardInput struct {
 //
 //mcp:tool title="Get dashboard" group=monitor readonly idempotent
 func MonitorGetDashboard(ctx context.Context, in MonitorGetDashboardInput) (string, error) {
-	return "done: monitorgetdashboard", nil
+	return "ok", nil
 }
 
 // MonitorUpdateDashboardInput is the input of MonitorUpdateDashboard.
@@ -6107,7 +6107,7 @@ type MonitorUpdateDashboardInput struct {
 //
 //mcp:tool title="Update dashboard" group=monitor idempotent
 func MonitorUpdateDashboard(ctx context.Context, in MonitorUpdateDashboardInput) (string, error) {
-	return "done: monitorupdatedashboard", nil
+	return "ok", nil
 }
 
 // MonitorDeleteDashboardInput is the input of MonitorDeleteDashboard.
@@ -6120,7 +6120,7 @@ type MonitorDeleteDashboardInput struct {
 //
 //mcp:tool title="Delete dashboard" group=monitor destructive
 func MonitorDeleteDashboard(ctx context.Context, in MonitorDeleteDashboardInput) (string, error) {
-	return "done: monitordeletedashboard", nil
+	return "ok", nil
 }
 
 // MonitorSnapshotDashboardInput is the input of MonitorSnapshotDashboard.
@@ -6134,7 +6134,7 @@ type MonitorSnapshotDashboardInput struct {
 //
 //mcp:tool title="Snapshot dashboard" group=monitor readonly idempotent
 func MonitorSnapshotDashboard(ctx context.Context, in MonitorSnapshotDashboardInput) (string, error) {
-	return "done: monitorsnapshotdashboard", nil
+	return "ok", nil
 }
 
 // MonitorListMetricsInput is the input of MonitorListMetrics.
@@ -6149,7 +6149,7 @@ type MonitorListMetricsInput struct {
 //
 //mcp:tool title="List metrics" group=monitor readonly idempotent
 func MonitorListMetrics(ctx context.Context, in MonitorListMetricsInput) (string, error) {
-	return "done: monitorlistmetrics", nil
+	return "ok", nil
 }
 
 // MonitorGetMetricInput is the input of MonitorGetMetric.
@@ -6162,7 +6162,7 @@ type MonitorGetMetricInput struct {
 //
 //mcp:tool title="Get metric" group=monitor readonly idempotent
 func MonitorGetMetric(ctx context.Context, in MonitorGetMetricInput) (string, error) {
-	return "done: monitorgetmetric", nil
+	return "ok", nil
 }
 
 // MonitorQueryMetricsInput is the input of MonitorQueryMetrics.
@@ -6178,7 +6178,7 @@ type MonitorQueryMetricsInput struct {
 //
 //mcp:tool title="Query metrics" group=monitor readonly idempotent
 func MonitorQueryMetrics(ctx context.Context, in MonitorQueryMetricsInput) (string, error) {
-	return "done: monitorquerymetrics", nil
+	return "ok", nil
 }
 
 // MonitorSubmitMetricPointsInput is the input of MonitorSubmitMetricPoints.
@@ -6193,7 +6193,7 @@ type MonitorSubmitMetricPointsInput struct {
 //
 //mcp:tool title="Submit metric points" group=monitor
 func MonitorSubmitMetricPoints(ctx context.Context, in MonitorSubmitMetricPointsInput) (string, error) {
-	return "done: monitorsubmitmetricpoints", nil
+	return "ok", nil
 }
 
 // MonitorSearchLogsInput is the input of MonitorSearchLogs.
@@ -6209,7 +6209,7 @@ type MonitorSearchLogsInput struct {
 //
 //mcp:tool title="Search logs" group=monitor readonly idempotent
 func MonitorSearchLogs(ctx context.Context, in MonitorSearchLogsInput) (string, error) {
-	return "done: monitorsearchlogs", nil
+	return "ok", nil
 }
 
 // MonitorTailLogsInput is the input of MonitorTailLogs.
@@ -6223,7 +6223,7 @@ type MonitorTailLogsInput struct {
 //
 //mcp:tool title="Tail logs" group=monitor readonly idempotent
 func MonitorTailLogs(ctx context.Context, in MonitorTailLogsInput) (string, error) {
-	return "done: monitortaillogs", nil
+	return "ok", nil
 }
 
 // MonitorListOncallSchedulesInput is the input of MonitorListOncallSchedules.
@@ -6236,7 +6236,7 @@ type MonitorListOncallSchedulesInput struct {
 //
 //mcp:tool title="List oncall schedules" group=monitor readonly idempotent
 func MonitorListOncallSchedules(ctx context.Context, in MonitorListOncallSchedulesInput) (string, error) {
-	return "done: monitorlistoncallschedules", nil
+	return "ok", nil
 }
 
 // MonitorCreateOncallScheduleInput is the input of MonitorCreateOncallSchedule.
@@ -6251,7 +6251,7 @@ type MonitorCreateOncallScheduleInput struct {
 //
 //mcp:tool title="Create oncall schedule" group=monitor
 func MonitorCreateOncallSchedule(ctx context.Context, in MonitorCreateOncallScheduleInput) (string, error) {
-	return "done: monitorcreateoncallschedule", nil
+	return "ok", nil
 }
 
 // MonitorGetOncallScheduleInput is the input of MonitorGetOncallSchedule.
@@ -6263,7 +6263,7 @@ type MonitorGetOncallScheduleInput struct {
 //
 //mcp:tool title="Get oncall schedule" group=monitor readonly idempotent
 func MonitorGetOncallSchedule(ctx context.Context, in MonitorGetOncallScheduleInput) (string, error) {
-	return "done: monitorgetoncallschedule", nil
+	return "ok", nil
 }
 
 // MonitorUpdateOncallScheduleInput is the input of MonitorUpdateOncallSchedule.
@@ -6279,7 +6279,7 @@ type MonitorUpdateOncallScheduleInput struct {
 //
 //mcp:tool title="Update oncall schedule" group=monitor idempotent
 func MonitorUpdateOncallSchedule(ctx context.Context, in MonitorUpdateOncallScheduleInput) (string, error) {
-	return "done: monitorupdateoncallschedule", nil
+	return "ok", nil
 }
 
 // MonitorDeleteOncallScheduleInput is the input of MonitorDeleteOncallSchedule.
@@ -6291,7 +6291,7 @@ type MonitorDeleteOncallScheduleInput struct {
 //
 //mcp:tool title="Delete oncall schedule" group=monitor destructive
 func MonitorDeleteOncallSchedule(ctx context.Context, in MonitorDeleteOncallScheduleInput) (string, error) {
-	return "done: monitordeleteoncallschedule", nil
+	return "ok", nil
 }
 
 // MonitorWhoIsOnCallInput is the input of MonitorWhoIsOnCall.
@@ -6304,7 +6304,7 @@ type MonitorWhoIsOnCallInput struct {
 //
 //mcp:tool title="Who is on call" group=monitor readonly idempotent
 func MonitorWhoIsOnCall(ctx context.Context, in MonitorWhoIsOnCallInput) (string, error) {
-	return "done: monitorwhoisoncall", nil
+	return "ok", nil
 }
 
 // MonitorCreateScheduleOverrideInput is the input of MonitorCreateScheduleOverride.
@@ -6319,7 +6319,7 @@ type MonitorCreateScheduleOverrideInput struct {
 //
 //mcp:tool title="Create schedule override" group=monitor
 func MonitorCreateScheduleOverride(ctx context.Context, in MonitorCreateScheduleOverrideInput) (string, error) {
-	return "done: monitorcreatescheduleoverride", nil
+	return "ok", nil
 }
 
 // MonitorListUptimeChecksInput is the input of MonitorListUptimeChecks.
@@ -6333,7 +6333,7 @@ type MonitorListUptimeChecksInput struct {
 //
 //mcp:tool title="List uptime checks" group=monitor readonly idempotent
 func MonitorListUptimeChecks(ctx context.Context, in MonitorListUptimeChecksInput) (string, error) {
-	return "done: monitorlistuptimechecks", nil
+	return "ok", nil
 }
 
 // MonitorCreateUptimeCheckInput is the input of MonitorCreateUptimeCheck.
@@ -6350,7 +6350,7 @@ type MonitorCreateUptimeCheckInput struct {
 //
 //mcp:tool title="Create uptime check" group=monitor
 func MonitorCreateUptimeCheck(ctx context.Context, in MonitorCreateUptimeCheckInput) (string, error) {
-	return "done: monitorcreateuptimecheck", nil
+	return "ok", nil
 }
 
 // MonitorGetUptimeCheckInput is the input of MonitorGetUptimeCheck.
@@ -6363,7 +6363,7 @@ type MonitorGetUptimeCheckInput struct {
 //
 //mcp:tool title="Get uptime check" group=monitor readonly idempotent
 func MonitorGetUptimeCheck(ctx context.Context, in MonitorGetUptimeCheckInput) (string, error) {
-	return "done: monitorgetuptimecheck", nil
+	return "ok", nil
 }
 
 // MonitorUpdateUptimeCheckInput is the input of MonitorUpdateUptimeCheck.
@@ -6381,7 +6381,7 @@ type MonitorUpdateUptimeCheckInput struct {
 //
 //mcp:tool title="Update uptime check" group=monitor idempotent
 func MonitorUpdateUptimeCheck(ctx context.Context, in MonitorUpdateUptimeCheckInput) (string, error) {
-	return "done: monitorupdateuptimecheck", nil
+	return "ok", nil
 }
 
 // MonitorDeleteUptimeCheckInput is the input of MonitorDeleteUptimeCheck.
@@ -6394,7 +6394,7 @@ type MonitorDeleteUptimeCheckInput struct {
 //
 //mcp:tool title="Delete uptime check" group=monitor destructive
 func MonitorDeleteUptimeCheck(ctx context.Context, in MonitorDeleteUptimeCheckInput) (string, error) {
-	return "done: monitordeleteuptimecheck", nil
+	return "ok", nil
 }
 
 // MonitorGetUptimeReportInput is the input of MonitorGetUptimeReport.
@@ -6408,7 +6408,7 @@ type MonitorGetUptimeReportInput struct {
 //
 //mcp:tool title="Get uptime report" group=monitor readonly idempotent
 func MonitorGetUptimeReport(ctx context.Context, in MonitorGetUptimeReportInput) (string, error) {
-	return "done: monitorgetuptimereport", nil
+	return "ok", nil
 }
 
 // MonitorListStatusPagesInput is the input of MonitorListStatusPages.
@@ -6421,7 +6421,7 @@ type MonitorListStatusPagesInput struct {
 //
 //mcp:tool title="List status pages" group=monitor readonly idempotent
 func MonitorListStatusPages(ctx context.Context, in MonitorListStatusPagesInput) (string, error) {
-	return "done: monitorliststatuspages", nil
+	return "ok", nil
 }
 
 // MonitorCreateStatusPageInput is the input of MonitorCreateStatusPage.
@@ -6435,7 +6435,7 @@ type MonitorCreateStatusPageInput struct {
 //
 //mcp:tool title="Create status page" group=monitor
 func MonitorCreateStatusPage(ctx context.Context, in MonitorCreateStatusPageInput) (string, error) {
-	return "done: monitorcreatestatuspage", nil
+	return "ok", nil
 }
 
 // MonitorGetStatusPageInput is the input of MonitorGetStatusPage.
@@ -6447,7 +6447,7 @@ type MonitorGetStatusPageInput struct {
 //
 //mcp:tool title="Get status page" group=monitor readonly idempotent
 func MonitorGetStatusPage(ctx context.Context, in MonitorGetStatusPageInput) (string, error) {
-	return "done: monitorgetstatuspage", nil
+	return "ok", nil
 }
 
 // MonitorUpdateStatusPageInput is the input of MonitorUpdateStatusPage.
@@ -6462,7 +6462,7 @@ type MonitorUpdateStatusPageInput struct {
 //
 //mcp:tool title="Update status page" group=monitor idempotent
 func MonitorUpdateStatusPage(ctx context.Context, in MonitorUpdateStatusPageInput) (string, error) {
-	return "done: monitorupdatestatuspage", nil
+	return "ok", nil
 }
 
 // MonitorPostStatusUpdateInput is the input of MonitorPostStatusUpdate.
@@ -6477,7 +6477,7 @@ type MonitorPostStatusUpdateInput struct {
 //
 //mcp:tool title="Post status update" group=monitor
 func MonitorPostStatusUpdate(ctx context.Context, in MonitorPostStatusUpdateInput) (string, error) {
-	return "done: monitorpoststatusupdate", nil
+	return "ok", nil
 }
 
 // GitListRepositoriesInput is the input of GitListRepositories.
@@ -6494,7 +6494,7 @@ type GitListRepositoriesInput struct {
 //
 //mcp:tool title="List repositories" group=git readonly idempotent
 func GitListRepositories(ctx context.Context, in GitListRepositoriesInput) (string, error) {
-	return "done: gitlistrepositories", nil
+	return "ok", nil
 }
 
 // GitCreateRepositoryInput is the input of GitCreateRepository.
@@ -6511,7 +6511,7 @@ type GitCreateRepositoryInput struct {
 //
 //mcp:tool title="Create repository" group=git
 func GitCreateRepository(ctx context.Context, in GitCreateRepositoryInput) (string, error) {
-	return "done: gitcreaterepository", nil
+	return "ok", nil
 }
 
 // GitGetRepositoryInput is the input of GitGetRepository.
@@ -6524,7 +6524,7 @@ type GitGetRepositoryInput struct {
 //
 //mcp:tool title="Get repository" group=git readonly idempotent
 func GitGetRepository(ctx context.Context, in GitGetRepositoryInput) (string, error) {
-	return "done: gitgetrepository", nil
+	return "ok", nil
 }
 
 // GitUpdateRepositoryInput is the input of GitUpdateRepository.
@@ -6542,7 +6542,7 @@ type GitUpdateRepositoryInput struct {
 //
 //mcp:tool title="Update repository" group=git idempotent
 func GitUpdateRepository(ctx context.Context, in GitUpdateRepositoryInput) (string, error) {
-	return "done: gitupdaterepository", nil
+	return "ok", nil
 }
 
 // GitDeleteRepositoryInput is the input of GitDeleteRepository.
@@ -6555,7 +6555,7 @@ type GitDeleteRepositoryInput struct {
 //
 //mcp:tool title="Delete repository" group=git destructive
 func GitDeleteRepository(ctx context.Context, in GitDeleteRepositoryInput) (string, error) {
-	return "done: gitdeleterepository", nil
+	return "ok", nil
 }
 
 // GitForkRepositoryInput is the input of GitForkRepository.
@@ -6569,7 +6569,7 @@ type GitForkRepositoryInput struct {
 //
 //mcp:tool title="Fork repository" group=git
 func GitForkRepository(ctx context.Context, in GitForkRepositoryInput) (string, error) {
-	return "done: gitforkrepository", nil
+	return "ok", nil
 }
 
 // GitSearchCodeInput is the input of GitSearchCode.
@@ -6584,7 +6584,7 @@ type GitSearchCodeInput struct {
 //
 //mcp:tool title="Search code" group=git readonly idempotent
 func GitSearchCode(ctx context.Context, in GitSearchCodeInput) (string, error) {
-	return "done: gitsearchcode", nil
+	return "ok", nil
 }
 
 // GitGetFileContentsInput is the input of GitGetFileContents.
@@ -6599,7 +6599,7 @@ type GitGetFileContentsInput struct {
 //
 //mcp:tool title="Get file contents" group=git readonly idempotent
 func GitGetFileContents(ctx context.Context, in GitGetFileContentsInput) (string, error) {
-	return "done: gitgetfilecontents", nil
+	return "ok", nil
 }
 
 // GitListCommitsInput is the input of GitListCommits.
@@ -6616,7 +6616,7 @@ type GitListCommitsInput struct {
 //
 //mcp:tool title="List commits" group=git readonly idempotent
 func GitListCommits(ctx context.Context, in GitListCommitsInput) (string, error) {
-	return "done: gitlistcommits", nil
+	return "ok", nil
 }
 
 // GitCompareCommitsInput is the input of GitCompareCommits.
@@ -6631,7 +6631,7 @@ type GitCompareCommitsInput struct {
 //
 //mcp:tool title="Compare commits" group=git readonly idempotent
 func GitCompareCommits(ctx context.Context, in GitCompareCommitsInput) (string, error) {
-	return "done: gitcomparecommits", nil
+	return "ok", nil
 }
 
 // GitListBranchesInput is the input of GitListBranches.
@@ -6646,7 +6646,7 @@ type GitListBranchesInput struct {
 //
 //mcp:tool title="List branches" group=git readonly idempotent
 func GitListBranches(ctx context.Context, in GitListBranchesInput) (string, error) {
-	return "done: gitlistbranches", nil
+	return "ok", nil
 }
 
 // GitCreateBranchInput is the input of GitCreateBranch.
@@ -6660,7 +6660,7 @@ type GitCreateBranchInput struct {
 //
 //mcp:tool title="Create branch" group=git
 func GitCreateBranch(ctx context.Context, in GitCreateBranchInput) (string, error) {
-	return "done: gitcreatebranch", nil
+	return "ok", nil
 }
 
 // GitGetBranchInput is the input of GitGetBranch.
@@ -6673,7 +6673,7 @@ type GitGetBranchInput struct {
 //
 //mcp:tool title="Get branch" group=git readonly idempotent
 func GitGetBranch(ctx context.Context, in GitGetBranchInput) (string, error) {
-	return "done: gitgetbranch", nil
+	return "ok", nil
 }
 
 // GitDeleteBranchInput is the input of GitDeleteBranch.
@@ -6686,7 +6686,7 @@ type GitDeleteBranchInput struct {
 //
 //mcp:tool title="Delete branch" group=git destructive
 func GitDeleteBranch(ctx context.Context, in GitDeleteBranchInput) (string, error) {
-	return "done: gitdeletebranch", nil
+	return "ok", nil
 }
 
 // GitProtectBranchInput is the input of GitProtectBranch.
@@ -6702,7 +6702,7 @@ type GitProtectBranchInput struct {
 //
 //mcp:tool title="Protect branch" group=git idempotent
 func GitProtectBranch(ctx context.Context, in GitProtectBranchInput) (string, error) {
-	return "done: gitprotectbranch", nil
+	return "ok", nil
 }
 
 // GitListPullRequestsInput is the input of GitListPullRequests.
@@ -6719,7 +6719,7 @@ type GitListPullRequestsInput struct {
 //
 //mcp:tool title="List pull requests" group=git readonly idempotent
 func GitListPullRequests(ctx context.Context, in GitListPullRequestsInput) (string, error) {
-	return "done: gitlistpullrequests", nil
+	return "ok", nil
 }
 
 // GitCreatePullRequestInput is the input of GitCreatePullRequest.
@@ -6736,7 +6736,7 @@ type GitCreatePullRequestInput struct {
 //
 //mcp:tool title="Create pull request" group=git
 func GitCreatePullRequest(ctx context.Context, in GitCreatePullRequestInput) (string, error) {
-	return "done: gitcreatepullrequest", nil
+	return "ok", nil
 }
 
 // GitGetPullRequestInput is the input of GitGetPullRequest.
@@ -6749,7 +6749,7 @@ type GitGetPullRequestInput struct {
 //
 //mcp:tool title="Get pull request" group=git readonly idempotent
 func GitGetPullRequest(ctx context.Context, in GitGetPullRequestInput) (string, error) {
-	return "done: gitgetpullrequest", nil
+	return "ok", nil
 }
 
 // GitUpdatePullRequestInput is the input of GitUpdatePullRequest.
@@ -6767,7 +6767,7 @@ type GitUpdatePullRequestInput struct {
 //
 //mcp:tool title="Update pull request" group=git idempotent
 func GitUpdatePullRequest(ctx context.Context, in GitUpdatePullRequestInput) (string, error) {
-	return "done: gitupdatepullrequest", nil
+	return "ok", nil
 }
 
 // GitMergePullRequestInput is the input of GitMergePullRequest.
@@ -6782,7 +6782,7 @@ type GitMergePullRequestInput struct {
 //
 //mcp:tool title="Merge pull request" group=git
 func GitMergePullRequest(ctx context.Context, in GitMergePullRequestInput) (string, error) {
-	return "done: gitmergepullrequest", nil
+	return "ok", nil
 }
 
 // GitRequestReviewInput is the input of GitRequestReview.
@@ -6796,7 +6796,7 @@ type GitRequestReviewInput struct {
 //
 //mcp:tool title="Request review" group=git idempotent
 func GitRequestReview(ctx context.Context, in GitRequestReviewInput) (string, error) {
-	return "done: gitrequestreview", nil
+	return "ok", nil
 }
 
 // GitReviewPullRequestInput is the input of GitReviewPullRequest.
@@ -6811,7 +6811,7 @@ type GitReviewPullRequestInput struct {
 //
 //mcp:tool title="Review pull request" group=git
 func GitReviewPullRequest(ctx context.Context, in GitReviewPullRequestInput) (string, error) {
-	return "done: gitreviewpullrequest", nil
+	return "ok", nil
 }
 
 // GitGetPullRequestDiffInput is the input of GitGetPullRequestDiff.
@@ -6824,7 +6824,7 @@ type GitGetPullRequestDiffInput struct {
 //
 //mcp:tool title="Get pull request diff" group=git readonly idempotent
 func GitGetPullRequestDiff(ctx context.Context, in GitGetPullRequestDiffInput) (string, error) {
-	return "done: gitgetpullrequestdiff", nil
+	return "ok", nil
 }
 
 // GitListPullRequestChecksInput is the input of GitListPullRequestChecks.
@@ -6837,7 +6837,7 @@ type GitListPullRequestChecksInput struct {
 //
 //mcp:tool title="List pull request checks" group=git readonly idempotent
 func GitListPullRequestChecks(ctx context.Context, in GitListPullRequestChecksInput) (string, error) {
-	return "done: gitlistpullrequestchecks", nil
+	return "ok", nil
 }
 
 // GitClosePullRequestInput is the input of GitClosePullRequest.
@@ -6850,7 +6850,7 @@ type GitClosePullRequestInput struct {
 //
 //mcp:tool title="Close pull request" group=git idempotent
 func GitClosePullRequest(ctx context.Context, in GitClosePullRequestInput) (string, error) {
-	return "done: gitclosepullrequest", nil
+	return "ok", nil
 }
 
 // CiListPipelineRunsInput is the input of CiListPipelineRuns.
@@ -6867,7 +6867,7 @@ type CiListPipelineRunsInput struct {
 //
 //mcp:tool title="List pipeline runs" group=ci readonly idempotent
 func CiListPipelineRuns(ctx context.Context, in CiListPipelineRunsInput) (string, error) {
-	return "done: cilistpipelineruns", nil
+	return "ok", nil
 }
 
 // CiGetPipelineRunInput is the input of CiGetPipelineRun.
@@ -6880,7 +6880,7 @@ type CiGetPipelineRunInput struct {
 //
 //mcp:tool title="Get pipeline run" group=ci readonly idempotent
 func CiGetPipelineRun(ctx context.Context, in CiGetPipelineRunInput) (string, error) {
-	return "done: cigetpipelinerun", nil
+	return "ok", nil
 }
 
 // CiTriggerPipelineInput is the input of CiTriggerPipeline.
@@ -6895,7 +6895,7 @@ type CiTriggerPipelineInput struct {
 //
 //mcp:tool title="Trigger pipeline" group=ci
 func CiTriggerPipeline(ctx context.Context, in CiTriggerPipelineInput) (string, error) {
-	return "done: citriggerpipeline", nil
+	return "ok", nil
 }
 
 // CiCancelPipelineRunInput is the input of CiCancelPipelineRun.
@@ -6908,7 +6908,7 @@ type CiCancelPipelineRunInput struct {
 //
 //mcp:tool title="Cancel pipeline run" group=ci destructive
 func CiCancelPipelineRun(ctx context.Context, in CiCancelPipelineRunInput) (string, error) {
-	return "done: cicancelpipelinerun", nil
+	return "ok", nil
 }
 
 // CiRetryPipelineRunInput is the input of CiRetryPipelineRun.
@@ -6922,7 +6922,7 @@ type CiRetryPipelineRunInput struct {
 //
 //mcp:tool title="Retry pipeline run" group=ci
 func CiRetryPipelineRun(ctx context.Context, in CiRetryPipelineRunInput) (string, error) {
-	return "done: ciretrypipelinerun", nil
+	return "ok", nil
 }
 
 // CiGetJobLogsInput is the input of CiGetJobLogs.
@@ -6937,7 +6937,7 @@ type CiGetJobLogsInput struct {
 //
 //mcp:tool title="Get job logs" group=ci readonly idempotent
 func CiGetJobLogs(ctx context.Context, in CiGetJobLogsInput) (string, error) {
-	return "done: cigetjoblogs", nil
+	return "ok", nil
 }
 
 // CiListRunArtifactsInput is the input of CiListRunArtifacts.
@@ -6950,7 +6950,7 @@ type CiListRunArtifactsInput struct {
 //
 //mcp:tool title="List run artifacts" group=ci readonly idempotent
 func CiListRunArtifacts(ctx context.Context, in CiListRunArtifactsInput) (string, error) {
-	return "done: cilistrunartifacts", nil
+	return "ok", nil
 }
 
 // CiListSecretsInput is the input of CiListSecrets.
@@ -6964,7 +6964,7 @@ type CiListSecretsInput struct {
 //
 //mcp:tool title="List secrets" group=ci readonly idempotent
 func CiListSecrets(ctx context.Context, in CiListSecretsInput) (string, error) {
-	return "done: cilistsecrets", nil
+	return "ok", nil
 }
 
 // CiCreateSecretInput is the input of CiCreateSecret.
@@ -6979,7 +6979,7 @@ type CiCreateSecretInput struct {
 //
 //mcp:tool title="Create secret" group=ci
 func CiCreateSecret(ctx context.Context, in CiCreateSecretInput) (string, error) {
-	return "done: cicreatesecret", nil
+	return "ok", nil
 }
 
 // CiUpdateSecretInput is the input of CiUpdateSecret.
@@ -6994,7 +6994,7 @@ type CiUpdateSecretInput struct {
 //
 //mcp:tool title="Update secret" group=ci idempotent
 func CiUpdateSecret(ctx context.Context, in CiUpdateSecretInput) (string, error) {
-	return "done: ciupdatesecret", nil
+	return "ok", nil
 }
 
 // CiDeleteSecretInput is the input of CiDeleteSecret.
@@ -7007,7 +7007,7 @@ type CiDeleteSecretInput struct {
 //
 //mcp:tool title="Delete secret" group=ci destructive
 func CiDeleteSecret(ctx context.Context, in CiDeleteSecretInput) (string, error) {
-	return "done: cideletesecret", nil
+	return "ok", nil
 }
 
 // DeployListEnvironmentsInput is the input of DeployListEnvironments.
@@ -7021,7 +7021,7 @@ type DeployListEnvironmentsInput struct {
 //
 //mcp:tool title="List environments" group=deploy readonly idempotent
 func DeployListEnvironments(ctx context.Context, in DeployListEnvironmentsInput) (string, error) {
-	return "done: deploylistenvironments", nil
+	return "ok", nil
 }
 
 // DeployCreateEnvironmentInput is the input of DeployCreateEnvironment.
@@ -7037,7 +7037,7 @@ type DeployCreateEnvironmentInput struct {
 //
 //mcp:tool title="Create environment" group=deploy
 func DeployCreateEnvironment(ctx context.Context, in DeployCreateEnvironmentInput) (string, error) {
-	return "done: deploycreateenvironment", nil
+	return "ok", nil
 }
 
 // DeployGetEnvironmentInput is the input of DeployGetEnvironment.
@@ -7050,7 +7050,7 @@ type DeployGetEnvironmentInput struct {
 //
 //mcp:tool title="Get environment" group=deploy readonly idempotent
 func DeployGetEnvironment(ctx context.Context, in DeployGetEnvironmentInput) (string, error) {
-	return "done: deploygetenvironment", nil
+	return "ok", nil
 }
 
 // DeployUpdateEnvironmentInput is the input of DeployUpdateEnvironment.
@@ -7067,7 +7067,7 @@ type DeployUpdateEnvironmentInput struct {
 //
 //mcp:tool title="Update environment" group=deploy idempotent
 func DeployUpdateEnvironment(ctx context.Context, in DeployUpdateEnvironmentInput) (string, error) {
-	return "done: deployupdateenvironment", nil
+	return "ok", nil
 }
 
 // DeployDeleteEnvironmentInput is the input of DeployDeleteEnvironment.
@@ -7080,7 +7080,7 @@ type DeployDeleteEnvironmentInput struct {
 //
 //mcp:tool title="Delete environment" group=deploy destructive
 func DeployDeleteEnvironment(ctx context.Context, in DeployDeleteEnvironmentInput) (string, error) {
-	return "done: deploydeleteenvironment", nil
+	return "ok", nil
 }
 
 // DeployGetEnvironmentVariablesInput is the input of DeployGetEnvironmentVariables.
@@ -7093,7 +7093,7 @@ type DeployGetEnvironmentVariablesInput struct {
 //
 //mcp:tool title="Get environment variables" group=deploy readonly idempotent
 func DeployGetEnvironmentVariables(ctx context.Context, in DeployGetEnvironmentVariablesInput) (string, error) {
-	return "done: deploygetenvironmentvariables", nil
+	return "ok", nil
 }
 
 // DeploySetEnvironmentVariableInput is the input of DeploySetEnvironmentVariable.
@@ -7109,7 +7109,7 @@ type DeploySetEnvironmentVariableInput struct {
 //
 //mcp:tool title="Set environment variable" group=deploy idempotent
 func DeploySetEnvironmentVariable(ctx context.Context, in DeploySetEnvironmentVariableInput) (string, error) {
-	return "done: deploysetenvironmentvariable", nil
+	return "ok", nil
 }
 
 // DeployListDeploymentsInput is the input of DeployListDeployments.
@@ -7125,7 +7125,7 @@ type DeployListDeploymentsInput struct {
 //
 //mcp:tool title="List deployments" group=deploy readonly idempotent
 func DeployListDeployments(ctx context.Context, in DeployListDeploymentsInput) (string, error) {
-	return "done: deploylistdeployments", nil
+	return "ok", nil
 }
 
 // DeployCreateDeploymentInput is the input of DeployCreateDeployment.
@@ -7141,7 +7141,7 @@ type DeployCreateDeploymentInput struct {
 //
 //mcp:tool title="Create deployment" group=deploy
 func DeployCreateDeployment(ctx context.Context, in DeployCreateDeploymentInput) (string, error) {
-	return "done: deploycreatedeployment", nil
+	return "ok", nil
 }
 
 // DeployGetDeploymentInput is the input of DeployGetDeployment.
@@ -7154,7 +7154,7 @@ type DeployGetDeploymentInput struct {
 //
 //mcp:tool title="Get deployment" group=deploy readonly idempotent
 func DeployGetDeployment(ctx context.Context, in DeployGetDeploymentInput) (string, error) {
-	return "done: deploygetdeployment", nil
+	return "ok", nil
 }
 
 // DeployRollbackDeploymentInput is the input of DeployRollbackDeployment.
@@ -7167,7 +7167,7 @@ type DeployRollbackDeploymentInput struct {
 //
 //mcp:tool title="Rollback deployment" group=deploy
 func DeployRollbackDeployment(ctx context.Context, in DeployRollbackDeploymentInput) (string, error) {
-	return "done: deployrollbackdeployment", nil
+	return "ok", nil
 }
 
 // DeployApproveDeploymentInput is the input of DeployApproveDeployment.
@@ -7181,7 +7181,7 @@ type DeployApproveDeploymentInput struct {
 //
 //mcp:tool title="Approve deployment" group=deploy idempotent
 func DeployApproveDeployment(ctx context.Context, in DeployApproveDeploymentInput) (string, error) {
-	return "done: deployapprovedeployment", nil
+	return "ok", nil
 }
 
 // DeployPromoteCanaryInput is the input of DeployPromoteCanary.
@@ -7194,7 +7194,7 @@ type DeployPromoteCanaryInput struct {
 //
 //mcp:tool title="Promote canary" group=deploy
 func DeployPromoteCanary(ctx context.Context, in DeployPromoteCanaryInput) (string, error) {
-	return "done: deploypromotecanary", nil
+	return "ok", nil
 }
 
 // DeployGetDeploymentLogsInput is the input of DeployGetDeploymentLogs.
@@ -7207,7 +7207,7 @@ type DeployGetDeploymentLogsInput struct {
 //
 //mcp:tool title="Get deployment logs" group=deploy readonly idempotent
 func DeployGetDeploymentLogs(ctx context.Context, in DeployGetDeploymentLogsInput) (string, error) {
-	return "done: deploygetdeploymentlogs", nil
+	return "ok", nil
 }
 
 // DeployListReleasesInput is the input of DeployListReleases.
@@ -7221,7 +7221,7 @@ type DeployListReleasesInput struct {
 //
 //mcp:tool title="List releases" group=deploy readonly idempotent
 func DeployListReleases(ctx context.Context, in DeployListReleasesInput) (string, error) {
-	return "done: deploylistreleases", nil
+	return "ok", nil
 }
 
 // DeployCreateReleaseInput is the input of DeployCreateRelease.
@@ -7238,7 +7238,7 @@ type DeployCreateReleaseInput struct {
 //
 //mcp:tool title="Create release" group=deploy
 func DeployCreateRelease(ctx context.Context, in DeployCreateReleaseInput) (string, error) {
-	return "done: deploycreaterelease", nil
+	return "ok", nil
 }
 
 // DeployGetReleaseInput is the input of DeployGetRelease.
@@ -7251,7 +7251,7 @@ type DeployGetReleaseInput struct {
 //
 //mcp:tool title="Get release" group=deploy readonly idempotent
 func DeployGetRelease(ctx context.Context, in DeployGetReleaseInput) (string, error) {
-	return "done: deploygetrelease", nil
+	return "ok", nil
 }
 
 // DeployUpdateReleaseInput is the input of DeployUpdateRelease.
@@ -7268,7 +7268,7 @@ type DeployUpdateReleaseInput struct {
 //
 //mcp:tool title="Update release" group=deploy idempotent
 func DeployUpdateRelease(ctx context.Context, in DeployUpdateReleaseInput) (string, error) {
-	return "done: deployupdaterelease", nil
+	return "ok", nil
 }
 
 // DeployDeleteReleaseInput is the input of DeployDeleteRelease.
@@ -7281,7 +7281,7 @@ type DeployDeleteReleaseInput struct {
 //
 //mcp:tool title="Delete release" group=deploy destructive
 func DeployDeleteRelease(ctx context.Context, in DeployDeleteReleaseInput) (string, error) {
-	return "done: deploydeleterelease", nil
+	return "ok", nil
 }
 
 // GitListWebhooksInput is the input of GitListWebhooks.
@@ -7295,7 +7295,7 @@ type GitListWebhooksInput struct {
 //
 //mcp:tool title="List webhooks" group=git readonly idempotent
 func GitListWebhooks(ctx context.Context, in GitListWebhooksInput) (string, error) {
-	return "done: gitlistwebhooks", nil
+	return "ok", nil
 }
 
 // GitCreateWebhookInput is the input of GitCreateWebhook.
@@ -7311,7 +7311,7 @@ type GitCreateWebhookInput struct {
 //
 //mcp:tool title="Create webhook" group=git
 func GitCreateWebhook(ctx context.Context, in GitCreateWebhookInput) (string, error) {
-	return "done: gitcreatewebhook", nil
+	return "ok", nil
 }
 
 // GitGetWebhookInput is the input of GitGetWebhook.
@@ -7324,7 +7324,7 @@ type GitGetWebhookInput struct {
 //
 //mcp:tool title="Get webhook" group=git readonly idempotent
 func GitGetWebhook(ctx context.Context, in GitGetWebhookInput) (string, error) {
-	return "done: gitgetwebhook", nil
+	return "ok", nil
 }
 
 // GitUpdateWebhookInput is the input of GitUpdateWebhook.
@@ -7341,7 +7341,7 @@ type GitUpdateWebhookInput struct {
 //
 //mcp:tool title="Update webhook" group=git idempotent
 func GitUpdateWebhook(ctx context.Context, in GitUpdateWebhookInput) (string, error) {
-	return "done: gitupdatewebhook", nil
+	return "ok", nil
 }
 
 // GitDeleteWebhookInput is the input of GitDeleteWebhook.
@@ -7354,7 +7354,7 @@ type GitDeleteWebhookInput struct {
 //
 //mcp:tool title="Delete webhook" group=git destructive
 func GitDeleteWebhook(ctx context.Context, in GitDeleteWebhookInput) (string, error) {
-	return "done: gitdeletewebhook", nil
+	return "ok", nil
 }
 
 // GitRedeliverWebhookInput is the input of GitRedeliverWebhook.
@@ -7368,7 +7368,7 @@ type GitRedeliverWebhookInput struct {
 //
 //mcp:tool title="Redeliver webhook" group=git
 func GitRedeliverWebhook(ctx context.Context, in GitRedeliverWebhookInput) (string, error) {
-	return "done: gitredeliverwebhook", nil
+	return "ok", nil
 }
 
 // GitPingWebhookInput is the input of GitPingWebhook.
@@ -7381,7 +7381,7 @@ type GitPingWebhookInput struct {
 //
 //mcp:tool title="Ping webhook" group=git
 func GitPingWebhook(ctx context.Context, in GitPingWebhookInput) (string, error) {
-	return "done: gitpingwebhook", nil
+	return "ok", nil
 }
 
 // GitListGitIssuesInput is the input of GitListGitIssues.
@@ -7398,7 +7398,7 @@ type GitListGitIssuesInput struct {
 //
 //mcp:tool title="List git issues" group=git readonly idempotent
 func GitListGitIssues(ctx context.Context, in GitListGitIssuesInput) (string, error) {
-	return "done: gitlistgitissues", nil
+	return "ok", nil
 }
 
 // GitCreateGitIssueInput is the input of GitCreateGitIssue.
@@ -7415,7 +7415,7 @@ type GitCreateGitIssueInput struct {
 //
 //mcp:tool title="Create git issue" group=git
 func GitCreateGitIssue(ctx context.Context, in GitCreateGitIssueInput) (string, error) {
-	return "done: gitcreategitissue", nil
+	return "ok", nil
 }
 
 // GitGetGitIssueInput is the input of GitGetGitIssue.
@@ -7428,7 +7428,7 @@ type GitGetGitIssueInput struct {
 //
 //mcp:tool title="Get git issue" group=git readonly idempotent
 func GitGetGitIssue(ctx context.Context, in GitGetGitIssueInput) (string, error) {
-	return "done: gitgetgitissue", nil
+	return "ok", nil
 }
 
 // GitUpdateGitIssueInput is the input of GitUpdateGitIssue.
@@ -7446,7 +7446,7 @@ type GitUpdateGitIssueInput struct {
 //
 //mcp:tool title="Update git issue" group=git idempotent
 func GitUpdateGitIssue(ctx context.Context, in GitUpdateGitIssueInput) (string, error) {
-	return "done: gitupdategitissue", nil
+	return "ok", nil
 }
 
 // GitCloseGitIssueInput is the input of GitCloseGitIssue.
@@ -7460,7 +7460,7 @@ type GitCloseGitIssueInput struct {
 //
 //mcp:tool title="Close git issue" group=git idempotent
 func GitCloseGitIssue(ctx context.Context, in GitCloseGitIssueInput) (string, error) {
-	return "done: gitclosegitissue", nil
+	return "ok", nil
 }
 
 // CalendarListEventsInput is the input of CalendarListEvents.
@@ -7477,7 +7477,7 @@ type CalendarListEventsInput struct {
 //
 //mcp:tool title="List events" group=calendar readonly idempotent
 func CalendarListEvents(ctx context.Context, in CalendarListEventsInput) (string, error) {
-	return "done: calendarlistevents", nil
+	return "ok", nil
 }
 
 // CalendarCreateEventInput is the input of CalendarCreateEvent.
@@ -7496,7 +7496,7 @@ type CalendarCreateEventInput struct {
 //
 //mcp:tool title="Create event" group=calendar
 func CalendarCreateEvent(ctx context.Context, in CalendarCreateEventInput) (string, error) {
-	return "done: calendarcreateevent", nil
+	return "ok", nil
 }
 
 // CalendarGetEventInput is the input of CalendarGetEvent.
@@ -7508,7 +7508,7 @@ type CalendarGetEventInput struct {
 //
 //mcp:tool title="Get event" group=calendar readonly idempotent
 func CalendarGetEvent(ctx context.Context, in CalendarGetEventInput) (string, error) {
-	return "done: calendargetevent", nil
+	return "ok", nil
 }
 
 // CalendarUpdateEventInput is the input of CalendarUpdateEvent.
@@ -7527,7 +7527,7 @@ type CalendarUpdateEventInput struct {
 //
 //mcp:tool title="Update event" group=calendar idempotent
 func CalendarUpdateEvent(ctx context.Context, in CalendarUpdateEventInput) (string, error) {
-	return "done: calendarupdateevent", nil
+	return "ok", nil
 }
 
 // CalendarDeleteEventInput is the input of CalendarDeleteEvent.
@@ -7539,7 +7539,7 @@ type CalendarDeleteEventInput struct {
 //
 //mcp:tool title="Delete event" group=calendar destructive
 func CalendarDeleteEvent(ctx context.Context, in CalendarDeleteEventInput) (string, error) {
-	return "done: calendardeleteevent", nil
+	return "ok", nil
 }
 
 // CalendarRespondToEventInput is the input of CalendarRespondToEvent.
@@ -7553,7 +7553,7 @@ type CalendarRespondToEventInput struct {
 //
 //mcp:tool title="Respond to event" group=calendar idempotent
 func CalendarRespondToEvent(ctx context.Context, in CalendarRespondToEventInput) (string, error) {
-	return "done: calendarrespondtoevent", nil
+	return "ok", nil
 }
 
 // CalendarFindFreeTimeInput is the input of CalendarFindFreeTime.
@@ -7568,7 +7568,7 @@ type CalendarFindFreeTimeInput struct {
 //
 //mcp:tool title="Find free time" group=calendar readonly idempotent
 func CalendarFindFreeTime(ctx context.Context, in CalendarFindFreeTimeInput) (string, error) {
-	return "done: calendarfindfreetime", nil
+	return "ok", nil
 }
 
 // DriveListFilesInput is the input of DriveListFiles.
@@ -7586,7 +7586,7 @@ type DriveListFilesInput struct {
 //
 //mcp:tool title="List files" group=drive readonly idempotent
 func DriveListFiles(ctx context.Context, in DriveListFilesInput) (string, error) {
-	return "done: drivelistfiles", nil
+	return "ok", nil
 }
 
 // DriveCreateFileInput is the input of DriveCreateFile.
@@ -7601,7 +7601,7 @@ type DriveCreateFileInput struct {
 //
 //mcp:tool title="Create file" group=drive
 func DriveCreateFile(ctx context.Context, in DriveCreateFileInput) (string, error) {
-	return "done: drivecreatefile", nil
+	return "ok", nil
 }
 
 // DriveGetFileInput is the input of DriveGetFile.
@@ -7613,7 +7613,7 @@ type DriveGetFileInput struct {
 //
 //mcp:tool title="Get file" group=drive readonly idempotent
 func DriveGetFile(ctx context.Context, in DriveGetFileInput) (string, error) {
-	return "done: drivegetfile", nil
+	return "ok", nil
 }
 
 // DriveUpdateFileInput is the input of DriveUpdateFile.
@@ -7628,7 +7628,7 @@ type DriveUpdateFileInput struct {
 //
 //mcp:tool title="Update file" group=drive idempotent
 func DriveUpdateFile(ctx context.Context, in DriveUpdateFileInput) (string, error) {
-	return "done: driveupdatefile", nil
+	return "ok", nil
 }
 
 // DriveDeleteFileInput is the input of DriveDeleteFile.
@@ -7640,7 +7640,7 @@ type DriveDeleteFileInput struct {
 //
 //mcp:tool title="Delete file" group=drive destructive
 func DriveDeleteFile(ctx context.Context, in DriveDeleteFileInput) (string, error) {
-	return "done: drivedeletefile", nil
+	return "ok", nil
 }
 
 // DriveShareFileInput is the input of DriveShareFile.
@@ -7655,7 +7655,7 @@ type DriveShareFileInput struct {
 //
 //mcp:tool title="Share file" group=drive idempotent
 func DriveShareFile(ctx context.Context, in DriveShareFileInput) (string, error) {
-	return "done: drivesharefile", nil
+	return "ok", nil
 }
 
 // DriveMoveFileInput is the input of DriveMoveFile.
@@ -7668,7 +7668,7 @@ type DriveMoveFileInput struct {
 //
 //mcp:tool title="Move file" group=drive idempotent
 func DriveMoveFile(ctx context.Context, in DriveMoveFileInput) (string, error) {
-	return "done: drivemovefile", nil
+	return "ok", nil
 }
 
 // DriveExportFileInput is the input of DriveExportFile.
@@ -7681,7 +7681,7 @@ type DriveExportFileInput struct {
 //
 //mcp:tool title="Export file" group=drive readonly idempotent
 func DriveExportFile(ctx context.Context, in DriveExportFileInput) (string, error) {
-	return "done: driveexportfile", nil
+	return "ok", nil
 }
 
 // DriveListFileRevisionsInput is the input of DriveListFileRevisions.
@@ -7693,5 +7693,5 @@ type DriveListFileRevisionsInput struct {
 //
 //mcp:tool title="List file revisions" group=drive readonly idempotent
 func DriveListFileRevisions(ctx context.Context, in DriveListFileRevisionsInput) (string, error) {
-	return "done: drivelistfilerevisions", nil
+	return "ok", nil
 }

@@ -333,7 +333,7 @@ func source(tools []tool) []byte {
 			keys = append(keys, "destructive")
 		}
 		fmt.Fprintf(&body, "// %s %s\n//\n//mcp:tool %s\nfunc %s(ctx context.Context, in %sInput) (string, error) {\n\treturn %q, nil\n}\n\n",
-			t.goName, lowerFirst(t.desc), strings.Join(keys, " "), t.goName, t.goName, "done: "+words(strings.ToLower(t.goName)))
+			t.goName, lowerFirst(t.desc), strings.Join(keys, " "), t.goName, t.goName, "ok")
 	}
 	for _, name := range enumOrder {
 		fmt.Fprintf(&b, "// %s is one of the values its constants list.\ntype %s string\n\n// The values of %s.\nconst (\n", name, name, name)
