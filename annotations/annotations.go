@@ -78,11 +78,13 @@ type Tool struct {
 
 	Name, Title, Description, Input, Output      String
 	ReadOnly, Destructive, Idempotent, OpenWorld Bool
-	Task                                         String // "forbidden", "optional" or "required"
-	UI                                           String // a ui:// URI: the tool is an MCP App's
-	Visibility                                   List   // "model", "app", or both
-	Scopes                                       List   // OAuth scopes, from scope=
-	Nolint                                       List   // -lint rules silenced on the tool, from nolint=
+	Task                                         String   // "forbidden", "optional" or "required"
+	UI                                           String   // a ui:// URI: the tool is an MCP App's
+	Visibility                                   List     // "model", "app", or both
+	Scopes                                       List     // OAuth scopes, from scope=
+	Nolint                                       List     // -lint rules silenced on the tool, from nolint=
+	Groups                                       []String // the groups it belongs to, one group= each
+	Pin                                          Bool     // listed beside the search tools in tool search mode
 }
 
 // Resource is the //mcp:resource directive: the function serves a
@@ -93,10 +95,11 @@ type Resource struct {
 	URI                            String      // as written
 	Template                       URITemplate // URI split into parts; no parts when uri is missing or bad
 	Name, Title, Description, MIME String
-	Size                           Int    // bytes; static resources only
-	Audience                       List   // "user", "assistant", or both
-	Priority                       Number // from 0 to 1
-	Scopes                         List   // OAuth scopes, from scope=
+	Size                           Int      // bytes; static resources only
+	Audience                       List     // "user", "assistant", or both
+	Priority                       Number   // from 0 to 1
+	Scopes                         List     // OAuth scopes, from scope=
+	Groups                         []String // the groups it belongs to, one group= each
 
 	// The keys of an MCP App's page, a ui:// resource: the origins of its
 	// content security policy, the browser features it asks for, its
@@ -137,7 +140,8 @@ type Prompt struct {
 	Pos token.Pos // position of the "//" of the directive
 
 	Name, Title, Description String
-	Scopes                   List // OAuth scopes, from scope=
+	Scopes                   List     // OAuth scopes, from scope=
+	Groups                   []String // the groups it belongs to, one group= each
 }
 
 // Param is the //mcp:param NAME [keys] directive: it describes one

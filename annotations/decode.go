@@ -30,7 +30,7 @@ func (d *decoder) errorf(pos token.Pos, format string, a ...any) {
 // they alone decide which keys exist; set only stores.
 func (d *decoder) apply(args []arg, valid []string, set func(arg) bool) {
 	for _, a := range args {
-		if _, dup := d.seen[a.key]; dup {
+		if _, dup := d.seen[a.key]; dup && a.key != groupKey.Name {
 			d.errorf(a.pos, "repeated key %q", a.key)
 			continue
 		}

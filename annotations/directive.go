@@ -65,6 +65,13 @@ func ParseDirective(pos token.Pos, text string) (any, []Error) {
 			errs = append(errs, errorf(a.pos, "//mcp:form takes no arguments; describe the form's fields with tags"))
 		}
 		return &Form{Pos: pos}, errs
+	case "group":
+		return parseGroup(pos, args, valid, errs)
+	case "search":
+		for _, a := range args {
+			errs = append(errs, errorf(a.pos, "//mcp:search takes no arguments"))
+		}
+		return &Search{Pos: pos}, errs
 	}
 	return nil, []Error{unknownDirective(pos, text)}
 }
@@ -176,6 +183,10 @@ func (t *Tool) set(d *decoder, a arg) bool {
 		d.scopes(a, &t.Scopes)
 	case "nolint":
 		d.list(a, &t.Nolint, "|")
+	case "group":
+		d.group(a, &t.Groups)
+	case "pin":
+		d.boolean(a, &t.Pin)
 	default:
 		return false
 	}

@@ -157,7 +157,7 @@ func TestParseDirectiveGood(t *testing.T) {
 	}
 }
 
-const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint)"
+const toolKeyList = "(valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint, group, pin)"
 
 const paramKeyList = "(valid keys: required, optional, enum, noenum, desc, title, default, min, max, exclusiveMin, exclusiveMax, multipleOf, minLength, maxLength, pattern, format, minItems, maxItems, uniqueItems, complete, header, nolint, description)"
 
@@ -218,7 +218,7 @@ func TestParseDirectiveBad(t *testing.T) {
 		{`//mcp:skill`, []wantErr{{6, `unknown directive //mcp:skill; did you mean //mcp:skills?`}}},
 		{`//mcp:resources uri=a:b`, []wantErr{{6, `unknown directive //mcp:resources; did you mean //mcp:resource?`}}},
 		{`//mcp:promt`, []wantErr{{6, `unknown directive //mcp:promt; did you mean //mcp:prompt?`}}},
-		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form, skills)`}}},
+		{`//mcp:`, []wantErr{{6, `unknown directive //mcp: (valid: tool, resource, prompt, param, icon, form, skills, group, search)`}}},
 
 		{`//mcp:param`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},
 		{`//mcp:param min=1`, []wantErr{{0, `missing parameter name: want //mcp:param NAME [key=value]...`}}},

@@ -73,6 +73,9 @@ var directives = []Directive{
 	{Name: "form", Doc: "on a struct type: a form a tool can ask the user to fill in (mcprt.ElicitForm); no keys"},
 	{Name: "skills", Args: "[scope=SCOPES]", Keys: skillsKeys,
 		Doc: "on an embed.FS var with one //go:embed DIR: every directory below DIR holding a SKILL.md is an Agent Skill (MCPSkills)"},
+	{Name: "group", Args: "NAME [title=TEXT] [description=TEXT]", Keys: packageGroupKeys,
+		Doc: "in a package's doc comment: every tool, prompt and resource of the package belongs to group NAME"},
+	{Name: "search", Doc: "in a package's doc comment: generate MCPSearchIndex, the index of the package's tools for tool search; no keys"},
 }
 
 // Values of the keys that take one of a few words, shared by the tables
@@ -102,7 +105,13 @@ var toolKeys = []Key{
 	{"visibility", "model|app", "who may call an MCP App's tool: model, app, or both (the default); with ui="},
 	{"scope", "SCOPES", "OAuth scopes a call needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
 	{"nolint", "RULE[|RULE]", "-lint says nothing of these rules on the tool itself, each written PROFILE:KEYWORD as its warnings end"},
+	groupKey,
+	{"pin", "", "listed beside search_tools and call_tool when the server runs tool search (Server.ToolSearch)"},
 }
+
+// groupKey is group=, which tools, prompts and resources take, once per
+// group (the one key that may be repeated).
+var groupKey = Key{"group", "NAME", "a group it belongs to (SEP-2084, served with Server.Groups); repeat the key for each group"}
 
 var resourceKeys = []Key{
 	{"uri", "URI-OR-TEMPLATE", "an absolute URI, or a template where {var} is one path segment and {+var} any text; required"},
@@ -121,6 +130,7 @@ var resourceKeys = []Key{
 	{"domain", "DOMAIN", "a dedicated origin for the page, in the host's format: _meta.ui.domain"},
 	{"border", "", "the page wants the host's border and background (border=false: none): _meta.ui.prefersBorder"},
 	{"scope", "SCOPES", "OAuth scopes a read needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
+	groupKey,
 }
 
 var promptKeys = []Key{
@@ -128,6 +138,7 @@ var promptKeys = []Key{
 	{"title", "TEXT", "human-readable title"},
 	{"description", "TEXT", "replaces the doc comment as the description"},
 	{"scope", "SCOPES", "OAuth scopes prompts/get needs, space-separated (scope=\"kb:read kb:write\"), every one checked on an authorized HTTP server"},
+	groupKey,
 }
 
 var skillsKeys = []Key{
@@ -138,6 +149,12 @@ var skillsKeys = []Key{
 // description, as an alias of desc, since the tool directive spells it out.
 var paramKeys = []Key{
 	{"description", "TEXT", "the same as desc="},
+}
+
+// packageGroupKeys are the keys of //mcp:group besides its name.
+var packageGroupKeys = []Key{
+	{"title", "TEXT", "human-readable title of the group"},
+	{"description", "TEXT", "what the group's members are for"},
 }
 
 var iconKeys = []Key{

@@ -62,6 +62,8 @@ func (r *Resource) set(d *decoder, a arg) bool {
 		d.boolean(a, &r.Border)
 	case "scope":
 		d.scopes(a, &r.Scopes)
+	case "group":
+		d.group(a, &r.Groups)
 	default:
 		return false
 	}
@@ -113,6 +115,8 @@ func (pr *Prompt) set(d *decoder, a arg) bool {
 		d.str(a, &pr.Description)
 	case "scope":
 		d.scopes(a, &pr.Scopes)
+	case "group":
+		d.group(a, &pr.Groups)
 	default:
 		return false
 	}

@@ -118,9 +118,9 @@ func TestParseResourceAndPromptGood(t *testing.T) {
 	}
 }
 
-const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority, csp-connect, csp-resource, csp-frame, csp-base-uri, permissions, domain, border, scope)"
+const resourceKeyList = "(valid keys: uri, name, title, description, mime, size, audience, priority, csp-connect, csp-resource, csp-frame, csp-base-uri, permissions, domain, border, scope, group)"
 
-const promptKeyList = "(valid keys: name, title, description, scope)"
+const promptKeyList = "(valid keys: name, title, description, scope, group)"
 
 // badURI is the message for a uri= whose text is wrong for the reason
 // why.

@@ -251,7 +251,7 @@ func TestSeveralPackages(t *testing.T) {
 	})
 	wantRun(t, dir, []string{"./..."}, ExitFail, "", ""+
 		"a/a.go:11:12: bad value \"never\" for key \"task\" (valid: forbidden, optional, required)\n"+
-		"b/b.go:11:12: unknown key \"titel\"; did you mean \"title\"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint)\n")
+		"b/b.go:11:12: unknown key \"titel\"; did you mean \"title\"? (valid keys: name, title, description, readonly, destructive, idempotent, openworld, task, input, output, ui, visibility, scope, nolint, group, pin)\n")
 	for _, p := range []string{"a", "b", "c"} {
 		if _, err := os.Stat(filepath.Join(dir, p, DefaultOutput)); err == nil {
 			t.Errorf("%s/%s written despite errors elsewhere", p, DefaultOutput)

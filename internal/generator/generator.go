@@ -69,6 +69,7 @@ type File struct {
 	Prompts   []mcprt.Prompt
 	Resources []mcprt.Resource
 	Skills    []mcprt.Skill // their files hold the bytes go generate read
+	Groups    []mcprt.Group
 	// models are the analyzed tools behind Tools, in the same order, for
 	// positioning what -lint finds at the Go source.
 	models []*model.Tool
@@ -220,11 +221,17 @@ func runStages(cfg Config, p *load.Package, fset *token.FileSet, progress func(s
 			return nil, append(diags, *err)
 		}
 	}
-	src, err := emit.File(m, schemas, emit.Config{EnforcesFormat: mcpimpl.EnforcesFormat, Progress: progress("emit")})
+	tools := runtimeTools(m, schemas)
+	index, err := searchIndex(m, tools)
 	if err != nil {
-		return nil, append(diags, Diagnostic{Msg: err.Error()})
+		return nil, append(diags, *err)
 	}
-	return &File{Path: genPath, Content: src, Tools: runtimeTools(m, schemas), Prompts: runtimePrompts(m), Resources: runtimeResources(m), Skills: runtimeSkills(m), models: m.Tools, pkg: m}, diags
+	src, err2 := emit.File(m, schemas, emit.Config{EnforcesFormat: mcpimpl.EnforcesFormat, SearchIndex: index, Progress: progress("emit")})
+	if err2 != nil {
+		return nil, append(diags, Diagnostic{Msg: err2.Error()})
+	}
+	return &File{Path: genPath, Content: src, Tools: tools, Prompts: runtimePrompts(m), Resources: runtimeResources(m),
+		Skills: runtimeSkills(m), Groups: runtimeGroups(m), models: m.Tools, pkg: m}, diags
 }
 
 // portable rewrites the input schema of each tool of m in the portable
@@ -253,6 +260,8 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 			TaskSupport: mcprt.TaskSupport(t.TaskSupport),
 			UI:          toolUI(t.UI),
 			Scopes:      t.Scopes,
+			Groups:      t.Groups,
+			Pin:         t.Pin,
 		})
 	}
 	return tools
@@ -262,7 +271,7 @@ func runtimeTools(m *model.Package, schemas *schema.Set) []mcprt.Tool {
 func runtimePrompts(m *model.Package) []mcprt.Prompt {
 	var prompts []mcprt.Prompt
 	for _, p := range m.Prompts {
-		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons), Scopes: p.Scopes}
+		rp := mcprt.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons), Scopes: p.Scopes, Groups: p.Groups}
 		for _, f := range p.Input.Fields {
 			rp.Arguments = append(rp.Arguments, mcprt.PromptArgument{Name: f.WireName, Title: f.Constraints.Title, Description: f.ArgumentDescription(), Required: f.Required})
 		}
@@ -276,7 +285,7 @@ func runtimePrompts(m *model.Package) []mcprt.Prompt {
 func runtimeResources(m *model.Package) []mcprt.Resource {
 	var resources []mcprt.Resource
 	for _, r := range m.Resources {
-		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons), UI: resourceUI(r.UI), Scopes: r.Scopes}
+		rr := mcprt.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size, Icons: icons(r.Icons), UI: resourceUI(r.UI), Scopes: r.Scopes, Groups: r.Groups}
 		if len(r.Audience) > 0 || r.Priority != "" {
 			rr.Annotations = &mcprt.Annotations{Audience: r.Audience}
 			if r.Priority != "" {
@@ -424,13 +433,16 @@ func listTool(dst []byte, t *mcprt.Tool) []byte {
 
 // List returns what the packages would serve, for the latest revision, as
 // indented JSON: the tools/list result, with the lists of prompts,
-// resources, resource templates and skills (the entries of skills/list,
-// with the digests of the files as go generate read them) beside "tools"
-// when there are any. Scopes show under _meta, as ScopesMeta says, and
+// resources, resource templates, skills (the entries of skills/list, with
+// the digests of the files as go generate read them) and groups beside
+// "tools" when there are any. Each lists its groups in _meta, as a server
+// serving groups does. Scopes show under _meta, as ScopesMeta says, and
 // task support as listTool says.
 func List(files []File) ([]byte, error) {
-	var tools, prompts, resources, templates, skills []byte
+	var tools, prompts, resources, templates, skills, groups []byte
+	var all []mcprt.Group
 	for _, f := range files {
+		all = append(all, f.Groups...)
 		for i := range f.Tools {
 			tools = listTool(comma(tools), &f.Tools[i])
 		}
@@ -459,11 +471,14 @@ func List(files []File) ([]byte, error) {
 			}
 		}
 	}
+	for _, g := range wire.MergeGroups(all) {
+		groups = wire.AppendGroup(comma(groups), &g, wire.LatestRevision)
+	}
 	buf := append(append([]byte(`{"tools":[`), tools...), ']')
 	for _, l := range []struct {
 		key  string
 		list []byte
-	}{{"prompts", prompts}, {"resources", resources}, {"resourceTemplates", templates}, {"skills", skills}} {
+	}{{"prompts", prompts}, {"resources", resources}, {"resourceTemplates", templates}, {"skills", skills}, {"groups", groups}} {
 		if l.list != nil {
 			buf = append(append(append(buf, `,"`+l.key+`":[`...), l.list...), ']')
 		}

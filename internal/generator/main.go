@@ -174,6 +174,8 @@ func (inv invocation) main(args []string) int {
 type options struct {
 	chdir       string
 	check, list bool
+	stats       bool // with list
+	budget      int  // with lint; 0: none
 	doc         bool
 	card        bool
 	diff        string
@@ -195,6 +197,8 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	fs.StringVar(&opts.chdir, "C", "", doc("C"))
 	fs.BoolVar(&opts.check, "check", false, doc("check"))
 	fs.BoolVar(&opts.list, "list", false, doc("list"))
+	fs.BoolVar(&opts.stats, "stats", false, doc("stats"))
+	fs.IntVar(&opts.budget, "budget", 0, doc("budget"))
 	fs.BoolVar(&opts.doc, "doc", false, doc("doc"))
 	fs.StringVar(&opts.diff, "diff", "", doc("diff"))
 	fs.BoolVar(&opts.card, "card", false, doc("card"))
@@ -229,6 +233,14 @@ func (inv invocation) parse(args []string) (opts options, code int, ok bool) {
 	}
 	if modes := opts.modes(); len(modes) > 1 {
 		return opts, inv.usageError(strings.Join(modes, " and ") + ": give one of them"), false
+	}
+	switch {
+	case opts.stats && !opts.list:
+		return opts, inv.usageError("-stats goes with -list: mcpgen -list -stats"), false
+	case opts.budget < 0:
+		return opts, inv.usageError(fmt.Sprintf("-budget %d: want a number of tokens greater than 0", opts.budget)), false
+	case opts.budget > 0 && !opts.lint.set:
+		return opts, inv.usageError("-budget goes with -lint: mcpgen -lint -budget TOKENS"), false
 	}
 	return opts, 0, true
 }
@@ -302,6 +314,12 @@ func (inv invocation) run(args []string) int {
 		return ExitFail
 	}
 	switch {
+	case opts.list && opts.stats:
+		if err := Stats(stdout, files); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return ExitFail
+		}
+		return ExitOK
 	case opts.list:
 		return printList(files, stdout, stderr)
 	case opts.doc:
@@ -359,6 +377,9 @@ func printList(files []File, stdout, stderr io.Writer) int {
 // run's, on stderr; under -strict they are errors and fail the run.
 func (inv invocation) lint(files []File, diags Diagnostics, opts options, dir string) int {
 	reports, found, note := lintFiles(files, opts.lint.profiles)
+	if opts.budget > 0 {
+		found = append(found, budgetWarnings(files, opts.budget)...)
+	}
 	if opts.strict {
 		for i := range found {
 			found[i].Warning = false

@@ -135,8 +135,9 @@ func (c *Catalog) AllScopes() []string {
 }
 
 // AddPrompts adds prompts and returns the stored copies, which the SDK's
-// handlers use. A name taken already, or by two of prompts, is an error
-// naming both ([Duplicate]), and none is added.
+// handlers use; the copies have no groups. A name taken already, or by
+// two of prompts, is an error naming both ([Duplicate]), and none is
+// added.
 func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) ([]*mcprt.Prompt, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -158,6 +159,7 @@ func (c *Catalog) AddPrompts(prompts []mcprt.Prompt) ([]*mcprt.Prompt, error) {
 	out := make([]*mcprt.Prompt, len(prompts))
 	for i := range prompts {
 		p := prompts[i]
+		p.Groups = nil // the SDKs have no hook for groups/list: groups are not served
 		c.prompts[p.Name] = &p
 		out[i] = &p
 	}
@@ -198,6 +200,7 @@ func (c *Catalog) AddResources(resources []mcprt.Resource) ([]*mcprt.Resource, e
 	out := make([]*mcprt.Resource, len(resources))
 	for i := range resources {
 		r := resources[i]
+		r.Groups = nil // as for prompts
 		out[i] = &r
 		if IsTemplate(r.URI) {
 			c.templates = append(c.templates, &r)

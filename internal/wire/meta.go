@@ -12,9 +12,11 @@ import (
 // written once, when a tool or resource is added, so encoding/json's
 // sorted maps are cheap enough and make the output deterministic.
 
-// ToolMeta returns the _meta object of t: its Meta with _meta.ui from UI,
-// or nil when there is neither.
-func ToolMeta(t *mcprt.Tool) []byte {
+// ToolMeta returns the _meta object of t: its Meta with _meta.ui from UI
+// and its groups (see withGroups), or nil when there is none of them.
+func ToolMeta(t *mcprt.Tool) []byte { return withGroups(toolMeta(t), t.Groups) }
+
+func toolMeta(t *mcprt.Tool) []byte {
 	if t.UI == nil {
 		return objectOrNil(t.Meta)
 	}
@@ -25,17 +27,30 @@ func ToolMeta(t *mcprt.Tool) []byte {
 	return withMember(t.Meta, "ui", append(ui, '}'), true)
 }
 
-// PromptMeta returns the _meta object of p, its Meta, or nil when it has
-// none or one that is no object.
-func PromptMeta(p *mcprt.Prompt) []byte { return objectOrNil(p.Meta) }
+// PromptMeta returns the _meta object of p, its Meta with its groups, or
+// nil when it has neither (a Meta that is no object counts as none).
+func PromptMeta(p *mcprt.Prompt) []byte { return withGroups(objectOrNil(p.Meta), p.Groups) }
 
 // ResourceMeta returns the _meta object of r's descriptor: its Meta with
-// _meta.ui from UI, or nil when there is neither.
-func ResourceMeta(r *mcprt.Resource) []byte {
+// _meta.ui from UI and its groups, or nil when there is none of them.
+func ResourceMeta(r *mcprt.Resource) []byte { return withGroups(resourceMeta(r), r.Groups) }
+
+func resourceMeta(r *mcprt.Resource) []byte {
 	if r.UI == nil {
 		return objectOrNil(r.Meta)
 	}
 	return withMember(r.Meta, "ui", AppendResourceUI(nil, r.UI), true)
+}
+
+// withGroups returns meta with the membership of a primitive in groups
+// (SEP-2084), the array under mcprt.GroupsMetaKey, which replaces one of
+// Meta's own; meta itself without groups. The servers give the values
+// groups only where the server serves groups.
+func withGroups(meta []byte, groups []string) []byte {
+	if len(groups) == 0 {
+		return meta
+	}
+	return withMember(meta, mcprt.GroupsMetaKey, appendStrings(nil, groups), true)
 }
 
 // ContentsMeta returns the _meta object of contents read from r: the

@@ -70,3 +70,21 @@ func TestCheckSample(t *testing.T) {
 		t.Error("a tool without a name was taken")
 	}
 }
+
+func TestGroupsMeta(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, got, want string }{
+		{"tool", string(ToolMeta(&mcprt.Tool{Groups: []string{"billing", "ops"}})), `{"io.modelcontextprotocol/groups":["billing","ops"]}`},
+		{"tool with meta and ui", string(ToolMeta(&mcprt.Tool{Groups: []string{"b"}, Meta: []byte(`{"x":1}`), UI: &mcprt.ToolUI{ResourceURI: "ui://a"}})),
+			`{"io.modelcontextprotocol/groups":["b"],"ui":{"resourceUri":"ui://a"},"x":1}`},
+		{"own groups replaced", string(ToolMeta(&mcprt.Tool{Groups: []string{"b"}, Meta: []byte(`{"io.modelcontextprotocol/groups":["z"]}`)})), `{"io.modelcontextprotocol/groups":["b"]}`},
+		{"no groups", string(ToolMeta(&mcprt.Tool{Meta: []byte(`{"x":1}`)})), `{"x":1}`},
+		{"prompt", string(PromptMeta(&mcprt.Prompt{Groups: []string{"p"}})), `{"io.modelcontextprotocol/groups":["p"]}`},
+		{"resource", string(ResourceMeta(&mcprt.Resource{Groups: []string{"r"}})), `{"io.modelcontextprotocol/groups":["r"]}`},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.name, tt.got, tt.want)
+		}
+	}
+}

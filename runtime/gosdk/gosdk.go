@@ -106,10 +106,12 @@ func addTools(op string, s *mcp.Server, reg *registry, tools []mcprt.Tool) {
 	for i := range tools {
 		t := tools[i]
 		t.TaskSupport = "" // go-sdk has no tasks: the tool is called as any other
+		t.Groups = nil     // nor a hook for groups/list: groups are not served
 		d := descriptor(&t)
 		reg.lists.add(kindTools, t.Name, d, wire.NewDescriptors(&t, wire.AppendTool, 0))
 		s.AddTool(d, handler(&t, reg))
 	}
+	reg.search.Add(tools)
 }
 
 // descriptor maps a tool's descriptor onto the SDK's type, as the latest

@@ -40,6 +40,8 @@ type listings struct {
 	// skills returns the skills served, whose extension the capabilities
 	// declare.
 	skills func() *wire.Skills
+	// search, in tool search mode, names what tools/list lists.
+	search *wire.SearchMode
 }
 
 // The kinds of listings, named as the list results name their members.
@@ -255,6 +257,9 @@ func items[T any](l *listings, kind string, rev wire.Revision, list []*T, key fu
 // listTools, listPrompts, listResources and listTemplates write the page
 // r the SDK found with the descriptors l holds for revision rev.
 func listTools(l *listings, r *mcp.ListToolsResult, rev wire.Revision) (mcp.Result, error) {
+	if l.search != nil && l.search.On() {
+		r = l.searchPage(r)
+	}
 	b, err := items(l, kindTools, rev, r.Tools, func(t *mcp.Tool) string { return t.Name })
 	if err != nil {
 		return nil, err

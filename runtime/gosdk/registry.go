@@ -33,6 +33,7 @@ type registry struct {
 	seal   *mrtr.Sealer
 	// pageSize is the identity's, for skills/list and directory reads.
 	pageSize int
+	search   wire.SearchMode // the tools added, for tool search mode (see search.go)
 }
 
 // registries maps each server the adapter has served on to its registry.
@@ -61,6 +62,7 @@ func registryOf(s *mcp.Server) *registry {
 // as well as one NewServer made.
 func keep(s *mcp.Server, r *registry) *registry {
 	r.lists.skills = r.Skills
+	r.lists.search = &r.search
 	kept, loaded := registries.LoadOrStore(s, r)
 	if !loaded {
 		s.AddReceivingMiddleware(r.lists.perRevision)

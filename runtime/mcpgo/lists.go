@@ -66,6 +66,7 @@ const registeredRevision = wire.Rev20251125
 // listings are the variants of everything the adapter added to one
 // server.
 type listings struct {
+	search    *wire.SearchMode // in tool search mode, names what tools/list lists
 	tools     variants[mcp.Tool]
 	prompts   variants[mcp.Prompt]
 	resources variants[mcp.Resource]
@@ -81,6 +82,9 @@ func (l *listings) hooks(h *server.Hooks) {
 		l.declareApps(&r.Capabilities)
 	})
 	h.AddAfterListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest, r *mcp.ListToolsResult) {
+		if l.search != nil && l.search.On() {
+			r.Tools, r.NextCursor = l.searchPage(), ""
+		}
 		l.tools.swap(r.Tools, revision(ctx), func(t *mcp.Tool) string { return t.Name }, sameTool)
 	})
 	h.AddAfterListPrompts(func(ctx context.Context, _ any, _ *mcp.ListPromptsRequest, r *mcp.ListPromptsResult) {

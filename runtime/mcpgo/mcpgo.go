@@ -34,6 +34,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -107,8 +108,10 @@ func addTools(op string, s *server.MCPServer, reg *registry, tools []mcprt.Tool)
 		panic("mcpgo: " + op + ": " + err.Error())
 	}
 	st := make([]server.ServerTool, len(tools))
+	tools = slices.Clone(tools)
 	for i := range tools {
 		t := &tools[i]
+		t.Groups = nil // mcp-go has no hook for groups/list: groups are not served
 		reg.lists.tools.add(t.Name, func(rev wire.Revision) mcp.Tool { return descriptor(t, rev, reg.taskTools) })
 		d := descriptor(t, registeredRevision, reg.taskTools)
 		st[i] = server.ServerTool{Tool: d, Handler: handler(s, reg, *t, d.Execution != nil)}
@@ -117,6 +120,7 @@ func addTools(op string, s *server.MCPServer, reg *registry, tools []mcprt.Tool)
 		}
 	}
 	s.AddTools(st...)
+	reg.search.Add(tools)
 }
 
 // descriptor maps a tool's descriptor as revision rev publishes it onto

@@ -34,6 +34,7 @@ type registry struct {
 	// seal seals the request states of 2026-07-28 questions.
 	sealMu sync.Mutex
 	seal   *mrtr.Sealer
+	search wire.SearchMode // the tools added, for tool search mode (see search.go)
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the
@@ -81,6 +82,7 @@ func registryOf(s *server.MCPServer) *registry {
 // keep stores r as s's registry unless s has one already, and returns the
 // one stored.
 func keep(s *server.MCPServer, r *registry) *registry {
+	r.lists.search = &r.search
 	kept, _ := registries.LoadOrStore(s, r)
 	return kept
 }

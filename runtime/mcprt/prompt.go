@@ -26,6 +26,9 @@ type Prompt struct {
 	// Meta is the prompt's _meta object as JSON, for anything a client
 	// reads there; nil for none.
 	Meta []byte
+	// Groups are the names of the groups the prompt belongs to, as a
+	// tool's.
+	Groups []string
 }
 
 // PromptArgument describes one argument of a [Prompt].

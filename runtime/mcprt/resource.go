@@ -41,6 +41,9 @@ type Resource struct {
 	// Meta is the resource's _meta object as JSON, for anything else a
 	// client reads there; nil for none. A "ui" member gives way to UI.
 	Meta []byte
+	// Groups are the names of the groups the resource belongs to, as a
+	// tool's.
+	Groups []string
 }
 
 // ResourceContents is the text or the bytes of a resource, or of one part

@@ -83,4 +83,10 @@ type Tool struct {
 	// Meta is the tool's _meta object as JSON, for anything else a client
 	// reads there; nil for none. A "ui" member gives way to UI.
 	Meta []byte
+	// Groups are the names of the groups the tool belongs to (SEP-2084),
+	// published in _meta where a server serves groups.
+	Groups []string
+	// Pin lists the tool beside search_tools and call_tool on a server
+	// in tool search mode.
+	Pin bool
 }

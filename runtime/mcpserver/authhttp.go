@@ -172,6 +172,9 @@ func tokenOf(ctx context.Context) *mcprt.TokenInfo {
 func (s *Server) opScopes(m *message) []string {
 	switch m.method {
 	case "tools/call":
+		if scopes, ok := s.callToolScopes(m); ok {
+			return scopes
+		}
 		if e := s.toolOf(&m.meta); e != nil {
 			return e.val.Scopes
 		}

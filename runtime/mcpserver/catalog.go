@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
@@ -11,7 +12,12 @@ import (
 type entry[T any] struct {
 	key  string // the name of a tool or prompt, the URI (or template) of a resource
 	val  T
-	desc wire.Descriptors
+	desc wire.Descriptors // without the value's groups
+	// grouped, for a value with groups, writes its descriptor with them;
+	// gdesc holds those descriptors once a server serving groups lists it
+	// (see groups.go).
+	grouped func([]byte, *T, wire.Revision) []byte
+	gdesc   atomic.Pointer[wire.Descriptors]
 }
 
 // newEntry serializes v's descriptor for every revision with appendDesc.
@@ -38,6 +44,9 @@ type catalog[T any] struct {
 	mu    sync.RWMutex
 	list  []*entry[T]
 	byKey map[string]*entry[T]
+	// groups reports whether the server serves groups, so that lists
+	// carry each entry's; nil means it does not.
+	groups func() bool
 }
 
 // add appends entries. A key already taken, in the catalog or by an
@@ -136,10 +145,10 @@ func (c *catalog[T]) all() []*entry[T] {
 // of the next page (0 when this is the last one), and false for a start
 // past the end.
 func (c *catalog[T]) appendPage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
-	return appendPage(dst, c.all(), rev, start, size)
+	return appendPage(dst, c.all(), rev, start, size, c.groups != nil && c.groups())
 }
 
-func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, size int) ([]byte, int, bool) {
+func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, size int, groups bool) ([]byte, int, bool) {
 	n := len(list)
 	if start > n {
 		return dst, 0, false
@@ -153,7 +162,7 @@ func appendPage[T any](dst []byte, list []*entry[T], rev wire.Revision, start, s
 		if i > start {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, list[i].desc[ri]...)
+		dst = append(dst, list[i].descriptors(groups)[ri]...)
 	}
 	if end < n {
 		return dst, end, true

@@ -264,6 +264,7 @@ var legacyMethods = map[string]bool{
 	"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true,
 	"skills/list": true, "skills/get": true, "resources/directory/read": true,
 	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true,
+	"groups/list": true,
 }
 
 // stateless serves a 2026-07-28-era request.
@@ -292,6 +293,10 @@ func (s *Server) serve(ctx context.Context, x *exchange, m *message) ([]byte, *r
 		return s.complete(ctx, x, m.params)
 	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update":
 		return s.tasks(ctx, x, m)
+	case "groups/list":
+		if s.groupsOn() {
+			return s.listGroups(x, m.params)
+		}
 	}
 	if result, rerr, ok := s.serveSkills(ctx, x, m); ok {
 		return result, rerr

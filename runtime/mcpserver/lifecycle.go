@@ -56,7 +56,7 @@ func (s *Server) initialize(x *exchange, params json.RawMessage) ([]byte, *rpcEr
 	dst := append(make([]byte, 0, 256), `{"protocolVersion":`...)
 	dst = jsonx.AppendString(dst, string(rev))
 	dst = append(dst, `,"capabilities":`...)
-	dst = append(dst, s.caps.Load().json[i]...)
+	dst = append(dst, s.capabilitiesNow().json[i]...)
 	dst = append(dst, `,"serverInfo":`...)
 	dst = append(dst, s.info[i]...)
 	if s.id.Instructions != "" {
@@ -76,7 +76,7 @@ func (s *Server) discover() []byte {
 		dst = jsonx.AppendString(dst, string(r))
 	}
 	dst = append(dst, `],"capabilities":`...)
-	dst = append(dst, s.caps.Load().json[i]...)
+	dst = append(dst, s.capabilitiesNow().json[i]...)
 	if s.id.Instructions != "" {
 		dst = jsonx.AppendString(append(dst, `,"instructions":`...), s.id.Instructions)
 	}
@@ -94,6 +94,7 @@ type capabilities struct {
 	resources bool
 	apps      bool   // a ui:// resource is served: MCP Apps are declared
 	skills    []byte // the skills extension's value, nil without skills
+	groups    bool   // Server.Groups is set: groups are declared
 }
 
 // refreshCapabilities rebuilds the published capabilities from the
@@ -109,10 +110,11 @@ func (s *Server) refreshCapabilities() {
 		resources: len(s.resources.all()) > 0 || len(s.templates.all()) > 0 || s.id.EnableResourceNotifications,
 		apps:      hasApp(s.resources.all()) || hasApp(s.templates.all()),
 		skills:    s.skillsCapability(),
+		groups:    s.groupsOn(),
 	}
 	// Skill files are resources: the skills extension needs the capability.
 	c.resources = c.resources || c.skills != nil
-	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps && bytes.Equal(old.skills, c.skills) {
+	if old := s.caps.Load(); old != nil && old.prompts == c.prompts && old.resources == c.resources && old.apps == c.apps && bytes.Equal(old.skills, c.skills) && old.groups == c.groups {
 		return
 	}
 	for _, rev := range wire.Revisions {
@@ -153,6 +155,9 @@ func (s *Server) appendCapabilities(dst []byte, rev wire.Revision, c *capabiliti
 			dst = append(dst, sep+`"listChanged":true`...)
 		}
 		dst = append(dst, `},`...)
+	}
+	if c.groups {
+		dst = append(dst, `"groups":{},`...)
 	}
 	if rev.HasTasks() && s.id.EnableTasks {
 		dst = append(dst, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}},`...)

@@ -17,7 +17,7 @@ import (
 func (s *Server) AddPrompts(prompts ...mcprt.Prompt) {
 	entries := make([]*entry[mcprt.Prompt], len(prompts))
 	for i, p := range prompts {
-		entries[i] = newEntry(p.Name, p, wire.AppendPrompt)
+		entries[i] = newPromptEntry(p)
 	}
 	first, second := s.prompts.add(entries)
 	duplicate("AddPrompts", "prompt", "RemovePrompts", first, second, func(p *mcprt.Prompt) any { return p.Get })

@@ -21,9 +21,9 @@ func (s *Server) AddResources(resources ...mcprt.Resource) {
 	var static, templates []*entry[mcprt.Resource]
 	for _, r := range resources {
 		if wire.IsTemplate(r.URI) {
-			templates = append(templates, newEntry(r.URI, r, wire.AppendResourceTemplate))
+			templates = append(templates, newResourceEntry(r, wire.AppendResourceTemplate))
 		} else {
-			static = append(static, newEntry(r.URI, r, wire.AppendResource))
+			static = append(static, newResourceEntry(r, wire.AppendResource))
 		}
 	}
 	read := func(r *mcprt.Resource) any { return r.Read }

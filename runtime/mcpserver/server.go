@@ -124,6 +124,20 @@ type Server struct {
 	// serving.
 	Card *Card
 
+	// Groups, when not nil, serves primitive groups (SEP-2084, in review,
+	// the text of January 2026): the "groups" capability is declared,
+	// groups/list lists these groups, and every tool, prompt and resource
+	// publishes its own in _meta (see [mcprt.GroupsMetaKey]) on the
+	// revisions that have _meta. Nil publishes none of it. A generated
+	// package's MCPGroups returns its groups. Set it before serving.
+	Groups []mcprt.Group
+
+	// ToolSearch, when set, puts the server in tool search mode for
+	// servers with many tools: tools/list lists search_tools, call_tool
+	// and the pinned tools instead of every tool, and every tool is still
+	// called by name. Set it before serving; see [ToolSearch].
+	ToolSearch *ToolSearch
+
 	// CORS, when set, lets browser pages of the origins it allows call the
 	// Streamable HTTP endpoint. Nil allows none. Set it before serving.
 	CORS *CORS
@@ -192,7 +206,8 @@ type Server struct {
 	capsMu sync.Mutex
 	info   [wire.NumRevisions][]byte
 
-	listens listeners // open subscriptions/listen requests (2026-07-28)
+	listens listeners   // open subscriptions/listen requests (2026-07-28)
+	search  searchState // tool search mode, see toolsearch.go
 
 	mu        sync.Mutex
 	sessions  map[*session]struct{} // live sessions, for list_changed
@@ -246,6 +261,7 @@ func New(id mcprt.Identity, tools ...mcprt.Tool) *Server {
 	for _, rev := range wire.Revisions {
 		s.info[rev.Index()] = s.appendServerInfo(nil, rev)
 	}
+	s.tools.groups, s.prompts.groups, s.resources.groups, s.templates.groups = s.groupsOn, s.groupsOn, s.groupsOn, s.groupsOn
 	s.refreshCapabilities()
 	s.tools.add("New", tools)
 	return s

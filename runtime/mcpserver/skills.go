@@ -219,11 +219,12 @@ func (s *Server) readSkillFile(ctx context.Context, x *exchange, uri string) (re
 // resources, then the SKILL.md of each skill.
 func (s *Server) appendResourcePage(dst []byte, rev wire.Revision, start, size int) ([]byte, int, bool) {
 	static := s.resources.all()
+	groups := s.resources.groups != nil && s.resources.groups()
 	c := s.servedSkillSet()
 	if c == nil {
-		return appendPage(dst, static, rev, start, size)
+		return appendPage(dst, static, rev, start, size, groups)
 	}
-	return appendPage(dst, append(static[:len(static):len(static)], c.resources...), rev, start, size)
+	return appendPage(dst, append(static[:len(static):len(static)], c.resources...), rev, start, size, groups)
 }
 
 // skillScopes returns the scopes the skills request m needs: those of the

@@ -25,7 +25,8 @@ type toolEntry = entry[tool]
 // newToolEntry serializes t's descriptor for every revision into one
 // buffer; revisions whose descriptors are equal share the bytes.
 func newToolEntry(t mcprt.Tool) *toolEntry {
-	return newEntrySized(t.Name, tool{Tool: t, headers: headerParams(t.InputSchema)}, appendTool, 3*descriptorSize(&t))
+	return newGroupedEntry(t.Name, tool{Tool: t, headers: headerParams(t.InputSchema)}, appendTool, 3*descriptorSize(&t),
+		len(t.Groups) > 0, func(t *tool) tool { c := *t; c.Groups = nil; return c })
 }
 
 func appendTool(dst []byte, t *tool, rev wire.Revision) []byte {
@@ -46,7 +47,9 @@ func descriptorSize(t *mcprt.Tool) int {
 // each revision, built on use under the catalog's lock.
 type registry struct {
 	catalog[tool]
-	lists [wire.NumRevisions][]byte
+	lists [2][wire.NumRevisions][]byte // by whether groups are served, then revision
+	// search holds what tool search mode lists (see toolsearch.go).
+	search [2][wire.NumRevisions][]byte
 }
 
 // add appends tools; a name already taken panics, as duplicate says,
@@ -75,7 +78,8 @@ func (r *registry) remove(names []string) bool {
 // older catalog outlives the call.
 func (r *registry) dropLists() {
 	r.mu.Lock()
-	r.lists = [wire.NumRevisions][]byte{}
+	r.lists = [2][wire.NumRevisions][]byte{}
+	r.search = [2][wire.NumRevisions][]byte{}
 	r.mu.Unlock()
 }
 
@@ -96,27 +100,35 @@ func (r *registry) lookup(raw []byte) *toolEntry {
 // built on first use after a change and shared by every request until the
 // next change; callers must not modify it.
 func (r *registry) fullList(rev wire.Revision, hints []byte) []byte {
-	ri := rev.Index()
+	ri, gi := rev.Index(), r.groupsIndex()
 	r.mu.RLock()
-	list := r.lists[ri]
+	list := r.lists[gi][ri]
 	r.mu.RUnlock()
 	if list != nil {
 		return list
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lists[ri] == nil {
-		r.lists[ri] = r.buildList(rev, hints)
+	if r.lists[gi][ri] == nil {
+		r.lists[gi][ri] = r.buildList(rev, hints, gi == 1)
 	}
-	return r.lists[ri]
+	return r.lists[gi][ri]
+}
+
+// groupsIndex is 1 when the server serves groups, else 0.
+func (r *registry) groupsIndex() int {
+	if r.groups != nil && r.groups() {
+		return 1
+	}
+	return 0
 }
 
 // buildList makes the one-page tools/list result for rev; r.mu is held.
-func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
+func (r *registry) buildList(rev wire.Revision, hints []byte, groups bool) []byte {
 	ri := rev.Index()
 	n := len(`{"resultType":"complete","tools":[]}`) + len(hints)
 	for _, e := range r.list {
-		n += len(e.desc[ri]) + 1
+		n += len(e.descriptors(groups)[ri]) + 1
 	}
 	dst := append(make([]byte, 0, n), '{')
 	if rev.Stateless() {
@@ -127,7 +139,7 @@ func (r *registry) buildList(rev wire.Revision, hints []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, e.desc[ri]...)
+		dst = append(dst, e.descriptors(groups)[ri]...)
 	}
 	dst = append(dst, ']')
 	if rev.Stateless() {
@@ -160,6 +172,9 @@ func (s *Server) listTools(x *exchange, params json.RawMessage) ([]byte, *rpcErr
 	start, err := pageStart(x, params)
 	if err != nil {
 		return nil, err
+	}
+	if s.ToolSearch != nil {
+		return s.searchListing(x, start)
 	}
 	if start == 0 && s.id.PageSize <= 0 {
 		return s.tools.fullList(x.rev, s.cacheHints().list), nil
@@ -203,6 +218,11 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	if args != nil && args[0] != '{' {
 		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
+	}
+	if e == nil && s.ToolSearch != nil {
+		if result, rerr, handled := s.searchCall(ctx, x, name, args, params); handled {
+			return result, rerr
+		}
 	}
 	if e == nil {
 		n, _ := stringValue(name)

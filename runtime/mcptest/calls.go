@@ -98,6 +98,9 @@ type Tool struct {
 	Hints                     mcprt.Hints // from annotations
 	Icons                     []mcprt.Icon
 	TaskSupport               mcprt.TaskSupport // execution.taskSupport; empty when not published
+	// Groups are the groups it belongs to, from _meta, on a server
+	// serving groups.
+	Groups []string
 	// Raw is the descriptor as listed, for anything else.
 	Raw json.RawMessage
 }
@@ -107,39 +110,50 @@ func (c *Client) ListTools() []Tool {
 	c.t.Helper()
 	var tools []Tool
 	for _, raw := range c.list("tools/list", "tools") {
-		var d struct {
-			Name         string          `json:"name"`
-			Title        string          `json:"title"`
-			Description  string          `json:"description"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-			Annotations  struct {
-				Title       string `json:"title"`
-				ReadOnly    *bool  `json:"readOnlyHint"`
-				Destructive *bool  `json:"destructiveHint"`
-				Idempotent  *bool  `json:"idempotentHint"`
-				OpenWorld   *bool  `json:"openWorldHint"`
-			} `json:"annotations"`
-			Icons     []icon `json:"icons"`
-			Execution struct {
-				TaskSupport mcprt.TaskSupport `json:"taskSupport"`
-			} `json:"execution"`
-		}
-		if err := json.Unmarshal(raw, &d); err != nil {
-			c.t.Fatalf("mcptest: tools/list: malformed tool %s: %v", raw, err)
-		}
-		if d.Title == "" {
-			d.Title = d.Annotations.Title
-		}
-		a := d.Annotations
-		tools = append(tools, Tool{
-			Name: d.Name, Title: d.Title, Description: d.Description,
-			InputSchema: d.InputSchema, OutputSchema: d.OutputSchema,
-			Hints: mcprt.Hints{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld},
-			Icons: icons(d.Icons), TaskSupport: d.Execution.TaskSupport, Raw: raw,
-		})
+		tools = append(tools, c.parseTool("tools/list", raw))
 	}
 	return tools
+}
+
+// parseTool reads one tool descriptor that what returned.
+func (c *Client) parseTool(what string, raw json.RawMessage) Tool {
+	c.t.Helper()
+	var d struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Annotations  struct {
+			Title       string `json:"title"`
+			ReadOnly    *bool  `json:"readOnlyHint"`
+			Destructive *bool  `json:"destructiveHint"`
+			Idempotent  *bool  `json:"idempotentHint"`
+			OpenWorld   *bool  `json:"openWorldHint"`
+		} `json:"annotations"`
+		Icons     []icon `json:"icons"`
+		Execution struct {
+			TaskSupport mcprt.TaskSupport `json:"taskSupport"`
+		} `json:"execution"`
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		c.t.Fatalf("mcptest: %s: malformed tool %s: %v", what, raw, err)
+	}
+	if d.Title == "" {
+		d.Title = d.Annotations.Title
+	}
+	var groups []string
+	if g, ok := d.Meta[mcprt.GroupsMetaKey]; ok && json.Unmarshal(g, &groups) != nil {
+		c.t.Fatalf("mcptest: %s: malformed groups of tool %s: %s", what, d.Name, g)
+	}
+	a := d.Annotations
+	return Tool{
+		Name: d.Name, Title: d.Title, Description: d.Description,
+		InputSchema: d.InputSchema, OutputSchema: d.OutputSchema,
+		Hints: mcprt.Hints{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld},
+		Icons: icons(d.Icons), TaskSupport: d.Execution.TaskSupport, Groups: groups, Raw: raw,
+	}
 }
 
 // icon is an icon as listed.

@@ -29,6 +29,8 @@ type config struct {
 	skills    []mcprt.Skill
 	id        *mcprt.Identity
 	rev       string
+	groups    []mcprt.Group
+	search    *mcpserver.ToolSearch
 }
 
 // Tools adds tools to the server, as generated MCPTools functions return
@@ -139,6 +141,7 @@ func New(t testing.TB, opts ...Option) *Client {
 			t.Fatalf("mcptest: %v", err)
 		}
 	}
+	srv.Groups, srv.ToolSearch = cfg.groups, cfg.search
 	ctx, stop := context.WithCancel(context.Background())
 	c := &Client{
 		t: t, srv: srv, rev: rev, id: id, ctx: ctx, stop: stop, log: tl,

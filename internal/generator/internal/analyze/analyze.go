@@ -56,6 +56,10 @@ type analyzer struct {
 	completePos map[*model.Field]token.Pos
 	// headerAt holds where each header= was written.
 	headerAt map[*model.Field]token.Pos
+	// searchAt is where //mcp:search was written; groupsNamed are the groups
+	// group= names, in source order (see groups.go).
+	searchAt    token.Pos
+	groupsNamed []namedGroup
 }
 
 // Package analyzes one package. It returns a nil model when the package has
@@ -74,6 +78,7 @@ func Package(in Input) (*model.Package, diag.List) {
 		a.scope(f)
 		a.file(f)
 	}
+	a.applyGroups()
 	a.checkNames()
 	a.checkCatalogNames()
 	a.checkApps()
@@ -159,7 +164,7 @@ func (a *analyzer) file(f *ast.File) {
 			continue
 		}
 		for _, c := range cg.List {
-			if !isMCPDirective(c.Text) {
+			if !isMCPDirective(c.Text) || a.packageDirective(f, cg, c) {
 				continue
 			}
 			if places == nil {
@@ -219,14 +224,17 @@ func (a *analyzer) funcDecl(fn *ast.FuncDecl) {
 	switch d := ds.main.(type) {
 	case *annotations.Tool:
 		if t := a.tool(fn, d, ds.params, ds.icons); t != nil {
+			t.Groups, t.Pin = a.memberOf(d.Groups), d.Pin.Value
 			a.pkg.Tools = append(a.pkg.Tools, t)
 		}
 	case *annotations.Prompt:
 		if p := a.prompt(fn, d, ds.params, ds.icons); p != nil {
+			p.Groups = a.memberOf(d.Groups)
 			a.pkg.Prompts = append(a.pkg.Prompts, p)
 		}
 	case *annotations.Resource:
 		if r := a.resource(fn, d, ds.params, ds.icons); r != nil {
+			r.Groups = a.memberOf(d.Groups)
 			a.pkg.Resources = append(a.pkg.Resources, r)
 		}
 	}
@@ -264,6 +272,8 @@ func (a *analyzer) directive(fn *ast.FuncDecl, ds *funcDirectives, d any) {
 		return
 	case *annotations.Skills:
 		a.errorf(d.Pos, "//mcp:skills on func %s: %s", fn.Name.Name, skillsPlace)
+	case *annotations.Group, *annotations.Search:
+		a.misplacedPackageDirective("on func "+fn.Name.Name, d)
 		return
 	default:
 		return

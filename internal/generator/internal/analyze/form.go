@@ -48,6 +48,8 @@ func (a *analyzer) typeDirectives(cg *ast.CommentGroup, spec *ast.TypeSpec) bool
 		switch d := d.(type) {
 		case *annotations.Form:
 			form = d
+		case *annotations.Group, *annotations.Search:
+			a.misplacedPackageDirective("on type "+spec.Name.Name, d)
 		case nil:
 		case *annotations.Skills:
 			skills = append(skills, c)

@@ -33,6 +33,7 @@ func Markdown(list []byte) ([]byte, error) {
 	w.section("Resources", root.Array("resources"), w.resource)
 	w.section("Resource templates", root.Array("resourceTemplates"), w.resource)
 	w.section("Skills", root.Array("skills"), w.skill)
+	w.section("Groups", root.Array("groups"), w.group)
 	if w.Len() == 0 {
 		w.WriteString("This server serves no tools, prompts, resources or skills.\n")
 	}
@@ -82,6 +83,7 @@ func (w *writer) tool(t jsonv.Object) {
 	w.paragraph(hints(ann))
 	w.paragraph(taskSupport(t))
 	w.scopes(t)
+	w.groups(t)
 	in, _ := t.Object("inputSchema")
 	w.schemaTable("Arguments", "argument", in, true)
 	if out, ok := t.Object("outputSchema"); ok {
@@ -141,6 +143,7 @@ func (w *writer) prompt(p jsonv.Object) {
 	w.heading(p.String("name"), p.String("title"))
 	w.paragraph(p.String("description"))
 	w.scopes(p)
+	w.groups(p)
 	args := p.Array("arguments")
 	if len(args) == 0 {
 		w.paragraph("No arguments.")
@@ -183,6 +186,7 @@ func (w *writer) resource(r jsonv.Object) {
 	}
 	w.paragraph(strings.Join(facts, ", ") + ".")
 	w.scopes(r)
+	w.groups(r)
 }
 
 // skill documents one Agent Skill: its name and description, and its
@@ -216,6 +220,28 @@ func (w *writer) scopes(entry jsonv.Object) {
 		list[i] = code(s)
 	}
 	w.paragraph("Scopes needed on an authorized server: " + strings.Join(list, ", ") + ".")
+}
+
+// groups says which groups (SEP-2084) an entry belongs to, from its
+// _meta, when any.
+func (w *writer) groups(entry jsonv.Object) {
+	meta, _ := entry.Object("_meta")
+	list := meta.Strings("io.modelcontextprotocol/groups")
+	if len(list) == 0 {
+		return
+	}
+	for i, g := range list {
+		list[i] = code(g)
+	}
+	w.paragraph("Groups: " + strings.Join(list, ", ") + ".")
+}
+
+// group documents one group: its description and the groups it belongs
+// to.
+func (w *writer) group(g jsonv.Object) {
+	w.heading(g.String("name"), g.String("title"))
+	w.paragraph(g.String("description"))
+	w.groups(g)
 }
 
 func yesNo(v any, ok bool) string {

@@ -124,6 +124,9 @@ func (e *emitter) promptValue(p *model.Prompt, bound bool) jen.Code {
 	if len(p.Scopes) > 0 {
 		fs = append(fs, field{"Scopes", stringList(p.Scopes)})
 	}
+	if len(p.Groups) > 0 {
+		fs = append(fs, field{"Groups", stringList(p.Groups)})
+	}
 	params, pnames := e.getParams()
 	fs = append(fs, field{"Get", e.ref(names.Get(p.GoIdent()), bound, params, pnames, rtPromptResult.qual(), jen.Error())})
 	if completes(&p.Func) {
@@ -288,6 +291,9 @@ func (e *emitter) resourceValue(r *model.Resource, bound bool) jen.Code {
 	}
 	if len(r.Scopes) > 0 {
 		fs = append(fs, field{"Scopes", stringList(r.Scopes)})
+	}
+	if len(r.Groups) > 0 {
+		fs = append(fs, field{"Groups", stringList(r.Groups)})
 	}
 	params, pnames := e.readParams()
 	fs = append(fs, field{"Read", e.ref(names.Read(r.GoIdent()), bound, params, pnames, jen.Index().Add(rtResourceContents.qual()), jen.Error())})

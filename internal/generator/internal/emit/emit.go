@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/generator/internal/model"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/names"
 	"github.com/mcpgen/mcpgen/internal/generator/internal/schema"
+	"github.com/mcpgen/mcpgen/internal/toolsearch"
 )
 
 // emitter writes one file. Generated identifiers share names.Prefix, which
@@ -47,6 +48,9 @@ type Config struct {
 	// format= keyword: a check is written only for those formats. The
 	// runtime owns that list; the emitter does not import the runtime.
 	EnforcesFormat func(format string) bool
+	// SearchIndex is the package's tool search index, written as
+	// MCPSearchIndex when the package asks for it (model.Package.Search).
+	SearchIndex *toolsearch.Index
 	// Progress, when set, is called with the position of each tool before
 	// its code is written, so that a caller can say where an internal error
 	// happened.
@@ -70,6 +74,8 @@ func File(pkg *model.Package, schemas *schema.Set, cfg Config) ([]byte, error) {
 	e.promptList()
 	e.resourceList()
 	e.skillList()
+	e.groupList()
+	e.searchIndex()
 	for _, t := range pkg.Tools {
 		e.progress(t.Pos)
 		e.call(t)
@@ -241,6 +247,12 @@ func (e *emitter) toolValue(t *model.Tool, handler jen.Code) jen.Code {
 	}
 	if len(t.Scopes) > 0 {
 		fs = append(fs, field{"Scopes", stringList(t.Scopes)})
+	}
+	if len(t.Groups) > 0 {
+		fs = append(fs, field{"Groups", stringList(t.Groups)})
+	}
+	if t.Pin {
+		fs = append(fs, field{"Pin", jen.True()})
 	}
 	fs = append(fs, field{"Handler", handler}, field{"ChecksArguments", jen.True()})
 	if t.UI != nil {

@@ -59,6 +59,9 @@ var (
 	rtPromptResult     = rtIdent{mcprtPkg, "PromptResult"}
 	rtPromptMessage    = rtIdent{mcprtPkg, "PromptMessage"}
 	rtResource         = rtIdent{mcprtPkg, "Resource"}
+	rtGroup            = rtIdent{mcprtPkg, "Group"}
+	rtSearchIndex      = rtIdent{mcprtPkg, "SearchIndex"}
+	rtSearchTerm       = rtIdent{mcprtPkg, "SearchTerm"}
 	rtResourceContents = rtIdent{mcprtPkg, "ResourceContents"}
 	rtAnnotations      = rtIdent{mcprtPkg, "Annotations"}
 	rtToolUI           = rtIdent{mcprtPkg, "ToolUI"}

@@ -38,4 +38,3 @@ func (e *emitter) skillList() {
 		jen.Return(rtSkills.qual().Call(args...)),
 	)
 }
-

@@ -22,6 +22,13 @@ type Package struct {
 	Resources []*Resource // static resources and templates, in source order
 	Forms     []*Form
 	Skills    *Skills // the package's //mcp:skills, nil for none
+	// Groups are the groups of SEP-2084 the package's declarations belong
+	// to: those its doc comment declares, then those only group= names,
+	// in the order first named.
+	Groups []*Group
+	// Search says the package's doc comment asks for the tool search
+	// index (//mcp:search).
+	Search bool
 	// Scope holds the package-level identifiers of the user's files: the
 	// generated file's import names and the names of the parameters and
 	// variables of its functions are chosen not to take them.
@@ -106,6 +113,8 @@ type Tool struct {
 	UI          *ToolUI  // the MCP App whose page shows the results; nil for none
 	Scopes      []string // OAuth scopes a call needs, from scope=
 	Nolint      []string // -lint rules silenced on the tool itself, from nolint=
+	Groups      []string // the groups it belongs to: its group= keys, then the package's
+	Pin         bool     // listed beside the search tools in tool search mode
 
 	Func
 	Out     OutKind
@@ -162,6 +171,7 @@ type Prompt struct {
 	Description string
 	Icons       []Icon
 	Scopes      []string // OAuth scopes prompts/get needs, from scope=
+	Groups      []string // as a tool's
 	Func
 	Out     PromptOut
 	OutType *Type // for PromptText, the string type
@@ -204,6 +214,7 @@ type Resource struct {
 	Icons       []Icon
 	UI          *ResourceUI // of an MCP App's page, with a key of one written; else nil
 	Scopes      []string    // OAuth scopes a read needs, from scope=
+	Groups      []string    // as a tool's
 	Func
 	Out     ResourceOut
 	OutType *Type // for ResourceText and ResourceJSON, the Go type
@@ -264,4 +275,15 @@ type Skill struct {
 type SkillFile struct {
 	Path string // below the skill's directory
 	Data []byte
+}
+
+// Group is a group of SEP-2084: one the package's doc comment declares
+// with //mcp:group, whose members are all the package's declarations, or
+// one only named by group=, declared (if at all) elsewhere.
+type Group struct {
+	Pos         token.Position // of the directive, or of the first group= naming it
+	Name        string
+	Title       string
+	Description string
+	Declared    bool // by //mcp:group in the package's doc comment
 }

@@ -28,6 +28,13 @@ const (
 	Skills    = "MCPSkills"
 )
 
+// Groups and SearchIndex are the names of the generated functions
+// returning a package's groups and its tool search index.
+const (
+	Groups      = "MCPGroups"
+	SearchIndex = "MCPSearchIndex"
+)
+
 // The methods generated for a //mcp:form type, which mcprt.ElicitForm calls.
 const (
 	FormSchema = "MCPFormSchema"
@@ -53,7 +60,7 @@ const Prefix = "mcpgen_"
 // Exported returns the exported names a generated file may declare, which
 // are missing from a package until it is generated.
 func Exported() []string {
-	return []string{Tools, Prompts, Resources, Skills, FormSchema, FormDecode}
+	return []string{Tools, Prompts, Resources, Skills, FormSchema, FormDecode, Groups, SearchIndex}
 }
 
 // Import is the alias of an import whose name a user's package-level
