@@ -132,8 +132,10 @@ func (s *Server) searchCall(ctx context.Context, x *exchange, name, args, params
 		if !wire.Granted(x.token, e.val.Scopes) {
 			return nil, errorf(codeInvalidParams, "invalid params: the token lacks a scope tool "+strconv.Quote(e.key)+" needs"), true
 		}
-		// The call goes on as a call of the inner tool, by name.
+		// The call goes on as a call of the inner tool, by name, which is
+		// the tool the message now names.
 		x.meta.toolName, x.meta.toolArgs, x.meta.argsUnchecked = inner, innerArgs, false
+		x.meta.tool, x.meta.toolLooked = e, true
 		result, rerr := s.callTool(ctx, x, params)
 		return result, rerr, true
 	}
