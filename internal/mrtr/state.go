@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 )
 
@@ -168,4 +169,29 @@ func (s *Sealer) Answers(state string, responses map[string]json.RawMessage, met
 // answers its questions used, sealed for the request of principal.
 func (s *Sealer) Issue(method, name, principal string, used map[string]json.RawMessage, now time.Time) string {
 	return s.Seal(State{Method: method, Name: name, Principal: principal, Issued: now.Unix(), Answers: used})
+}
+
+// Keyring is the sealer of an adapter's request states: made from the
+// keys set, or with a random key on first use when none were.
+type Keyring struct {
+	mu     sync.Mutex
+	sealer *Sealer
+}
+
+// SetKeys makes the sealer of keys, as [NewRing] does: the first seals,
+// any opens.
+func (k *Keyring) SetKeys(keys [][]byte) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.sealer = NewRing(keys, 0)
+}
+
+// Sealer returns the sealer, made with a random key if no keys were set.
+func (k *Keyring) Sealer() *Sealer {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.sealer == nil {
+		k.sealer = NewRing(nil, 0)
+	}
+	return k.sealer
 }

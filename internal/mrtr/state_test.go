@@ -177,3 +177,25 @@ func TestAnswers(t *testing.T) {
 		t.Errorf("another tool's state: %v, want ErrBadState", err)
 	}
 }
+
+// TestKeyring: a keyring without keys makes one random sealer and keeps
+// it; keys set replace it, and states sealed under the old first key
+// still open when it stays in the ring.
+func TestKeyring(t *testing.T) {
+	t.Parallel()
+	var k Keyring
+	s := k.Sealer()
+	if k.Sealer() != s {
+		t.Fatal("a second Sealer made another sealer")
+	}
+	old, next := []byte("0123456789abcdef0123456789abcdef"), []byte("fedcba9876543210fedcba9876543210")
+	k.SetKeys([][]byte{old})
+	first := k.Sealer()
+	if first == s {
+		t.Fatal("SetKeys kept the random sealer")
+	}
+	k.SetKeys([][]byte{next, old})
+	if k.Sealer() == first {
+		t.Fatal("SetKeys kept the sealer of the old keys")
+	}
+}

@@ -28,9 +28,8 @@ type registry struct {
 	interceptors []mcpserver.Interceptor
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
-	// seal seals the request states of 2026-07-28 questions.
-	sealMu sync.Mutex
-	seal   *mrtr.Sealer
+	// keys seal the request states of 2026-07-28 questions.
+	keys mrtr.Keyring
 	// pageSize is the identity's, for skills/list and directory reads.
 	pageSize int
 	search   wire.SearchMode // the tools added, for tool search mode (see search.go)

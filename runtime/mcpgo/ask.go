@@ -29,21 +29,11 @@ import (
 // rotated. Every replica serving the same clients needs the same keys.
 // Without them a server has a random key of its own.
 func SetStateKeys(s *server.MCPServer, keys ...[]byte) {
-	reg := registryOf(s)
-	reg.sealMu.Lock()
-	reg.seal = mrtr.NewRing(keys, 0)
-	reg.sealMu.Unlock()
+	registryOf(s).keys.SetKeys(keys)
 }
 
-// sealer returns the sealer of reg's request states, made on first use.
-func (r *registry) sealer() *mrtr.Sealer {
-	r.sealMu.Lock()
-	defer r.sealMu.Unlock()
-	if r.seal == nil {
-		r.seal = mrtr.NewRing(nil, 0)
-	}
-	return r.seal
-}
+// sealer returns the sealer of reg's request states.
+func (r *registry) sealer() *mrtr.Sealer { return r.keys.Sealer() }
 
 // round is one run of a handler on 2026-07-28: what it asks, and the
 // request it serves, to which the request state is bound.

@@ -31,9 +31,8 @@ type registry struct {
 	perRevision bool
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
-	// seal seals the request states of 2026-07-28 questions.
-	sealMu sync.Mutex
-	seal   *mrtr.Sealer
+	// keys seal the request states of 2026-07-28 questions.
+	keys   mrtr.Keyring
 	search wire.SearchMode // the tools added, for tool search mode (see search.go)
 }
 
