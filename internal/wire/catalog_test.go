@@ -13,14 +13,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// quietLog sends what slog's default logger writes during the test to a
-// buffer it returns.
-func quietLog(t *testing.T) *bytes.Buffer {
-	var buf bytes.Buffer
-	old := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	t.Cleanup(func() { slog.SetDefault(old) })
-	return &buf
+// testLog returns a logger writing to the buffer it returns.
+func testLog() (*slog.Logger, *bytes.Buffer) {
+	buf := new(bytes.Buffer)
+	return slog.New(slog.NewTextHandler(buf, nil)), buf
 }
 
 // template answers the URIs that start with prefix, and ErrNotFound for
@@ -35,6 +31,7 @@ func template(uri, prefix, answer string) mcprt.Resource {
 }
 
 func TestCatalogReadTemplateInOrder(t *testing.T) {
+	t.Parallel()
 	var c Catalog
 	c.AddResources([]mcprt.Resource{
 		template("kb://{a}", "kb://x", "first"),
@@ -63,6 +60,7 @@ func TestCatalogReadTemplateInOrder(t *testing.T) {
 }
 
 func TestCatalogCompleter(t *testing.T) {
+	t.Parallel()
 	comp := func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
 		return nil, nil
 	}
@@ -92,7 +90,8 @@ func TestCatalogCompleter(t *testing.T) {
 }
 
 func TestComplete(t *testing.T) {
-	logs := quietLog(t)
+	t.Parallel()
+	log, logs := testLog()
 	many := func(n int) mcprt.Completer {
 		return func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
 			return make([]string, n), nil
@@ -116,7 +115,7 @@ func TestComplete(t *testing.T) {
 		{name: "panic", comp: func(context.Context, string, string, map[string]string) ([]string, error) { panic("kaputt") },
 			err: `internal error: prompt completion "p" panicked: kaputt`},
 	} {
-		values, total, more, err := Complete(context.Background(), nil, tt.comp, "prompt", "p", "a", "v", nil)
+		values, total, more, err := Complete(context.Background(), log, tt.comp, "prompt", "p", "a", "v", nil)
 		if tt.err != "" {
 			if err == nil || err.Error() != tt.err {
 				t.Errorf("%s: error %v, want %s", tt.name, err, tt.err)
@@ -133,9 +132,10 @@ func TestComplete(t *testing.T) {
 }
 
 func TestRenderPromptAndReadResourceRecover(t *testing.T) {
-	logs := quietLog(t)
+	t.Parallel()
+	log, logs := testLog()
 	p := &mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) { panic("kaputt") }}
-	if _, err := RenderPrompt(context.Background(), nil, p, nil); err == nil || err.Error() != `internal error: prompt "p" panicked: kaputt` {
+	if _, err := RenderPrompt(context.Background(), log, p, nil); err == nil || err.Error() != `internal error: prompt "p" panicked: kaputt` {
 		t.Errorf("RenderPrompt panic: %v", err)
 	}
 	bad := &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{{Path: "n", Message: "missing"}}}
@@ -145,17 +145,17 @@ func TestRenderPromptAndReadResourceRecover(t *testing.T) {
 		}
 		return mcprt.PromptResult{}, bad
 	}
-	if _, err := RenderPrompt(context.Background(), nil, p, nil); !IsArgumentError(err) {
+	if _, err := RenderPrompt(context.Background(), log, p, nil); !IsArgumentError(err) {
 		t.Errorf("RenderPrompt argument error: %v", err)
 	}
-	if _, err := RenderPrompt(context.Background(), nil, &mcprt.Prompt{Name: "q"}, nil); err == nil || err.Error() != `internal error: prompt "q" has no Get function` {
+	if _, err := RenderPrompt(context.Background(), log, &mcprt.Prompt{Name: "q"}, nil); err == nil || err.Error() != `internal error: prompt "q" has no Get function` {
 		t.Errorf("RenderPrompt without Get: %v", err)
 	}
 	r := &mcprt.Resource{URI: "kb://r", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { panic("kaputt") }}
-	if _, err := ReadResource(context.Background(), nil, r, "kb://r"); err == nil || errors.Is(err, mcprt.ErrNotFound) || err.Error() != `internal error: resource "kb://r" panicked: kaputt` {
+	if _, err := ReadResource(context.Background(), log, r, "kb://r"); err == nil || errors.Is(err, mcprt.ErrNotFound) || err.Error() != `internal error: resource "kb://r" panicked: kaputt` {
 		t.Errorf("ReadResource panic: %v", err)
 	}
-	if _, err := ReadResource(context.Background(), nil, &mcprt.Resource{URI: "kb://s"}, "kb://s"); err == nil || err.Error() != `internal error: resource "kb://s" has no Read function` {
+	if _, err := ReadResource(context.Background(), log, &mcprt.Resource{URI: "kb://s"}, "kb://s"); err == nil || err.Error() != `internal error: resource "kb://s" has no Read function` {
 		t.Errorf("ReadResource without Read: %v", err)
 	}
 	if n := strings.Count(logs.String(), "handler panicked"); n != 2 {
@@ -164,6 +164,7 @@ func TestRenderPromptAndReadResourceRecover(t *testing.T) {
 }
 
 func TestStandInAndAnnotationsIn(t *testing.T) {
+	t.Parallel()
 	audio, link := mcprt.Audio([]byte{1, 2}, "audio/wav"), mcprt.ResourceLink("kb://a", "a")
 	for _, tt := range []struct {
 		c    mcprt.Content
@@ -200,6 +201,7 @@ func TestStandInAndAnnotationsIn(t *testing.T) {
 // TestCatalogScopes finds the scopes of each operation: a tool's, a
 // prompt's, a resource's, and those of every template matching a URI.
 func TestCatalogScopes(t *testing.T) {
+	t.Parallel()
 	var c Catalog
 	c.AddTools([]mcprt.Tool{{Name: "w", Scopes: []string{"kb:write"}}, {Name: "a"}})
 	c.AddPrompts([]mcprt.Prompt{{Name: "p", Scopes: []string{"kb:prompt"}}})
@@ -270,6 +272,7 @@ func TestCatalogDuplicates(t *testing.T) {
 // TestCatalogReadTemplateScopes skips a template whose scopes the
 // request's token lacks, so that its Read never runs for it.
 func TestCatalogReadTemplateScopes(t *testing.T) {
+	t.Parallel()
 	var c Catalog
 	scoped := template("kb://{a}", "kb://", "scoped")
 	scoped.Scopes = []string{"kb:secret"}

@@ -8,6 +8,7 @@ import (
 // TestElicitationBook: an id is taken once, and the oldest ids go when the
 // book is full.
 func TestElicitationBook(t *testing.T) {
+	t.Parallel()
 	var b ElicitationBook[int]
 	for i := range MaxElicitations + 1 {
 		b.Add(fmt.Sprint(i), i)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestLogLevelRank(t *testing.T) {
+	t.Parallel()
 	if !(LevelRank(mcprt.LevelDebug) < LevelRank(mcprt.LevelInfo) && LevelRank(mcprt.LevelAlert) < LevelRank(mcprt.LevelEmergency)) {
 		t.Error("levels out of order")
 	}

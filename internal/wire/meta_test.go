@@ -10,6 +10,7 @@ import (
 // its own; contents keep a ui of their own; a Meta that is no object is
 // not published.
 func TestMeta(t *testing.T) {
+	t.Parallel()
 	ui := &mcprt.ToolUI{ResourceURI: "ui://a", Visibility: []string{"app"}}
 	page := &mcprt.ResourceUI{FrameDomains: []string{"https://f"}, BaseURIDomains: []string{"https://b"}, Domain: "d", Permissions: []string{"camera", "microphone"}}
 	for _, tc := range []struct {
@@ -35,6 +36,7 @@ func TestMeta(t *testing.T) {
 // TestParseSampled reads results of one block, of several, of tool uses
 // only, and refuses what is malformed.
 func TestParseSampled(t *testing.T) {
+	t.Parallel()
 	c, uses, err := ParseSampled([]byte(`{"type":"text","text":"hi"}`))
 	if err != nil || c.Text != "hi" || uses != nil {
 		t.Errorf("one block: %+v %+v %v", c, uses, err)
@@ -53,6 +55,7 @@ func TestParseSampled(t *testing.T) {
 // TestCheckSample refuses tools before 2025-11-25 and a message of tool
 // results with anything else; it takes the same request on 2025-11-25.
 func TestCheckSample(t *testing.T) {
+	t.Parallel()
 	results := mcprt.SampleMessage{Role: "user", ToolResults: []mcprt.ToolResult{{ToolUseID: "1"}}}
 	req := mcprt.SampleRequest{Messages: []mcprt.SampleMessage{results}, Tools: []mcprt.SampleTool{{Name: "a"}}}
 	if err := CheckSample(&req, Rev20251125); err != nil {

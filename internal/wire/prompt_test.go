@@ -23,6 +23,7 @@ func samplePrompt() mcprt.Prompt {
 }
 
 func TestAppendPromptPerRevision(t *testing.T) {
+	t.Parallel()
 	p := samplePrompt()
 	const old = `{"name":"review","description":"Reviews code.","arguments":[{"name":"code","description":"The code.","required":true},{"name":"style"}]}`
 	const titled = `{"name":"review","title":"Code \u003creview\u003e","description":"Reviews code.","arguments":[{"name":"code","title":"Code","description":"The code.","required":true},{"name":"style"}]`
@@ -54,6 +55,7 @@ func TestAppendPromptPerRevision(t *testing.T) {
 // kind: audio does not exist before 2025-03-26 and resource links before
 // 2025-06-18, so those become text blocks there.
 func TestAppendPromptResultPerRevision(t *testing.T) {
+	t.Parallel()
 	r := mcprt.PromptResult{
 		Description: "All kinds",
 		Messages: []mcprt.PromptMessage{
@@ -94,6 +96,7 @@ func TestAppendPromptResultPerRevision(t *testing.T) {
 }
 
 func TestIsArgumentError(t *testing.T) {
+	t.Parallel()
 	ae := &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{{Path: "n", Message: "required"}}}
 	if !IsArgumentError(ae) || !IsArgumentError(fmt.Errorf("prompt: %w", ae)) {
 		t.Error("an ArgumentError, wrapped or not, is an argument error")

@@ -22,6 +22,7 @@ func sampleResource(uri string) mcprt.Resource {
 }
 
 func TestAppendResourcePerRevision(t *testing.T) {
+	t.Parallel()
 	r := sampleResource("file:///README.md")
 	const ann = `,"annotations":{"audience":["user","assistant"],"priority":0.8`
 	const icons = `,"icons":[{"src":"https://example.com/d.png","mimeType":"image/png"}]`
@@ -51,6 +52,7 @@ func TestAppendResourcePerRevision(t *testing.T) {
 }
 
 func TestAppendResourceTemplatePerRevision(t *testing.T) {
+	t.Parallel()
 	r := sampleResource("kb://articles/{id}")
 	tests := []struct {
 		rev  Revision
@@ -72,6 +74,7 @@ func TestAppendResourceTemplatePerRevision(t *testing.T) {
 // lastModified are left out where the revision lacks lastModified, not
 // written as an empty object.
 func TestAnnotationsLastModifiedOnly(t *testing.T) {
+	t.Parallel()
 	r := mcprt.Resource{URI: "x://a", Name: "a", Annotations: &mcprt.Annotations{LastModified: "2026-01-02T15:04:05Z"}}
 	if got := string(AppendResource(nil, &r, Rev20250326)); got != `{"uri":"x://a","name":"a"}` {
 		t.Errorf("2025-03-26: %s", got)
@@ -82,6 +85,7 @@ func TestAnnotationsLastModifiedOnly(t *testing.T) {
 }
 
 func TestAppendResourceContents(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		c    mcprt.ResourceContents
@@ -112,6 +116,7 @@ func TestAppendResourceContents(t *testing.T) {
 }
 
 func TestIsTemplate(t *testing.T) {
+	t.Parallel()
 	for uri, want := range map[string]bool{"kb://a/{id}": true, "kb://files/{+path}": true, "kb://a/b": false, "": false} {
 		if IsTemplate(uri) != want {
 			t.Errorf("IsTemplate(%q) = %v", uri, !want)

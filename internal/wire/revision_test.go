@@ -6,6 +6,7 @@ import "testing"
 // order, that NumRevisions counts them, and that an unsupported revision
 // takes the latest's place.
 func TestRevisionIndex(t *testing.T) {
+	t.Parallel()
 	if len(Revisions) != NumRevisions {
 		t.Fatalf("len(Revisions) = %d, NumRevisions = %d", len(Revisions), NumRevisions)
 	}

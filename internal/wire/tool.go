@@ -13,23 +13,27 @@ import (
 
 // CallTool runs the tool's handler. Arguments over the size limit of ctx's
 // [jsonx.Limits] are refused without being read. A panic in the handler does not
-// escape: it is logged with its stack and becomes a result with IsError
-// set, so the server keeps serving and the model is told the call failed.
+// escape: it is logged with its stack to slog's default logger and becomes
+// a result with IsError set, so the server keeps serving and the model is
+// told the call failed.
 func CallTool(ctx context.Context, t *mcprt.Tool, args []byte) mcprt.Result {
-	res, _ := CallToolChecked(ctx, t, args)
+	res, _ := CallToolChecked(ctx, nil, t, args)
 	return res
 }
 
-// CallToolChecked is CallTool that also returns what the handler panicked
-// with, or nil: a task whose handler panicked failed, where a call that
-// did is a failed result.
-func CallToolChecked(ctx context.Context, t *mcprt.Tool, args []byte) (res mcprt.Result, panicked any) {
+// CallToolChecked is CallTool logging to log (nil: slog's default), that
+// also returns what the handler panicked with, or nil: a task whose
+// handler panicked failed, where a call that did is a failed result.
+func CallToolChecked(ctx context.Context, log *slog.Logger, t *mcprt.Tool, args []byte) (res mcprt.Result, panicked any) {
 	if err := checkSize(ctx, args); err != nil {
 		return mcprt.ErrorResult(err), nil
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			slog.Error("mcp tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Error("mcp tool panicked", "tool", t.Name, "panic", v, "stack", string(debug.Stack()))
 			res, panicked = mcprt.ErrorResult(fmt.Errorf("internal error: tool %s panicked: %v", t.Name, v)), v
 		}
 	}()

@@ -24,6 +24,7 @@ func sampleTool() mcprt.Tool {
 }
 
 func TestAppendToolPerRevision(t *testing.T) {
+	t.Parallel()
 	tool := sampleTool()
 	tests := []struct {
 		rev  Revision
@@ -47,6 +48,7 @@ func TestAppendToolPerRevision(t *testing.T) {
 }
 
 func TestAnnotationsOnlyWhenTitleOrHint(t *testing.T) {
+	t.Parallel()
 	tool := mcprt.Tool{Name: "x", InputSchema: []byte(`{"type":"object"}`)}
 	if got := string(AppendTool(nil, &tool, Rev20251125)); strings.Contains(got, "annotations") {
 		t.Errorf("descriptor without title or hints has annotations: %s", got)
@@ -58,14 +60,20 @@ func TestAnnotationsOnlyWhenTitleOrHint(t *testing.T) {
 }
 
 func TestCallRecoversPanic(t *testing.T) {
+	t.Parallel()
 	tool := mcprt.Tool{Name: "boom", Handler: func(context.Context, []byte) mcprt.Result { panic("kaboom") }}
-	res := CallTool(context.Background(), &tool, nil)
-	if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "kaboom") {
-		t.Fatalf("Call of a panicking handler = %+v, want an isError result naming the panic", res)
+	log, logs := testLog()
+	res, panicked := CallToolChecked(context.Background(), log, &tool, nil)
+	if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "kaboom") || panicked != "kaboom" {
+		t.Fatalf("Call of a panicking handler = %+v, %v; want an isError result naming the panic", res, panicked)
+	}
+	if !strings.Contains(logs.String(), `msg="mcp tool panicked" tool=boom panic=kaboom`) {
+		t.Errorf("the panic was not logged to the logger given:\n%s", logs)
 	}
 }
 
 func TestResultAppendJSONPerRevision(t *testing.T) {
+	t.Parallel()
 	r := mcprt.Result{
 		Content: []mcprt.Content{
 			mcprt.Text("hi"),
@@ -92,6 +100,7 @@ func TestResultAppendJSONPerRevision(t *testing.T) {
 }
 
 func TestContentAnnotationsAndMeta(t *testing.T) {
+	t.Parallel()
 	p := 0.5
 	r := mcprt.Result{
 		Content: []mcprt.Content{mcprt.Text("hi").With(mcprt.Annotations{Audience: []string{"user"}, Priority: &p, LastModified: "2026-01-02T15:04:05Z"})},
@@ -113,6 +122,7 @@ func TestContentAnnotationsAndMeta(t *testing.T) {
 }
 
 func TestWrappedOutputPerRevision(t *testing.T) {
+	t.Parallel()
 	tool := mcprt.Tool{Name: "list", InputSchema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"array","items":{"type":"integer"}}`), WrapOutput: true}
 	res := mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
 	tests := []struct {
@@ -136,6 +146,7 @@ func TestWrappedOutputPerRevision(t *testing.T) {
 }
 
 func TestCallRefusesOversizedArguments(t *testing.T) {
+	t.Parallel()
 	called := false
 	tool := mcprt.Tool{Name: "t", Handler: func(context.Context, []byte) mcprt.Result {
 		called = true
@@ -153,6 +164,7 @@ func TestCallRefusesOversizedArguments(t *testing.T) {
 }
 
 func TestDescriptorsPerRevision(t *testing.T) {
+	t.Parallel()
 	tool := sampleTool()
 	d := NewDescriptors(&tool, AppendTool, 0)
 	for _, rev := range Revisions {
@@ -166,6 +178,7 @@ func TestDescriptorsPerRevision(t *testing.T) {
 }
 
 func TestToolInMatchesAppendTool(t *testing.T) {
+	t.Parallel()
 	tool := sampleTool()
 	tool.WrapOutput = true
 	for _, rev := range Revisions {

@@ -18,6 +18,7 @@ const nodeDefs = `"$defs":{"Node":{"type":"object","properties":{"name":{"type":
 // bytes and that an independent 2020-12 validator resolves every reference
 // and judges wrapped values as the unwrapped schema judges them.
 func TestWrappedOutputResolves(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, schema, want string
 		valid, invalid     []string // values, wrapped by the test

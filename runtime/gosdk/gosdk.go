@@ -195,7 +195,7 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 				return nil, err
 			}
 		}
-		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), t, req.Params.Arguments)
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), nil, t, req.Params.Arguments)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
 				rd.ask.RequirePages(res.Err)

@@ -198,7 +198,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 				return nil, err
 			}
 		}
-		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), &t, args)
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), nil, &t, args)
 		c.notes.flush(ctx)
 		if rd != nil {
 			if res.IsError && res.Err != nil {

@@ -193,7 +193,7 @@ func (rs *taskRuns) runTask(ctx context.Context, req *mcp.CallToolRequest, t *mc
 	defer cancel()
 	run := rs.started(ctx, cancel)
 	defer rs.ended(run)
-	res, panicked := wire.CallToolChecked(runCtx, t, args)
+	res, panicked := wire.CallToolChecked(runCtx, nil, t, args)
 	if panicked != nil {
 		err := fmt.Errorf("internal error: tool %s panicked: %v", strconv.Quote(t.Name), panicked)
 		if mask {

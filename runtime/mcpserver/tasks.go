@@ -342,7 +342,7 @@ func withFields(obj []byte, fields ...[]byte) []byte {
 // runTool runs tool's handler as the task run describes and returns how it
 // ended. The handler's context is ctx with x as its caller.
 func runTool(ctx context.Context, x *exchange, tool *mcprt.Tool, args []byte) outcome {
-	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, x), tool, args)
+	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, x), x.srv.logger(), tool, args)
 	o := outcome{res: res, panicked: panicked}
 	if x.q != nil {
 		x.q.mu.Lock()

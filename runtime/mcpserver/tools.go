@@ -236,7 +236,7 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
 	*caller = *x
-	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), &e.val.Tool, args)
+	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), s.logger(), &e.val.Tool, args)
 	if res.IsError && res.Err != nil {
 		if rerr, handled := x.urlElicitation(res.Err); handled {
 			return nil, rerr
