@@ -33,8 +33,8 @@ import (
 //
 // What the gate refuses reaches the interceptors of [Use], with
 // Outcome.Refused set; a refused GET or DELETE, which holds no message,
-// is logged at Info on the SDK's logger (opts.Logger, else slog's
-// default).
+// is logged at Info on the SDK's logger (opts.Logger, else the logger
+// [SetLogger] gave s before this call, else slog's default).
 func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptions) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 	if a == nil {
@@ -45,7 +45,7 @@ func HTTPHandler(s *mcp.Server, a *mcpserver.Auth, opts *mcp.StreamableHTTPOptio
 		return nil, err
 	}
 	inner := asBearer(auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ResourceMetadataURL: g.MetadataURL(), AllowMissingExpiration: true})(h))
-	log := logger(opts)
+	log := logger(opts, registryOf(s))
 	o := authgate.CatalogOptions(registryOf(s), log)
 	o.Refused = func(r *http.Request, ref authgate.Refusal) { refused(s, log, r, ref) }
 	return g.Protect(inner, o), nil
@@ -72,12 +72,12 @@ func authGate(a *mcpserver.Auth) (*authgate.Gate, error) {
 }
 
 // logger is where the gate logs refused tokens: the SDK's logger, as
-// opts set it, else slog's default.
-func logger(opts *mcp.StreamableHTTPOptions) *slog.Logger {
+// opts set it, else reg's.
+func logger(opts *mcp.StreamableHTTPOptions, reg *registry) *slog.Logger {
 	if opts != nil && opts.Logger != nil {
 		return opts.Logger
 	}
-	return slog.Default()
+	return reg.logger()
 }
 
 // verified is the SDK's verifier behind the gate: the token is the one

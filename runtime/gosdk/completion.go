@@ -24,10 +24,10 @@ func (r *registry) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	if p.Context != nil {
 		args = p.Context.Arguments
 	}
-	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, p.Argument.Name, p.Argument.Value, args)
+	values, total, more, err := wire.Complete(ctx, r.logger(), comp, kind, key, p.Argument.Name, p.Argument.Value, args)
 	switch {
 	case err != nil && r.mask.Load():
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, kind+" completion", key, err)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, r.logger(), kind+" completion", key, err)}
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

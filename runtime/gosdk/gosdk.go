@@ -32,6 +32,7 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -195,7 +196,7 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 				return nil, err
 			}
 		}
-		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), nil, t, req.Params.Arguments)
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), reg.logger(), t, req.Params.Arguments)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
 				rd.ask.RequirePages(res.Err)
@@ -211,7 +212,7 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 			return nil, err
 		}
 		if reg.mask.Load() {
-			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
+			res = wire.MaskTool(ctx, reg.logger(), t.Name, res, panicked)
 		}
 		return result(&res, rev), nil
 	}
@@ -221,13 +222,21 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 // later, keep their errors from the client, as mcpserver.Server.MaskErrors
 // does: the error a tool's function returned, a panic, and an error of a
 // prompt's Get, a Read or a completer reach the client as a generic
-// message with a random correlation id, and are logged at Error on slog's
-// default logger with the real error and the same id. A result the
+// message with a random correlation id, and are logged at Error with the
+// real error and the same id, to the logger of [SetLogger]. A result the
 // handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
 // so do argument problems. It holds for a server made by [NewServer] and
 // for one the caller made alike.
 func MaskErrors(s *mcp.Server, mask bool) {
 	registryOf(s).mask.Store(mask)
+}
+
+// SetLogger sets the logger of what this package logs for s: handlers'
+// panics, masked errors, reads that found nothing, interceptors' panics
+// and the refusals of [HTTPHandler]. Nil, the default, means slog's
+// default logger. go-sdk's own logs go to its ServerOptions.Logger.
+func SetLogger(s *mcp.Server, l *slog.Logger) {
+	registryOf(s).log.Store(l)
 }
 
 // result maps a result onto the SDK's type for revision rev: structured

@@ -40,14 +40,15 @@ func Use(srv *mcp.Server, interceptors ...mcpserver.Interceptor) {
 	reg.mu.Unlock()
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			return intercept(ctx, method, req, next, interceptors)
+			return intercept(ctx, reg.logger(), method, req, next, interceptors)
 		}
 	})
 }
 
 // intercept runs one request through interceptors, with go-sdk's next at
-// their end, and maps the outcome back onto go-sdk's result and error.
-func intercept(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler, interceptors []mcpserver.Interceptor) (res mcp.Result, err error) {
+// their end, and maps the outcome back onto go-sdk's result and error. An
+// interceptor's panic is logged to log.
+func intercept(ctx context.Context, log *slog.Logger, method string, req mcp.Request, next mcp.MethodHandler, interceptors []mcpserver.Interceptor) (res mcp.Result, err error) {
 	r := describe(method, req)
 	ran := false
 	final := func(ctx context.Context) mcpserver.Outcome {
@@ -65,7 +66,7 @@ func intercept(ctx context.Context, method string, req mcp.Request, next mcp.Met
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				slog.Error("mcp interceptor panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				log.Error("mcp interceptor panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				o = mcpserver.Outcome{Error: &mcpserver.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}}
 				ran = false
 			}

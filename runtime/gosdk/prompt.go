@@ -54,7 +54,7 @@ func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 				return nil, err
 			}
 		}
-		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), reg.logger(), p, req.Params.Arguments)
 		if rd != nil {
 			if err != nil {
 				rd.ask.RequirePages(err)
@@ -71,7 +71,7 @@ func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 		case wire.IsArgumentError(err):
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		case reg.mask.Load():
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, "prompt", p.Name, err)}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, reg.logger(), "prompt", p.Name, err)}
 		default:
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}

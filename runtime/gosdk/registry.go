@@ -1,6 +1,7 @@
 package gosdk
 
 import (
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -28,11 +29,21 @@ type registry struct {
 	interceptors []mcpserver.Interceptor
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
+	// log is set by SetLogger; nil means slog's default.
+	log atomic.Pointer[slog.Logger]
 	// keys seal the request states of 2026-07-28 questions.
 	keys mrtr.Keyring
 	// pageSize is the identity's, for skills/list and directory reads.
 	pageSize int
 	search   wire.SearchMode // the tools added, for tool search mode (see search.go)
+}
+
+// logger is where the adapter logs for the server of r.
+func (r *registry) logger() *slog.Logger {
+	if l := r.log.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
 }
 
 // registries maps each server the adapter has served on to its registry.

@@ -75,7 +75,7 @@ func templateDescriptor(r *mcprt.Resource) *mcp.ResourceTemplate {
 func resourceHandler(r *mcprt.Resource, reg *registry) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return reg.read(ctx, req, func(ctx context.Context, uri string) ([]mcprt.ResourceContents, *mcprt.Resource, error) {
-			contents, err := wire.ReadResource(ctx, nil, r, uri)
+			contents, err := wire.ReadResource(ctx, reg.logger(), r, uri)
 			return contents, r, err
 		})
 	}
@@ -127,20 +127,20 @@ func (reg *registry) read(ctx context.Context, req *mcp.ReadResourceRequest, rea
 // the result is private to the client. When reg masks errors, the text of
 // an internal error and a handler's own reason are masked.
 func readResult(ctx context.Context, reg *registry, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) (*mcp.ReadResourceResult, error) {
-	mask := reg.mask.Load()
+	mask, log := reg.mask.Load(), reg.logger()
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound) && mask:
-		reason := wire.MaskReason(ctx, nil, uri, err)
+		reason := wire.MaskReason(ctx, log, uri, err)
 		if reason == wire.NotFoundReason(err) {
-			wire.LogNotFound(ctx, nil, uri, reason) // not masked: a variable's problem
+			wire.LogNotFound(ctx, log, uri, reason) // not masked: a variable's problem
 		}
 		return nil, notFound(uri, reason)
 	case errors.Is(err, mcprt.ErrNotFound):
 		reason := wire.NotFoundReason(err)
-		wire.LogNotFound(ctx, nil, uri, reason)
+		wire.LogNotFound(ctx, log, uri, reason)
 		return nil, notFound(uri, reason)
 	case err != nil && mask:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, nil, "resource", r.URI, err)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: wire.Mask(ctx, log, "resource", r.URI, err)}
 	case err != nil:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
