@@ -2,7 +2,6 @@ package mcpgo
 
 import (
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -22,11 +21,12 @@ import (
 // when they reach the handler; mount [MetadataHandler] on them otherwise.
 // A bad Auth is an error.
 //
-// Tokens the verifier refuses are logged to slog's default logger, with
-// the token itself replaced, and so is every request the gate refuses
-// (401, 403, the 404 of another principal's session), at Info, with its
-// method, status, reason and principal: mcp-go has no interceptors that
-// could be told of it. The verified token reaches handlers as [mcprt.Token] through the
+// Tokens the verifier refuses are logged with the token itself replaced,
+// and so is every request the gate refuses (401, 403, the 404 of another
+// principal's session), at Info, with its method, status, reason and
+// principal: mcp-go has no interceptors that could be told of it. The
+// logger is the one [SetLogger] gave s before this call, else slog's
+// default. The verified token reaches handlers as [mcprt.Token] through the
 // request's context, which mcp-go's handlers derive theirs from; opts
 // may hold a WithHTTPContextFunc of the caller's own.
 func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.StreamableHTTPOption) (http.Handler, error) {
@@ -38,8 +38,10 @@ func HTTPHandler(s *server.MCPServer, a *mcpserver.Auth, opts ...server.Streamab
 	if err != nil {
 		return nil, err
 	}
-	o := authgate.CatalogOptions(registryOf(s), slog.Default())
-	o.Refused = func(r *http.Request, ref authgate.Refusal) { authgate.LogRefusal(slog.Default(), r, ref) }
+	reg := registryOf(s)
+	log := reg.logger()
+	o := authgate.CatalogOptions(reg, log)
+	o.Refused = func(r *http.Request, ref authgate.Refusal) { authgate.LogRefusal(log, r, ref) }
 	return g.Protect(h, o), nil
 }
 

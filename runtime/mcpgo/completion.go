@@ -31,10 +31,10 @@ func (r *registry) completion(ctx context.Context, refType, name, uri string, ar
 	if err != nil {
 		return nil, err
 	}
-	values, total, more, err := wire.Complete(ctx, nil, comp, kind, key, arg.Name, arg.Value, cc.Arguments)
+	values, total, more, err := wire.Complete(ctx, r.logger(), comp, kind, key, arg.Name, arg.Value, cc.Arguments)
 	switch {
 	case err != nil && r.mask.Load():
-		return nil, errors.New(wire.Mask(ctx, nil, kind+" completion", key, err))
+		return nil, errors.New(wire.Mask(ctx, r.logger(), kind+" completion", key, err))
 	case err != nil:
 		return nil, err
 	}

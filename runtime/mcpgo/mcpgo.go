@@ -34,6 +34,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -190,7 +191,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		}
 		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
 		if runsAsTask(taskSupport, &req) {
-			return reg.tasks.runTask(mcprt.WithCaller(ctx, c), &req, &t, args, reg.listRevision(rev), reg.mask.Load())
+			return reg.tasks.runTask(mcprt.WithCaller(ctx, c), &req, &t, args, reg.listRevision(rev), reg.mask.Load(), reg.logger())
 		}
 		var rd *round
 		if rev.Stateless() {
@@ -198,7 +199,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 				return nil, err
 			}
 		}
-		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), nil, &t, args)
+		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), reg.logger(), &t, args)
 		c.notes.flush(ctx)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
@@ -215,7 +216,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 			return nil, err
 		}
 		if reg.mask.Load() {
-			res = wire.MaskTool(ctx, nil, t.Name, res, panicked)
+			res = wire.MaskTool(ctx, reg.logger(), t.Name, res, panicked)
 		}
 		return result(res, rev, reg.listRevision(rev)), nil
 	}
@@ -225,14 +226,22 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 // later, keep their errors from the client, as mcpserver.Server.MaskErrors
 // does: the error a tool's function returned, a panic, and an error of a
 // prompt's Get, a Read or a completer reach the client as a generic
-// message with a random correlation id, and are logged at Error on slog's
-// default logger with the real error and the same id. A result the
+// message with a random correlation id, and are logged at Error with the
+// real error and the same id, to the logger of [SetLogger]. A result the
 // handler built with mcprt.Errorf or mcprt.ErrorResult goes through, and
 // so do argument problems (which mcp-go answers -32603). It holds for a
 // server made by [NewServer] and for one the caller made alike, tasks
 // included.
 func MaskErrors(s *server.MCPServer, mask bool) {
 	registryOf(s).mask.Store(mask)
+}
+
+// SetLogger sets the logger of what this package logs for s: handlers'
+// panics, masked errors, reads that found nothing and the refusals of
+// [HTTPHandler]. Nil, the default, means slog's default logger. mcp-go's
+// own logs go where its server options send them.
+func SetLogger(s *server.MCPServer, l *slog.Logger) {
+	registryOf(s).log.Store(l)
 }
 
 // rawArguments returns the arguments as the client sent them; nil when

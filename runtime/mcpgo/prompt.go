@@ -60,7 +60,7 @@ func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.P
 				return nil, err
 			}
 		}
-		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), nil, p, req.Params.Arguments)
+		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), reg.logger(), p, req.Params.Arguments)
 		c.notes.flush(ctx)
 		if rd != nil {
 			if err != nil {
@@ -75,7 +75,7 @@ func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.P
 		}
 		switch {
 		case err != nil && reg.mask.Load() && wire.Maskable(err):
-			return nil, errors.New(wire.Mask(ctx, nil, "prompt", p.Name, err))
+			return nil, errors.New(wire.Mask(ctx, reg.logger(), "prompt", p.Name, err))
 		case err != nil:
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package mcpgo
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -31,9 +32,19 @@ type registry struct {
 	perRevision bool
 	// mask is set by MaskErrors; handlers read it at each call.
 	mask atomic.Bool
+	// log is set by SetLogger; nil means slog's default.
+	log atomic.Pointer[slog.Logger]
 	// keys seal the request states of 2026-07-28 questions.
 	keys   mrtr.Keyring
 	search wire.SearchMode // the tools added, for tool search mode (see search.go)
+}
+
+// logger is where the adapter logs for the server of r.
+func (r *registry) logger() *slog.Logger {
+	if l := r.log.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
 }
 
 // hooks are the hooks of a server NewServer makes: those that keep the

@@ -87,7 +87,7 @@ func templateDescriptor(r *mcprt.Resource, parsed *mcp.URITemplate, rev wire.Rev
 func resourceHandler(s *server.MCPServer, r *mcprt.Resource, reg *registry) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri, c := req.Params.URI, newCaller(ctx, s, reg.sw, req.Params.Meta)
-		contents, err := wire.ReadResource(mcprt.WithCaller(ctx, c), nil, r, uri)
+		contents, err := wire.ReadResource(mcprt.WithCaller(ctx, c), reg.logger(), r, uri)
 		c.notes.flush(ctx)
 		return readResult(ctx, reg, contents, err, uri, r, revision(ctx))
 	}
@@ -110,26 +110,26 @@ func templateHandler(s *server.MCPServer, reg *registry) server.ResourceTemplate
 // error of a read handler as an internal error with its text; one wrapping
 // mcprt.ErrNotFound is sent as mcp-go's own ErrResourceNotFound, which its
 // error hooks know, followed by the reason the error gives, if any, which
-// is logged to slog's default logger (mcp-go sends no data). When reg
+// is logged to the logger of [SetLogger] (mcp-go sends no data). When reg
 // masks errors, the text of any other error and a handler's own reason
 // are masked. Contents without a URI or MIME type get uri and r's.
 func readResult(ctx context.Context, reg *registry, contents []mcprt.ResourceContents, err error, uri string, r *mcprt.Resource, rev wire.Revision) ([]mcp.ResourceContents, error) {
-	mask := reg.mask.Load()
+	mask, log := reg.mask.Load(), reg.logger()
 	switch {
 	case errors.Is(err, mcprt.ErrNotFound):
 		reason := wire.NotFoundReason(err)
 		if mask {
-			reason = wire.MaskReason(ctx, nil, uri, err) // logs what it masks
+			reason = wire.MaskReason(ctx, log, uri, err) // logs what it masks
 		}
 		if reason == "" {
 			return nil, fmt.Errorf("%w: %s", server.ErrResourceNotFound, uri)
 		}
 		if reason == wire.NotFoundReason(err) {
-			wire.LogNotFound(ctx, nil, uri, reason)
+			wire.LogNotFound(ctx, log, uri, reason)
 		}
 		return nil, fmt.Errorf("%w: %s: %s", server.ErrResourceNotFound, uri, reason)
 	case err != nil && mask:
-		return nil, errors.New(wire.Mask(ctx, nil, "resource", r.URI, err))
+		return nil, errors.New(wire.Mask(ctx, log, "resource", r.URI, err))
 	case err != nil:
 		return nil, err
 	}

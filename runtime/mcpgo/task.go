@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -188,21 +189,21 @@ func runsAsTask(published bool, req *mcp.CallToolRequest) bool {
 // on the built-in server; any result, isError or not, completes it. Its
 // structured content matches the output schema of revision listed, the
 // one the client was listed.
-func (rs *taskRuns) runTask(ctx context.Context, req *mcp.CallToolRequest, t *mcprt.Tool, args []byte, listed wire.Revision, mask bool) (*mcp.CallToolResult, error) {
+func (rs *taskRuns) runTask(ctx context.Context, req *mcp.CallToolRequest, t *mcprt.Tool, args []byte, listed wire.Revision, mask bool, log *slog.Logger) (*mcp.CallToolResult, error) {
 	runCtx, cancel := taskContext(ctx, req.Params.Task)
 	defer cancel()
 	run := rs.started(ctx, cancel)
 	defer rs.ended(run)
-	res, panicked := wire.CallToolChecked(runCtx, nil, t, args)
+	res, panicked := wire.CallToolChecked(runCtx, log, t, args)
 	if panicked != nil {
 		err := fmt.Errorf("internal error: tool %s panicked: %v", strconv.Quote(t.Name), panicked)
 		if mask {
-			err = errors.New(wire.Mask(ctx, nil, "tool", t.Name, err))
+			err = errors.New(wire.Mask(ctx, log, "tool", t.Name, err))
 		}
 		return nil, err
 	}
 	if mask {
-		res = wire.MaskTool(ctx, nil, t.Name, res, nil)
+		res = wire.MaskTool(ctx, log, t.Name, res, nil)
 	}
 	return result(res, revision(runCtx), listed), nil
 }
