@@ -46,8 +46,10 @@ func completing(s pathServer) pathServer {
 
 func TestCompletions(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
-		cs := completing(m.new(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true})).connect(t, "2025-11-25", nil)
+		log, logs := NewLog()
+		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true})
+		s.logTo(log)
+		cs := completing(s).connect(t, "2025-11-25", nil)
 		if cs.InitializeResult().Capabilities.Completions == nil {
 			t.Error("no completions capability")
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -110,5 +111,24 @@ func TestToolErrorsArePlain(t *testing.T) {
 		}
 		js, _ := json.Marshal(res)
 		plainTexts(t, "refused by the client", string(js))
-	}, modes...)
+	}, modes)
+}
+
+// TestToolPanicIsLogged checks that a tool's panic becomes a failed
+// result and is logged on the path's own logger.
+func TestToolPanicIsLogged(t *testing.T) {
+	boom := mcprt.Tool{Name: "boom", Description: "boom", InputSchema: []byte(`{"type":"object"}`),
+		Handler: func(context.Context, []byte) mcprt.Result { panic("kaputt") }}
+	run(t, func(t *testing.T, m *mode) {
+		log, logs := servertest.NewLog()
+		s := m.new(mcprt.Identity{Name: "t", Version: "1"}, boom)
+		s.logTo(log)
+		res, err := s.connect(t, "2025-11-25", nil).CallTool(context.Background(), &mcp.CallToolParams{Name: "boom", Arguments: map[string]any{}})
+		if err != nil || !res.IsError {
+			t.Fatalf("a panicking tool: %v %+v, want a failed result", err, res)
+		}
+		if !strings.Contains(logs.String(), `msg="mcp tool panicked" tool=boom panic=kaputt stack=`) {
+			t.Errorf("the panic was not logged on the server's logger:\n%s", logs)
+		}
+	})
 }

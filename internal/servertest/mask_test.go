@@ -26,7 +26,7 @@ func TestMaskErrors(t *testing.T) {
 	}
 	masked := regexp.MustCompile(`internal error; the server logged it with correlation id ([A-Z2-7]{26})`)
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
+		log, logs := NewLog()
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"},
 			tool("fn", func(context.Context, []byte) mcprt.Result { return mcpimpl.CallError(secret) }),
 			tool("boom", func(context.Context, []byte) mcprt.Result { panic(secret.Error()) }),
@@ -37,6 +37,7 @@ func TestMaskErrors(t *testing.T) {
 		s.addResources(mcprt.Resource{URI: "kb://broken", Name: "broken", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) { return nil, secret }},
 			ItemsTemplate)
 		s.maskErrors()
+		s.logTo(log)
 		cs := s.connect(t, "2025-11-25", nil)
 		ctx := context.Background()
 		var texts []string

@@ -76,6 +76,9 @@ type pathServer interface {
 	use(interceptors ...mcpserver.Interceptor) bool
 	// maskErrors makes the server mask its handlers' errors.
 	maskErrors()
+	// logTo makes the server log what it logs of its own (handlers'
+	// panics, masked errors) to log.
+	logTo(log *slog.Logger)
 }
 
 // newMembers are the members every path adds to results on 2026-07-28.
@@ -85,9 +88,7 @@ var (
 	builtinMode = &mode{
 		name: "builtin", pkg: "mcpserver",
 		new: func(id mcprt.Identity, tools ...mcprt.Tool) pathServer {
-			s := mcpserver.New(id, tools...)
-			s.Logger = slog.Default() // where the adapters log, which QuietLog takes
-			return builtinServer{s}
+			return builtinServer{mcpserver.New(id, tools...)}
 		},
 		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
 		listResources: func(rs []mcprt.Resource) []mcprt.Resource { return rs },
@@ -137,14 +138,41 @@ var (
 	}
 )
 
-// run runs f as a subtest on each mode, or on every mode when none is
-// named.
-func run(t *testing.T, f func(t *testing.T, m *mode), only ...*mode) {
+// notParallel is an option of run: the test and its subtests run alone.
+type notParallel struct{}
+
+// run runs f as a subtest on each mode named in opts, or on every mode
+// when none is. The test and its subtests run in parallel with the others
+// unless opts holds a notParallel.
+func run(t *testing.T, f func(t *testing.T, m *mode), opts ...any) {
+	t.Helper()
+	var only []*mode
+	parallel := true
+	for _, o := range opts {
+		switch o := o.(type) {
+		case *mode:
+			only = append(only, o)
+		case []*mode:
+			only = append(only, o...)
+		case notParallel:
+			parallel = false
+		default:
+			t.Fatalf("run: unknown option %T", o)
+		}
+	}
 	if len(only) == 0 {
 		only = modes
 	}
+	if parallel {
+		t.Parallel()
+	}
 	for _, m := range only {
-		t.Run(m.name, func(t *testing.T) { f(t, m) })
+		t.Run(m.name, func(t *testing.T) {
+			if parallel {
+				t.Parallel()
+			}
+			f(t, m)
+		})
 	}
 }
 
@@ -197,6 +225,7 @@ func (b builtinServer) addResources(r ...mcprt.Resource) { b.s.AddResources(r...
 func (b builtinServer) addSkills(s ...mcprt.Skill) error { return b.s.AddSkills(s...) }
 func (b builtinServer) resourceUpdated(uri string)       { b.s.ResourceUpdated(uri) }
 func (b builtinServer) maskErrors()                      { b.s.MaskErrors = true }
+func (b builtinServer) logTo(log *slog.Logger)           { b.s.Logger = log }
 func (b builtinServer) use(ics ...mcpserver.Interceptor) bool {
 	b.s.Use(ics...)
 	return true
@@ -208,7 +237,9 @@ func (b builtinServer) elicitationComplete(_ *testing.T, _ *mcp.ClientSession, i
 
 func (b builtinServer) httpHandler(_ *testing.T, auth *mcpserver.Auth, _ string) http.Handler {
 	b.s.Auth = auth
-	b.s.Logger = slog.New(slog.DiscardHandler)
+	if b.s.Logger == nil {
+		b.s.Logger = slog.New(slog.DiscardHandler)
+	}
 	return b.s.HTTPHandler()
 }
 
@@ -246,6 +277,7 @@ func (g gosdkServer) addResources(r ...mcprt.Resource) { gosdk.AddResources(g.s,
 func (g gosdkServer) addSkills(s ...mcprt.Skill) error { return gosdk.AddSkills(g.s, s...) }
 func (g gosdkServer) resourceUpdated(uri string)       { gosdk.ResourceUpdated(g.s, uri) }
 func (g gosdkServer) maskErrors()                      { gosdk.MaskErrors(g.s, true) }
+func (g gosdkServer) logTo(log *slog.Logger)           { gosdk.SetLogger(g.s, log) }
 func (g gosdkServer) use(ics ...mcpserver.Interceptor) bool {
 	gosdk.Use(g.s, ics...)
 	return true
@@ -295,6 +327,7 @@ func (g mcpgoServer) resourceUpdated(uri string)        { mcpgo.ResourceUpdated(
 func (g mcpgoServer) use(...mcpserver.Interceptor) bool { return false }
 func (g mcpgoServer) maskErrors()                       { mcpgo.MaskErrors(g.s, true) }
 func (g mcpgoServer) addSkills(s ...mcprt.Skill) error  { return mcpgo.AddSkills(g.s, s...) }
+func (g mcpgoServer) logTo(log *slog.Logger)            { mcpgo.SetLogger(g.s, log) }
 
 // elicitationComplete waits for the standalone stream of cs, on which
 // mcp-go sends the notice.

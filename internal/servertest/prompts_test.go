@@ -77,8 +77,9 @@ func TestPromptsWithTheSDKClient(t *testing.T) {
 // panics and unknown prompts; after a panic the server keeps serving.
 func TestPromptErrors(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
+		log, logs := NewLog()
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"})
+		s.logTo(log)
 		s.addPrompts(Kinds, Failing, Boom)
 		cs := s.connect(t, "2025-11-25", nil)
 		for _, tt := range []struct {

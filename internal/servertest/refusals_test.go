@@ -20,12 +20,13 @@ import (
 // TestRefusalsAreSeen checks that every path tells of each request its
 // authorization refuses, with the HTTP status, the reason and the
 // principal: to the interceptors where the path takes them, else to
-// slog's default logger (mcp-go).
+// the adapter's logger (mcp-go).
 func TestRefusalsAreSeen(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
+		log, logs := NewLog()
 		f := authtest.NewFixture()
 		s := m.new(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
+		s.logTo(log)
 		var mu sync.Mutex
 		var seen []string
 		intercepts := s.use(func(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {
@@ -98,11 +99,12 @@ func (b *brokenReplay) Use(ctx context.Context, id string, until time.Time) (boo
 // the 503 of a replay cache that cannot be reached.
 func TestDPoPRefusalsAreSeen(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
+		log, logs := NewLog()
 		f, p := authtest.NewDPoPFixture(t)
 		replay := &brokenReplay{ReplayCache: mcpserver.NewMemoryReplayCache()}
 		f.Auth.DPoPOptions = &mcpserver.DPoPOptions{Replay: replay}
 		s := m.new(mcprt.Identity{Name: "n", Version: "v"}, f.Tools...)
+		s.logTo(log)
 		var mu sync.Mutex
 		var seen []string
 		intercepts := s.use(func(ctx context.Context, req *mcpserver.Request, next mcpserver.Next) mcpserver.Outcome {

@@ -66,8 +66,9 @@ func TestResourcesAsTheBuiltInServer(t *testing.T) {
 // fail or panic; after a panic the server keeps serving.
 func TestResourceReadErrors(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
-		logs := QuietLog(t)
+		log, logs := NewLog()
 		s := m.new(mcprt.Identity{Name: "t", Version: "1"})
+		s.logTo(log)
 		s.addResources(append(Resources(), ItemsTemplate)...)
 		cs := s.connect(t, "2025-11-25", nil)
 		// go-sdk answers not found with -32602 (see its TestDifferences).

@@ -95,6 +95,14 @@ func MustJSON(v any) string {
 	return string(js)
 }
 
+// NewLog returns a text logger writing to the buffer it returns, for a
+// server of the test to log to (Server.Logger, gosdk.SetLogger,
+// mcpgo.SetLogger), so that no test swaps slog's default logger.
+func NewLog() (*slog.Logger, *SyncBuffer) {
+	b := new(SyncBuffer)
+	return slog.New(slog.NewTextHandler(b, nil)), b
+}
+
 // QuietLog sends what slog's default logger writes during the test (the
 // servers log panics there) to a buffer it returns.
 func QuietLog(t testing.TB) *SyncBuffer {
