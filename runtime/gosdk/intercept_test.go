@@ -17,7 +17,7 @@ import (
 // what they are told of requests, notifications and outcomes, a refusal,
 // and a panic answered -32603 while the server goes on serving.
 func TestUse(t *testing.T) {
-	log := servertest.QuietLog(t)
+	logger, log := servertest.NewLog()
 	srv := NewServer(mcprt.Identity{Name: "t", Version: "1"},
 		mcprt.Tool{Name: "add", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, args []byte) mcprt.Result {
 			return mcprt.TextResult("3")
@@ -25,6 +25,7 @@ func TestUse(t *testing.T) {
 		mcprt.Tool{Name: "fails", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, args []byte) mcprt.Result {
 			return mcprt.ErrorResult(context.DeadlineExceeded)
 		}})
+	SetLogger(srv, logger)
 	var mu sync.Mutex
 	var trail []string
 	seen := map[string]mcpserver.Outcome{}
