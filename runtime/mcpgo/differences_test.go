@@ -257,10 +257,10 @@ func TestTaskDifferences(t *testing.T) {
 		g.waitEnded(t)
 	})
 	t.Run("a failed task's status message is its error", func(t *testing.T) {
-		servertest.QuietLog(t)
 		boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 			Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 		s := NewServer(tasksOn, boom)
+		SetLogger(s, discard)
 		sess := newTestSession("failed", "2025-11-25")
 		id, _ := rawTask(s, sess, "boom")
 		rawRequest(s, sess, "tasks/result", id)

@@ -3,6 +3,7 @@ package mcpgo
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http/httptest"
 	"testing"
 
@@ -68,6 +69,9 @@ func call(t *testing.T, s *server.MCPServer, rev, method, params string) string 
 	}
 	return string(resp.Result)
 }
+
+// discard is a logger for servers whose logs a test does not read.
+var discard = slog.New(slog.DiscardHandler)
 
 // statelessMembers are the members mcp-go adds to results on 2026-07-28.
 var statelessMembers = []string{"_meta", "resultType", "ttlMs", "cacheScope"}

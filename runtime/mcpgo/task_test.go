@@ -50,8 +50,7 @@ func connectTasks(t *testing.T, s *server.MCPServer, opts ...client.ClientOption
 // not.
 func dialTasks(t *testing.T, s *server.MCPServer, listen bool, opts ...client.ClientOption) *taskClient {
 	t.Helper()
-	servertest.QuietLog(t) // the transport logs that it listens
-	hs := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	hs := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStreamableHTTPLogger(discard))) // it logs that it listens
 	var topts []transport.StreamableHTTPCOption
 	if listen {
 		topts = append(topts, transport.WithContinuousListening())
@@ -341,10 +340,10 @@ func TestTaskCancel(t *testing.T) {
 // TestTaskPanicFails checks that a handler that panics fails its task, and
 // tasks/result answers the error the built-in server answers.
 func TestTaskPanicFails(t *testing.T) {
-	servertest.QuietLog(t)
 	boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 		Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 	s := NewServer(tasksOn, boom)
+	SetLogger(s, discard)
 	sess := newTestSession("boom", "2025-11-25")
 	id, err := rawTask(s, sess, "boom")
 	if err != nil {
@@ -516,9 +515,10 @@ func cancelledTask(s *server.MCPServer, i int) error {
 }
 
 // TestTaskMaskErrors: with MaskErrors, a task's panic and its function's
-// error reach the client masked, as a call's do.
+// error reach the client masked, as a call's do, and the real errors go to
+// the server's logger.
 func TestTaskMaskErrors(t *testing.T) {
-	servertest.QuietLog(t)
+	logger, logs := servertest.NewLog()
 	tool := func(name string, h mcprt.Handler) mcprt.Tool {
 		return mcprt.Tool{Name: name, Description: name, InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional, Handler: h}
 	}
@@ -528,6 +528,7 @@ func TestTaskMaskErrors(t *testing.T) {
 			return mcpimpl.CallError(errors.New("locked at /srv/data"))
 		}))
 	MaskErrors(s, true)
+	SetLogger(s, logger)
 	for _, name := range []string{"boom", "fn"} {
 		sess := newTestSession(name, "2025-11-25")
 		id, err := rawTask(s, sess, name)
@@ -536,6 +537,11 @@ func TestTaskMaskErrors(t *testing.T) {
 		}
 		if got := rawRequest(s, sess, "tasks/result", id); strings.Contains(got, "/srv/data") || !strings.Contains(got, "internal error; the server logged it with correlation id ") {
 			t.Errorf("%s: tasks/result %s, want the masked text", name, got)
+		}
+	}
+	for _, want := range []string{`msg="mcp tool panicked" tool=boom panic="kaput at /srv/data"`, `error="locked at /srv/data"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, logs)
 		}
 	}
 }
