@@ -103,16 +103,6 @@ func NewLog() (*slog.Logger, *SyncBuffer) {
 	return slog.New(slog.NewTextHandler(b, nil)), b
 }
 
-// QuietLog sends what slog's default logger writes during the test (the
-// servers log panics there) to a buffer it returns.
-func QuietLog(t testing.TB) *SyncBuffer {
-	b := new(SyncBuffer)
-	old := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(b, nil)))
-	t.Cleanup(func() { slog.SetDefault(old) })
-	return b
-}
-
 // SyncBuffer is a bytes.Buffer safe for concurrent writes.
 type SyncBuffer struct {
 	mu  sync.Mutex
