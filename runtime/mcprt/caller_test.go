@@ -36,6 +36,7 @@ func (f *fakeCaller) ListRoots(ctx context.Context) ([]Root, error) {
 }
 
 func TestCallerAbsent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if err := Progress(ctx, 1, 2, ""); err != nil {
 		t.Errorf("Progress without caller = %v, want nil", err)
@@ -58,6 +59,7 @@ func TestCallerAbsent(t *testing.T) {
 }
 
 func TestCallerPresent(t *testing.T) {
+	t.Parallel()
 	f := &fakeCaller{}
 	ctx := WithCaller(context.Background(), f)
 	_ = Progress(ctx, 1, 2, "")
@@ -82,6 +84,7 @@ func TestCallerPresent(t *testing.T) {
 // TestURLElicitationRequired: the error names the page, carries a fresh
 // id each time, and survives in the failed result ErrorResult makes.
 func TestURLElicitationRequired(t *testing.T) {
+	t.Parallel()
 	err := URLElicitationRequired("Sign in", "https://example.com/login")
 	if err.Error() != "Sign in: open https://example.com/login" {
 		t.Errorf("Error() = %q", err.Error())

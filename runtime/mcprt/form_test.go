@@ -62,6 +62,7 @@ func (a *answering) Elicit(_ context.Context, _ string, schema []byte) (mcprt.El
 }
 
 func TestElicitForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, action, content string
 		want                  confirm
@@ -96,6 +97,7 @@ func errText(err error) string {
 }
 
 func TestElicitFormWithoutServer(t *testing.T) {
+	t.Parallel()
 	if _, _, err := mcprt.ElicitForm[confirm](context.Background(), "Sure?"); err != mcprt.ErrNoCaller {
 		t.Errorf("ElicitForm outside a server: %v, want ErrNoCaller", err)
 	}
