@@ -18,6 +18,7 @@ func sample() State {
 }
 
 func TestSealOpenRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := NewSealer(nil, 0)
 	st := sample()
 	got, err := s.Open(s.Seal(st), "tools/call", "confirm", "", now.Add(time.Minute))
@@ -30,6 +31,7 @@ func TestSealOpenRoundTrip(t *testing.T) {
 }
 
 func TestOpenRefuses(t *testing.T) {
+	t.Parallel()
 	s := NewSealer([]byte("one key"), time.Hour)
 	token := s.Seal(sample())
 	owned := sample()
@@ -64,6 +66,7 @@ func TestOpenRefuses(t *testing.T) {
 
 // TestEveryAlteredByteIsRefused flips each byte of a sealed state in turn.
 func TestEveryAlteredByteIsRefused(t *testing.T) {
+	t.Parallel()
 	s := NewSealer(nil, 0)
 	token := []byte(s.Seal(sample()))
 	for i := range token {
@@ -109,6 +112,7 @@ func FuzzOpen(f *testing.F) {
 }
 
 func TestRoundAsksOnce(t *testing.T) {
+	t.Parallel()
 	r := NewRound(map[string]json.RawMessage{"a": json.RawMessage(`1`)})
 	if got, ok := r.Ask(Question{Key: "a"}); !ok || string(got) != "1" {
 		t.Errorf("answered question: %s, %v", got, ok)
@@ -124,6 +128,7 @@ func TestRoundAsksOnce(t *testing.T) {
 }
 
 func TestKeyOfIsStableAndDistinct(t *testing.T) {
+	t.Parallel()
 	a := KeyOf("elicitation/create", []byte(`{"message":"name?"}`))
 	if a != KeyOf("elicitation/create", []byte(`{"message":"name?"}`)) {
 		t.Error("the same question got two keys")
@@ -140,6 +145,7 @@ func TestKeyOfIsStableAndDistinct(t *testing.T) {
 // and opens what any of its keys sealed; a key dropped from the ring no
 // longer opens.
 func TestRingRotation(t *testing.T) {
+	t.Parallel()
 	old, next := []byte("old key"), []byte("new key")
 	before := NewSealer(old, 0).Seal(sample())
 	ring := NewRing([][]byte{next, nil, old}, 0)
