@@ -13,6 +13,7 @@ import (
 )
 
 func TestMetadataURL(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"https://kb.example.com/mcp", "https://kb.example.com/.well-known/oauth-protected-resource/mcp"},
 		{"https://kb.example.com/mcp/", "https://kb.example.com/.well-known/oauth-protected-resource/mcp"},
@@ -33,6 +34,7 @@ func TestMetadataURL(t *testing.T) {
 }
 
 func TestParseBearer(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in, token string
 		ok        bool
@@ -69,6 +71,7 @@ func TestParseBearer(t *testing.T) {
 }
 
 func TestChallenge(t *testing.T) {
+	t.Parallel()
 	const m = "https://h/.well-known/oauth-protected-resource/mcp"
 	for _, c := range []struct {
 		code   string
@@ -91,6 +94,7 @@ func TestChallenge(t *testing.T) {
 }
 
 func TestCheckScope(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"kb:read", "a", "!#[]~", "https://api.example.com/read"} {
 		if err := CheckScope(ok); err != nil {
 			t.Errorf("CheckScope(%q) = %v", ok, err)
@@ -113,6 +117,7 @@ func newGate(t testing.TB, c Config) *Gate {
 }
 
 func TestNewRefuses(t *testing.T) {
+	t.Parallel()
 	v := tokentest.Tokens{}
 	for name, c := range map[string]Config{
 		"no resource":   {AuthorizationServers: []string{"https://as"}, Verifier: v},
@@ -128,6 +133,7 @@ func TestNewRefuses(t *testing.T) {
 }
 
 func TestMetadataHandler(t *testing.T) {
+	t.Parallel()
 	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: tokentest.Tokens{},
 		Scopes: []string{"kb"}})
 	declared := func() []string { return []string{"kb:write", "offline_access", "kb"} }
@@ -148,6 +154,7 @@ func TestMetadataHandler(t *testing.T) {
 }
 
 func TestAuthenticate(t *testing.T) {
+	t.Parallel()
 	v := tokentest.Tokens{"good": {Issuer: "https://as", Subject: "alice", Scopes: []string{"kb"}}}
 	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: v, Scopes: []string{"kb"}})
 	const m = `resource_metadata="https://h/.well-known/oauth-protected-resource/mcp"`
@@ -193,6 +200,7 @@ func TestAuthenticate(t *testing.T) {
 }
 
 func TestNeedAndLacks(t *testing.T) {
+	t.Parallel()
 	g := newGate(t, Config{Resource: "https://h/mcp", AuthorizationServers: []string{"https://as"}, Verifier: tokentest.Tokens{}, Scopes: []string{"kb"}})
 	need := g.Need([]string{"kb:write", "kb"})
 	if strings.Join(need, " ") != "kb kb:write" {
@@ -210,6 +218,7 @@ func TestNeedAndLacks(t *testing.T) {
 }
 
 func TestOperations(t *testing.T) {
+	t.Parallel()
 	ops, id, ok := Operations([]byte(` {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"w","arguments":{"a":1},"_meta":{"k":"v"}}}`))
 	if !ok || string(id) != "7" || len(ops) != 1 {
 		t.Fatalf("one request: %v %s %v", ops, id, ok)
