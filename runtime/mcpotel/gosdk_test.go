@@ -21,6 +21,7 @@ import (
 // name, kind, parent from _meta and attributes, less the request id,
 // which go-sdk's middleware does not tell.
 func TestGoSDK(t *testing.T) {
+	t.Parallel()
 	tel := &telemetry{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader()}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tel.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.reader))

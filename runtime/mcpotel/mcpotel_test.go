@@ -231,6 +231,7 @@ func textTool(name, text string) mcprt.Tool {
 // from _meta.traceparent, attributes, JSON-RPC errors, tool errors and a
 // cancelled call; and the session's duration when the stream ends.
 func TestStdio(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	var inHandler trace.SpanContext
 	var user string
@@ -330,6 +331,7 @@ func TestStdio(t *testing.T) {
 // parent otherwise, a 2026-07-28 request without a session, arguments and
 // results when captured, and the session's duration after DELETE.
 func TestHTTP(t *testing.T) {
+	t.Parallel()
 	tel := newTelemetry(t, true, textTool("a", "A"))
 	// What HTTP middleware such as otelhttp does: a span per HTTP request.
 	httpTracer := tel.tp.Tracer("http")
@@ -399,6 +401,7 @@ func TestHTTP(t *testing.T) {
 // with the task's creation, the run's context is that span's, and
 // tasks/result has a span of its own.
 func TestTask(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	var inRun trace.SpanContext
 	tel := newTelemetry(t, false, mcprt.Tool{
@@ -441,6 +444,7 @@ func TestTask(t *testing.T) {
 // JSON-RPC code where there is one, status Error, and the principal of a
 // verified token as enduser.id when asked for, and never without.
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("capture", func(t *testing.T) { testRefusals(t, true) })
 	t.Run("no capture", func(t *testing.T) { testRefusals(t, false) })
 }
