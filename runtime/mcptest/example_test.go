@@ -40,6 +40,7 @@ func Example() {
 
 // TestExampleGreet runs the lines of Example.
 func TestExampleGreet(t *testing.T) {
+	t.Parallel()
 	c := mcptest.New(t, mcptest.Tools(greet))
 	r := c.CallTool("greet", map[string]any{"name": "Ada"})
 	if r.IsError || r.Text() != "Hello, Ada!" {

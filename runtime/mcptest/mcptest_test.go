@@ -78,6 +78,7 @@ func (f *fakeTB) Errorf(format string, args ...any) {
 // TestCallTool calls tools on every revision with arguments of each kind
 // CallTool takes, and reads text, structured and failed results.
 func TestCallTool(t *testing.T) {
+	t.Parallel()
 	for _, rev := range mcptest.Revisions() {
 		t.Run(rev, func(t *testing.T) {
 			c := mcptest.New(t, mcptest.Tools(echo, point), mcptest.Revision(rev))
@@ -122,6 +123,7 @@ func TestCallTool(t *testing.T) {
 
 // TestListTools lists every page of the tools with what each publishes.
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "t", Version: "1", PageSize: 1}
 	c := mcptest.New(t, mcptest.Tools(echo, point), mcptest.Identity(id))
 	tools := c.ListTools()
@@ -140,6 +142,7 @@ func TestListTools(t *testing.T) {
 // TestProtocolErrorFailsTest checks that a failed protocol step fails the
 // test with the error the server sent, and that Request returns it.
 func TestProtocolErrorFailsTest(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(rev, func(t *testing.T) {
 			msg := failure(t, func(tb testing.TB) {
@@ -195,6 +198,7 @@ func asker(runs *int, mu *sync.Mutex) mcprt.Tool {
 // revision: requests to the client on a session, input-required rounds
 // on 2026-07-28, where the handler runs again for each question.
 func TestAsksAnswered(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		rev  string
 		runs int
@@ -236,6 +240,7 @@ func TestAsksAnswered(t *testing.T) {
 // answers cannot be errors. A question without a handler is a capability
 // the client did not declare.
 func TestAskRefused(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	runs := 0
 	c := mcptest.New(t, mcptest.Tools(asker(&runs, &mu)))
@@ -273,6 +278,7 @@ func TestAskRefused(t *testing.T) {
 // TestHandlerAfterStart checks that a capability declared after the
 // session started fails the test, while a handler may be replaced.
 func TestHandlerAfterStart(t *testing.T) {
+	t.Parallel()
 	elicit := func(ctx context.Context, message string, schema []byte) (mcprt.ElicitResult, error) {
 		return mcprt.ElicitResult{Action: mcprt.ActionDecline}, nil
 	}
@@ -303,6 +309,7 @@ var chatty = tool("chatty", func(ctx context.Context, args []byte) mcprt.Result 
 // changes and the updates of a subscribed resource, on both kinds of
 // revision.
 func TestNotifications(t *testing.T) {
+	t.Parallel()
 	res := mcprt.Resource{URI: "mem://a", Name: "a", MIMEType: "text/plain", Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
 		return []mcprt.ResourceContents{{Text: "A"}}, nil
 	}}
@@ -350,6 +357,7 @@ func TestNotifications(t *testing.T) {
 // resource and a template, completes both kinds of reference, and tests
 // a resource not found through Request.
 func TestPromptsResourcesCompletions(t *testing.T) {
+	t.Parallel()
 	names := []string{"Ada", "Alan", "Grace"}
 	complete := func(ctx context.Context, argument, value string, args map[string]string) ([]string, error) {
 		var out []string
@@ -422,6 +430,7 @@ func TestPromptsResourcesCompletions(t *testing.T) {
 // TestContentBlocks reads back every kind of content block a tool returns,
 // annotations included, and the result's _meta.
 func TestContentBlocks(t *testing.T) {
+	t.Parallel()
 	half := 0.5
 	blocks := []mcprt.Content{
 		mcprt.Text("text").With(mcprt.Annotations{Audience: []string{"user"}, Priority: &half}),
