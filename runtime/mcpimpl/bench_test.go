@@ -58,6 +58,7 @@ func BenchmarkDecodeProblems(b *testing.B) {
 // objects, keys and numbers allocates nothing once the Decoder is warm,
 // and a string without escapes costs exactly its own allocation.
 func TestAllocations(t *testing.T) {
+	// Not parallel: testing.AllocsPerRun panics in a parallel test.
 	var d mcpimpl.Decoder
 	walk := []byte(`{"a":1,"b\u0062":[2.5,"3",true],"c":{"d":null}}`)
 	n := testing.AllocsPerRun(100, func() {

@@ -38,6 +38,7 @@ func sameLines(t *testing.T, input string, got, want []string) {
 type level int
 
 func TestCheckBounds(t *testing.T) {
+	t.Parallel()
 	inclusive := &mcpimpl.Bounds{Min: 0, MinText: "0", Max: 1e3, MaxText: "1e3"}
 	exclusive := &mcpimpl.Bounds{Min: -10, MinText: "-10", ExclusiveMin: true, Max: 2.5, MaxText: "2.5", ExclusiveMax: true}
 	multiple := &mcpimpl.Bounds{MultipleOf: 0.1, MultipleOfText: "0.1"}
@@ -68,6 +69,7 @@ func TestCheckBounds(t *testing.T) {
 }
 
 func TestCheckBoundsReturnsValue(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	d.Reset([]byte(`7`))
 	if got := mcpimpl.CheckBounds(&d, level(d.Int(64)), &mcpimpl.Bounds{Max: 5, MaxText: "5"}); got != 7 {
@@ -78,6 +80,7 @@ func TestCheckBoundsReturnsValue(t *testing.T) {
 type name string
 
 func TestCheckStrings(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^[a-z]+$`)
 	for _, tc := range []struct {
 		input string
@@ -180,6 +183,7 @@ func TestCheckItems(t *testing.T) {
 }
 
 func TestRequire(t *testing.T) {
+	t.Parallel()
 	names := []string{"a", "b", "c", "d"}
 	for _, tc := range []struct {
 		input string

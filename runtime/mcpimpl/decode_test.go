@@ -54,6 +54,7 @@ func short(s string) string {
 }
 
 func TestDecodeReference(t *testing.T) {
+	t.Parallel()
 	in, err := decodeReference(referenceArgs())
 	if err != nil {
 		t.Fatalf("reference arguments: %v", err)
@@ -74,6 +75,7 @@ func TestDecodeReference(t *testing.T) {
 const change = `{"product_id":"P-1","new_price":19.99,"effective_from":"2026-01-01T00:00:00Z"}`
 
 func TestDecodeReferenceProblems(t *testing.T) {
+	t.Parallel()
 	var many strings.Builder
 	many.WriteString(`{"region":"emea","changes":[]`)
 	for i := range 25 {
@@ -181,6 +183,7 @@ func TestDecodeReferenceProblems(t *testing.T) {
 }
 
 func TestDecodeAbsentArguments(t *testing.T) {
+	t.Parallel()
 	want := []string{
 		"region: required property is missing",
 		"changes: required property is missing",
@@ -194,6 +197,7 @@ func TestDecodeAbsentArguments(t *testing.T) {
 }
 
 func TestArgumentErrorText(t *testing.T) {
+	t.Parallel()
 	err := &mcpimpl.ArgumentError{
 		Problems: []mcpimpl.Problem{
 			{Path: "", Message: "expected object, got array"},
@@ -213,6 +217,7 @@ func TestArgumentErrorText(t *testing.T) {
 }
 
 func TestDecodeNoProblemsIsNilError(t *testing.T) {
+	t.Parallel()
 	_, err := decodeReference(referenceArgs())
 	if err != nil { // an interface holding a nil *ArgumentError is not nil
 		t.Fatalf("Finish() = %#v, want nil", err)
@@ -220,6 +225,7 @@ func TestDecodeNoProblemsIsNilError(t *testing.T) {
 }
 
 func TestDecoderReuse(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	d.Reset([]byte(`{"region":"xx","changes":[{"\u0070roduct_id":"a","new_price":1}]}`))
 	var in priceInput

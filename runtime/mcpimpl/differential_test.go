@@ -39,6 +39,7 @@ func testStrings() []string {
 }
 
 func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, s := range testStrings() {
 		want, _ := json.Marshal(s)
 		if got := jsonx.AppendString([]byte("x"), s); string(got) != "x"+string(want) {
@@ -70,6 +71,7 @@ func testFloats() []float64 {
 }
 
 func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, f := range testFloats() {
 		want, _ := json.Marshal(f)
 		if got := jsonx.AppendFloat(nil, f, 64); string(got) != string(want) {
@@ -87,6 +89,7 @@ func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestAppendScalarsMatchEncodingJSON(t *testing.T) {
+	t.Parallel()
 	check := func(got []byte, v any) {
 		t.Helper()
 		want, err := json.Marshal(v)
@@ -126,6 +129,7 @@ var validDocuments = []string{
 }
 
 func TestReadersMatchEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, doc := range validDocuments {
 		// Any
 		var want any
@@ -173,6 +177,7 @@ func TestReadersMatchEncodingJSON(t *testing.T) {
 }
 
 func TestFloatReadsWhatAppendFloatWrites(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	for _, f := range testFloats() {
 		text := jsonx.AppendFloat(nil, f, 64)
@@ -188,6 +193,7 @@ func TestFloatReadsWhatAppendFloatWrites(t *testing.T) {
 }
 
 func TestStringReadsWhatAppendStringWrites(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	for _, s := range testStrings() {
 		text := jsonx.AppendString(nil, s)

@@ -14,6 +14,7 @@ import (
 // stand in for: on every literal they take, the same value to the bit;
 // and they must take the common cases, or they would be pointless.
 func TestFastPathsAgree(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	lits := []string{"0", "-0", "1", "10.99", "0.1", "0.3", "-12.5", "123456789012345",
 		"1234567890123456", "0.000000000000001", "9007199254740993", "99999999999999.9",

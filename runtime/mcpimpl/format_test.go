@@ -3,6 +3,7 @@ package mcpimpl
 import "testing"
 
 func TestValidFormat(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		format, s string
 		want      bool
@@ -45,12 +46,14 @@ func TestValidFormat(t *testing.T) {
 }
 
 func TestUnique(t *testing.T) {
+	t.Parallel()
 	if !Unique([]string{"a", "b"}) || Unique([]int{1, 2, 1}) || !Unique([]float64(nil)) {
 		t.Error("Unique misjudges")
 	}
 }
 
 func TestUnmarshalHelpers(t *testing.T) {
+	t.Parallel()
 	var d Decoder
 	d.Reset([]byte(`{"a":"10.0.0.1","b":5}`))
 	var s struct{ A textAddr }

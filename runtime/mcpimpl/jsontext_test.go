@@ -121,6 +121,7 @@ func jtDecodeChange(dec *jsontext.Decoder, v *priceChange) error {
 }
 
 func TestJSONTextDecoderAgrees(t *testing.T) {
+	t.Parallel()
 	args := referenceArgs()
 	want, err := decodeReference(args)
 	if err != nil {

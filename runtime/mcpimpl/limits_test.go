@@ -13,6 +13,7 @@ import (
 )
 
 func TestLimitsFromDefaults(t *testing.T) {
+	t.Parallel()
 	l := jsonx.LimitsFrom(context.Background())
 	if l.MaxArgumentBytes != 4<<20 || l.MaxDepth != 64 {
 		t.Errorf("default limits %+v, want 4 MiB and depth 64", l)
@@ -20,6 +21,7 @@ func TestLimitsFromDefaults(t *testing.T) {
 }
 
 func TestStartAppliesDepthLimit(t *testing.T) {
+	t.Parallel()
 	ctx := jsonx.WithLimits(context.Background(), jsonx.Limits{MaxDepth: 3})
 	var d mcpimpl.Decoder
 	d.Start(ctx, []byte(`{"a":[[[1]]]}`))
@@ -36,6 +38,8 @@ func TestStartAppliesDepthLimit(t *testing.T) {
 // what the Go values cost; there the bound is what encoding/json allocates
 // for the same document.
 func TestAdversarialDocuments(t *testing.T) {
+	// Not parallel: it reads the process's allocations, to which other
+	// tests running at once would add.
 	const size = 4 << 20
 	docs := map[string]string{
 		"deep nesting": strings.Repeat("[", size),
@@ -93,6 +97,7 @@ func allocated(f func()) uint64 {
 }
 
 func TestQuoteCutsLongValues(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 30) // 60 bytes
 	if got, want := jsonx.Quote(long), `"`+strings.Repeat("é", 20)+`"...`; got != want {
 		t.Errorf("Quote of 60 bytes = %s, want %s", got, want)
@@ -103,6 +108,7 @@ func TestQuoteCutsLongValues(t *testing.T) {
 }
 
 func TestTimeFollowsRFC3339(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // the instant in UTC, or "" for a problem

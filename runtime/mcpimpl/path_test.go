@@ -9,6 +9,7 @@ import (
 // TestPathBeyondInline checks problem paths deeper than the steps a
 // Decoder holds in itself, with escaped keys and array indexes among them.
 func TestPathBeyondInline(t *testing.T) {
+	t.Parallel()
 	const levels = pathInline + 4
 	var in, want strings.Builder
 	for i := range levels {

@@ -34,6 +34,7 @@ func runReads(t *testing.T, name string, read func(d *mcpimpl.Decoder) any, case
 }
 
 func TestInt(t *testing.T) {
+	t.Parallel()
 	i8 := func(d *mcpimpl.Decoder) any { return d.Int(8) }
 	runReads(t, "Int(8)", i8, []readCase{
 		{`127`, int64(127), nil},
@@ -86,6 +87,7 @@ func TestInt(t *testing.T) {
 }
 
 func TestUint(t *testing.T) {
+	t.Parallel()
 	runReads(t, "Uint(8)", func(d *mcpimpl.Decoder) any { return d.Uint(8) }, []readCase{
 		{`255`, uint64(255), nil},
 		{`-0`, uint64(0), nil},
@@ -105,6 +107,7 @@ func TestUint(t *testing.T) {
 }
 
 func TestFloat(t *testing.T) {
+	t.Parallel()
 	f64 := func(d *mcpimpl.Decoder) any { return d.Float(64) }
 	runReads(t, "Float(64)", f64, []readCase{
 		{`19.99`, 19.99, nil},
@@ -129,6 +132,7 @@ func TestFloat(t *testing.T) {
 }
 
 func TestBool(t *testing.T) {
+	t.Parallel()
 	runReads(t, "Bool", func(d *mcpimpl.Decoder) any { return d.Bool() }, []readCase{
 		{`true`, true, nil},
 		{`false`, false, nil},
@@ -143,6 +147,7 @@ func TestBool(t *testing.T) {
 }
 
 func TestString(t *testing.T) {
+	t.Parallel()
 	runReads(t, "String", func(d *mcpimpl.Decoder) any { return d.String() }, []readCase{
 		{`"abc"`, "abc", nil},
 		{`""`, "", nil},
@@ -163,6 +168,7 @@ func TestString(t *testing.T) {
 }
 
 func TestTimeDurationBytes(t *testing.T) {
+	t.Parallel()
 	runReads(t, "Time", func(d *mcpimpl.Decoder) any { return d.Time() }, []readCase{
 		{`"2026-01-01T00:00:00Z"`, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), nil},
 		{`"2026-01-01T10:20:30.123456789Z"`, time.Date(2026, 1, 1, 10, 20, 30, 123456789, time.UTC), nil},
@@ -189,6 +195,7 @@ func TestTimeDurationBytes(t *testing.T) {
 }
 
 func TestRawAndAny(t *testing.T) {
+	t.Parallel()
 	runReads(t, "Raw", func(d *mcpimpl.Decoder) any { return string(d.Raw()) }, []readCase{
 		{` { "a" : [1, 2, {"b c":" x "}], "d": null } `, `{"a":[1,2,{"b c":" x "}],"d":null}`, nil},
 		{`"a\"b"`, `"a\"b"`, nil},
@@ -209,6 +216,7 @@ func TestRawAndAny(t *testing.T) {
 // UTF-8 becomes U+FFFD, as does an unpaired surrogate escape) is a problem
 // at its path, its value skipped, and that the keys after it are read.
 func TestKeysMustBeUTF8(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		prob []string
@@ -256,6 +264,7 @@ func TestKeysMustBeUTF8(t *testing.T) {
 }
 
 func TestPathsAndExtras(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	d.Reset([]byte(`{"a":{"b c":[0,{"d":5}]}}`))
 	var got []string
@@ -297,6 +306,7 @@ func TestPathsAndExtras(t *testing.T) {
 }
 
 func TestUnreadValuesAreSkipped(t *testing.T) {
+	t.Parallel()
 	var d mcpimpl.Decoder
 	d.Reset([]byte(`{"a":[1,2,{"x":[3]}],"b":"c"}`))
 	var keys []string
@@ -318,6 +328,7 @@ func TestUnreadValuesAreSkipped(t *testing.T) {
 }
 
 func TestMaxDepth(t *testing.T) {
+	t.Parallel()
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	anyRead := func(d *mcpimpl.Decoder) any { d.Any(); return nil }
 	skipRead := func(d *mcpimpl.Decoder) any { d.Skip(); return nil }
@@ -350,6 +361,7 @@ func TestMaxDepth(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	if got, want := jsonx.Quote("a\"<b>\n"), `"a\"\u003cb\u003e\n"`; got != want {
 		t.Errorf("Quote = %s, want %s", got, want)
 	}

@@ -16,6 +16,7 @@ func vr(s string) TemplatePart   { return TemplatePart{Var: s} }
 func plus(s string) TemplatePart { return TemplatePart{Var: s, Plus: true} }
 
 func TestTemplateMatch(t *testing.T) {
+	t.Parallel()
 	article := &Template{Parts: []TemplatePart{lit("kb://articles/"), vr("id"), lit("/"), vr("format")}}
 	files := &Template{Parts: []TemplatePart{lit("kb://files/"), plus("path")}}
 	raw := &Template{Parts: []TemplatePart{lit("kb://files/"), plus("path"), lit("/raw")}}

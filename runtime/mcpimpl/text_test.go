@@ -10,6 +10,7 @@ import (
 // their bytes while the Decoder goes on, is Reset and decodes more, and
 // that the block holds no more than the input needs.
 func TestStringsStayIntact(t *testing.T) {
+	t.Parallel()
 	var d Decoder
 	var got, want []string
 	for round := range 3 {

@@ -45,6 +45,7 @@ func checkUniqueJSON(arr []byte) bool {
 // each pair once as equal JSON values written differently and once as
 // different values, with the validator's uniqueItems.
 func TestCheckUniqueJSONAgreesWithValidator(t *testing.T) {
+	t.Parallel()
 	s := uniqueItems(t)
 	for _, arr := range []string{
 		`[]`, `[1]`, `[1, 1.0]`, `[1, 10e-1]`, `[0, -0]`, `[0.0, -0e5]`, `[1, 2]`, `[1.5, 15e-1]`, `[100, 1e2]`,
@@ -94,6 +95,7 @@ func FuzzCheckUniqueJSON(f *testing.F) {
 // TestCheckUniqueJSONAfterCoercion compares a string the decoder read as
 // a number or a boolean as what it was read as.
 func TestCheckUniqueJSONAfterCoercion(t *testing.T) {
+	t.Parallel()
 	for arr, want := range map[string]bool{
 		`[[1],["1"]]`: false, `[[1],["2"]]`: true, `[[true],["true"]]`: false, `[[1],["1.0"]]`: false,
 	} {

@@ -13,6 +13,7 @@ import (
 // author's text where given, the JSON where not, and an encoding error's
 // message whatever the text.
 func TestWithText(t *testing.T) {
+	t.Parallel()
 	enc := &Encoder{B: []byte(`{"text":"a\nb"}`)}
 	got := WithText(enc.Structured(), "a\nb")
 	want := mcprt.Result{Content: []mcprt.Content{mcprt.Text("a\nb")}, StructuredContent: []byte(`{"text":"a\nb"}`)}
