@@ -12,6 +12,7 @@ import (
 // every later event; an older one gets ErrUnknownEvent. Ended streams
 // beyond the per-session limit are forgotten, oldest first.
 func TestMemoryEventLogBound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	l := &MemoryEventLog{MaxEvents: 3}
 	var ids []string

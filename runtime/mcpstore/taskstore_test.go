@@ -38,6 +38,7 @@ func listIDs(t *testing.T, m *MemoryTaskStore, owner, after string, limit int) (
 }
 
 func TestMemoryTaskStoreExpiresSoonestFirst(t *testing.T) {
+	t.Parallel()
 	m, now := clockStore()
 	start := *now
 	mustCreate(t, m, "long", "o", start, time.Hour)

@@ -645,6 +645,7 @@ const brokenEnv = "STORETEST_BROKEN_STORES"
 // TestBrokenStoresHelper runs the suite on every broken store, in the
 // child process of TestBrokenStores.
 func TestBrokenStoresHelper(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(brokenEnv) != "1" {
 		t.Skip("run by TestBrokenStores")
 	}
