@@ -13,6 +13,7 @@ import (
 // TestJWTCache checks that a token accepted once is not checked again
 // until the cache's TTL passes, and that another token is.
 func TestJWTCache(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	s := newKeyServer(t, a)
 	v := newTestJWT(t, s, JWTOptions{CacheTTL: time.Minute})
@@ -43,6 +44,7 @@ func TestJWTCache(t *testing.T) {
 // TestJWTCacheExpiry checks that a remembered token stops at its expiry:
 // it is checked again then, and refused once past the leeway.
 func TestJWTCacheExpiry(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{CacheTTL: time.Hour})
 	lookups := countKeyLookups(v)
@@ -61,6 +63,7 @@ func TestJWTCacheExpiry(t *testing.T) {
 }
 
 func TestCacheBounded(t *testing.T) {
+	t.Parallel()
 	c := newTokenCache(2, time.Minute)
 	info := mcprt.TokenInfo{Subject: "alice"}
 	c.put("one", info, testNow)
@@ -96,6 +99,7 @@ func TestCacheBounded(t *testing.T) {
 // TestCacheCopies checks that what a handler does to its token's scopes
 // and claims does not reach the next request's.
 func TestCacheCopies(t *testing.T) {
+	t.Parallel()
 	c := newTokenCache(0, 0)
 	c.put("tok", mcprt.TokenInfo{Scopes: []string{"a"}, Claims: map[string]any{"k": "v"}}, testNow)
 	got, _ := c.get("tok", testNow)

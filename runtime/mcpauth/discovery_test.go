@@ -11,6 +11,7 @@ import (
 )
 
 func TestMetadataURLs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		issuer string
 		want   []string
@@ -71,6 +72,7 @@ func newASServer(t *testing.T, issuerPath, jwks string, docs map[string]string) 
 }
 
 func TestDiscovery(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	keys := newKeyServer(t, a)
 	good := `{"issuer":"ISSUER","jwks_uri":"JWKS"}`
@@ -120,6 +122,7 @@ func TestDiscovery(t *testing.T) {
 }
 
 func TestDiscoveryFails(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	keys := newKeyServer(t, a)
 	for _, tc := range []struct {

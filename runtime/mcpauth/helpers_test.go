@@ -122,27 +122,54 @@ func (k testKey) sign(t testing.TB, header map[string]any, claims jwt.MapClaims)
 
 // keyServer serves a JWKS that tests may change, and counts its fetches.
 type keyServer struct {
-	*httptest.Server
+	URL string
+	// client reaches a server without a listener; nil for one over HTTP.
+	client  *http.Client
 	mu      sync.Mutex
 	keys    []testKey
 	fetches atomic.Int32
 }
 
+// newKeyServer serves the key set over HTTP on loopback.
 func newKeyServer(t testing.TB, ks ...testKey) *keyServer {
 	s := &keyServer{keys: ks}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fetches.Add(1)
-		s.mu.Lock()
-		set := map[string]any{"keys": []any{}}
-		for _, k := range s.keys {
-			set["keys"] = append(set["keys"].([]any), k.jwk())
-		}
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(set)
-	}))
-	t.Cleanup(s.Close)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
 	return s
+}
+
+// newMemKeyServer serves the key set in memory, to the client newTestJWT
+// gives the verifier: no socket, so that it runs in a synctest bubble,
+// whose clock moves only while every goroutine waits on another.
+func newMemKeyServer(ks ...testKey) *keyServer {
+	s := &keyServer{URL: "http://keys.test/jwks", keys: ks}
+	s.client = &http.Client{Transport: handlerTransport{s}}
+	return s
+}
+
+func (s *keyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.fetches.Add(1)
+	s.mu.Lock()
+	set := map[string]any{"keys": []any{}}
+	for _, k := range s.keys {
+		set["keys"] = append(set["keys"].([]any), k.jwk())
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(set)
+}
+
+// handlerTransport answers each request with its handler, in the
+// caller's goroutine.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, r)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
 }
 
 // set replaces the served keys.
@@ -193,6 +220,9 @@ func newTestJWT(t *testing.T, s *keyServer, o JWTOptions) *JWT {
 	}
 	if o.JWKSURL == "" && s != nil {
 		o.JWKSURL = s.URL
+	}
+	if o.HTTPClient == nil && s != nil {
+		o.HTTPClient = s.client
 	}
 	v, err := NewJWT(t.Context(), o)
 	if err != nil {

@@ -92,6 +92,7 @@ func activeAnswer(changes ...any) map[string]any {
 }
 
 func TestIntrospectionAccepts(t *testing.T) {
+	t.Parallel()
 	s := newIntroServer(t, map[string]map[string]any{"good": activeAnswer()})
 	v := newTestIntrospection(s, IntrospectionOptions{Audience: testAudience, Issuer: testIssuer})
 	info := mustVerify(t, v, "good")
@@ -107,6 +108,7 @@ func TestIntrospectionAccepts(t *testing.T) {
 }
 
 func TestIntrospectionRefusals(t *testing.T) {
+	t.Parallel()
 	s := newIntroServer(t, map[string]map[string]any{
 		"opaque-inactive":      {"active": false, "sub": "alice"},
 		"opaque-no-active":     activeAnswer("active", nil),
@@ -150,6 +152,7 @@ func TestIntrospectionRefusals(t *testing.T) {
 // TestIntrospectionOptional checks what is checked only when asked: the
 // audience and the issuer.
 func TestIntrospectionOptional(t *testing.T) {
+	t.Parallel()
 	s := newIntroServer(t, map[string]map[string]any{
 		"opaque-other-aud": activeAnswer("aud", "https://other.example.com/mcp", "iss", nil),
 	})
@@ -166,6 +169,7 @@ func TestIntrospectionOptional(t *testing.T) {
 // TestIntrospectionCache checks that an active token is asked about once
 // while remembered, and an inactive one each time.
 func TestIntrospectionCache(t *testing.T) {
+	t.Parallel()
 	s := newIntroServer(t, map[string]map[string]any{"good": activeAnswer()})
 	v := newTestIntrospection(s, IntrospectionOptions{Audience: testAudience})
 	for range 3 {
@@ -194,6 +198,7 @@ func TestIntrospectionCache(t *testing.T) {
 }
 
 func TestIntrospectionNoURL(t *testing.T) {
+	t.Parallel()
 	_, err := NewIntrospection(IntrospectionOptions{}).VerifyToken(t.Context(), "tok")
 	if err == nil || !strings.Contains(err.Error(), "URL is empty") {
 		t.Errorf("VerifyToken: %v, want an error saying the URL is empty", err)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -19,6 +20,7 @@ import (
 )
 
 func TestJWTAccepts(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{})
 	info := mustVerify(t, v, a.sign(t, nil, claims()))
@@ -41,6 +43,7 @@ func TestJWTAccepts(t *testing.T) {
 }
 
 func TestJWTClaimForms(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{})
 	for _, tc := range []struct {
@@ -77,6 +80,7 @@ func TestJWTClaimForms(t *testing.T) {
 }
 
 func TestImpliedScopes(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	implied := map[string][]string{"kb:admin": {"kb:write", "kb:audit"}, "kb:write": {"kb:read"}, "kb:read": {"kb:admin"}}
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{ImpliedScopes: implied})
@@ -92,6 +96,7 @@ func TestImpliedScopes(t *testing.T) {
 }
 
 func TestJWTAlgorithms(t *testing.T) {
+	t.Parallel()
 	a, _, ec, ed := keys(t)
 	ps := testKey{kid: "rsa-a", method: jwt.SigningMethodPS256, priv: a.priv}
 	v := newTestJWT(t, newKeyServer(t, a, ec, ed), JWTOptions{})
@@ -116,6 +121,7 @@ func TestJWTAlgorithms(t *testing.T) {
 }
 
 func TestJWTLeeway(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{CacheSize: -1})
 	expired := a.sign(t, nil, claims("exp", testNow.Add(-20*time.Second).Unix()))
@@ -134,6 +140,7 @@ func TestJWTLeeway(t *testing.T) {
 // error wrapping ErrInvalidToken that says why and does not quote the
 // token.
 func TestJWTRefusals(t *testing.T) {
+	t.Parallel()
 	a, b, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{})
 	valid := a.sign(t, nil, claims())
@@ -208,6 +215,7 @@ func TestJWTRefusals(t *testing.T) {
 // TestJWTEncryptionKey checks that a key the set marks for encryption
 // verifies no signature.
 func TestJWTEncryptionKey(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	enc := a
 	enc.use = "enc"
@@ -218,6 +226,7 @@ func TestJWTEncryptionKey(t *testing.T) {
 }
 
 func TestJWTSkipTypeCheck(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	v := newTestJWT(t, newKeyServer(t, a), JWTOptions{SkipTypeCheck: true})
 	mustVerify(t, v, a.sign(t, map[string]any{"typ": "JWT"}, claims()))
@@ -225,6 +234,7 @@ func TestJWTSkipTypeCheck(t *testing.T) {
 }
 
 func TestJWTAudience(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	for _, tc := range []struct{ option, aud string }{
 		{testAudience, testAudience + "/"},
@@ -250,6 +260,7 @@ func TestJWTAudience(t *testing.T) {
 // the verifier fetch the set once, then is refused, and that the next
 // such token within UnknownKeyRefresh fetches nothing.
 func TestJWTUnknownKey(t *testing.T) {
+	t.Parallel()
 	a, b, _, _ := keys(t)
 	s := newKeyServer(t, a)
 	v := newTestJWT(t, s, JWTOptions{})
@@ -270,6 +281,7 @@ func TestJWTUnknownKey(t *testing.T) {
 // TestJWTRotation checks that a key added to the set is picked up when a
 // token first names it, and that a key taken out stops working.
 func TestJWTRotation(t *testing.T) {
+	t.Parallel()
 	a, b, _, _ := keys(t)
 	s := newKeyServer(t, a)
 	v := newTestJWT(t, s, JWTOptions{CacheSize: -1})
@@ -288,19 +300,22 @@ func TestJWTRotation(t *testing.T) {
 // TestJWTBackgroundRefresh checks that the key set is fetched again
 // every RefreshInterval, with no token asking for it.
 func TestJWTBackgroundRefresh(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
-	s := newKeyServer(t, a)
-	newTestJWT(t, s, JWTOptions{RefreshInterval: 10 * time.Millisecond})
-	deadline := time.Now().Add(10 * time.Second)
-	for s.fetches.Load() < 3 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if got := s.fetches.Load(); got < 3 {
-		t.Errorf("%d fetches, want the first and at least two refreshes", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemKeyServer(a)
+		v := newTestJWT(t, s, JWTOptions{RefreshInterval: 10 * time.Millisecond})
+		defer v.Close()
+		time.Sleep(25 * time.Millisecond)
+		synctest.Wait()
+		if got := s.fetches.Load(); got != 3 {
+			t.Errorf("%d fetches in 25ms, want the first and two refreshes", got)
+		}
+	})
 }
 
 func TestNewJWTErrors(t *testing.T) {
+	t.Parallel()
 	a, _, _, _ := keys(t)
 	s := newKeyServer(t, a)
 	missing := httptest.NewServer(http.NotFoundHandler())
@@ -329,29 +344,34 @@ func TestNewJWTErrors(t *testing.T) {
 // TestCloseStopsRefresh checks that Close ends the background refresh
 // and that the verifier still refreshes for an unknown key afterwards.
 func TestCloseStopsRefresh(t *testing.T) {
+	t.Parallel()
 	a, b, _, _ := keys(t)
-	s := newKeyServer(t, a)
-	v := newTestJWT(t, s, JWTOptions{RefreshInterval: 5 * time.Millisecond})
-	for s.fetches.Load() < 2 {
-		time.Sleep(time.Millisecond)
-	}
-	v.Close()
-	time.Sleep(20 * time.Millisecond) // a refresh under way when Close came ends
-	closed := s.fetches.Load()
-	time.Sleep(100 * time.Millisecond)
-	if got := s.fetches.Load(); got != closed {
-		t.Errorf("%d fetches in 20 refresh intervals after Close, want none", got-closed)
-	}
-	s.set(a, b)
-	mustVerify(t, v, b.sign(t, nil, claims()))
-	if got := s.fetches.Load(); got != closed+1 {
-		t.Errorf("a token of a new key after Close: %d fetches, want 1", got-closed)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := newMemKeyServer(a)
+		v := newTestJWT(t, s, JWTOptions{RefreshInterval: 5 * time.Millisecond})
+		time.Sleep(7 * time.Millisecond)
+		synctest.Wait()
+		if got := s.fetches.Load(); got != 2 {
+			t.Fatalf("%d fetches before Close, want the first and one refresh", got)
+		}
+		v.Close()
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		if got := s.fetches.Load(); got != 2 {
+			t.Errorf("%d fetches in 20 refresh intervals after Close, want none", got-2)
+		}
+		s.set(a, b)
+		mustVerify(t, v, b.sign(t, nil, claims()))
+		if got := s.fetches.Load(); got != 3 {
+			t.Errorf("a token of a new key after Close: %d fetches, want 1", got-2)
+		}
+	})
 }
 
 // TestServerWithoutAuth checks that the server package links none of the
 // JWT libraries: only a program that imports mcpauth does.
 func TestServerWithoutAuth(t *testing.T) {
+	t.Parallel()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
