@@ -18,6 +18,7 @@ var _ mcpstore.ReplayCache = (*ReplayCache)(nil)
 // TestReplayCache runs the replay cache contract on miniredis, whose
 // clock the test moves.
 func TestReplayCache(t *testing.T) {
+	t.Parallel()
 	b, mr := backend(t)
 	replaytest.Run(t, b.Replay, time.Now, mr.FastForward)
 }
@@ -25,6 +26,7 @@ func TestReplayCache(t *testing.T) {
 // TestReplayCacheFails: a Redis that does not answer is an error, not a
 // first use.
 func TestReplayCacheFails(t *testing.T) {
+	t.Parallel()
 	b, mr := backend(t)
 	mr.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -37,6 +39,7 @@ func TestReplayCacheFails(t *testing.T) {
 // TestDPoPReplicas: two replicas attached to one Redis share the proofs
 // they took and each other's nonces.
 func TestDPoPReplicas(t *testing.T) {
+	t.Parallel()
 	b1, mr := backend(t)
 	b2 := open(t, mr)
 	authtest.RunReplicas(t, func(f *authtest.Fixture) (http.Handler, http.Handler) {

@@ -14,6 +14,7 @@ import (
 // TestBusCatchesUp: events published while a replica could not read the
 // bus reach it when it reads again.
 func TestBusCatchesUp(t *testing.T) {
+	t.Parallel()
 	b1, mr := backend(t)
 	b2 := open(t, mr)
 	seen := make(chan string, 10)
@@ -43,6 +44,7 @@ func TestBusCatchesUp(t *testing.T) {
 // TestBusSubscribeDuringOutage: a subscriber that joined while Redis
 // failed hears what other replicas publish once it answers again.
 func TestBusSubscribeDuringOutage(t *testing.T) {
+	t.Parallel()
 	b1, mr := backend(t)
 	b2 := open(t, mr)
 	mr.SetError("LOADING")
@@ -71,6 +73,7 @@ func TestBusSubscribeDuringOutage(t *testing.T) {
 // TestServerLinksNoRedis: the built-in server does not link a Redis
 // client; only this package and its users do.
 func TestServerLinksNoRedis(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", "github.com/mcpgen/mcpgen/runtime/mcpserver").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v: %s", err, out)
@@ -105,6 +108,7 @@ func TestImportsNoServer(t *testing.T) {
 // TestPing: Ping answers nil while Redis answers, an error when it does
 // not.
 func TestPing(t *testing.T) {
+	t.Parallel()
 	b, mr := backend(t)
 	if err := b.Ping(context.Background()); err != nil {
 		t.Fatal(err)

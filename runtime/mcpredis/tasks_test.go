@@ -54,6 +54,7 @@ func open(t *testing.T, mr *miniredis.Miniredis) *Backend {
 // TestTaskLapsedCleansGone: an index entry whose task is gone (expired,
 // or never written) is removed by the first look.
 func TestTaskLapsedCleansGone(t *testing.T) {
+	t.Parallel()
 	b, mr := backend(t)
 	ctx := context.Background()
 	now := time.Now().UTC()
