@@ -16,6 +16,7 @@ import (
 // TestHTTPHandlerRefusesBadAuth returns the error of an Auth that cannot
 // work rather than serving.
 func TestHTTPHandlerRefusesBadAuth(t *testing.T) {
+	t.Parallel()
 	f := authtest.NewFixture()
 	f.Auth.AuthorizationServers = nil
 	if _, err := HTTPHandler(NewServer(mcprt.Identity{Name: "n", Version: "v"}), f.Auth, nil); err == nil {
@@ -27,6 +28,7 @@ func TestHTTPHandlerRefusesBadAuth(t *testing.T) {
 // HTTPHandler: the SDK's req.Extra.TokenInfo carries the verified token,
 // UserID its issuer and subject, and Extra the mcpgen TokenInfo.
 func TestAuthSDKTokenInfo(t *testing.T) {
+	t.Parallel()
 	f := authtest.NewFixture()
 	s := NewServer(mcprt.Identity{Name: "n", Version: "v"})
 	s.AddTool(&mcp.Tool{Name: "sdk", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

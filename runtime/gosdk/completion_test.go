@@ -16,6 +16,7 @@ import (
 // handler only when a server is made. Without EnableCompletions it is not
 // one on any path (see internal/servertest).
 func TestCompletionsNeedTheSwitch(t *testing.T) {
+	t.Parallel()
 	t.Run("caller's own", func(t *testing.T) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 		AddPrompts(s, servertest.CompletingPrompts()...)
@@ -35,6 +36,7 @@ func TestCompletionsNeedTheSwitch(t *testing.T) {
 // go-sdk publishes on every revision, is dropped on 2024-11-05, which has
 // no completions, by the adapter's middleware.
 func TestCompletionsCapabilityPerRevision(t *testing.T) {
+	t.Parallel()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true})
 	for rev, want := range map[string]bool{"2024-11-05": false, "2025-03-26": true, "2025-11-25": true} {
 		if got := connect(t, s, rev, nil).InitializeResult().Capabilities.Completions != nil; got != want {

@@ -15,6 +15,7 @@ import (
 // the package documentation lists for prompts, resources and completions,
 // asserting what go-sdk does, so that a change in the SDK shows here.
 func TestDifferences(t *testing.T) {
+	t.Parallel()
 	zero := 0.0
 	annotated := mcprt.Resource{URI: "test://annotated", Name: "annotated", Title: "Annotated",
 		Annotations: &mcprt.Annotations{Audience: []string{"user"}, Priority: &zero, LastModified: "2026-01-02T15:04:05Z"},

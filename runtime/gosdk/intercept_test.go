@@ -17,6 +17,7 @@ import (
 // what they are told of requests, notifications and outcomes, a refusal,
 // and a panic answered -32603 while the server goes on serving.
 func TestUse(t *testing.T) {
+	t.Parallel()
 	logger, log := servertest.NewLog()
 	srv := NewServer(mcprt.Identity{Name: "t", Version: "1"},
 		mcprt.Tool{Name: "add", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, args []byte) mcprt.Result {
@@ -98,6 +99,7 @@ func TestUse(t *testing.T) {
 // a nil pointer, reaches the interceptors without params and does not
 // crash the server.
 func TestUseWithoutParams(t *testing.T) {
+	t.Parallel()
 	srv := NewServer(mcprt.Identity{Name: "t", Version: "1"})
 	var mu sync.Mutex
 	var methods []string

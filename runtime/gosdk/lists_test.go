@@ -57,6 +57,7 @@ func withoutServerInfo(t *testing.T, got string) string {
 // has no tasks, and nothing the SDK's own types would add (false hints) or
 // drop (annotations.title) shows.
 func TestListsPerRevision(t *testing.T) {
+	t.Parallel()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
 	AddPrompts(s, servertest.Kinds)
 	rs := servertest.Resources()
@@ -99,6 +100,7 @@ func TestListsPerRevision(t *testing.T) {
 // itself as the SDK writes it. A page size of one makes every list
 // paginate with the SDK's cursors.
 func TestListsOnACallersServer(t *testing.T) {
+	t.Parallel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{PageSize: 1})
 	AddTools(s, servertest.SampleTools()...)
 	own := &mcp.Tool{Name: "c_own", Description: "The caller's.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{Title: "Own"}}
@@ -147,6 +149,7 @@ func TestListsOnACallersServer(t *testing.T) {
 // every other method alone: calls answer as before, with the client's
 // revision.
 func TestToolsCalledAfterListing(t *testing.T) {
+	t.Parallel()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
 	cs := connect(t, s, "2025-03-26", nil)
 	ctx := context.Background()

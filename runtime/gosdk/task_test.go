@@ -18,6 +18,7 @@ import (
 // task or not, and nothing of tasks is published or served, even where the
 // identity enables them.
 func TestTaskToolsRunAsCalls(t *testing.T) {
+	t.Parallel()
 	must := mcprt.Tool{Name: "must", Description: "runs only as a task elsewhere", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskRequired,
 		Handler: func(ctx context.Context, _ []byte) mcprt.Result { return mcprt.TextResult("ran") }}
 	for name, s := range map[string]*mcp.Server{
