@@ -22,6 +22,7 @@ import (
 // the package documentation lists for prompts, resources and completions,
 // asserting what mcp-go does, so that a change in mcp-go shows here.
 func TestDifferences(t *testing.T) {
+	t.Parallel()
 	annotated := mcprt.Resource{URI: "test://annotated", Name: "annotated", Title: "Annotated",
 		Annotations: &mcprt.Annotations{Audience: []string{"user"}, LastModified: "2026-01-02T15:04:05Z"},
 		Read: func(context.Context, string) ([]mcprt.ResourceContents, error) {
@@ -181,6 +182,7 @@ func listenIsNotTold(t *testing.T, s *server.MCPServer) {
 // the package documentation lists for tasks, asserting what mcp-go does,
 // so that a change in mcp-go shows here.
 func TestTaskDifferences(t *testing.T) {
+	t.Parallel()
 	t.Run("a tool error completes the task", func(t *testing.T) {
 		tc := connectTasks(t, NewServer(tasksOn, instant("fail", "no such order", true, mcprt.TaskOptional)))
 		task := tc.wait(t, tc.start(t, "fail", &mcp.TaskParams{}, nil).TaskId)

@@ -18,6 +18,7 @@ import (
 // without which no task support is published). The structured result of a
 // call is wrapped as the output schema listed to the same client.
 func TestListsPerRevision(t *testing.T) {
+	t.Parallel()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, servertest.SampleTools()...)
 	AddPrompts(s, servertest.Kinds)
 	rs := servertest.Resources()

@@ -26,6 +26,7 @@ func send(t *testing.T, s *server.MCPServer, req string) string {
 }
 
 func TestDescriptorCarriesSchemasAndHintsAsWritten(t *testing.T) {
+	t.Parallel()
 	tool := pricing.MCPTools()[0]
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, tool)
 	var resp struct {
@@ -50,6 +51,7 @@ func TestDescriptorCarriesSchemasAndHintsAsWritten(t *testing.T) {
 }
 
 func TestCallFailuresAreToolResults(t *testing.T) {
+	t.Parallel()
 	boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`),
 		Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, append(pricing.MCPTools(), boom)...)
@@ -74,6 +76,7 @@ func TestCallFailuresAreToolResults(t *testing.T) {
 }
 
 func TestRawArgumentsFromGoValues(t *testing.T) {
+	t.Parallel()
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Arguments: map[string]any{"a": 1}}}
 	if got, err := rawArguments(&req); err != nil || string(got) != `{"a":1}` {
 		t.Errorf("rawArguments of Go values = %s, %v", got, err)
@@ -91,6 +94,7 @@ func TestRawArgumentsFromGoValues(t *testing.T) {
 // TestResultPerRevision checks that blocks a revision lacks are converted
 // and structured content is sent only where the revision has it.
 func TestResultPerRevision(t *testing.T) {
+	t.Parallel()
 	r := mcprt.Result{
 		Content: []mcprt.Content{
 			mcprt.Audio([]byte{1}, "audio/wav"),

@@ -11,6 +11,7 @@ import (
 // publishes neither capability: mcp-go would publish one for an empty
 // addition.
 func TestAddingNothing(t *testing.T) {
+	t.Parallel()
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1"})
 	AddPrompts(s)
 	AddResources(s)

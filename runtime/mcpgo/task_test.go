@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -229,6 +230,7 @@ var tasksOn = mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}
 // awaited while no other request of the session ends: mcp-go may drop a
 // message that an ending request takes from the session.)
 func TestTaskLifecycle(t *testing.T) {
+	t.Parallel()
 	g, waiting := newGate(), newGate()
 	answered := make(chan struct{})
 	slow := g.tool("slow", mcprt.TaskOptional)
@@ -314,6 +316,7 @@ func listTasks(t *testing.T, tc *taskClient, n int) {
 // TestTaskCancel cancels a running task: the answer is the cancelled
 // task, the handler's context ends, and cancelling it again is refused.
 func TestTaskCancel(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	tc := connectTasks(t, NewServer(tasksOn, g.tool("slow", mcprt.TaskRequired)))
 	task := tc.start(t, "slow", &mcp.TaskParams{}, nil)
@@ -340,6 +343,7 @@ func TestTaskCancel(t *testing.T) {
 // TestTaskPanicFails checks that a handler that panics fails its task, and
 // tasks/result answers the error the built-in server answers.
 func TestTaskPanicFails(t *testing.T) {
+	t.Parallel()
 	boom := mcprt.Tool{Name: "boom", Description: "panics", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 		Handler: func(context.Context, []byte) mcprt.Result { panic("kaput") }}
 	s := NewServer(tasksOn, boom)
@@ -362,6 +366,7 @@ func TestTaskPanicFails(t *testing.T) {
 // go-sdk's client: a task=required tool is refused with mcp-go's -32601,
 // a task=optional one runs as an ordinary call.
 func TestTaskSupportWithoutTask(t *testing.T) {
+	t.Parallel()
 	s := NewServer(tasksOn, instant("must", "m", false, mcprt.TaskRequired), instant("may", "ran", false, mcprt.TaskOptional))
 	cs := connect(t, s, "2025-11-25", nil)
 	ctx := context.Background()
@@ -380,53 +385,63 @@ func TestTaskSupportWithoutTask(t *testing.T) {
 }
 
 // TestTaskExpiry checks that a task's handler ends at the task's ttl, when
-// mcp-go forgets the task.
+// mcp-go forgets the task. It runs on synctest's clock: the ttl passes
+// without the test waiting for it.
 func TestTaskExpiry(t *testing.T) {
-	g := newGate()
-	tc := connectTasks(t, NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional)))
-	ttl := int64(200)
-	task := tc.start(t, "slow", &mcp.TaskParams{TTL: &ttl}, nil)
-	g.waitStarted(t)
-	if why := g.waitEnded(t); why != "context deadline exceeded" {
-		t.Errorf("the handler ended with %q, want its deadline", why)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		_, err := tc.GetTask(context.Background(), mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: task.TaskId}})
-		if err != nil {
-			if !strings.Contains(err.Error(), "task has expired") {
-				t.Errorf("tasks/get of an expired task: %v", err)
-			}
-			break
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional))
+		sess := newTestSession("expiring", "2025-11-25")
+		ctx := s.WithContext(context.Background(), sess)
+		if err := s.RegisterSession(ctx, sess); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the task did not expire")
+		start := time.Now()
+		out, _ := json.Marshal(s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":200}}}`)))
+		var resp struct{ Result mcp.CreateTaskResult }
+		if err := json.Unmarshal(out, &resp); err != nil || resp.Result.Task.TaskId == "" {
+			t.Fatalf("tools/call as a task: %s", out)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		g.waitStarted(t)
+		if why := g.waitEnded(t); why != "context deadline exceeded" {
+			t.Errorf("the handler ended with %q, want its deadline", why)
+		}
+		if d := time.Since(start); d != 200*time.Millisecond {
+			t.Errorf("the handler ended after %v, want the ttl, 200ms", d)
+		}
+		time.Sleep(time.Millisecond)
+		if got := rawRequest(s, sess, "tasks/get", resp.Result.Task.TaskId); !strings.Contains(got, "task has expired") {
+			t.Errorf("tasks/get of an expired task: %s", got)
+		}
+		s.UnregisterSession(ctx, sess.id)
+	})
 }
 
 // TestTaskSessionEnd checks that the end of a session ends its tasks'
 // handlers, as the built-in server's do, where mcp-go unregisters the
 // session.
 func TestTaskSessionEnd(t *testing.T) {
-	g := newGate()
-	s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional))
-	sess := newTestSession("ending", "2025-11-25")
-	ctx := s.WithContext(context.Background(), sess)
-	if err := s.RegisterSession(ctx, sess); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := json.Marshal(s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{}}}`)))
-	if !strings.Contains(string(out), `"status":"working"`) {
-		t.Fatalf("tools/call as a task: %s", out)
-	}
-	g.waitStarted(t)
-	g.stillRunning(t)
-	s.UnregisterSession(ctx, sess.id)
-	if why := g.waitEnded(t); why != "context canceled" {
-		t.Errorf("the handler ended with %q, want its context cancelled", why)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional))
+		sess := newTestSession("ending", "2025-11-25")
+		ctx := s.WithContext(context.Background(), sess)
+		if err := s.RegisterSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{}}}`)))
+		if !strings.Contains(string(out), `"status":"working"`) {
+			t.Fatalf("tools/call as a task: %s", out)
+		}
+		g.waitStarted(t)
+		g.stillRunning(t)
+		s.UnregisterSession(ctx, sess.id)
+		if why := g.waitEnded(t); why != "context canceled" {
+			t.Errorf("the handler ended with %q, want its context cancelled", why)
+		}
+	})
 }
 
 // TestTaskRaceManyCalls runs tasks that end at once beside tasks that are
@@ -435,41 +450,40 @@ func TestTaskSessionEnd(t *testing.T) {
 // no run is left behind, nor any for the tasks of a tool the caller added
 // to mcp-go directly.
 func TestTaskRaceManyCalls(t *testing.T) {
-	g := newGate()
-	s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional), instant("quick", "done", false, mcprt.TaskOptional))
-	theirs := mcp.NewTool("theirs", mcp.WithTaskSupport(mcp.TaskSupportOptional))
-	s.AddTool(theirs, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("done"), nil
-	})
-	const n = 20
-	done := make(chan error, 3*n)
-	for i := range n {
-		go func() { done <- quickTask(s, "quick", i) }()
-		go func() { done <- quickTask(s, "theirs", i) }()
-		go func() { done <- cancelledTask(s, i) }()
-	}
-	for range 3 * n {
-		if err := <-done; err != nil {
-			t.Error(err)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		s := NewServer(tasksOn, g.tool("slow", mcprt.TaskOptional), instant("quick", "done", false, mcprt.TaskOptional))
+		theirs := mcp.NewTool("theirs", mcp.WithTaskSupport(mcp.TaskSupportOptional))
+		s.AddTool(theirs, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("done"), nil
+		})
+		const n = 20
+		done := make(chan error, 3*n)
+		for i := range n {
+			go func() { done <- quickTask(s, "quick", i) }()
+			go func() { done <- quickTask(s, "theirs", i) }()
+			go func() { done <- cancelledTask(s, i) }()
 		}
-	}
-	for range n {
-		if why := g.waitEnded(t); why != "context canceled" {
-			t.Errorf("a cancelled handler ended with %q", why)
+		for range 3 * n {
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
 		}
-	}
-	rs := &registryOf(s).tasks
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for range n {
+			if why := g.waitEnded(t); why != "context canceled" {
+				t.Errorf("a cancelled handler ended with %q", why)
+			}
+		}
+		synctest.Wait() // every handler has returned
+		rs := &registryOf(s).tasks
 		rs.mu.Lock()
 		byID, byCall := len(rs.byID), len(rs.byCall)
 		rs.mu.Unlock()
-		if byID == 0 && byCall == 0 {
-			break
+		if byID != 0 || byCall != 0 {
+			t.Errorf("runs left behind: %d by id, %d by call", byID, byCall)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runs left behind: %d by id, %d by call", byID, byCall)
-		}
-	}
+	})
 }
 
 // rawTask starts tool as a task in session sess and returns its id.
@@ -518,6 +532,7 @@ func cancelledTask(s *server.MCPServer, i int) error {
 // error reach the client masked, as a call's do, and the real errors go to
 // the server's logger.
 func TestTaskMaskErrors(t *testing.T) {
+	t.Parallel()
 	logger, logs := servertest.NewLog()
 	tool := func(name string, h mcprt.Handler) mcprt.Tool {
 		return mcprt.Tool{Name: name, Description: name, InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional, Handler: h}
