@@ -34,6 +34,7 @@ const (
 // and the page's _meta.ui is on its descriptor and its contents, from
 // 2025-06-18, which has _meta on descriptors.
 func TestApps(t *testing.T) {
+	t.Parallel()
 	srv := appServer(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
@@ -63,6 +64,7 @@ func TestApps(t *testing.T) {
 
 // TestNoAppsNoExtension: without a ui:// resource nothing is declared.
 func TestNoAppsNoExtension(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("t", "x")))
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	if line := c.recv(); strings.Contains(line, "extensions") {
@@ -73,6 +75,7 @@ func TestNoAppsNoExtension(t *testing.T) {
 // TestPromptMeta: a prompt's Meta is published from 2025-06-18, which has
 // _meta on descriptors.
 func TestPromptMeta(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddPrompts(mcprt.Prompt{Name: "p", Meta: []byte(`{"traceparent":"00-1"}`), Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) {
 		return mcprt.PromptResult{}, nil

@@ -46,6 +46,7 @@ func decodingTool(name string, calls *atomic.Int32) mcprt.Tool {
 // are not JSON, on every path a request can take, and that no tool runs
 // on them; and that well-formed arguments with problems are results.
 func TestMalformedArgumentsAreParseErrors(t *testing.T) {
+	t.Parallel()
 	var decoded, plain atomic.Int32
 	ignoring := handlerTool("ignoring", func(ctx context.Context, args []byte) mcprt.Result {
 		plain.Add(1) // a hand-written handler that never looks at args
@@ -98,6 +99,7 @@ func TestMalformedArgumentsAreParseErrors(t *testing.T) {
 // TestHTTPMalformedArguments checks that over HTTP malformed arguments are
 // refused with status 400 before the session is even looked at.
 func TestHTTPMalformedArguments(t *testing.T) {
+	t.Parallel()
 	var decoded atomic.Int32
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, decodingTool("dec", &decoded)))
 	c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dec","arguments":{"n":1]}}`, 400,

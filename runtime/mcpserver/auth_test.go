@@ -134,6 +134,7 @@ func challenge(t *testing.T, resp *http.Response, status int, want string) {
 // revision and method: each is 401 with the exact challenge, and no
 // handler runs.
 func TestAuthUnauthorized(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	for _, rev := range httpRevisions {
@@ -182,6 +183,7 @@ func TestAuthUnauthorized(t *testing.T) {
 // 403 naming every scope the operation needs, a JSON-RPC error, and the
 // handler does not run; with, the handler sees the token's subject.
 func TestAuthScopes(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	type op struct{ method, name, need, ok string }
@@ -237,6 +239,7 @@ func TestAuthScopes(t *testing.T) {
 // TestAuthBatch refuses a 2025-03-26 batch as a whole when one of its
 // requests lacks a scope, naming every scope the batch needs.
 func TestAuthBatch(t *testing.T) {
+	t.Parallel()
 	var r ran
 	c := startHTTP(t, authServer(&r))
 	c.authInit(wire.Rev20250326, "alice-base")
@@ -258,6 +261,7 @@ func TestAuthBatch(t *testing.T) {
 // TestAuthSessionPrincipal uses alice's session with bob's token: every
 // method is 404, as for an unknown session, and the session stays alice's.
 func TestAuthSessionPrincipal(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	for _, rev := range httpRevisions[:3] {
@@ -286,6 +290,7 @@ func TestAuthSessionPrincipal(t *testing.T) {
 // TestAuthRequestStatePrincipal continues alice's 2026-07-28 request
 // state with bob's token: -32602; alice's own retry is served.
 func TestAuthRequestStatePrincipal(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	srv.Add(nameTool)
@@ -300,6 +305,7 @@ func TestAuthRequestStatePrincipal(t *testing.T) {
 // TestAuthTaskPrincipal makes a 2026-07-28 task as alice: bob's tasks/get
 // on it is an unknown task, alice's finds it.
 func TestAuthTaskPrincipal(t *testing.T) {
+	t.Parallel()
 	var r ran
 	must := textTool("must", "M")
 	must.TaskSupport = mcprt.TaskRequired
@@ -322,6 +328,7 @@ func TestAuthTaskPrincipal(t *testing.T) {
 // endpoint's own well-known paths, without a token and from another
 // origin.
 func TestAuthMetadata(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	want := `{"resource":"https://kb.example.com/mcp","authorization_servers":["https://as.example.com"],"scopes_supported":["kb","kb:write","kb:prompt","kb:read","kb:t"],"bearer_methods_supported":["header"]}`
@@ -358,6 +365,7 @@ func TestAuthMetadata(t *testing.T) {
 // TestAuthMisconfigured answers 500 to every request of a server whose
 // Auth is not usable, and logs why.
 func TestAuthMisconfigured(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	srv.Auth.Resource = "kb.example.com/mcp"
@@ -376,6 +384,7 @@ func TestAuthMisconfigured(t *testing.T) {
 // TestAuthTokenNotLogged has the verifier refuse a token with an error
 // that quotes it: the server's log shows the error without the token.
 func TestAuthTokenNotLogged(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	var logs bytes.Buffer
@@ -396,6 +405,7 @@ func TestAuthTokenNotLogged(t *testing.T) {
 // TestAuthListsPrivate marks 2026-07-28 lists private behind Auth, unless
 // ListCache says otherwise.
 func TestAuthListsPrivate(t *testing.T) {
+	t.Parallel()
 	var r ran
 	c := startHTTP(t, authServer(&r))
 	body, hdr := request(wire.Rev20260728, 1, "tools/list", "")
@@ -413,6 +423,7 @@ func TestAuthListsPrivate(t *testing.T) {
 // TestAuthStdio serves the same server on stdio: no token, no check, and
 // mcprt.Token reports none.
 func TestAuthStdio(t *testing.T) {
+	t.Parallel()
 	var r ran
 	c := startStdio(t, authServer(&r))
 	c.initialize(wire.Rev20250618, `{}`)

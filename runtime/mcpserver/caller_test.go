@@ -27,6 +27,7 @@ func blockTool(started, cancelled chan<- struct{}) mcprt.Tool {
 }
 
 func TestCancellationReachesHandler(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
 	c.initialize(wire.Rev20250618, `{}`)
@@ -46,6 +47,7 @@ func TestCancellationReachesHandler(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	prog := handlerTool("p", func(ctx context.Context, args []byte) mcprt.Result {
 		for _, p := range []float64{0, 50, 100} {
 			if err := mcprt.Progress(ctx, p, 100, ""); err != nil {
@@ -79,6 +81,7 @@ var logTool = handlerTool("log", func(ctx context.Context, args []byte) mcprt.Re
 })
 
 func TestLogLevelFiltering(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true}, logTool))
 	c.initialize(wire.Rev20250326, `{}`)
 	done := `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"logged"}]}}`
@@ -92,6 +95,7 @@ func TestLogLevelFiltering(t *testing.T) {
 }
 
 func TestLogWithoutLoggingEnabled(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, logTool))
 	c.initialize(wire.Rev20250326, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"log"}}`,
@@ -119,6 +123,7 @@ var sampleTool = handlerTool("sample", func(ctx context.Context, args []byte) mc
 })
 
 func TestElicitationRoundTrip(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}
 	c := startStdio(t, New(id, elicitTool))
 	c.initialize(wire.Rev20250618, `{"elicitation":{}}`)
@@ -134,6 +139,7 @@ func TestElicitationRoundTrip(t *testing.T) {
 }
 
 func TestElicitationRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		enabled bool
@@ -156,6 +162,7 @@ func TestElicitationRefused(t *testing.T) {
 }
 
 func TestElicitationCancelled(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}
 	c := startStdio(t, New(id, elicitTool))
 	c.initialize(wire.Rev20251125, `{"elicitation":{"form":{}}}`)
@@ -168,6 +175,7 @@ func TestElicitationCancelled(t *testing.T) {
 }
 
 func TestSamplingRoundTrip(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}
 	c := startStdio(t, New(id, sampleTool))
 	c.initialize(wire.Rev20241105, `{"sampling":{}}`)
@@ -185,6 +193,7 @@ func TestSamplingRoundTrip(t *testing.T) {
 // TestRoundTripEndsWithInput checks that a handler waiting for the client
 // is released when the input ends, and the server returns.
 func TestRoundTripEndsWithInput(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}
 	c := startStdio(t, New(id, sampleTool))
 	c.initialize(wire.Rev20250618, `{"sampling":{}}`)

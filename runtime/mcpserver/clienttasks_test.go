@@ -38,6 +38,7 @@ func serverRequest(t *testing.T, line string) (id json.RawMessage, method string
 // client answers with is polled with tasks/get while working, and its
 // answer is fetched with tasks/result.
 func TestQuestionAsClientTask(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true, EnableTasks: true}, sampleHi)
 	srv.TaskTTL = 60e9
 	c := startStdio(t, srv)
@@ -79,6 +80,7 @@ func TestQuestionAsClientTask(t *testing.T) {
 // TestQuestionNotAsTask: without the identity's tasks, or to a client
 // that runs no sampling as tasks, the request carries no task.
 func TestQuestionNotAsTask(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tasks bool
 		caps  string

@@ -60,6 +60,7 @@ func completionServer() *Server {
 }
 
 func TestCompletions(t *testing.T) {
+	t.Parallel()
 	srv := completionServer()
 	logs := captureLog(srv)
 	c := startStdio(t, srv)
@@ -117,6 +118,7 @@ func TestCompletions(t *testing.T) {
 }
 
 func TestCompletionsNeedTheSwitch(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddPrompts(mcprt.Prompt{Name: "p", Description: "P."})
 	c := startStdio(t, srv)

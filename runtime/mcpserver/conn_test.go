@@ -15,6 +15,7 @@ import (
 // answered with positioned JSON-RPC errors, and a closed connection fails
 // requests to the client.
 func TestConn(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var sent []string
 	srv := New(mcprt.Identity{Name: "t", Version: "1"},
@@ -74,6 +75,7 @@ func TestConn(t *testing.T) {
 // TestListCacheFollowsAdd checks that the shared tools/list result is
 // rebuilt when tools are added.
 func TestListCacheFollowsAdd(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "a"))
 	before := string(srv.tools.fullList(wire.Rev20250618, nil))
 	srv.AddTools(textTool("b", "b"))
@@ -86,6 +88,7 @@ func TestListCacheFollowsAdd(t *testing.T) {
 // TestConnTaskResult checks that tasks/result on a Conn waits for the
 // task and answers with its result.
 func TestConnTaskResult(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := taskServer(mcprt.Tool{Name: "work", InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskOptional,
 		Handler: func(ctx context.Context, args []byte) mcprt.Result {

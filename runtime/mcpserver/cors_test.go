@@ -14,6 +14,7 @@ import (
 // TestCORS checks preflights and answers for an allowed origin, and that
 // any other origin gets no CORS headers and the Origin check's answer.
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "A"))
 	srv.CORS = &CORS{AllowedOrigins: []string{"https://app.example.com"}, MaxAge: time.Hour}
 	c := startHTTP(t, srv)
@@ -84,6 +85,7 @@ func TestCORS(t *testing.T) {
 // TestCORSOff checks that without CORS a preflight is not answered and no
 // CORS header is sent, as before CORS existed.
 func TestCORSOff(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, New(mcprt.Identity{Name: "t", Version: "1"}))
 	resp := c.do(http.MethodOptions, "", func(r *http.Request) {
 		r.Header.Set("Origin", "http://localhost:5173")
@@ -97,6 +99,7 @@ func TestCORSOff(t *testing.T) {
 
 // TestReadyHandler checks that the probe answers 200 until CloseStreams.
 func TestReadyHandler(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "t", Version: "1"})
 	probe := func(method string) (int, string) {
 		rec := httptest.NewRecorder()
@@ -123,6 +126,7 @@ func TestReadyHandler(t *testing.T) {
 // answered without reaching it, and an answer to an allowed origin with
 // the CORS headers; another origin passes through untouched.
 func TestCORSHandler(t *testing.T) {
+	t.Parallel()
 	reached := 0
 	h := (&CORS{AllowedOrigins: []string{"https://app.example.com"}}).Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached++

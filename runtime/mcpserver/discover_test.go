@@ -13,6 +13,7 @@ import (
 )
 
 func TestStatelessDiscover(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(fullIdentity))
 	c.call(`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":"d","result":{"resultType":"complete",`+
@@ -22,6 +23,7 @@ func TestStatelessDiscover(t *testing.T) {
 }
 
 func TestStatelessRequests(t *testing.T) {
+	t.Parallel()
 	tools := []mcprt.Tool{textTool("a", "A"), textTool("b", "B"), logTool}
 	srv := New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2, EnableLogging: true, EnableCompletions: true}, tools...)
 	srv.AddPrompts(mcprt.Prompt{Name: "p"})
@@ -47,6 +49,7 @@ func TestStatelessRequests(t *testing.T) {
 }
 
 func TestStatelessUnsupportedVersion(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"1900-01-01"}}}`)
@@ -54,6 +57,7 @@ func TestStatelessUnsupportedVersion(t *testing.T) {
 
 // TestStatelessBesideLegacy serves both eras on one stream.
 func TestStatelessBesideLegacy(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	c.initialize(wire.Rev20241105, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+statelessMeta+`,"name":"a"}}`,
@@ -65,6 +69,7 @@ func TestStatelessBesideLegacy(t *testing.T) {
 // TestServeStreamWaitsForHandlers checks that the end of input lets a
 // running handler finish and write its response before ServeStream returns.
 func TestServeStreamWaitsForHandlers(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	slow := handlerTool("slow", func(ctx context.Context, args []byte) mcprt.Result {
 		<-release
@@ -81,6 +86,7 @@ func TestServeStreamWaitsForHandlers(t *testing.T) {
 }
 
 func TestServeStreamContextCancel(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled))
 	inR, inW := io.Pipe()
@@ -108,6 +114,7 @@ func TestServeStreamContextCancel(t *testing.T) {
 }
 
 func TestServeStreamWriteError(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	err := srv.ServeStream(context.Background(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), failingWriter{})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {

@@ -40,6 +40,7 @@ func elicitParams(t *testing.T, line string) (id json.RawMessage, params map[str
 // an id, and ElicitationComplete notifies the session that received it,
 // once.
 func TestElicitURLSession(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, urlTool)
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{"elicitation":{"url":{}}}`)
@@ -67,6 +68,7 @@ func TestElicitURLSession(t *testing.T) {
 // to a session before 2025-11-25, or when the identity does not enable
 // elicitation; the handler gets the reason.
 func TestElicitURLRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		rev    wire.Revision
 		caps   string
@@ -93,6 +95,7 @@ func TestElicitURLRefused(t *testing.T) {
 // without an id; the retry's answer reaches the handler, with an empty id.
 // Without elicitation.url the call is MissingRequiredClientCapability.
 func TestElicitURLRound(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, urlTool)
 	c := startStdio(t, srv)
 	caps := `{"elicitation":{"url":{}}}`
@@ -131,6 +134,7 @@ func gateTool(done *atomic.Bool, ids chan<- string) mcprt.Tool {
 // -32042 with data.elicitations to a client with elicitation.url, and its
 // id completes; to a client without it, an ordinary failed result.
 func TestURLElicitationRequiredSession(t *testing.T) {
+	t.Parallel()
 	var done atomic.Bool
 	ids := make(chan string, 2)
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, gateTool(&done, ids))
@@ -159,6 +163,7 @@ func TestURLElicitationRequiredSession(t *testing.T) {
 // input-required result; a retry the handler still finds unsatisfied asks
 // again, and one it finds satisfied completes.
 func TestURLElicitationRequiredRound(t *testing.T) {
+	t.Parallel()
 	var done atomic.Bool
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, gateTool(&done, nil))
 	c := startStdio(t, srv)
@@ -189,6 +194,7 @@ func TestURLElicitationRequiredRound(t *testing.T) {
 // needs a page answers as a tool call does: -32042 on 2025-11-25, an
 // input-required result on 2026-07-28.
 func TestURLElicitationRequiredPromptAndRead(t *testing.T) {
+	t.Parallel()
 	gate := func() error { return mcprt.URLElicitationRequired("Sign in", "https://example.com/login") }
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true})
 	srv.AddPrompts(mcprt.Prompt{Name: "p", Get: func(context.Context, map[string]string) (mcprt.PromptResult, error) {

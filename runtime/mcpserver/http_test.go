@@ -125,6 +125,7 @@ func nextOf(t *testing.T, ev <-chan string) string {
 }
 
 func TestHTTPSession(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	c.initialize(wire.Rev20250618, `{}`)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`
@@ -146,6 +147,7 @@ func TestHTTPSession(t *testing.T) {
 }
 
 func TestHTTPRejects(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.MaxBodyBytes = 200
 	c := startHTTP(t, srv)
@@ -201,6 +203,7 @@ func TestHTTPRejects(t *testing.T) {
 }
 
 func TestHTTPAllowedHostsOption(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AllowedHosts = []string{"mcp.example.com"}
 	srv.AllowedOrigins = []string{"https://app.example.com"}
@@ -219,6 +222,7 @@ func TestHTTPAllowedHostsOption(t *testing.T) {
 }
 
 func TestHTTPProgressAsSSE(t *testing.T) {
+	t.Parallel()
 	prog := handlerTool("p", func(ctx context.Context, args []byte) mcprt.Result {
 		mcprt.Progress(ctx, 1, 2, "half")
 		return mcprt.TextResult("done")
@@ -235,6 +239,7 @@ func TestHTTPProgressAsSSE(t *testing.T) {
 }
 
 func TestHTTPElicitation(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, elicitTool))
 	c.initialize(wire.Rev20250618, `{"elicitation":{}}`)
 	resp := c.do("POST", `{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"ask"}}`, nil)
@@ -245,6 +250,7 @@ func TestHTTPElicitation(t *testing.T) {
 }
 
 func TestHTTPCancellation(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
 	c.initialize(wire.Rev20250326, `{}`)
@@ -282,6 +288,7 @@ func TestHTTPCancellation(t *testing.T) {
 }
 
 func TestHTTPStateless(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"a"}}`
 	stateless := func(r *http.Request) {
@@ -323,6 +330,7 @@ func TestHTTPStateless(t *testing.T) {
 }
 
 func TestHTTPBatch(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A"))
 	c := startHTTP(t, srv)
 	c.initialize(wire.Rev20250326, `{}`)
@@ -336,6 +344,7 @@ func TestHTTPBatch(t *testing.T) {
 }
 
 func TestHTTPGetStream(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
 	c := startHTTP(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
@@ -363,6 +372,7 @@ func TestHTTPGetStream(t *testing.T) {
 // TestHTTPShutdown checks the documented graceful shutdown: Shutdown
 // returns promptly although a GET stream is open.
 func TestHTTPShutdown(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -388,6 +398,7 @@ func TestHTTPShutdown(t *testing.T) {
 // SessionIdleTimeout end when a new session starts, and that a session
 // with a GET stream open or a call running is never idle.
 func TestHTTPIdleSessionsExpire(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }

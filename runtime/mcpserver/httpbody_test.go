@@ -12,6 +12,7 @@ import (
 // TestReadBody checks bodies of announced and of unknown length, within
 // the limit and beyond it.
 func TestReadBody(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		body    string

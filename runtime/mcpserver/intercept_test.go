@@ -32,6 +32,7 @@ type ctxKey struct{}
 // added, outermost first, around the handler, and that a context an
 // interceptor passes on reaches the handler.
 func TestInterceptorOrder(t *testing.T) {
+	t.Parallel()
 	var trail []string
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, handlerTool("a", func(ctx context.Context, args []byte) mcprt.Result {
 		trail = append(trail, "handler "+ctx.Value(ctxKey{}).(string))
@@ -62,6 +63,7 @@ func TestInterceptorOrder(t *testing.T) {
 // TestInterceptorRefuses checks that an interceptor that does not call
 // next refuses the request with its error, and the handler never runs.
 func TestInterceptorRefuses(t *testing.T) {
+	t.Parallel()
 	ran := false
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, handlerTool("a", func(ctx context.Context, args []byte) mcprt.Result {
 		ran = true
@@ -86,6 +88,7 @@ func TestInterceptorRefuses(t *testing.T) {
 // TestInterceptorPanics checks that a panic in an interceptor is logged
 // and answered -32603, and that the server goes on serving.
 func TestInterceptorPanics(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "A"))
 	srv.Logger = slog.New(slog.NewTextHandler(&logs, nil))
@@ -152,6 +155,7 @@ func (r *recorder) last(t *testing.T, method string) seen {
 // notifications, and of their outcomes: results, tool errors, JSON-RPC
 // errors and cancellations.
 func TestInterceptorSees(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	srv := New(mcprt.Identity{Name: "t", Version: "1"},
 		textTool("a", "A"),
@@ -226,6 +230,7 @@ func TestInterceptorSees(t *testing.T) {
 // TestInterceptorHTTP checks what an interceptor sees over HTTP: the
 // session id of a session's request, none for a 2026-07-28 request.
 func TestInterceptorHTTP(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "A"))
 	var rec recorder
 	srv.Use(rec.intercept)
@@ -268,6 +273,7 @@ func (r *endRecorder) get() []SessionEnd {
 // or idle too long; and that a stream of 2026-07-28 requests, which has no
 // session, tells nothing.
 func TestSessionEnd(t *testing.T) {
+	t.Parallel()
 	newServer := func() (*Server, *endRecorder) {
 		srv := New(mcprt.Identity{Name: "t", Version: "1"}, textTool("a", "A"))
 		rec := new(endRecorder)

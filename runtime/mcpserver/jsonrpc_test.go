@@ -8,6 +8,7 @@ import (
 )
 
 func TestJSONRPCErrors(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}))
 	tests := []struct{ name, in, want string }{
 		{"malformed", `{"jsonrpc":"2.0","id":1,"method":`,
@@ -46,6 +47,7 @@ func TestJSONRPCErrors(t *testing.T) {
 // TestIDsEchoedExactly checks that ids come back byte for byte, whatever
 // their spelling.
 func TestIDsEchoedExactly(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}))
 	for _, id := range []string{`"abc"`, `"\u00e9\n"`, `1e2`, `-0`, `12345678901234567890`, `1.50`} {
 		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
@@ -57,6 +59,7 @@ func TestIDsEchoedExactly(t *testing.T) {
 }
 
 func TestNotificationsGetNoAnswer(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/unknown"}`)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`)
@@ -65,6 +68,7 @@ func TestNotificationsGetNoAnswer(t *testing.T) {
 }
 
 func TestBatches(t *testing.T) {
+	t.Parallel()
 	tools := []mcprt.Tool{textTool("a", "A")}
 	t.Run("2025-03-26", func(t *testing.T) {
 		c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tools...))

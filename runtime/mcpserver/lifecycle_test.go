@@ -22,6 +22,7 @@ var fullIdentity = mcprt.Identity{
 }
 
 func TestInitializePerRevision(t *testing.T) {
+	t.Parallel()
 	const info11 = `"serverInfo":{"name":"calc","version":"1.2.3","title":"Calculator","description":"Adds numbers","websiteUrl":"https://example.com","icons":[{"src":"https://example.com/i.png","mimeType":"image/png"}]}`
 	tests := []struct {
 		requested, want string
@@ -44,12 +45,14 @@ func TestInitializePerRevision(t *testing.T) {
 }
 
 func TestCapabilitiesOnlyWhenEnabled(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", Title: "T"}))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"n","version":"v","title":"T"}}}`)
 }
 
 func TestLifecycleRules(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: the session is not initialized; send initialize first"}}`)
@@ -70,6 +73,7 @@ func TestLifecycleRules(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableCompletions: true})
 	srv.AddPrompts(mcprt.Prompt{Name: "p"})
 	c := startStdio(t, srv)
@@ -81,6 +85,7 @@ func TestCompletion(t *testing.T) {
 }
 
 func TestSetLevel(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true}))
 	c.initialize(wire.Rev20241105, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"warning"}}`, `{"jsonrpc":"2.0","id":1,"result":{}}`)

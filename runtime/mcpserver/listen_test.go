@@ -135,6 +135,7 @@ func streamEnds(t *testing.T, ev <-chan string) {
 // numeric or string), the tagging of later notifications, and the
 // graceful end on CloseStreams, on stdio.
 func TestListenAck(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	c := startStdio(t, srv)
 	c.send(listenRequest("7", everything))
@@ -153,6 +154,7 @@ func TestListenAck(t *testing.T) {
 // acknowledgement keeps exactly what server/discover publishes: tools,
 // prompts and resources listChanged and resources subscribe.
 func TestListenHonorsWhatIsPublished(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		id        mcprt.Identity
@@ -193,6 +195,7 @@ func TestListenHonorsWhatIsPublished(t *testing.T) {
 // prompt. Notifications of one listen keep their order, so the first
 // after the acknowledgement shows what (not) came before it.
 func TestListenFilter(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	c := startHTTP(t, srv)
 	ctx := t.Context()
@@ -217,6 +220,7 @@ func TestListenFilter(t *testing.T) {
 // listens that listed its URI and no other, and that updates are not
 // list changes.
 func TestListenResourceUpdates(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	srv.AddResources(textResource(watchedURI, "w"))
 	c := startHTTP(t, srv)
@@ -237,6 +241,7 @@ func TestListenResourceUpdates(t *testing.T) {
 // TestListenStdioCancelled checks that notifications/cancelled ends a
 // listen on stdio without an answer, and that nothing more is sent on it.
 func TestListenStdioCancelled(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	c := startStdio(t, srv)
 	c.call(listenRequest("3", `{"toolsListChanged":true}`), ackOf("3", `{"toolsListChanged":true}`))
@@ -249,6 +254,7 @@ func TestListenStdioCancelled(t *testing.T) {
 // TestListenStdioEnd checks that the end of a stdio connection ends its
 // listens gracefully and that ServeStream returns.
 func TestListenStdioEnd(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	c := startStdio(t, srv)
 	c.call(listenRequest(`"x"`, `{}`), ackOf(`"x"`, `{}`))
@@ -263,6 +269,7 @@ func TestListenStdioEnd(t *testing.T) {
 // TestListenNotForSessions checks that subscriptions/listen belongs to
 // 2026-07-28: a legacy session does not have it.
 func TestListenNotForSessions(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(noticesIdentity))
 	c.initialize(wire.Rev20251125, `{}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`,
@@ -270,6 +277,7 @@ func TestListenNotForSessions(t *testing.T) {
 }
 
 func TestListenInvalidParams(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(noticesIdentity))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{`+statelessMeta+`}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: notifications is missing"}}`)
@@ -283,6 +291,7 @@ func TestListenInvalidParams(t *testing.T) {
 // holds up the changes: they wait on its listen, each kind once, and go
 // out when it reads again.
 func TestListenSlowClient(t *testing.T) {
+	t.Parallel()
 	srv := New(noticesIdentity)
 	release := make(chan struct{})
 	sent := make(chan string, 10)
@@ -335,6 +344,8 @@ func TestListenSlowClient(t *testing.T) {
 // them every way there is (the client leaves, cancels, the server ends
 // them, the connection ends) and checks that no goroutine is left.
 func TestListenLeavesNothingBehind(t *testing.T) {
+	// Not parallel: it counts the process's goroutines, which tests
+	// running at once would change.
 	base := runtime.NumGoroutine()
 	srv := New(noticesIdentity)
 	ts := httptest.NewServer(srv.HTTPHandler())

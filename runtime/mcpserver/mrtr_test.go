@@ -56,6 +56,7 @@ func inputRequired(t *testing.T, line string) (requests map[string]json.RawMessa
 // and on 2026-07-28, where it is an input-required result and the retry
 // carries the answer; the answer reaches the handler both ways.
 func TestSameHandlerAsksOnEveryRevision(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, nameTool)
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{"elicitation":{}}`)
@@ -106,6 +107,7 @@ var askAll = handlerTool("everything", func(ctx context.Context, args []byte) mc
 // TestQuestionsOfOneRound asks three questions at once, which go to the
 // client in one input-required result.
 func TestQuestionsOfOneRound(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true, EnableSampling: true}, askAll)
 	c := startStdio(t, srv)
 	caps := `{"elicitation":{},"sampling":{},"roots":{}}`
@@ -143,6 +145,7 @@ var twoSteps = handlerTool("two", func(ctx context.Context, args []byte) mcprt.R
 // TestRoundsCarryEarlierAnswers: the second round's state carries the
 // first answer, so the third request needs only the second.
 func TestRoundsCarryEarlierAnswers(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, twoSteps))
 	call := func(id, extra string) string {
 		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + meta2026(`{"elicitation":{}}`) + `,"name":"two"` + extra + `}}`)
@@ -164,6 +167,7 @@ func TestRoundsCarryEarlierAnswers(t *testing.T) {
 // server, sealed for another tool or expired is invalid params, and the
 // handler does not run on it.
 func TestRequestStateRefused(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, twoSteps, nameTool)
 	srv.StateKey, srv.now = []byte("one key"), func() time.Time { return now }
@@ -216,6 +220,7 @@ var (
 // client did not declare is MissingRequiredClientCapability, HTTP 400; a
 // handler that falls back to what the client has asks only that.
 func TestMissingClientCapability(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true, EnableSampling: true}, sampler, fallback)
 	c := startHTTP(t, srv)
 	c.post(`{"jsonrpc":"2.0","id":401,"method":"tools/call","params":{`+meta2026(`{}`)+`,"name":"sampler","arguments":{}}}`, 400,
@@ -237,6 +242,7 @@ func TestMissingClientCapability(t *testing.T) {
 
 // TestPromptAsks: prompts ask as tools do.
 func TestPromptAsks(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true})
 	srv.AddPrompts(mcprt.Prompt{Name: "ctx", Description: "Asks for context.", Get: func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
 		r, err := mcprt.Elicit(mcprt.WithInputKey(ctx, "user_context"), "What context should the prompt use?", nil)
@@ -269,6 +275,7 @@ func readAll(t *testing.T, resp *http.Response) string {
 // was sealed with opens it and seals its own with the new StateKey; one
 // without the old key refuses it.
 func TestRequestStateRotation(t *testing.T) {
+	t.Parallel()
 	oldKey, newKey := []byte("old key"), []byte("new key")
 	server := func(key []byte, more ...[]byte) *stdioClient {
 		srv := New(mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, twoSteps)

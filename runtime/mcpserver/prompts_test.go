@@ -80,6 +80,7 @@ func captureLog(srv *Server) *logBuffer {
 }
 
 func TestPromptsListPagination(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2})
 	for _, n := range []string{"e", "d", "c", "b", "a"} { // insertion order, not sorted
 		srv.AddPrompts(textPrompt(n, n))
@@ -103,6 +104,7 @@ func TestPromptsListPagination(t *testing.T) {
 }
 
 func TestPromptsListPerRevision(t *testing.T) {
+	t.Parallel()
 	p := mcprt.Prompt{
 		Name: "review", Title: "Review", Description: "Reviews code.",
 		Arguments: []mcprt.PromptArgument{{Name: "code", Title: "Code", Description: "The code.", Required: true}},
@@ -150,6 +152,7 @@ var allKinds = mcprt.Prompt{
 }
 
 func TestPromptGetEveryMessageKind(t *testing.T) {
+	t.Parallel()
 	const (
 		text   = `{"role":"user","content":{"type":"text","text":"look"}}`
 		image  = `{"role":"user","content":{"type":"image","data":"` + pngPixel + `","mimeType":"image/png"}}`
@@ -185,6 +188,7 @@ func TestPromptGetEveryMessageKind(t *testing.T) {
 }
 
 func TestPromptGetArguments(t *testing.T) {
+	t.Parallel()
 	strict := mcprt.Prompt{Name: "strict", Description: "Checks its arguments.",
 		Get: func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
 			return mcprt.PromptResult{}, fmt.Errorf("rendering: %w", &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{
@@ -236,6 +240,7 @@ func TestPromptGetArguments(t *testing.T) {
 // published, and their methods served, exactly while the server has some
 // (or promises notifications of them).
 func TestPromptsCapabilityFollowsRegistration(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
@@ -264,6 +269,7 @@ func TestPromptsCapabilityFollowsRegistration(t *testing.T) {
 // TestPromptReplacedAfterRemove checks that a prompt removed may be
 // added again, at the end of the list.
 func TestPromptReplacedAfterRemove(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddPrompts(textPrompt("a", "A"), textPrompt("b", "B"))
 	srv.RemovePrompts("a")
@@ -278,6 +284,7 @@ func TestPromptReplacedAfterRemove(t *testing.T) {
 // handlers find the client in their context (progress here) and are
 // cancelled by notifications/cancelled, as tool handlers are.
 func TestPromptAndReadHandlersReachTheClient(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddPrompts(mcprt.Prompt{Name: "slow", Description: "Reports progress.",
@@ -310,6 +317,7 @@ func TestPromptAndReadHandlersReachTheClient(t *testing.T) {
 // and removed, for the race detector, and checks that the capabilities
 // published at the end follow what is registered.
 func TestConcurrentChanges(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", PageSize: 3})
 	ctx := context.Background()
 	conn := srv.Connect(ctx, func([]byte) error { return nil })

@@ -71,6 +71,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // that does not run the task reaches the handler, which completes with
 // the answer.
 func TestReplicaUpdateReachesRunner(t *testing.T) {
+	t.Parallel()
 	busModes(t, func(t *testing.T, withBus bool) {
 		asker := nameTool
 		asker.Name, asker.TaskSupport = "asker", mcprt.TaskRequired
@@ -96,6 +97,7 @@ func TestReplicaUpdateReachesRunner(t *testing.T) {
 // TestReplicaCancelReachesRunner: a tasks/cancel served by the replica
 // that does not run the task cancels the handler's context.
 func TestReplicaCancelReachesRunner(t *testing.T) {
+	t.Parallel()
 	busModes(t, func(t *testing.T, withBus bool) {
 		g := newGate()
 		r1, r2 := replicas(withBus, g.tool("slow", mcprt.TaskRequired))
@@ -123,6 +125,7 @@ func TestReplicaCancelReachesRunner(t *testing.T) {
 // call's exact result. (The two sessions share the task owner, as one
 // session served by both replicas does.)
 func TestReplicaTaskResultWaits(t *testing.T) {
+	t.Parallel()
 	busModes(t, func(t *testing.T, withBus bool) {
 		g := newGate()
 		r1, r2 := replicas(withBus, g.tool("work", mcprt.TaskOptional))
@@ -162,6 +165,7 @@ func (deadRenewals) Renew(context.Context, string, string, time.Time) error { re
 // is still working one lease later, and failed (-32603) on any replica
 // three leases after its last renewal; it never stays working.
 func TestReplicaDeathFailsTask(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	r1, r2 := replicas(false, g.tool("slow", mcprt.TaskRequired))
 	store := deadRenewals{r1.Tasks.(*mcpstore.MemoryTaskStore)}
@@ -191,6 +195,7 @@ func TestReplicaDeathFailsTask(t *testing.T) {
 // served by another sharing the SessionStore, with the log level set on
 // either honoured on both, and a DELETE on one is 404 on every one.
 func TestReplicaSessionRoams(t *testing.T) {
+	t.Parallel()
 	store := &mcpstore.MemorySessionStore{}
 	mk := func() *httpClient {
 		srv := New(mcprt.Identity{Name: "n", Version: "v", EnableLogging: true, EnableResourceSubscriptions: true}, logTool)
@@ -237,6 +242,7 @@ func sharedPair(t *testing.T, id mcprt.Identity, tools ...mcprt.Tool) (a, b *htt
 // replica running a call reaches it through another replica, and so does
 // notifications/cancelled.
 func TestReplicaAnswerRouted(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	a, b, _, _ := sharedPair(t, mcprt.Identity{Name: "n", Version: "v", EnableElicitation: true}, elicitTool, blockTool(started, cancelled))
 	a.initialize(wire.Rev20250618, `{"elicitation":{}}`)
@@ -256,6 +262,7 @@ func TestReplicaAnswerRouted(t *testing.T) {
 // made on one replica reach the session whose GET stream another holds,
 // once each, for a subscription taken through either.
 func TestReplicaNotificationsCrossed(t *testing.T) {
+	t.Parallel()
 	a, b, ra, rb := sharedPair(t, mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true,
 		EnableResourceNotifications: true, EnableResourceSubscriptions: true})
 	a.initialize(wire.Rev20250618, `{}`)
@@ -311,6 +318,7 @@ func getOpenBecomes(srv *Server, sid string, open bool) bool {
 // session idles out forgets only its copy; the session's events stay in
 // the shared log, and another replica still resumes its streams.
 func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
+	t.Parallel()
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
 	store, log := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryEventLog{}
@@ -347,6 +355,7 @@ func TestReplicaIdleCopyKeepsEvents(t *testing.T) {
 // replica is refused to bob's token on another, which has never seen it,
 // and served to alice there.
 func TestReplicaSessionKeepsItsPrincipal(t *testing.T) {
+	t.Parallel()
 	store := &mcpstore.MemorySessionStore{}
 	var r ran
 	ra, rb := authServer(&r), authServer(&r)
@@ -372,6 +381,7 @@ func TestReplicaSessionKeepsItsPrincipal(t *testing.T) {
 // its Bus was set (as an application adds prompts before attaching a
 // backend) still hears the other replicas.
 func TestReplicaBusSetAfterChanges(t *testing.T) {
+	t.Parallel()
 	id := mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}
 	store, bus := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	ra, rb := New(id), New(id)
@@ -406,6 +416,7 @@ func (a *answerCount) TakeAnswers(ctx context.Context, id string) (map[string][]
 // on the bus like every replica, and reads nothing for it: it has the
 // answers and the end already.
 func TestReplicaOwnEndReadsNothing(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	r1, r2 := replicas(true, g.tool("slow", mcprt.TaskRequired))
 	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
@@ -427,6 +438,7 @@ func TestReplicaOwnEndReadsNothing(t *testing.T) {
 // own copy, reading nothing, and a cancel made meanwhile still wins over
 // the end it stores after.
 func TestTaskRunWritesFromItsCopy(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
 	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
@@ -492,6 +504,7 @@ func (b *kindCount) Publish(ctx context.Context, e mcpstore.BusEvent) error {
 // a 2025-11-25 task's end, which a tasks/result elsewhere may await, is
 // published once.
 func TestTaskEndPublishedWhereAwaited(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
 	bus := &kindCount{kind: mcpstore.BusTaskChanged}

@@ -53,6 +53,7 @@ func (c *capture) take() []string {
 // arguments and notifications, and that nothing is logged below the
 // logger's level.
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	tools := []mcprt.Tool{textTool("a", "A"), handlerTool("fails", func(ctx context.Context, args []byte) mcprt.Result {
 		return mcprt.ErrorResult(context.Canceled)
 	})}

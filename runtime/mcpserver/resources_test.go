@@ -74,6 +74,7 @@ func resourceServer(id mcprt.Identity) *Server {
 }
 
 func TestResourcesRead(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, uri, contents string }{
 		{"text", "test://static-text", `[{"uri":"test://static-text","mimeType":"text/plain","text":"This is the content of the static text resource."}]`},
 		{"blob", "test://static-binary", `[{"uri":"test://static-binary","mimeType":"image/png","blob":"` + pngPixel + `"}]`},
@@ -98,6 +99,7 @@ func TestResourcesRead(t *testing.T) {
 // TestResourcesReadErrors checks each era's "resource not found" and the
 // other errors of a read.
 func TestResourcesReadErrors(t *testing.T) {
+	t.Parallel()
 	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
 	srv.AddResources(itemsTemplate)
 	logs := captureLog(srv)
@@ -172,6 +174,7 @@ var itemsTemplate = mcprt.Resource{URI: "test://items/{n}", Name: "items",
 // answers before any template, and that templates are asked in the order
 // they were added.
 func TestResourcesReadOrder(t *testing.T) {
+	t.Parallel()
 	asked := []string{}
 	tmpl := func(uri, text string) mcprt.Resource {
 		prefix, _, _ := strings.Cut(uri, "{")
@@ -200,6 +203,7 @@ func TestResourcesReadOrder(t *testing.T) {
 }
 
 func TestResourcesListPagination(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", PageSize: 2})
 	for _, n := range []string{"e", "d", "c", "b", "a"} {
 		srv.AddResources(mcprt.Resource{URI: "x://" + n, Name: n}, mcprt.Resource{URI: "x://" + n + "/{id}", Name: n + "s"})
@@ -231,6 +235,7 @@ func TestResourcesListPagination(t *testing.T) {
 }
 
 func TestResourcesListPerRevision(t *testing.T) {
+	t.Parallel()
 	p := 0.5
 	r := mcprt.Resource{URI: "x://doc", Name: "doc", Title: "Doc", Description: "A doc.", MIMEType: "text/plain", Size: 42,
 		Annotations: &mcprt.Annotations{Audience: []string{"user"}, Priority: &p, LastModified: "2026-01-02T15:04:05Z"},
@@ -273,6 +278,7 @@ func TestResourcesListPerRevision(t *testing.T) {
 // TestResourcesCapabilityFollowsRegistration checks that the resources
 // methods exist exactly while there are resources or templates.
 func TestResourcesCapabilityFollowsRegistration(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{}`)
@@ -293,6 +299,7 @@ func TestResourcesCapabilityFollowsRegistration(t *testing.T) {
 // TestHTTPResourcesStateless reads a resource over HTTP on 2026-07-28,
 // found and not found.
 func TestHTTPResourcesStateless(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, resourceServer(mcprt.Identity{Name: "n", Version: "v"}))
 	stateless := func(uri string) func(r *http.Request) {
 		return func(r *http.Request) {

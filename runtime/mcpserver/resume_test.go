@@ -104,6 +104,7 @@ const (
 // the rest of its events and its response arrive once each, in order,
 // whether the call ends before the client comes back or after.
 func TestHTTPResumePostStream(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []wire.Revision{wire.Rev20250326, wire.Rev20250618, wire.Rev20251125} {
 		for _, late := range []bool{false, true} {
 			name := string(rev) + "/ended-before"
@@ -177,6 +178,7 @@ func TestHTTPResumePostStream(t *testing.T) {
 // sent meanwhile arrives once, in order, and the stream then follows the
 // session live. A GET without Last-Event-ID replays nothing.
 func TestHTTPResumeGetStream(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
 	c := startHTTP(t, srv)
 	c.initialize(wire.Rev20251125, `{}`)
@@ -238,6 +240,7 @@ func TestHTTPResumeGetStream(t *testing.T) {
 // another session and one of an ended session's log; 404 for an unknown
 // session.
 func TestHTTPResumeRefused(t *testing.T) {
+	t.Parallel()
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, stepTool(release, ended))
@@ -276,6 +279,7 @@ func TestHTTPResumeRefused(t *testing.T) {
 // TestHTTPStatelessCloseCancels checks that on 2026-07-28 a closed response
 // stream still cancels its call, as that revision says.
 func TestHTTPStatelessCloseCancels(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -305,6 +309,7 @@ func TestHTTPStatelessCloseCancels(t *testing.T) {
 // TestHTTPLegacyCloseCancels checks that on 2024-11-05, which has no
 // resumable streams, a closed response still cancels its call.
 func TestHTTPLegacyCloseCancels(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, blockTool(started, cancelled)))
 	c.initialize(wire.Rev20241105, `{}`)

@@ -21,6 +21,7 @@ var rootsTool = handlerTool("roots", func(ctx context.Context, args []byte) mcpr
 })
 
 func TestListRootsRoundTrip(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, rootsTool))
 	c.initialize(wire.Rev20241105, `{"roots":{"listChanged":true}}`)
 	c.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"roots"}}`)
@@ -35,6 +36,7 @@ func TestListRootsRoundTrip(t *testing.T) {
 }
 
 func TestListRootsNeedsTheCapability(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, rootsTool))
 	c.initialize(wire.Rev20250618, `{"sampling":{}}`)
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"roots"}}`,

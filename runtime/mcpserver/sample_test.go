@@ -52,6 +52,7 @@ const modelAnswer = `{"role":"assistant","model":"m","stopReason":"toolUse","con
 // the tool blocks of the messages go to a client with sampling.tools, and
 // the tools the model asks for come back.
 func TestSampleWithToolsSession(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, toolSampler)
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{"sampling":{"tools":{}}}`)
@@ -65,6 +66,7 @@ func TestSampleWithToolsSession(t *testing.T) {
 // sampling.tools or on a revision before 2025-11-25, and a message of tool
 // results with other content is refused; the handler gets the reason.
 func TestSampleWithToolsRefused(t *testing.T) {
+	t.Parallel()
 	mixed := weatherSample
 	mixed.Messages = append([]mcprt.SampleMessage(nil), weatherSample.Messages...)
 	mixed.Messages[2].Content = mcprt.Text("and this")
@@ -99,6 +101,7 @@ func TestSampleWithToolsRefused(t *testing.T) {
 // input request, and the answer's tool uses reach the handler; without
 // sampling.tools the call is MissingRequiredClientCapability.
 func TestSampleWithToolsRound(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, toolSampler)
 	c := startStdio(t, srv)
 	caps := `{"sampling":{"tools":{}}}`

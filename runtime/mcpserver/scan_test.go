@@ -38,6 +38,7 @@ func checkScan(t *testing.T, in string) {
 // TestScanObjectAgreesWithEncodingJSON checks the hand-written scanner
 // against encoding/json on every case.
 func TestScanObjectAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, in := range scanCases {
 		checkScan(t, in)
 	}
@@ -46,6 +47,7 @@ func TestScanObjectAgreesWithEncodingJSON(t *testing.T) {
 // TestScanObjectMembers checks the members and raw values it reports,
 // escaped keys decoded.
 func TestScanObjectMembers(t *testing.T) {
+	t.Parallel()
 	var got []string
 	ok, _ := scanObject([]byte(` {"a" : [1, {"x":2}] ,"m\u0065thod":"ping", "n":-1.5e3}`), func(key, val []byte) {
 		got = append(got, string(key)+"="+string(val))
@@ -98,6 +100,7 @@ var paramsCases = append(scanCases[:len(scanCases):len(scanCases)],
 
 // TestParseParamsAgreesWithEncodingJSON checks every case as params.
 func TestParseParamsAgreesWithEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, in := range paramsCases {
 		checkParse(t, in)
 	}
@@ -121,6 +124,7 @@ func FuzzParseParams(f *testing.F) {
 // TestParseReadsParamsInOnePass checks what parseInto keeps of params,
 // whichever member comes first and however keys are escaped.
 func TestParseReadsParamsInOnePass(t *testing.T) {
+	t.Parallel()
 	msg := `{"params" : {"argum\u0065nts":{"a":[1]}, "_meta":{"progressToken":"tok",` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/logLevel":"info"},` +
 		`"name":"t1"},"id":3,"method":"tools/call","jsonrpc":"2.0"}`
@@ -148,6 +152,7 @@ func TestParseReadsParamsInOnePass(t *testing.T) {
 // just after the value, on well-formed values whatever their strings
 // hold, and nowhere when the brackets never close.
 func TestSkipUnchecked(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{
 		`{}`, `{"a":1}`, `{"a":"}"}`, `{"a":"\\"}`, `{"a":"\""}`, `{"a":"\\\"}]"}`,
 		`{"a":["{",{"b":"]"}]}`, `{"\\":"\\\\"}`, `[1,[2,[3]]]`, `{"a":"x\\\\"}`,

@@ -12,6 +12,7 @@ import (
 // skills/get, resources/read of their files and directory reads, as a
 // tool's are of its calls, and not of skills/list.
 func TestAuthSkillScopes(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	manifest := mcprt.NewSkillFile("SKILL.md", []byte("---\nname: guide\ndescription: How to use kb\n---\nBody\n"))

@@ -26,6 +26,7 @@ func statelessHeaders(method, name string) func(*http.Request) {
 // order they are checked, and the status and code of each refusal, which
 // keeps the request's id.
 func TestStatelessRequestValidation(t *testing.T) {
+	t.Parallel()
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	const supported = `"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`
 	tests := []struct {
@@ -73,6 +74,7 @@ func TestStatelessRequestValidation(t *testing.T) {
 // TestStatelessStdioValidation checks the _meta rules on stdio, where no
 // header carries the revision.
 func TestStatelessStdioValidation(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A")))
 	c.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: a 2026-07-28 request carries io.modelcontextprotocol/clientCapabilities in params._meta"}}`)
@@ -86,6 +88,7 @@ func TestStatelessStdioValidation(t *testing.T) {
 // x-mcp-header: required when the argument is there, equal to it after
 // decoding, compared as numbers for numbers.
 func TestParamHeaders(t *testing.T) {
+	t.Parallel()
 	tool := textTool("q", "ok")
 	tool.InputSchema = []byte(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"limit":{"type":"integer","x-mcp-header":"Limit"},"free":{"type":"string"}}}`)
 	c := startHTTP(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
@@ -118,6 +121,7 @@ func TestParamHeaders(t *testing.T) {
 // TestCacheHints: the caching hints of 2026-07-28 lists and reads are the
 // server's to set.
 func TestCacheHints(t *testing.T) {
+	t.Parallel()
 	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
 	srv.ListCache = CacheHint{TTL: 5 * time.Minute}
 	srv.ReadCache = CacheHint{TTL: time.Second, Private: true}

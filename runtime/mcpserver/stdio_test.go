@@ -13,6 +13,7 @@ import (
 // reading goroutine (nothing else ran when it came) does not keep later
 // requests waiting: they are read and answered while it still runs.
 func TestLongRequestLetsOthersThrough(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	slow := handlerTool("slow", func(ctx context.Context, args []byte) mcprt.Result {
 		<-release
@@ -32,6 +33,7 @@ func TestLongRequestLetsOthersThrough(t *testing.T) {
 // another sender writes are written after it, whole and in order, also
 // when a write outgrows the buffer kept for reuse.
 func TestLineWriterKeepsMessagesWhole(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", maxSpare+1)
 	later := []string{"1", "2", big, "3", "4", "5"}
 	var got strings.Builder

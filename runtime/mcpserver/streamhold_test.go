@@ -89,6 +89,7 @@ const stoppedReply = `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"
 // stream's end, not a wait for an answer that never comes. The hold
 // lasts two lease periods and carries that answer.
 func TestHTTPResumeWriterStopped(t *testing.T) {
+	t.Parallel()
 	release, ended := make(chan struct{}), make(chan error, 1)
 	const lease = 20 * time.Millisecond
 	a, b, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended))
@@ -133,6 +134,7 @@ func TestHTTPResumeWriterStopped(t *testing.T) {
 // call answered over SSE holds its stream until its end, and renews it no
 // more after.
 func TestHTTPHoldOnlySSE(t *testing.T) {
+	t.Parallel()
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
 	const lease = 5 * time.Millisecond
@@ -163,6 +165,7 @@ func TestHTTPHoldOnlySSE(t *testing.T) {
 // client could resume from it on another replica just as this one dies,
 // and follow a stream without a will forever.
 func TestHTTPHeldBeforeSeen(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []wire.Revision{wire.Rev20250326, wire.Rev20250618, wire.Rev20251125} {
 		t.Run(string(rev), func(t *testing.T) {
 			release, ended := make(chan struct{}), make(chan error, 1)
@@ -204,6 +207,7 @@ func TestHTTPHeldBeforeSeen(t *testing.T) {
 // TestHTTPHoldWillOfBatch: the will of a 2025-03-26 batch's stream is a
 // -32603 answer to each request of the batch.
 func TestHTTPHoldWillOfBatch(t *testing.T) {
+	t.Parallel()
 	p := &postStream{batch: []json.RawMessage{
 		json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`),
 		json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`),
@@ -221,6 +225,7 @@ func TestHTTPHoldWillOfBatch(t *testing.T) {
 // which no other replica follows, holds none of its streams: they would
 // outlive it no more than its followers do.
 func TestHTTPOwnLogTakesNoHold(t *testing.T) {
+	t.Parallel()
 	release, ended := make(chan struct{}), make(chan error, 1)
 	close(release)
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, stepTool(release, ended))

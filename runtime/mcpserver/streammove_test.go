@@ -15,6 +15,7 @@ import (
 // stops writing the session's messages to the shared log, which it did so
 // that a client reconnecting there would lose nothing.
 func TestReplicaStreamMovesOnce(t *testing.T) {
+	t.Parallel()
 	sessions, bus, log := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}, &mcpstore.MemoryEventLog{}
 	id := mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}
 	mk := func(name string) (*httpClient, *Server) {

@@ -26,6 +26,7 @@ func listChanged(what string) string {
 // to its URI and no other. ResourceUpdated writes before it returns, so a
 // ping answered right after it shows what was (not) sent.
 func TestSubscriptions(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableResourceSubscriptions: true})
 	srv.AddResources(textResource(watchedURI, "w"), textResource("test://other", "o"))
 	a, b := startStdio(t, srv), startStdio(t, srv)
@@ -57,6 +58,7 @@ func TestSubscriptions(t *testing.T) {
 }
 
 func TestSubscriptionsNeedTheSwitch(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableResourceNotifications: true})
 	srv.AddResources(textResource(watchedURI, "w"))
 	c := startStdio(t, srv)
@@ -73,6 +75,7 @@ func TestSubscriptionsNeedTheSwitch(t *testing.T) {
 // TestHTTPSubscriptions checks that updates and list_changed travel on the
 // GET stream of the sessions they are for.
 func TestHTTPSubscriptions(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableResourceSubscriptions: true, EnableResourceNotifications: true, EnablePromptNotifications: true})
 	srv.AddResources(textResource(watchedURI, "w"))
 	a := startHTTP(t, srv)
@@ -105,6 +108,7 @@ func TestHTTPSubscriptions(t *testing.T) {
 // removing tools, prompts and resources, and that removing what is not
 // there sends nothing.
 func TestListChanged(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v",
 		EnableToolNotifications: true, EnablePromptNotifications: true, EnableResourceNotifications: true})
 	c := startStdio(t, srv)
@@ -138,6 +142,7 @@ func TestListChanged(t *testing.T) {
 }
 
 func TestNoListChangedWithoutSwitches(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"}, textTool("a", "A"))
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{}`)

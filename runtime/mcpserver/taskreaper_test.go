@@ -85,6 +85,7 @@ func failedStatus(t *testing.T, ev, id string) {
 // that created it is told so once, on its GET stream held by the other
 // replica; tasks/list then shows it failed.
 func TestReaperFailsDeadRunnersTask(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	a, b, _, rb, ev := reaperPair(t, 20*time.Millisecond, blockingTask(started))
 	id := startSlow(t, a, started)
@@ -106,6 +107,7 @@ func TestReaperFailsDeadRunnersTask(t *testing.T) {
 // TestReaperTellsOnce: replicas reaping the same lapsed task at once fail
 // it once, and the session is told once.
 func TestReaperTellsOnce(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	// An hour's lease: neither the renewals nor the reapers' own looks
 	// come in the test; the clock moves and the test makes them look.
@@ -144,6 +146,7 @@ func TestReaperTellsOnce(t *testing.T) {
 // TestTasksListReapsLapsed: tasks/list shows failed a task whose lease
 // lapsed, as tasks/get does, rather than working until its TTL.
 func TestTasksListReapsLapsed(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{}, 1)
 	srv := taskServer(blockingTask(started))
 	srv.TaskLease = time.Hour // no renewal comes in the test
@@ -166,6 +169,7 @@ func TestTasksListReapsLapsed(t *testing.T) {
 // store it made starts no reaper; one given a shared store starts it on
 // its first use and stops it on Close, after which none starts.
 func TestReaperRunsOnlyForSharedStores(t *testing.T) {
+	t.Parallel()
 	running := func(s *Server) bool {
 		s.reaperMu.Lock()
 		defer s.reaperMu.Unlock()

@@ -23,6 +23,7 @@ const extMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"
 // quick call is answered at once, a slow one becomes a task, a required
 // one always does; questions are inputRequests answered by tasks/update.
 func TestTasksExtension(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	quick := textTool("quick", "Q")
 	quick.TaskSupport = mcprt.TaskOptional
@@ -91,6 +92,7 @@ func TestTasksExtension(t *testing.T) {
 // -32021 and so is every tasks/* method; with it, an unknown task is
 // -32602 and tasks/result and tasks/list do not exist.
 func TestTasksExtensionRules(t *testing.T) {
+	t.Parallel()
 	must := textTool("must", "M")
 	must.TaskSupport = mcprt.TaskRequired
 	c := startStdio(t, taskServer(must))
@@ -111,6 +113,7 @@ func TestTasksExtensionRules(t *testing.T) {
 // question reaches the client on the stream of its tasks/result, which
 // then carries the result.
 func TestTaskOverHTTP(t *testing.T) {
+	t.Parallel()
 	tool := nameTool
 	tool.TaskSupport = mcprt.TaskOptional
 	c := startHTTP(t, taskServer(tool))
@@ -143,6 +146,8 @@ func TestTaskOverHTTP(t *testing.T) {
 // are cancelled, a third expire; then no goroutine is left and the store
 // is empty.
 func TestThousandTasks(t *testing.T) {
+	// Not parallel: it counts the process's goroutines and live heap,
+	// which tests running at once would change.
 	if testing.Short() {
 		t.Skip("a load test")
 	}

@@ -37,6 +37,7 @@ func eventWith(t *testing.T, ev <-chan string, s string) string {
 // handler asks, whether the handler asks before the tasks/result comes or
 // while it waits, and the answer reaches the handler.
 func TestReplicaTaskResultCarriesQuestions(t *testing.T) {
+	t.Parallel()
 	for _, late := range []bool{false, true} {
 		name := map[bool]string{false: "asked while it waits", true: "asked before it came"}[late]
 		// The handler asks once go is closed: at once when late, else
@@ -136,6 +137,7 @@ func waitRelay(t *testing.T, srv *Server, id string) {
 // TestReplicaRunnerStatusReachesStream: the status changes of a task
 // reach its session's GET stream held by a replica that does not run it.
 func TestReplicaRunnerStatusReachesStream(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	tasks, sessions, bus := mcpstore.NewMemoryTaskStore(), &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
 	var servers []*Server

@@ -99,6 +99,7 @@ func taskServer(tools ...mcprt.Tool) *Server {
 // TestTasks20251125 runs the 2025-11-25 design: a task created on
 // request, polled, waited for, listed, and its result tagged with it.
 func TestTasks20251125(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	srv := taskServer(g.tool("work", mcprt.TaskOptional))
 	c := startStdio(t, srv)
@@ -135,6 +136,7 @@ func TestTasks20251125(t *testing.T) {
 // TestTaskCancelEndsHandler: tasks/cancel cancels the task before it
 // answers and ends its handler's context; tasks/result then reports it.
 func TestTaskCancelEndsHandler(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	c := startStdio(t, taskServer(g.tool("work", mcprt.TaskOptional)))
 	c.initialize(wire.Rev20251125, `{}`)
@@ -163,6 +165,7 @@ func TestTaskCancelEndsHandler(t *testing.T) {
 // TestTaskToolErrorFails: on 2025-11-25 a tool error fails the task, and
 // tasks/result returns the error result.
 func TestTaskToolErrorFails(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	close(g.release)
 	c := startStdio(t, taskServer(g.tool("work", mcprt.TaskOptional)))
@@ -183,6 +186,7 @@ func TestTaskToolErrorFails(t *testing.T) {
 // TestTaskSupportRules: a required tool called without task and a
 // forbidden one called with it are -32601; an unknown task is -32602.
 func TestTaskSupportRules(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	c := startStdio(t, taskServer(g.tool("must", mcprt.TaskRequired), textTool("plain", "P")))
 	c.initialize(wire.Rev20251125, `{}`)
@@ -204,6 +208,7 @@ func TestTaskSupportRules(t *testing.T) {
 // TestTaskList pages through a session's tasks, and another session sees
 // none of them.
 func TestTaskList(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	close(g.release)
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableTasks: true, PageSize: 2}, g.tool("work", mcprt.TaskOptional))
@@ -246,6 +251,7 @@ func TestTaskList(t *testing.T) {
 // TestTaskAsksTheClient: a task's question goes to the client as a request
 // tagged with the task, and the task is input_required until answered.
 func TestTaskAsksTheClient(t *testing.T) {
+	t.Parallel()
 	c := startStdio(t, taskServer(func() mcprt.Tool {
 		tool := nameTool
 		tool.TaskSupport = mcprt.TaskOptional
@@ -287,6 +293,7 @@ func TestTaskAsksTheClient(t *testing.T) {
 
 // TestTaskExpiry: a task outliving its TTL ends its handler and is gone.
 func TestTaskExpiry(t *testing.T) {
+	t.Parallel()
 	g := newGate()
 	srv := taskServer(g.tool("work", mcprt.TaskOptional))
 	srv.TaskTTL = 50 * time.Millisecond

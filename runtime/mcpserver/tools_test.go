@@ -13,6 +13,7 @@ import (
 )
 
 func TestToolsListPagination(t *testing.T) {
+	t.Parallel()
 	var tools []mcprt.Tool
 	for _, n := range []string{"e", "d", "c", "b", "a"} { // insertion order, not sorted
 		tools = append(tools, textTool(n, n))
@@ -34,6 +35,7 @@ func TestToolsListPagination(t *testing.T) {
 }
 
 func TestToolsListPerRevision(t *testing.T) {
+	t.Parallel()
 	tool := mcprt.Tool{
 		Name: "add", Title: "Add", Description: "Adds.",
 		InputSchema:  []byte(`{"type":"object"}`),
@@ -57,6 +59,7 @@ func TestToolsListPerRevision(t *testing.T) {
 }
 
 func TestToolsCall(t *testing.T) {
+	t.Parallel()
 	echo := handlerTool("echo", func(ctx context.Context, args []byte) mcprt.Result {
 		return mcprt.TextResult("args=" + string(args))
 	})
@@ -90,6 +93,7 @@ func TestToolsCall(t *testing.T) {
 // TestConcurrentCalls holds every handler until all of them run at once,
 // which only happens when calls are served concurrently.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	const n = 16
 	var arrived sync.WaitGroup
 	arrived.Add(n)
@@ -123,6 +127,7 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func TestToolListChanged(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true}, textTool("a", "A"))
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
@@ -142,6 +147,7 @@ func TestToolListChanged(t *testing.T) {
 // TestDeprecatedAdd checks that Add, kept for servers that call it, adds
 // and notifies as AddTools does.
 func TestDeprecatedAdd(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableToolNotifications: true})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)
@@ -152,6 +158,7 @@ func TestDeprecatedAdd(t *testing.T) {
 }
 
 func TestNoListChangedWithoutSwitch(t *testing.T) {
+	t.Parallel()
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20250618, `{}`)

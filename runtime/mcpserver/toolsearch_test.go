@@ -12,6 +12,7 @@ import (
 // scopes the tool needs: the endpoint refuses it as it refuses a call of
 // the tool by name, naming the tool's scopes.
 func TestToolSearchScopes(t *testing.T) {
+	t.Parallel()
 	var r ran
 	srv := authServer(&r)
 	srv.ToolSearch = &ToolSearch{}
