@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -21,7 +22,8 @@ import (
 // replicas returns two servers of tools standing for two replicas: one
 // MemoryTaskStore, the bus when withBus, and a lease of 20 ms, or of an
 // hour with the bus, so that what crosses replicas can only come by it.
-func replicas(withBus bool, tools ...mcprt.Tool) (r1, r2 *Server) {
+// They close when the test ends, which stops their reapers.
+func replicas(t *testing.T, withBus bool, tools ...mcprt.Tool) (r1, r2 *Server) {
 	store := mcpstore.NewMemoryTaskStore()
 	var bus mcpstore.Bus
 	if withBus {
@@ -34,16 +36,25 @@ func replicas(withBus bool, tools ...mcprt.Tool) (r1, r2 *Server) {
 		if withBus {
 			s.TaskLease = time.Hour
 		}
+		t.Cleanup(func() { s.Close() })
 		return s
 	}
 	return mk("r1"), mk("r2")
 }
 
 // busModes runs f with and without a bus: with one, what crosses replicas
-// arrives at once; without, within a lease.
+// arrives at once; without, within a lease. Each runs in parallel, in a
+// synctest bubble, whose clock makes the leases pass at once.
 func busModes(t *testing.T, f func(t *testing.T, withBus bool)) {
-	t.Run("bus", func(t *testing.T) { f(t, true) })
-	t.Run("lease", func(t *testing.T) { f(t, false) })
+	for _, mode := range []struct {
+		name    string
+		withBus bool
+	}{{"bus", true}, {"lease", false}} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) { f(t, mode.withBus) })
+		})
+	}
 }
 
 // getUntil polls tasks/get of task id through c until its status is
@@ -79,7 +90,7 @@ func TestReplicaUpdateReachesRunner(t *testing.T) {
 			time.Sleep(20 * time.Millisecond) // past the grace: it asks as a task
 			return nameTool.Handler(ctx, args)
 		}
-		r1, r2 := replicas(withBus, asker)
+		r1, r2 := replicas(t, withBus, asker)
 		c1, c2 := startStdio(t, r1), startStdio(t, r2)
 		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"asker"}}`)
 		resp, _ := c1.response("1")
@@ -100,7 +111,7 @@ func TestReplicaCancelReachesRunner(t *testing.T) {
 	t.Parallel()
 	busModes(t, func(t *testing.T, withBus bool) {
 		g := newGate()
-		r1, r2 := replicas(withBus, g.tool("slow", mcprt.TaskRequired))
+		r1, r2 := replicas(t, withBus, g.tool("slow", mcprt.TaskRequired))
 		c1, c2 := startStdio(t, r1), startStdio(t, r2)
 		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
 		resp, _ := c1.response("1")
@@ -128,7 +139,7 @@ func TestReplicaTaskResultWaits(t *testing.T) {
 	t.Parallel()
 	busModes(t, func(t *testing.T, withBus bool) {
 		g := newGate()
-		r1, r2 := replicas(withBus, g.tool("work", mcprt.TaskOptional))
+		r1, r2 := replicas(t, withBus, g.tool("work", mcprt.TaskOptional))
 		c1, c2 := startStdio(t, r1), startStdio(t, r2)
 		c1.initialize(wire.Rev20251125, `{}`)
 		c2.initialize(wire.Rev20251125, `{}`)
@@ -166,29 +177,31 @@ func (deadRenewals) Renew(context.Context, string, string, time.Time) error { re
 // three leases after its last renewal; it never stays working.
 func TestReplicaDeathFailsTask(t *testing.T) {
 	t.Parallel()
-	g := newGate()
-	r1, r2 := replicas(false, g.tool("slow", mcprt.TaskRequired))
-	store := deadRenewals{r1.Tasks.(*mcpstore.MemoryTaskStore)}
-	r1.Tasks, r2.Tasks = store, store
-	var mu sync.Mutex
-	now := time.Now()
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	r1.now, r2.now = clock, clock
-	c1, c2 := startStdio(t, r1), startStdio(t, r2)
-	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
-	resp, _ := c1.response("1")
-	id, _, _ := taskOf(t, resp)
-	waitFor(t, g.started)
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	advance(r1.TaskLease)
-	getUntil(t, c2, id, "working")
-	advance(2 * r1.TaskLease)
-	raw := getUntil(t, c2, id, "failed")
-	if e, _ := raw["error"].(map[string]any); e["code"] != float64(-32603) {
-		t.Errorf("the failed task's error: %v", raw["error"])
-	}
-	getUntil(t, c1, id, "failed")
-	close(g.release)
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		r1, r2 := replicas(t, false, g.tool("slow", mcprt.TaskRequired))
+		store := deadRenewals{r1.Tasks.(*mcpstore.MemoryTaskStore)}
+		r1.Tasks, r2.Tasks = store, store
+		var mu sync.Mutex
+		now := time.Now()
+		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		r1.now, r2.now = clock, clock
+		c1, c2 := startStdio(t, r1), startStdio(t, r2)
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+		advance(r1.TaskLease)
+		getUntil(t, c2, id, "working")
+		advance(2 * r1.TaskLease)
+		raw := getUntil(t, c2, id, "failed")
+		if e, _ := raw["error"].(map[string]any); e["code"] != float64(-32603) {
+			t.Errorf("the failed task's error: %v", raw["error"])
+		}
+		getUntil(t, c1, id, "failed")
+		close(g.release)
+	})
 }
 
 // TestReplicaSessionRoams: a 2025 session initialized on one replica is
@@ -417,21 +430,23 @@ func (a *answerCount) TakeAnswers(ctx context.Context, id string) (map[string][]
 // answers and the end already.
 func TestReplicaOwnEndReadsNothing(t *testing.T) {
 	t.Parallel()
-	g := newGate()
-	r1, r2 := replicas(true, g.tool("slow", mcprt.TaskRequired))
-	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
-	r1.Tasks, r2.Tasks = store, store
-	c1 := startStdio(t, r1)
-	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
-	resp, _ := c1.response("1")
-	id, _, _ := taskOf(t, resp)
-	waitFor(t, g.started)
-	close(g.release)
-	getUntil(t, c1, id, "completed")
-	time.Sleep(50 * time.Millisecond) // time enough for a read the end would cause
-	if n := store.takes.Load(); n != 0 {
-		t.Errorf("the runner took answers %d times after its own end, want 0", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		r1, r2 := replicas(t, true, g.tool("slow", mcprt.TaskRequired))
+		store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
+		r1.Tasks, r2.Tasks = store, store
+		c1 := startStdio(t, r1)
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		close(g.release)
+		getUntil(t, c1, id, "completed")
+		synctest.Wait() // every goroutine waits: a read the end would cause is done
+		if n := store.takes.Load(); n != 0 {
+			t.Errorf("the runner took answers %d times after its own end, want 0", n)
+		}
+	})
 }
 
 // TestTaskRunWritesFromItsCopy: a run stores its task's changes from its
@@ -440,7 +455,7 @@ func TestReplicaOwnEndReadsNothing(t *testing.T) {
 func TestTaskRunWritesFromItsCopy(t *testing.T) {
 	t.Parallel()
 	g := newGate()
-	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	r1, _ := replicas(t, true, g.tool("slow", mcprt.TaskRequired))
 	store := &answerCount{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
 	r1.Tasks = store
 	c1 := startStdio(t, r1)
@@ -505,33 +520,35 @@ func (b *kindCount) Publish(ctx context.Context, e mcpstore.BusEvent) error {
 // published once.
 func TestTaskEndPublishedWhereAwaited(t *testing.T) {
 	t.Parallel()
-	g := newGate()
-	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
-	bus := &kindCount{kind: mcpstore.BusTaskChanged}
-	r1.Bus = bus
-	c1 := startStdio(t, r1)
-	c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
-	resp, _ := c1.response("1")
-	id, _, _ := taskOf(t, resp)
-	waitFor(t, g.started)
-	g.release <- struct{}{}
-	getUntil(t, c1, id, "completed")
-	if n := bus.n.Load(); n != 0 {
-		t.Errorf("a 2026-07-28 task's end published %d task changes, want 0", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		r1, _ := replicas(t, true, g.tool("slow", mcprt.TaskRequired))
+		bus := &kindCount{kind: mcpstore.BusTaskChanged}
+		r1.Bus = bus
+		c1 := startStdio(t, r1)
+		c1.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+		resp, _ := c1.response("1")
+		id, _, _ := taskOf(t, resp)
+		waitFor(t, g.started)
+		g.release <- struct{}{}
+		getUntil(t, c1, id, "completed")
+		if n := bus.n.Load(); n != 0 {
+			t.Errorf("a 2026-07-28 task's end published %d task changes, want 0", n)
+		}
 
-	c2 := startStdio(t, r1)
-	c2.initialize(wire.Rev20251125, `{}`)
-	c2.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{}}}`)
-	resp, _ = c2.response("1")
-	id, _, _ = taskOf(t, resp)
-	waitFor(t, g.started)
-	g.release <- struct{}{}
-	c2.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
-	c2.response("2")
-	if n := bus.n.Load(); n != 1 {
-		t.Errorf("a 2025-11-25 task's end published %d task changes, want 1", n)
-	}
+		c2 := startStdio(t, r1)
+		c2.initialize(wire.Rev20251125, `{}`)
+		c2.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{}}}`)
+		resp, _ = c2.response("1")
+		id, _, _ = taskOf(t, resp)
+		waitFor(t, g.started)
+		g.release <- struct{}{}
+		c2.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+		c2.response("2")
+		if n := bus.n.Load(); n != 1 {
+			t.Errorf("a 2025-11-25 task's end published %d task changes, want 1", n)
+		}
+	})
 }
 
 // failingGet is a shared task store whose Get fails while broken is set,
@@ -552,8 +569,9 @@ func (f *failingGet) Get(ctx context.Context, owner, id string) (*mcpstore.Task,
 // answers -32603, which a client may retry, not -32602 "no task", which
 // ends its polling; a task truly absent is still -32602.
 func TestTaskGetStoreFails(t *testing.T) {
+	t.Parallel()
 	g := newGate()
-	r1, _ := replicas(true, g.tool("slow", mcprt.TaskRequired))
+	r1, _ := replicas(t, true, g.tool("slow", mcprt.TaskRequired))
 	store := &failingGet{MemoryTaskStore: r1.Tasks.(*mcpstore.MemoryTaskStore)}
 	r1.Tasks = store
 	r1.Logger = slog.New(slog.DiscardHandler)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -24,68 +25,70 @@ const extMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"
 // one always does; questions are inputRequests answered by tasks/update.
 func TestTasksExtension(t *testing.T) {
 	t.Parallel()
-	g := newGate()
-	quick := textTool("quick", "Q")
-	quick.TaskSupport = mcprt.TaskOptional
-	must := textTool("must", "M")
-	must.TaskSupport = mcprt.TaskRequired
-	asker := nameTool
-	asker.Name, asker.TaskSupport = "asker", mcprt.TaskOptional
-	asker.Handler = func(ctx context.Context, args []byte) mcprt.Result {
-		time.Sleep(60 * time.Millisecond) // past the grace: it asks as a task
-		return nameTool.Handler(ctx, args)
-	}
-	srv := taskServer(g.tool("slow", mcprt.TaskOptional), quick, must, asker)
-	srv.TaskGrace = 20 * time.Millisecond
-	c := startStdio(t, srv)
-	call := func(id, tool string) string {
-		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + extMeta + `,"name":"` + tool + `"}}`)
-		resp, _ := c.response(id)
-		return resp
-	}
-	sameJSON(t, call("1", "quick"), `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Q"}]}}`)
-	resp := call("2", "must")
-	id, status, raw := taskOf(t, resp)
-	if status != "working" || raw["resultType"] != "task" || raw["ttlMs"] != float64(3600000) || raw["pollIntervalMs"] != float64(500) || raw["ttl"] != nil {
-		t.Errorf("a required tool's task: %s", resp)
-	}
-	get := func(reqID, id string) map[string]any {
-		c.send(`{"jsonrpc":"2.0","id":` + reqID + `,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
-		resp, _ := c.response(reqID)
-		_, _, raw := taskOf(t, resp)
-		return raw
-	}
-	deadline := time.Now().Add(timeout)
-	for raw = get("3", id); raw["status"] != "completed" && time.Now().Before(deadline); raw = get("3", id) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if b, _ := json.Marshal(raw["result"]); raw["resultType"] != "complete" || string(b) != `{"content":[{"text":"M","type":"text"}],"resultType":"complete"}` {
-		t.Errorf("the completed task: %v", raw)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		quick := textTool("quick", "Q")
+		quick.TaskSupport = mcprt.TaskOptional
+		must := textTool("must", "M")
+		must.TaskSupport = mcprt.TaskRequired
+		asker := nameTool
+		asker.Name, asker.TaskSupport = "asker", mcprt.TaskOptional
+		asker.Handler = func(ctx context.Context, args []byte) mcprt.Result {
+			time.Sleep(60 * time.Millisecond) // past the grace: it asks as a task
+			return nameTool.Handler(ctx, args)
+		}
+		srv := taskServer(g.tool("slow", mcprt.TaskOptional), quick, must, asker)
+		srv.TaskGrace = 20 * time.Millisecond
+		c := startStdio(t, srv)
+		call := func(id, tool string) string {
+			c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{` + extMeta + `,"name":"` + tool + `"}}`)
+			resp, _ := c.response(id)
+			return resp
+		}
+		sameJSON(t, call("1", "quick"), `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[{"type":"text","text":"Q"}]}}`)
+		resp := call("2", "must")
+		id, status, raw := taskOf(t, resp)
+		if status != "working" || raw["resultType"] != "task" || raw["ttlMs"] != float64(3600000) || raw["pollIntervalMs"] != float64(500) || raw["ttl"] != nil {
+			t.Errorf("a required tool's task: %s", resp)
+		}
+		get := func(reqID, id string) map[string]any {
+			c.send(`{"jsonrpc":"2.0","id":` + reqID + `,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
+			resp, _ := c.response(reqID)
+			_, _, raw := taskOf(t, resp)
+			return raw
+		}
+		deadline := time.Now().Add(timeout)
+		for raw = get("3", id); raw["status"] != "completed" && time.Now().Before(deadline); raw = get("3", id) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if b, _ := json.Marshal(raw["result"]); raw["resultType"] != "complete" || string(b) != `{"content":[{"text":"M","type":"text"}],"resultType":"complete"}` {
+			t.Errorf("the completed task: %v", raw)
+		}
 
-	slowID, _, _ := taskOf(t, call("4", "slow"))
-	waitFor(t, g.started)
-	c.call(`{"jsonrpc":"2.0","id":5,"method":"tasks/cancel","params":{`+extMeta+`,"taskId":"`+slowID+`"}}`, `{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete"}}`)
-	if raw := get("6", slowID); raw["status"] != "cancelled" {
-		t.Errorf("after cancel: %v", raw)
-	}
-	c.call(`{"jsonrpc":"2.0","id":7,"method":"tasks/cancel","params":{`+extMeta+`,"taskId":"`+slowID+`"}}`, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete"}}`)
+		slowID, _, _ := taskOf(t, call("4", "slow"))
+		waitFor(t, g.started)
+		c.call(`{"jsonrpc":"2.0","id":5,"method":"tasks/cancel","params":{`+extMeta+`,"taskId":"`+slowID+`"}}`, `{"jsonrpc":"2.0","id":5,"result":{"resultType":"complete"}}`)
+		if raw := get("6", slowID); raw["status"] != "cancelled" {
+			t.Errorf("after cancel: %v", raw)
+		}
+		c.call(`{"jsonrpc":"2.0","id":7,"method":"tasks/cancel","params":{`+extMeta+`,"taskId":"`+slowID+`"}}`, `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete"}}`)
 
-	askID, _, _ := taskOf(t, call("8", "asker"))
-	for raw = get("9", askID); raw["status"] != "input_required" && time.Now().Before(deadline); raw = get("9", askID) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if reqs, _ := raw["inputRequests"].(map[string]any); reqs["user_name"] == nil {
-		t.Fatalf("input_required without the question: %v", raw)
-	}
-	c.call(`{"jsonrpc":"2.0","id":10,"method":"tasks/update","params":{`+extMeta+`,"taskId":"`+askID+`","inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}},"other":1}}}`,
-		`{"jsonrpc":"2.0","id":10,"result":{"resultType":"complete"}}`)
-	for raw = get("11", askID); raw["status"] != "completed" && time.Now().Before(deadline); raw = get("11", askID) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if b, _ := json.Marshal(raw["result"]); !strings.Contains(string(b), "accept: hello Ada") {
-		t.Errorf("the answered task: %v", raw)
-	}
+		askID, _, _ := taskOf(t, call("8", "asker"))
+		for raw = get("9", askID); raw["status"] != "input_required" && time.Now().Before(deadline); raw = get("9", askID) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if reqs, _ := raw["inputRequests"].(map[string]any); reqs["user_name"] == nil {
+			t.Fatalf("input_required without the question: %v", raw)
+		}
+		c.call(`{"jsonrpc":"2.0","id":10,"method":"tasks/update","params":{`+extMeta+`,"taskId":"`+askID+`","inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}},"other":1}}}`,
+			`{"jsonrpc":"2.0","id":10,"result":{"resultType":"complete"}}`)
+		for raw = get("11", askID); raw["status"] != "completed" && time.Now().Before(deadline); raw = get("11", askID) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if b, _ := json.Marshal(raw["result"]); !strings.Contains(string(b), "accept: hello Ada") {
+			t.Errorf("the answered task: %v", raw)
+		}
+	})
 }
 
 // TestTasksExtensionRules: without the extension a required tool is
@@ -146,83 +149,86 @@ func TestTaskOverHTTP(t *testing.T) {
 // are cancelled, a third expire; then no goroutine is left and the store
 // is empty.
 func TestThousandTasks(t *testing.T) {
-	// Not parallel: it counts the process's goroutines and live heap,
-	// which tests running at once would change.
-	if testing.Short() {
-		t.Skip("a load test")
-	}
-	g := newGate()
-	srv := taskServer(g.tool("work", mcprt.TaskOptional))
-	store := &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 2000}}
-	srv.Tasks, srv.TaskTTL = store, 3*time.Second
-	before, heapBefore := runtime.NumGoroutine(), liveHeap()
-	c := startStdio(t, srv)
-	c.initialize(wire.Rev20251125, `{}`)
-	const n = 1000
-	ids := make([]string, n)
-	for i := range n {
-		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"work","task":{}}}`)
-	}
-	for got := 0; got < n; {
-		var r struct {
-			ID     *int
-			Result struct{ Task struct{ TaskID string } }
+	synctest.Test(t, func(t *testing.T) {
+		// Not parallel: it counts the process's goroutines and live heap,
+		// which tests running at once would change.
+		if testing.Short() {
+			t.Skip("a load test")
 		}
-		if json.Unmarshal([]byte(c.recv()), &r) == nil && r.ID != nil && r.Result.Task.TaskID != "" {
-			ids[*r.ID] = r.Result.Task.TaskID
-			got++
+		g := newGate()
+		srv := taskServer(g.tool("work", mcprt.TaskOptional))
+		store := &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 2000}}
+		srv.Tasks, srv.TaskTTL = store, 3*time.Second
+		defer srv.Close() // ends the reaper of the shared store
+		before, heapBefore := runtime.NumGoroutine(), liveHeap()
+		c := startStdio(t, srv)
+		c.initialize(wire.Rev20251125, `{}`)
+		const n = 1000
+		ids := make([]string, n)
+		for i := range n {
+			c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"work","task":{}}}`)
 		}
-	}
-	drained := make(chan struct{})
-	go func() { // status notifications and cancel answers, unread
-		defer close(drained)
-		for range c.lines {
+		for got := 0; got < n; {
+			var r struct {
+				ID     *int
+				Result struct{ Task struct{ TaskID string } }
+			}
+			if json.Unmarshal([]byte(c.recv()), &r) == nil && r.ID != nil && r.Result.Task.TaskID != "" {
+				ids[*r.ID] = r.Result.Task.TaskID
+				got++
+			}
 		}
-	}()
-	for range n {
-		waitFor(t, g.started)
-	}
-	for i := 0; i < n; i += 3 {
-		c.send(`{"jsonrpc":"2.0","id":"c` + strconv.Itoa(i) + `","method":"tasks/cancel","params":{"taskId":"` + ids[i] + `"}}`)
-	}
-	for i := 1; i < n; i += 3 {
-		g.release <- struct{}{}
-	}
-	ended := 0
-	deadline := time.After(30 * time.Second)
-	for ended < n {
-		select {
-		case <-g.ended:
-			ended++
-		case <-deadline:
-			t.Fatalf("%d of %d handlers ended", ended, n)
+		drained := make(chan struct{})
+		go func() { // status notifications and cancel answers, unread
+			defer close(drained)
+			for range c.lines {
+			}
+		}()
+		for range n {
+			waitFor(t, g.started)
 		}
-	}
-	c.close()
-	<-drained
-	time.Sleep(3100 * time.Millisecond) // past every task's TTL
-	c2 := startStdio(t, srv)
-	c2.initialize(wire.Rev20251125, `{}`)
-	c2.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`) // sweeps the store
-	c2.response("1")
-	if left := store.Len(); left > 1 {
-		t.Errorf("%d tasks left in the store after their TTL", left)
-	}
-	close(g.release)
-	c2.close()
-	deadline = time.After(5 * time.Second)
-	for runtime.NumGoroutine() > before+2 {
-		select {
-		case <-deadline:
-			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
-		case <-time.After(20 * time.Millisecond):
+		for i := 0; i < n; i += 3 {
+			c.send(`{"jsonrpc":"2.0","id":"c` + strconv.Itoa(i) + `","method":"tasks/cancel","params":{"taskId":"` + ids[i] + `"}}`)
 		}
-	}
-	after := liveHeap()
-	t.Logf("goroutines %d before, %d after; heap %d KiB before, %d KiB after", before, runtime.NumGoroutine(), heapBefore>>10, after>>10)
-	if after > heapBefore+8<<20 {
-		t.Errorf("heap grew from %d KiB to %d KiB", heapBefore>>10, after>>10)
-	}
+		for i := 1; i < n; i += 3 {
+			g.release <- struct{}{}
+		}
+		ended := 0
+		deadline := time.After(30 * time.Second)
+		for ended < n {
+			select {
+			case <-g.ended:
+				ended++
+			case <-deadline:
+				t.Fatalf("%d of %d handlers ended", ended, n)
+			}
+		}
+		c.close()
+		<-drained
+		time.Sleep(3100 * time.Millisecond) // past every task's TTL
+		c2 := startStdio(t, srv)
+		c2.initialize(wire.Rev20251125, `{}`)
+		c2.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{}}}`) // sweeps the store
+		c2.response("1")
+		if left := store.Len(); left > 1 {
+			t.Errorf("%d tasks left in the store after their TTL", left)
+		}
+		close(g.release)
+		c2.close()
+		deadline = time.After(5 * time.Second)
+		for runtime.NumGoroutine() > before+2 {
+			select {
+			case <-deadline:
+				t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		after := liveHeap()
+		t.Logf("goroutines %d before, %d after; heap %d KiB before, %d KiB after", before, runtime.NumGoroutine(), heapBefore>>10, after>>10)
+		if after > heapBefore+8<<20 {
+			t.Errorf("heap grew from %d KiB to %d KiB", heapBefore>>10, after>>10)
+		}
+	})
 }
 
 // heap is the live heap after a collection.

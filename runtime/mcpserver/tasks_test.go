@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -294,29 +295,31 @@ func TestTaskAsksTheClient(t *testing.T) {
 // TestTaskExpiry: a task outliving its TTL ends its handler and is gone.
 func TestTaskExpiry(t *testing.T) {
 	t.Parallel()
-	g := newGate()
-	srv := taskServer(g.tool("work", mcprt.TaskOptional))
-	srv.TaskTTL = 50 * time.Millisecond
-	c := startStdio(t, srv)
-	c.initialize(wire.Rev20251125, `{}`)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{"ttl":600000}}}`)
-	resp, _ := c.response("1")
-	id, _, raw := taskOf(t, resp)
-	if raw["ttl"] != float64(50) {
-		t.Errorf("the server's bound did not hold: %s", resp)
-	}
-	select {
-	case err := <-g.ended:
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("handler ended with %v, want its deadline", err)
+	synctest.Test(t, func(t *testing.T) {
+		g := newGate()
+		srv := taskServer(g.tool("work", mcprt.TaskOptional))
+		srv.TaskTTL = 50 * time.Millisecond
+		c := startStdio(t, srv)
+		c.initialize(wire.Rev20251125, `{}`)
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","task":{"ttl":600000}}}`)
+		resp, _ := c.response("1")
+		id, _, raw := taskOf(t, resp)
+		if raw["ttl"] != float64(50) {
+			t.Errorf("the server's bound did not hold: %s", resp)
 		}
-	case <-time.After(timeout):
-		t.Fatal("the expired task's handler did not end")
-	}
-	time.Sleep(60 * time.Millisecond)
-	c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + id + `"}}`)
-	resp, _ = c.response("2")
-	sameJSON(t, resp, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: no task \"`+id+`\""}}`)
+		select {
+		case err := <-g.ended:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("handler ended with %v, want its deadline", err)
+			}
+		case <-time.After(timeout):
+			t.Fatal("the expired task's handler did not end")
+		}
+		time.Sleep(60 * time.Millisecond)
+		c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + id + `"}}`)
+		resp, _ = c.response("2")
+		sameJSON(t, resp, `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: no task \"`+id+`\""}}`)
+	})
 }
 
 // TestTaskEndStatusMessage: the run's last progress message does not
@@ -336,60 +339,62 @@ func TestTaskEndStatusMessage(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			started, release := make(chan struct{}), make(chan struct{})
-			work := handlerTool("work", func(ctx context.Context, args []byte) mcprt.Result {
-				close(started)
-				// Progress until released: on 2026-07-28 only what a
-				// call reports once it is a task sets the message.
-				for {
-					_ = mcprt.Progress(ctx, 1, 2, "half way")
-					select {
-					case <-release:
-						if strings.Contains(string(args), "panic") {
-							panic("kaputt")
+			synctest.Test(t, func(t *testing.T) {
+				started, release := make(chan struct{}), make(chan struct{})
+				work := handlerTool("work", func(ctx context.Context, args []byte) mcprt.Result {
+					close(started)
+					// Progress until released: on 2026-07-28 only what a
+					// call reports once it is a task sets the message.
+					for {
+						_ = mcprt.Progress(ctx, 1, 2, "half way")
+						select {
+						case <-release:
+							if strings.Contains(string(args), "panic") {
+								panic("kaputt")
+							}
+							if strings.Contains(string(args), "fail") {
+								return mcprt.Errorf("it failed")
+							}
+							return mcprt.TextResult("done")
+						case <-time.After(5 * time.Millisecond):
 						}
-						if strings.Contains(string(args), "fail") {
-							return mcprt.Errorf("it failed")
-						}
-						return mcprt.TextResult("done")
-					case <-time.After(5 * time.Millisecond):
 					}
+				})
+				work.TaskSupport = mcprt.TaskRequired
+				c := startStdio(t, taskServer(work))
+				if tt.meta == "" {
+					c.initialize(wire.Rev20251125, `{}`)
+				}
+				c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + tt.meta + `"name":"work","arguments":` + tt.args + tt.task + `}}`)
+				resp, _ := c.response("1")
+				id, _, _ := taskOf(t, resp)
+				waitFor(t, started)
+				get := func() (string, map[string]any) {
+					c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tt.meta + `"taskId":"` + id + `"}}`)
+					resp, _ := c.response("2")
+					_, status, raw := taskOf(t, resp)
+					return status, raw
+				}
+				// The progress message is set before the run waits.
+				deadline := time.Now().Add(timeout)
+				status, raw := get()
+				for raw["statusMessage"] != "half way" && time.Now().Before(deadline) {
+					time.Sleep(5 * time.Millisecond)
+					status, raw = get()
+				}
+				if status != "working" || raw["statusMessage"] != "half way" {
+					t.Fatalf("while working: %s %v", status, raw)
+				}
+				close(release)
+				for status == "working" && time.Now().Before(deadline) {
+					time.Sleep(5 * time.Millisecond)
+					status, raw = get()
+				}
+				msg, _ := raw["statusMessage"].(string)
+				if status != tt.status || msg != tt.message {
+					t.Errorf("at the end: status %q, statusMessage %q; want %q, %q", status, msg, tt.status, tt.message)
 				}
 			})
-			work.TaskSupport = mcprt.TaskRequired
-			c := startStdio(t, taskServer(work))
-			if tt.meta == "" {
-				c.initialize(wire.Rev20251125, `{}`)
-			}
-			c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + tt.meta + `"name":"work","arguments":` + tt.args + tt.task + `}}`)
-			resp, _ := c.response("1")
-			id, _, _ := taskOf(t, resp)
-			waitFor(t, started)
-			get := func() (string, map[string]any) {
-				c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tt.meta + `"taskId":"` + id + `"}}`)
-				resp, _ := c.response("2")
-				_, status, raw := taskOf(t, resp)
-				return status, raw
-			}
-			// The progress message is set before the run waits.
-			deadline := time.Now().Add(timeout)
-			status, raw := get()
-			for raw["statusMessage"] != "half way" && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-				status, raw = get()
-			}
-			if status != "working" || raw["statusMessage"] != "half way" {
-				t.Fatalf("while working: %s %v", status, raw)
-			}
-			close(release)
-			for status == "working" && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-				status, raw = get()
-			}
-			msg, _ := raw["statusMessage"].(string)
-			if status != tt.status || msg != tt.message {
-				t.Errorf("at the end: status %q, statusMessage %q; want %q, %q", status, msg, tt.status, tt.message)
-			}
 		})
 	}
 }
