@@ -21,6 +21,8 @@ type httpClient struct {
 	t   *testing.T
 	url string
 	sid string
+	// client sends the requests; nil means http.DefaultClient.
+	client *http.Client
 }
 
 func startHTTP(t *testing.T, srv *Server) *httpClient {
@@ -28,6 +30,68 @@ func startHTTP(t *testing.T, srv *Server) *httpClient {
 	t.Cleanup(func() { srv.CloseStreams(); ts.Close() })
 	return &httpClient{t: t, url: ts.URL}
 }
+
+// startMemHTTP is startHTTP over in-memory connections (net.Pipe), for
+// tests in a synctest bubble: a goroutine reading a socket is not durably
+// blocked, so the bubble's clock would never move. The URL names a
+// loopback address, which the server's host check accepts.
+func startMemHTTP(t *testing.T, srv *Server) *httpClient {
+	l := &memListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+	hs := &http.Server{Handler: srv.HTTPHandler()}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		hs.Serve(l)
+	}()
+	tr := &http.Transport{DialContext: l.dial}
+	t.Cleanup(func() {
+		srv.CloseStreams()
+		hs.Close()
+		tr.CloseIdleConnections()
+		<-served
+	})
+	return &httpClient{t: t, url: "http://127.0.0.1/", client: &http.Client{Transport: tr}}
+}
+
+// memListener accepts the connections its dial makes.
+type memListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *memListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *memListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+func (l *memListener) Addr() net.Addr { return memAddr{} }
+
+func (l *memListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+type memAddr struct{}
+
+func (memAddr) Network() string { return "pipe" }
+func (memAddr) String() string  { return "127.0.0.1:80" }
 
 // do sends a request with the usual headers, changed by edit.
 func (c *httpClient) do(method, body string, edit func(*http.Request)) *http.Response {
@@ -44,7 +108,11 @@ func (c *httpClient) do(method, body string, edit func(*http.Request)) *http.Res
 	if edit != nil {
 		edit(req)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := c.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}

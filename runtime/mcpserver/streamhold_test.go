@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -68,14 +69,15 @@ func (l *holdLog) calls() []holdCall {
 
 // holdPair returns clients of two replicas sharing sessions and an event
 // log, in one session of rev, the first replica's view of the log, and
-// the first replica.
+// the first replica. They serve over in-memory connections, so that the
+// tests can run in synctest bubbles.
 func holdPair(t *testing.T, rev wire.Revision, lease time.Duration, tools ...mcprt.Tool) (a, b *httpClient, la *holdLog, ra *Server) {
 	store, log := &mcpstore.MemorySessionStore{}, &mcpstore.MemoryEventLog{}
 	la = &holdLog{EventLog: log}
 	ra, rb := New(mcprt.Identity{Name: "n", Version: "v"}, tools...), New(mcprt.Identity{Name: "n", Version: "v"}, tools...)
 	ra.Sessions, ra.Events, ra.TaskLease = store, la, lease
 	rb.Sessions, rb.Events = store, log
-	a, b = startHTTP(t, ra), startHTTP(t, rb)
+	a, b = startMemHTTP(t, ra), startMemHTTP(t, rb)
 	a.initialize(rev, `{}`)
 	b.sid = a.sid
 	return a, b, la, ra
@@ -90,44 +92,46 @@ const stoppedReply = `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"
 // lasts two lease periods and carries that answer.
 func TestHTTPResumeWriterStopped(t *testing.T) {
 	t.Parallel()
-	release, ended := make(chan struct{}), make(chan error, 1)
-	const lease = 20 * time.Millisecond
-	a, b, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended))
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(free) // before the servers close, should the test fail
-	ev := rawEvents(t, a.do("POST", stepCall, nil))
-	nextRaw(t, ev) // the priming event
-	one := nextRaw(t, ev)
-	if one.data != stepOne {
-		t.Fatalf("first event %+v", one)
-	}
-	la.die()
-	resp := b.do("GET", "", header("Last-Event-ID", one.id))
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("resume: status %d", resp.StatusCode)
-	}
-	var got []string
-	for _, e := range rest(t, rawEvents(t, resp)) {
-		if e.data != "" {
-			got = append(got, e.data)
+	synctest.Test(t, func(t *testing.T) {
+		release, ended := make(chan struct{}), make(chan error, 1)
+		const lease = 20 * time.Millisecond
+		a, b, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended))
+		var once sync.Once
+		free := func() { once.Do(func() { close(release) }) }
+		t.Cleanup(free) // before the servers close, should the test fail
+		ev := rawEvents(t, a.do("POST", stepCall, nil))
+		nextRaw(t, ev) // the priming event
+		one := nextRaw(t, ev)
+		if one.data != stepOne {
+			t.Fatalf("first event %+v", one)
 		}
-	}
-	if len(got) != 1 {
-		t.Fatalf("resumed after the writer stopped: %q, want its -32603 answer", got)
-	}
-	sameJSON(t, got[0], stoppedReply)
-	calls := la.calls()
-	if len(calls) == 0 {
-		t.Fatal("the stream was never held")
-	}
-	if c := calls[0]; c.stream != "p1" || c.ttl != 2*lease {
-		t.Errorf("hold %+v, want stream p1 for two leases", c)
-	}
-	sameJSON(t, calls[0].will, stoppedReply)
-	free()
-	<-ended
-	rest(t, ev)
+		la.die()
+		resp := b.do("GET", "", header("Last-Event-ID", one.id))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("resume: status %d", resp.StatusCode)
+		}
+		var got []string
+		for _, e := range rest(t, rawEvents(t, resp)) {
+			if e.data != "" {
+				got = append(got, e.data)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("resumed after the writer stopped: %q, want its -32603 answer", got)
+		}
+		sameJSON(t, got[0], stoppedReply)
+		calls := la.calls()
+		if len(calls) == 0 {
+			t.Fatal("the stream was never held")
+		}
+		if c := calls[0]; c.stream != "p1" || c.ttl != 2*lease {
+			t.Errorf("hold %+v, want stream p1 for two leases", c)
+		}
+		sameJSON(t, calls[0].will, stoppedReply)
+		free()
+		<-ended
+		rest(t, ev)
+	})
 }
 
 // TestHTTPHoldOnlySSE: a call answered as plain JSON takes no hold; a
@@ -135,29 +139,32 @@ func TestHTTPResumeWriterStopped(t *testing.T) {
 // more after.
 func TestHTTPHoldOnlySSE(t *testing.T) {
 	t.Parallel()
-	release, ended := make(chan struct{}), make(chan error, 1)
-	close(release)
-	const lease = 5 * time.Millisecond
-	a, _, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended), textTool("plain", "P"))
-	a.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain"}}`, 200, "", nil)
-	if calls := la.calls(); len(calls) != 0 {
-		t.Errorf("a plain JSON answer took holds %+v", calls)
-	}
-	got := rest(t, rawEvents(t, a.do("POST", stepCall, nil)))
-	<-ended
-	if last := got[len(got)-1]; last.data != stepReply {
-		t.Errorf("last event %+v, want the answer", last)
-	}
-	time.Sleep(6 * lease) // time for renewals that should not come
-	calls := la.calls()
-	if len(calls) == 0 {
-		t.Error("the SSE answer was never held")
-	}
-	for _, c := range calls {
-		if c.afterEnd {
-			t.Errorf("hold %+v renewed after the stream's end", c)
+	synctest.Test(t, func(t *testing.T) {
+		release, ended := make(chan struct{}), make(chan error, 1)
+		close(release)
+		const lease = 5 * time.Millisecond
+		a, _, la, _ := holdPair(t, wire.Rev20251125, lease, stepTool(release, ended), textTool("plain", "P"))
+		a.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain"}}`, 200, "", nil)
+		if calls := la.calls(); len(calls) != 0 {
+			t.Errorf("a plain JSON answer took holds %+v", calls)
 		}
-	}
+		got := rest(t, rawEvents(t, a.do("POST", stepCall, nil)))
+		<-ended
+		if last := got[len(got)-1]; last.data != stepReply {
+			t.Errorf("last event %+v, want the answer", last)
+		}
+		time.Sleep(6 * lease) // time for renewals that should not come
+		synctest.Wait()
+		calls := la.calls()
+		if len(calls) == 0 {
+			t.Error("the SSE answer was never held")
+		}
+		for _, c := range calls {
+			if c.afterEnd {
+				t.Errorf("hold %+v renewed after the stream's end", c)
+			}
+		}
+	})
 }
 
 // TestHTTPHeldBeforeSeen: no event id of a call's stream reaches the
@@ -168,38 +175,40 @@ func TestHTTPHeldBeforeSeen(t *testing.T) {
 	t.Parallel()
 	for _, rev := range []wire.Revision{wire.Rev20250326, wire.Rev20250618, wire.Rev20251125} {
 		t.Run(string(rev), func(t *testing.T) {
-			release, ended := make(chan struct{}), make(chan error, 1)
-			close(release)
-			a, _, la, _ := holdPair(t, rev, time.Minute, stepTool(release, ended))
-			gate := make(chan struct{})
-			var once sync.Once
-			open := func() { once.Do(func() { close(gate) }) }
-			t.Cleanup(open) // before the servers close, should the test fail
-			la.mu.Lock()
-			la.gate = gate
-			la.mu.Unlock()
-			seen := make(chan sseEvent, 1)
-			go func() {
-				ev := rawEvents(t, a.do("POST", stepCall, nil))
-				seen <- <-ev
-				for range ev {
+			synctest.Test(t, func(t *testing.T) {
+				release, ended := make(chan struct{}), make(chan error, 1)
+				close(release)
+				a, _, la, _ := holdPair(t, rev, time.Minute, stepTool(release, ended))
+				gate := make(chan struct{})
+				var once sync.Once
+				open := func() { once.Do(func() { close(gate) }) }
+				t.Cleanup(open) // before the servers close, should the test fail
+				la.mu.Lock()
+				la.gate = gate
+				la.mu.Unlock()
+				seen := make(chan sseEvent, 1)
+				go func() {
+					ev := rawEvents(t, a.do("POST", stepCall, nil))
+					seen <- <-ev
+					for range ev {
+					}
+				}()
+				select {
+				case e := <-seen:
+					t.Fatalf("event %+v sent before the stream was held", e)
+				case <-time.After(50 * time.Millisecond):
 				}
-			}()
-			select {
-			case e := <-seen:
-				t.Fatalf("event %+v sent before the stream was held", e)
-			case <-time.After(50 * time.Millisecond):
-			}
-			open()
-			select {
-			case e := <-seen:
-				if e.id == "" {
-					t.Errorf("first event %+v without an id", e)
+				open()
+				select {
+				case e := <-seen:
+					if e.id == "" {
+						t.Errorf("first event %+v without an id", e)
+					}
+				case <-time.After(timeout):
+					t.Fatal("no event once the stream was held")
 				}
-			case <-time.After(timeout):
-				t.Fatal("no event once the stream was held")
-			}
-			<-ended
+				<-ended
+			})
 		})
 	}
 }

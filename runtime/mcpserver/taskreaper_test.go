@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/wire"
@@ -29,7 +30,8 @@ func blockingTask(started chan<- struct{}) mcprt.Tool {
 // reaperPair returns two replicas sharing tasks, sessions and a bus, the
 // first of which runs tasks but renews no lease, as when its process has
 // died; the session is initialized (2025-11-25) on the first and its GET
-// stream held by the second, whose events are returned.
+// stream held by the second, whose events are returned. They serve over
+// in-memory connections, so that the tests can run in synctest bubbles.
 func reaperPair(t *testing.T, lease time.Duration, tools ...mcprt.Tool) (a, b *httpClient, ra, rb *Server, ev <-chan string) {
 	t.Helper()
 	tasks, sessions, bus := mcpstore.NewMemoryTaskStore(), &mcpstore.MemorySessionStore{}, &mcpstore.MemoryBus{}
@@ -37,7 +39,7 @@ func reaperPair(t *testing.T, lease time.Duration, tools ...mcprt.Tool) (a, b *h
 	mk := func(name string, store mcpstore.TaskStore) (*httpClient, *Server) {
 		srv := New(id, tools...)
 		srv.Tasks, srv.Sessions, srv.Bus, srv.ReplicaID, srv.TaskLease = store, sessions, bus, name, lease
-		c := startHTTP(t, srv)
+		c := startMemHTTP(t, srv)
 		t.Cleanup(func() { srv.Close() })
 		return c, srv
 	}
@@ -86,83 +88,89 @@ func failedStatus(t *testing.T, ev, id string) {
 // replica; tasks/list then shows it failed.
 func TestReaperFailsDeadRunnersTask(t *testing.T) {
 	t.Parallel()
-	started := make(chan struct{}, 1)
-	a, b, _, rb, ev := reaperPair(t, 20*time.Millisecond, blockingTask(started))
-	id := startSlow(t, a, started)
-	failedStatus(t, nextOf(t, ev), id)
-	rb.AddTools(textTool("t", "T")) // after it on the same stream: nothing between
-	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
-	stored, err := rb.Tasks.Get(context.Background(), onlySession(rb).taskOwner, id)
-	if err != nil || stored.Status != mcpstore.TaskFailed || !strings.Contains(string(stored.Error), `"code":-32603`) {
-		t.Errorf("stored task %+v, %v; want failed with -32603", stored, err)
-	}
-	for _, c := range []*httpClient{a, b} {
-		body := readAll(t, c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tasks/list"}`, nil))
-		if !strings.Contains(body, `"taskId":"`+id+`","status":"failed"`) {
-			t.Errorf("tasks/list: %s, want the task failed", body)
+	synctest.Test(t, func(t *testing.T) {
+		started := make(chan struct{}, 1)
+		a, b, _, rb, ev := reaperPair(t, 20*time.Millisecond, blockingTask(started))
+		id := startSlow(t, a, started)
+		failedStatus(t, nextOf(t, ev), id)
+		rb.AddTools(textTool("t", "T")) // after it on the same stream: nothing between
+		nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+		stored, err := rb.Tasks.Get(context.Background(), onlySession(rb).taskOwner, id)
+		if err != nil || stored.Status != mcpstore.TaskFailed || !strings.Contains(string(stored.Error), `"code":-32603`) {
+			t.Errorf("stored task %+v, %v; want failed with -32603", stored, err)
 		}
-	}
+		for _, c := range []*httpClient{a, b} {
+			body := readAll(t, c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tasks/list"}`, nil))
+			if !strings.Contains(body, `"taskId":"`+id+`","status":"failed"`) {
+				t.Errorf("tasks/list: %s, want the task failed", body)
+			}
+		}
+	})
 }
 
 // TestReaperTellsOnce: replicas reaping the same lapsed task at once fail
 // it once, and the session is told once.
 func TestReaperTellsOnce(t *testing.T) {
 	t.Parallel()
-	started := make(chan struct{}, 1)
-	// An hour's lease: neither the renewals nor the reapers' own looks
-	// come in the test; the clock moves and the test makes them look.
-	a, _, ra, rb, ev := reaperPair(t, time.Hour, blockingTask(started))
-	var mu sync.Mutex
-	now := time.Now()
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	ra.now, rb.now = clock, clock
-	id := startSlow(t, a, started)
-	mu.Lock()
-	now = now.Add(3 * time.Hour)
-	mu.Unlock()
-	ctx := context.Background()
-	lapsed, err := rb.shared().Lapsed(ctx, clock(), 10)
-	if err != nil || len(lapsed) != 1 || lapsed[0].ID != id {
-		t.Fatalf("Lapsed = %v, %v; want the task", lapsed, err)
-	}
-	// Both replicas found it lapsed before either failed it.
-	var reapers sync.WaitGroup
-	for _, srv := range []*Server{ra, rb, ra, rb} {
-		reapers.Go(func() {
-			if got, err := srv.reap(ctx, srv.shared(), lapsed[0]); err != nil || got.Status != mcpstore.TaskFailed {
-				t.Errorf("reap: %+v, %v", got, err)
-			}
-		})
-	}
-	reapers.Wait()
-	if again, _ := rb.shared().Lapsed(ctx, clock(), 10); len(again) != 0 {
-		t.Errorf("Lapsed after the reap = %v, want none", again)
-	}
-	rb.AddTools(textTool("t", "T"))
-	failedStatus(t, nextOf(t, ev), id)
-	nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	synctest.Test(t, func(t *testing.T) {
+		started := make(chan struct{}, 1)
+		// An hour's lease: neither the renewals nor the reapers' own looks
+		// come in the test; the clock moves and the test makes them look.
+		a, _, ra, rb, ev := reaperPair(t, time.Hour, blockingTask(started))
+		var mu sync.Mutex
+		now := time.Now()
+		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		ra.now, rb.now = clock, clock
+		id := startSlow(t, a, started)
+		mu.Lock()
+		now = now.Add(3 * time.Hour)
+		mu.Unlock()
+		ctx := context.Background()
+		lapsed, err := rb.shared().Lapsed(ctx, clock(), 10)
+		if err != nil || len(lapsed) != 1 || lapsed[0].ID != id {
+			t.Fatalf("Lapsed = %v, %v; want the task", lapsed, err)
+		}
+		// Both replicas found it lapsed before either failed it.
+		var reapers sync.WaitGroup
+		for _, srv := range []*Server{ra, rb, ra, rb} {
+			reapers.Go(func() {
+				if got, err := srv.reap(ctx, srv.shared(), lapsed[0]); err != nil || got.Status != mcpstore.TaskFailed {
+					t.Errorf("reap: %+v, %v", got, err)
+				}
+			})
+		}
+		reapers.Wait()
+		if again, _ := rb.shared().Lapsed(ctx, clock(), 10); len(again) != 0 {
+			t.Errorf("Lapsed after the reap = %v, want none", again)
+		}
+		rb.AddTools(textTool("t", "T"))
+		failedStatus(t, nextOf(t, ev), id)
+		nextEvent(t, ev, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	})
 }
 
 // TestTasksListReapsLapsed: tasks/list shows failed a task whose lease
 // lapsed, as tasks/get does, rather than working until its TTL.
 func TestTasksListReapsLapsed(t *testing.T) {
 	t.Parallel()
-	started := make(chan struct{}, 1)
-	srv := taskServer(blockingTask(started))
-	srv.TaskLease = time.Hour // no renewal comes in the test
-	var mu sync.Mutex
-	now := time.Now()
-	srv.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := startHTTP(t, srv)
-	c.initialize(wire.Rev20251125, `{}`)
-	id := startSlow(t, c, started)
-	mu.Lock()
-	now = now.Add(3 * time.Hour)
-	mu.Unlock()
-	body := readAll(t, c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tasks/list"}`, nil))
-	if !strings.Contains(body, `"taskId":"`+id+`","status":"failed"`) {
-		t.Errorf("tasks/list: %s, want the task failed", body)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		started := make(chan struct{}, 1)
+		srv := taskServer(blockingTask(started))
+		srv.TaskLease = time.Hour // no renewal comes in the test
+		var mu sync.Mutex
+		now := time.Now()
+		srv.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		c := startMemHTTP(t, srv)
+		c.initialize(wire.Rev20251125, `{}`)
+		id := startSlow(t, c, started)
+		mu.Lock()
+		now = now.Add(3 * time.Hour)
+		mu.Unlock()
+		body := readAll(t, c.do(http.MethodPost, `{"jsonrpc":"2.0","id":2,"method":"tasks/list"}`, nil))
+		if !strings.Contains(body, `"taskId":"`+id+`","status":"failed"`) {
+			t.Errorf("tasks/list: %s, want the task failed", body)
+		}
+	})
 }
 
 // TestReaperRunsOnlyForSharedStores: a server keeping its tasks in the
