@@ -82,7 +82,7 @@ type startRedis func(t *testing.T) redisServer
 
 // redisSetups are the set-ups every replicas test runs on: one
 // redis-server, and a Redis Cluster of three primaries with one replica
-// each (skipped under -short).
+// each.
 var redisSetups = []struct {
 	name  string
 	start startRedis
@@ -106,7 +106,17 @@ func onEachRedis(t *testing.T, test func(t *testing.T, redis startRedis)) {
 	}
 }
 
+// skipShort skips an end-to-end test under -short, as the edit loop of
+// docs/testing.md runs: each test here runs a real Redis, and a cluster
+// builds the server's program and runs it three times.
+func skipShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end test, left out of -short")
+	}
+}
+
 func newCluster(t *testing.T, n int, redis startRedis) *cluster {
+	skipShort(t)
 	rs := redis(t) // first: it may skip t
 	c := &cluster{t: t, bin: buildServer(t), redis: rs, key: hex.EncodeToString(bytes.Repeat([]byte{7}, 32))}
 	for range n {

@@ -19,6 +19,7 @@ import (
 // proof replayed on the other replica is refused, a nonce from one is
 // taken by the other.
 func TestDPoPReplicas(t *testing.T) {
+	skipShort(t)
 	r := redistest.Start(t)
 	authtest.RunReplicas(t, func(f *authtest.Fixture) (http.Handler, http.Handler) {
 		return dpopReplica(t, f, r), dpopReplica(t, f, r)
@@ -28,6 +29,7 @@ func TestDPoPReplicas(t *testing.T) {
 // TestDPoPReplayCacheOnRedis runs the replay cache contract on
 // redis-server, whose entries expire in real time.
 func TestDPoPReplayCacheOnRedis(t *testing.T) {
+	skipShort(t)
 	r := redistest.Start(t)
 	b, err := mcpredis.Open(context.Background(), r.URL())
 	if err != nil {

@@ -78,6 +78,7 @@ func delayed(dst io.Writer, src io.Reader, delay time.Duration) {
 // brings the invalidation late (150 ms each way, here): without the wait
 // of a change, that replica would serve the copy it read before.
 func TestSessionCacheChangesSeenEverywhere(t *testing.T) {
+	skipShort(t)
 	rs := redistest.Start(t)
 	ctx := context.Background()
 	const ttl, delay = 500 * time.Millisecond, 150 * time.Millisecond
