@@ -149,9 +149,9 @@ func TestTaskOverHTTP(t *testing.T) {
 // are cancelled, a third expire; then no goroutine is left and the store
 // is empty.
 func TestThousandTasks(t *testing.T) {
+	// Not parallel: it counts the process's goroutines and live heap,
+	// which tests running at once would change.
 	synctest.Test(t, func(t *testing.T) {
-		// Not parallel: it counts the process's goroutines and live heap,
-		// which tests running at once would change.
 		if testing.Short() {
 			t.Skip("a load test")
 		}
