@@ -35,6 +35,9 @@ type EventLog struct {
 
 	b    *Backend
 	idle time.Duration // the session idle timeout; streams live twice as long
+	// block is how long one XREAD of Follow waits; zero means followBlock.
+	// Tests on miniredis, whose clock they move, shorten it.
+	block time.Duration
 }
 
 var _ mcpstore.EventLog = (*EventLog)(nil)
@@ -227,7 +230,11 @@ func (l *EventLog) Follow(ctx context.Context, session, stream, after string, fn
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		read, err := c.Do(ctx, c.B().Xread().Count(256).Block(followBlock.Milliseconds()).
+		block := followBlock
+		if l.block > 0 {
+			block = l.block
+		}
+		read, err := c.Do(ctx, c.B().Xread().Count(256).Block(block.Milliseconds()).
 			Streams().Key(key).Id(last).Build()).AsXRead()
 		if rueidis.IsRedisNil(err) {
 			// Nothing new: is the stream still there, and its writer?
