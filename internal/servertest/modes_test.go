@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,7 +48,15 @@ type mode struct {
 	// (mcp-go does once there is something, the built-in server when
 	// there is something or notifications are on).
 	emptyCapability bool
+	// oneStdio: the SDK's stdio server keeps its session in a package
+	// variable, shared by every server of the process (mcp-go's
+	// stdioSessionInstance), so that the path's subtests run one at a
+	// time, though beside the other paths'.
+	oneStdio bool
 }
+
+// stdioMu is held by the subtest of a oneStdio path while it runs.
+var stdioMu sync.Mutex
 
 // pathServer is a server of one path, as the suite drives it.
 type pathServer interface {
@@ -113,7 +122,7 @@ var (
 		},
 		own:       func() pathServer { return mcpgoServer{server.NewMCPServer("t", "1")} },
 		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
-		listResources: servertest.ByName, sorted: true,
+		listResources: servertest.ByName, sorted: true, oneStdio: true,
 	}
 	modes = []*mode{builtinMode, gosdkMode, mcpgoMode}
 	// mcpgoOwnMode is mcp-go's server made by its caller with the SDK's
@@ -134,7 +143,7 @@ var (
 			return mcpgoServer{s}
 		},
 		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
-		listResources: servertest.ByName, sorted: true,
+		listResources: servertest.ByName, sorted: true, oneStdio: true,
 	}
 )
 
@@ -170,6 +179,10 @@ func run(t *testing.T, f func(t *testing.T, m *mode), opts ...any) {
 		t.Run(m.name, func(t *testing.T) {
 			if parallel {
 				t.Parallel()
+			}
+			if m.oneStdio {
+				stdioMu.Lock()
+				t.Cleanup(stdioMu.Unlock)
 			}
 			f(t, m)
 		})

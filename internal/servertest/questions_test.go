@@ -177,6 +177,8 @@ func TestQuestionsOn2026(t *testing.T) {
 // the handler run again from the start for each answer.
 func TestQuestionsOn2026Raw(t *testing.T) {
 	var want []string // the input requests of the built-in server, in order
+	// Not parallel: each path compares with what the built-in server's
+	// subtest, which runs first, recorded.
 	run(t, func(t *testing.T, m *mode) {
 		s := new(stepper)
 		srv := m.new(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true, EnableSampling: true}, s.tool())
@@ -209,7 +211,7 @@ func TestQuestionsOn2026Raw(t *testing.T) {
 		if d := cmp.Diff(s.wantRuns("2026-07-28"), s.runs); d != "" {
 			t.Errorf("the handler's runs (-want +got):\n%s", d)
 		}
-	})
+	}, notParallel{})
 }
 
 // TestPromptsAndReadsAskOn2026: a prompt asks on 2026-07-28 on every
