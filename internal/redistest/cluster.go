@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -37,7 +36,7 @@ type Cluster struct {
 // node is one redis-server of a cluster.
 type node struct {
 	port, bus int
-	cmd       *exec.Cmd
+	p         *proc
 }
 
 func (n *node) addr() string { return "127.0.0.1:" + strconv.Itoa(n.port) }
@@ -65,13 +64,18 @@ func StartCluster(t testing.TB) *Cluster {
 	c := &Cluster{t: t, dir: t.TempDir()}
 	t.Cleanup(c.Stop)
 	for range 6 {
-		c.nodes = append(c.nodes, &node{port: freePort(t), bus: freePort(t)})
-	}
-	for _, n := range c.nodes {
-		c.run(n)
-	}
-	for _, n := range c.nodes {
-		c.waitFor(n, func() bool { return answers(n.addr()) }, "to answer")
+		n := &node{}
+		c.nodes = append(c.nodes, n)
+		for attempt := 1; ; attempt++ {
+			n.port, n.bus = freePort(t), freePort(t)
+			err := c.start(n)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, errPortTaken) || attempt == portAttempts {
+				t.Fatal(err)
+			}
+		}
 	}
 	args := []string{"--cluster", "create"}
 	args = append(args, c.Addrs()...)
@@ -85,21 +89,27 @@ func StartCluster(t testing.TB) *Cluster {
 	return c
 }
 
-// run starts node n's redis-server, with its node file in the cluster's
-// directory so that a restart keeps its place in the cluster.
-func (c *Cluster) run(n *node) {
-	c.t.Helper()
-	p := strconv.Itoa(n.port)
-	n.cmd = exec.Command("redis-server", "--bind", "127.0.0.1", "--port", p,
+// start starts node n's redis-server, with its node file in the
+// cluster's directory so that a restart keeps its place in the cluster,
+// and waits until it answers.
+func (c *Cluster) start(n *node) error {
+	port := strconv.Itoa(n.port)
+	p, err := startProc("--bind", "127.0.0.1", "--port", port,
 		"--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(n.bus),
-		"--cluster-config-file", filepath.Join(c.dir, "nodes-"+p+".conf"),
+		"--cluster-config-file", filepath.Join(c.dir, "nodes-"+port+".conf"),
 		"--cluster-node-timeout", strconv.Itoa(int(NodeTimeout/time.Millisecond)),
 		"--cluster-replica-validity-factor", "0",
 		"--repl-diskless-sync-delay", "0",
 		"--dir", c.dir, "--save", "", "--appendonly", "no")
-	if err := n.cmd.Start(); err != nil {
-		c.t.Fatal(err)
+	if err != nil {
+		return err
 	}
+	if err := p.waitReady(n.addr(), clusterWait); err != nil {
+		p.kill()
+		return err
+	}
+	n.p = p
+	return nil
 }
 
 // waitFor waits until ok holds, failing the test after clusterWait.
@@ -142,7 +152,7 @@ func (c *Cluster) waitSynced(nodes []*node) {
 func (c *Cluster) Addrs() []string {
 	var addrs []string
 	for _, n := range c.nodes {
-		if n.cmd != nil {
+		if n.p != nil {
 			addrs = append(addrs, n.addr())
 		}
 	}
@@ -168,10 +178,9 @@ func (c *Cluster) URL() string {
 // Stop kills every node by its PID and waits for it to exit.
 func (c *Cluster) Stop() {
 	for _, n := range c.nodes {
-		if n.cmd != nil && n.cmd.Process != nil {
-			n.cmd.Process.Kill()
-			n.cmd.Wait()
-			n.cmd = nil
+		if n.p != nil {
+			n.p.kill()
+			n.p = nil
 		}
 	}
 }
@@ -181,15 +190,12 @@ func (c *Cluster) Stop() {
 // cluster_state:ok.
 func (c *Cluster) Restart() {
 	c.t.Helper()
-	var restarted []*node
 	for _, n := range c.nodes {
-		if n.cmd == nil {
-			c.run(n)
-			restarted = append(restarted, n)
+		if n.p == nil {
+			if err := c.start(n); err != nil {
+				c.t.Fatal(err)
+			}
 		}
-	}
-	for _, n := range restarted {
-		c.waitFor(n, func() bool { return answers(n.addr()) }, "to answer")
 	}
 	c.waitOK(c.nodes)
 	c.waitSynced(c.nodes)
@@ -206,13 +212,12 @@ func (c *Cluster) KillPrimary(key string) (string, time.Duration) {
 	if primary == nil {
 		c.t.Fatalf("no primary holds slot %d", s)
 	}
-	primary.cmd.Process.Signal(syscall.SIGKILL)
-	primary.cmd.Wait()
-	primary.cmd = nil
+	primary.p.kill()
+	primary.p = nil
 	killed := time.Now()
 	var rest []*node
 	for _, n := range c.nodes {
-		if n.cmd != nil {
+		if n.p != nil {
 			rest = append(rest, n)
 		}
 	}
@@ -252,7 +257,7 @@ func (c *Cluster) slot(key string) int {
 // node, names as the primary of slot, or nil.
 func (c *Cluster) primaryOf(slot int) *node {
 	for _, asked := range c.nodes {
-		if asked.cmd == nil {
+		if asked.p == nil {
 			continue
 		}
 		out, err := Command(asked.addr(), "CLUSTER", "NODES")

@@ -7,6 +7,7 @@ package redistest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -24,7 +25,7 @@ const startWait = 20 * time.Second
 type Server struct {
 	t    testing.TB
 	port int
-	cmd  *exec.Cmd
+	p    *proc
 }
 
 // Start starts redis-server and stops it when t ends. It skips t when
@@ -37,11 +38,23 @@ func Start(t testing.TB) *Server {
 		}
 		t.Skip("redis-server is not on PATH: install it to run this test (under CI=true its absence fails)")
 	}
-	s := &Server{t: t, port: freePort(t)}
-	s.Restart()
+	s := &Server{t: t}
 	t.Cleanup(s.Stop)
-	return s
+	for attempt := 1; ; attempt++ {
+		s.port = freePort(t)
+		err := s.start()
+		if err == nil {
+			return s
+		}
+		if !errors.Is(err, errPortTaken) || attempt == portAttempts {
+			t.Fatal(err)
+		}
+	}
 }
+
+// portAttempts is how many free ports a server tries before its test
+// fails.
+const portAttempts = 5
 
 // freePort returns a loopback port nothing listens on.
 func freePort(t testing.TB) int {
@@ -68,18 +81,24 @@ func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 // waits until it answers PING.
 func (s *Server) Restart() {
 	s.t.Helper()
-	s.cmd = exec.Command("redis-server", "--bind", "127.0.0.1", "--port", strconv.Itoa(s.port),
-		"--save", "", "--appendonly", "no")
-	if err := s.cmd.Start(); err != nil {
+	if err := s.start(); err != nil {
 		s.t.Fatal(err)
 	}
-	deadline := time.Now().Add(startWait)
-	for !s.answers() {
-		if time.Now().After(deadline) {
-			s.t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
+}
+
+// start starts redis-server on s.port and waits until it answers.
+func (s *Server) start() error {
+	p, err := startProc("--bind", "127.0.0.1", "--port", strconv.Itoa(s.port),
+		"--save", "", "--appendonly", "no")
+	if err != nil {
+		return err
 	}
+	if err := p.waitReady(s.Addr(), startWait); err != nil {
+		p.kill()
+		return err
+	}
+	s.p = p
+	return nil
 }
 
 // answers reports whether the server answers PING.
@@ -99,9 +118,8 @@ func answers(addr string) bool {
 
 // Stop kills the server by its PID and waits for it to exit.
 func (s *Server) Stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Kill()
-		s.cmd.Wait()
-		s.cmd = nil
+	if s.p != nil {
+		s.p.kill()
+		s.p = nil
 	}
 }

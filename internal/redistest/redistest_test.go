@@ -1,6 +1,7 @@
 package redistest
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -65,5 +66,21 @@ func TestCluster(t *testing.T) {
 	}
 	if !strings.HasPrefix(c.URL(), "redis://"+c.Addrs()[0]+"/0?addr=") || strings.Count(c.URL(), "addr=") != 5 {
 		t.Errorf("URL %s", c.URL())
+	}
+}
+
+// TestPortTaken: a server whose port another process holds fails to
+// start with errPortTaken, which Start answers with another port, and
+// does not take the other process's answers for its own.
+func TestPortTaken(t *testing.T) {
+	t.Parallel()
+	other := Start(t)
+	s := &Server{t: t, port: other.port}
+	err := s.start()
+	if !errors.Is(err, errPortTaken) {
+		t.Fatalf("start on a taken port: %v, want errPortTaken", err)
+	}
+	if s.p != nil {
+		t.Error("a server that did not start is kept")
 	}
 }
