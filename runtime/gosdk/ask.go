@@ -3,8 +3,6 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,61 +30,43 @@ func SetStateKeys(s *mcp.Server, keys ...[]byte) {
 // sealer returns the sealer of reg's request states.
 func (r *registry) sealer() *mrtr.Sealer { return r.keys.Sealer() }
 
-// round is one run of a handler on 2026-07-28: what it asks, and the
-// request it serves, to which the request state is bound.
-type round struct {
-	reg                     *registry
-	ask                     *mrtr.Asker
-	method, name, principal string
-}
-
 // startRound starts the run of a handler for c's request of method about
 // name, with the answers of the earlier rounds (state) and those of the
 // retry (responses), and has c ask through it. A state this server did
 // not seal for the request is invalid params.
-func (r *registry) startRound(ctx context.Context, c *caller, method, name, state string, responses mcp.InputResponseMap) (*round, error) {
-	raw := make(map[string]json.RawMessage, len(responses))
-	for k, v := range responses {
-		js, err := json.Marshal(v)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid params: inputResponses[%q]: %v", k, err)}
-		}
-		raw[k] = js
-	}
-	principal := mrtr.Principal(ctx)
-	answers, err := r.sealer().Answers(state, raw, method, name, principal, time.Now())
+func (r *registry) startRound(ctx context.Context, c *caller, method, name, state string, responses mcp.InputResponseMap) (*mrtr.Run, error) {
+	rd, err := mrtr.StartRun(ctx, r.sealer(), method, name, state, responses, c.Client().Capabilities, c.sw.elicitation, c.sw.sampling)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + mrtr.BadStateText}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 	}
-	rd := &round{reg: r, method: method, name: name, principal: principal,
-		ask: mrtr.NewAsker(answers, c.Client().Capabilities, c.sw.elicitation, c.sw.sampling)}
-	c.ask = rd.ask
+	c.ask = rd.Ask
 	return rd, nil
 }
 
-// end ends the run: the questions still open as go-sdk's input requests,
-// with the request state of the next round; or the error of the request:
-// an answer that was no valid result is invalid params, and a run that
-// failed with the error of a question it could not ask (failed: one
-// matching mcprt.ErrNotSupported) is MissingRequiredClientCapability
-// when the client did not declare what it asked. All nil: the run's own
-// result stands.
-func (rd *round) end(failed bool) (mcp.InputRequestMap, string, error) {
-	o := rd.ask.Outcome()
-	switch {
-	case o.Bad != nil:
+// endRound ends the run: the questions still open as go-sdk's input
+// requests, with the request state of the next round; or the error of the
+// request: an answer that was no valid result is invalid params, and a run
+// that failed with the error of a question it could not ask (failed: one
+// matching mcprt.ErrNotSupported) is MissingRequiredClientCapability when
+// the client did not declare what it asked. All nil: the run's own result
+// stands.
+func endRound(rd *mrtr.Run, failed bool) (mcp.InputRequestMap, string, error) {
+	o := rd.Ask.Outcome()
+	if o.Bad != nil {
 		return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + o.Bad.Error()}
-	case len(o.Pending) > 0:
-		reqs := make(mcp.InputRequestMap, len(o.Pending))
-		for _, q := range o.Pending {
+	}
+	if qs, state := rd.Next(o); len(qs) > 0 {
+		reqs := make(mcp.InputRequestMap, len(qs))
+		for _, q := range qs {
 			ir, err := inputRequest(q)
 			if err != nil {
 				return nil, "", err
 			}
 			reqs[q.Key] = ir
 		}
-		return reqs, rd.reg.sealer().Issue(rd.method, rd.name, rd.principal, o.Used, time.Now()), nil
-	case o.Missing != "" && failed:
+		return reqs, state, nil
+	}
+	if o.Missing != "" && failed {
 		return nil, "", &jsonrpc.Error{Code: wire.CodeMissingCapability, Message: wire.MissingCapabilityMessage(o.Missing), Data: wire.MissingCapabilityData(o.Missing)}
 	}
 	return nil, "", nil

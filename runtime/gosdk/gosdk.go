@@ -189,7 +189,7 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := newCaller(req.Session, req, req.Params, reg.sw, rev)
-		var rd *round
+		var rd *mrtr.Run
 		if rev.Stateless() {
 			var err error
 			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, req.Params.RequestState, req.Params.InputResponses); err != nil {
@@ -199,9 +199,9 @@ func handler(t *mcprt.Tool, reg *registry) mcp.ToolHandler {
 		res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, c), reg.logger(), t, req.Params.Arguments)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
-				rd.ask.RequirePages(res.Err)
+				rd.Ask.RequirePages(res.Err)
 			}
-			switch reqs, state, err := rd.end(res.IsError && mrtr.CouldNotAsk(res.Err)); {
+			switch reqs, state, err := endRound(rd, res.IsError && mrtr.CouldNotAsk(res.Err)); {
 			case err != nil:
 				return nil, err
 			case reqs != nil:

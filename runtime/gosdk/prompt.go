@@ -47,7 +47,7 @@ func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		rev := revision(req.ProtocolVersion())
 		c := newCaller(req.Session, req, req.Params, reg.sw, rev)
-		var rd *round
+		var rd *mrtr.Run
 		if rev.Stateless() {
 			var err error
 			if rd, err = reg.startRound(ctx, c, "prompts/get", req.Params.Name, req.Params.RequestState, req.Params.InputResponses); err != nil {
@@ -57,9 +57,9 @@ func promptHandler(p *mcprt.Prompt, reg *registry) mcp.PromptHandler {
 		res, err := wire.RenderPrompt(mcprt.WithCaller(ctx, c), reg.logger(), p, req.Params.Arguments)
 		if rd != nil {
 			if err != nil {
-				rd.ask.RequirePages(err)
+				rd.Ask.RequirePages(err)
 			}
-			switch reqs, state, rerr := rd.end(mrtr.CouldNotAsk(err)); {
+			switch reqs, state, rerr := endRound(rd, mrtr.CouldNotAsk(err)); {
 			case rerr != nil:
 				return nil, rerr
 			case reqs != nil:

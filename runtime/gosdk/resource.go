@@ -97,7 +97,7 @@ func templateHandler(reg *registry) mcp.ResourceHandler {
 func (reg *registry) read(ctx context.Context, req *mcp.ReadResourceRequest, read func(context.Context, string) ([]mcprt.ResourceContents, *mcprt.Resource, error)) (*mcp.ReadResourceResult, error) {
 	uri, rev := req.Params.URI, revision(req.ProtocolVersion())
 	c := newCaller(req.Session, req, req.Params, reg.sw, rev)
-	var rd *round
+	var rd *mrtr.Run
 	if rev.Stateless() {
 		var err error
 		if rd, err = reg.startRound(ctx, c, "resources/read", uri, req.Params.RequestState, req.Params.InputResponses); err != nil {
@@ -107,9 +107,9 @@ func (reg *registry) read(ctx context.Context, req *mcp.ReadResourceRequest, rea
 	contents, r, err := read(mcprt.WithCaller(ctx, c), uri)
 	if rd != nil {
 		if err != nil {
-			rd.ask.RequirePages(err)
+			rd.Ask.RequirePages(err)
 		}
-		switch reqs, state, rerr := rd.end(mrtr.CouldNotAsk(err)); {
+		switch reqs, state, rerr := endRound(rd, mrtr.CouldNotAsk(err)); {
 		case rerr != nil:
 			return nil, rerr
 		case reqs != nil:

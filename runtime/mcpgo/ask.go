@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -35,61 +33,43 @@ func SetStateKeys(s *server.MCPServer, keys ...[]byte) {
 // sealer returns the sealer of reg's request states.
 func (r *registry) sealer() *mrtr.Sealer { return r.keys.Sealer() }
 
-// round is one run of a handler on 2026-07-28: what it asks, and the
-// request it serves, to which the request state is bound.
-type round struct {
-	reg                     *registry
-	ask                     *mrtr.Asker
-	method, name, principal string
-}
-
 // startRound starts the run of a handler for c's request of method about
 // name, with the answers of the earlier rounds (the request state of mt)
 // and those of the retry, and has c ask through it. mcp-go answers the
 // error of a state this server did not seal as an internal error.
-func (r *registry) startRound(ctx context.Context, c *caller, method, name string, mt *mcp.MultiRoundTripParams) (*round, error) {
-	raw := make(map[string]json.RawMessage, len(mt.InputResponses))
-	for k, v := range mt.InputResponses {
-		js, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("invalid params: inputResponses[%q]: %v", k, err)
-		}
-		raw[k] = js
-	}
-	principal := mrtr.Principal(ctx)
-	answers, err := r.sealer().Answers(mt.RequestState, raw, method, name, principal, time.Now())
+func (r *registry) startRound(ctx context.Context, c *caller, method, name string, mt *mcp.MultiRoundTripParams) (*mrtr.Run, error) {
+	rd, err := mrtr.StartRun(ctx, r.sealer(), method, name, mt.RequestState, mt.InputResponses, c.Client().Capabilities, c.sw.elicitation, c.sw.sampling)
 	if err != nil {
-		return nil, errors.New("invalid params: " + mrtr.BadStateText)
+		return nil, errors.New("invalid params: " + err.Error())
 	}
-	rd := &round{reg: r, method: method, name: name, principal: principal,
-		ask: mrtr.NewAsker(answers, c.Client().Capabilities, c.sw.elicitation, c.sw.sampling)}
-	c.ask = rd.ask
+	c.ask = rd.Ask
 	return rd, nil
 }
 
-// end ends the run: the questions still open as mcp-go's input requests,
-// with the request state of the next round; or the error of an answer
-// that was no valid result, which mcp-go answers as an internal error.
-// Both nil: the run's own result stands. mcp-go has no way for a handler
-// to answer MissingRequiredClientCapability, so a run that failed for want
-// of a capability stays a failure of its own.
-func (rd *round) end() (mcp.InputRequests, string, error) {
-	o := rd.ask.Outcome()
-	switch {
-	case o.Bad != nil:
+// endRound ends the run: the questions still open as mcp-go's input
+// requests, with the request state of the next round; or the error of an
+// answer that was no valid result, which mcp-go answers as an internal
+// error. Both nil: the run's own result stands. mcp-go has no way for a
+// handler to answer MissingRequiredClientCapability, so a run that failed
+// for want of a capability stays a failure of its own.
+func endRound(rd *mrtr.Run) (mcp.InputRequests, string, error) {
+	o := rd.Ask.Outcome()
+	if o.Bad != nil {
 		return nil, "", errors.New("invalid params: " + o.Bad.Error())
-	case len(o.Pending) > 0:
-		reqs := make(mcp.InputRequests, len(o.Pending))
-		for _, q := range o.Pending {
-			ir, err := inputRequest(q)
-			if err != nil {
-				return nil, "", err
-			}
-			reqs[q.Key] = ir
-		}
-		return reqs, rd.reg.sealer().Issue(rd.method, rd.name, rd.principal, o.Used, time.Now()), nil
 	}
-	return nil, "", nil
+	qs, state := rd.Next(o)
+	if len(qs) == 0 {
+		return nil, "", nil
+	}
+	reqs := make(mcp.InputRequests, len(qs))
+	for _, q := range qs {
+		ir, err := inputRequest(q)
+		if err != nil {
+			return nil, "", err
+		}
+		reqs[q.Key] = ir
+	}
+	return reqs, state, nil
 }
 
 // inputRequest maps a question onto mcp-go's types. A requested schema

@@ -40,6 +40,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -193,7 +194,7 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		if runsAsTask(taskSupport, &req) {
 			return reg.tasks.runTask(mcprt.WithCaller(ctx, c), &req, &t, args, reg.listRevision(rev), reg.mask.Load(), reg.logger())
 		}
-		var rd *round
+		var rd *mrtr.Run
 		if rev.Stateless() {
 			if rd, err = reg.startRound(ctx, c, "tools/call", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
 				return nil, err
@@ -203,9 +204,9 @@ func handler(s *server.MCPServer, reg *registry, t mcprt.Tool, taskSupport bool)
 		c.notes.flush(ctx)
 		if rd != nil {
 			if res.IsError && res.Err != nil {
-				rd.ask.RequirePages(res.Err)
+				rd.Ask.RequirePages(res.Err)
 			}
-			switch reqs, state, err := rd.end(); {
+			switch reqs, state, err := endRound(rd); {
 			case err != nil:
 				return nil, err
 			case reqs != nil:

@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpgen/mcpgen/internal/mrtr"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -53,7 +54,7 @@ func promptDescriptor(p *mcprt.Prompt, rev wire.Revision) mcp.Prompt {
 func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.PromptHandlerFunc {
 	return func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		c := newCaller(ctx, s, reg.sw, req.Params.Meta)
-		var rd *round
+		var rd *mrtr.Run
 		if c.rev.Stateless() {
 			var err error
 			if rd, err = reg.startRound(ctx, c, "prompts/get", req.Params.Name, &req.Params.MultiRoundTripParams); err != nil {
@@ -64,9 +65,9 @@ func promptHandler(s *server.MCPServer, p *mcprt.Prompt, reg *registry) server.P
 		c.notes.flush(ctx)
 		if rd != nil {
 			if err != nil {
-				rd.ask.RequirePages(err)
+				rd.Ask.RequirePages(err)
 			}
-			switch reqs, state, rerr := rd.end(); {
+			switch reqs, state, rerr := endRound(rd); {
 			case rerr != nil:
 				return nil, rerr
 			case reqs != nil:
