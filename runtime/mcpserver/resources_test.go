@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -45,7 +46,7 @@ func resourceServer(id mcprt.Identity) *Server {
 		textResource("test://static-text", "This is the content of the static text resource."),
 		mcprt.Resource{URI: "test://static-binary", Name: "static-binary", MIMEType: "image/png",
 			Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
-				return []mcprt.ResourceContents{{Blob: pngBytes()}}, nil
+				return []mcprt.ResourceContents{{Blob: fixture.PNGBytes()}}, nil
 			}},
 		mcprt.Resource{URI: "test://config", Name: "config", MIMEType: "application/json",
 			Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
@@ -77,7 +78,7 @@ func TestResourcesRead(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, uri, contents string }{
 		{"text", "test://static-text", `[{"uri":"test://static-text","mimeType":"text/plain","text":"This is the content of the static text resource."}]`},
-		{"blob", "test://static-binary", `[{"uri":"test://static-binary","mimeType":"image/png","blob":"` + pngPixel + `"}]`},
+		{"blob", "test://static-binary", `[{"uri":"test://static-binary","mimeType":"image/png","blob":"` + fixture.PNGPixel + `"}]`},
 		{"json text", "test://config", `[{"uri":"test://config","mimeType":"application/json","text":"{\"debug\":true,\"level\":\"\u003chigh\u003e\"}"}]`},
 		{"several contents", "test://dir", `[{"uri":"test://dir/a.txt","mimeType":"text/plain","text":"A"},{"uri":"test://dir/b.bin","blob":"AA==","_meta":{"k":1}}]`},
 		{"template", "test://template/123/data", `[{"uri":"test://template/123/data","mimeType":"application/json","text":"{\"id\":\"123\",\"templateTest\":true}"}]`},
