@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -102,7 +100,7 @@ func TestResourcesRead(t *testing.T) {
 func TestResourcesReadErrors(t *testing.T) {
 	t.Parallel()
 	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
-	srv.AddResources(itemsTemplate)
+	srv.AddResources(fixture.ItemsTemplate)
 	logs := captureLog(srv)
 	notFound := func(code int, uri string) string {
 		return fmt.Sprintf(`"error":{"code":%d,"message":"Resource not found","data":{"uri":%q}}`, code, uri)
@@ -156,20 +154,6 @@ func TestResourcesReadErrors(t *testing.T) {
 		}
 	}
 }
-
-// itemsTemplate reads test://items/{n} as generated code does: a
-// variable that does not parse is mcpimpl.NotFound, saying why.
-var itemsTemplate = mcprt.Resource{URI: "test://items/{n}", Name: "items",
-	Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
-		n, ok := strings.CutPrefix(uri, "test://items/")
-		if !ok {
-			return nil, mcprt.ErrNotFound
-		}
-		if _, err := strconv.Atoi(n); err != nil {
-			return nil, mcpimpl.NotFound(fmt.Errorf("n: %s is not an integer", n))
-		}
-		return []mcprt.ResourceContents{{Text: n}}, nil
-	}}
 
 // TestResourcesReadOrder checks that the static resource of the exact URI
 // answers before any template, and that templates are asked in the order
