@@ -1,6 +1,9 @@
 // Package pricing holds the tool of the reference request of the
 // benchmarks: bulk_price_update, annotated for mcpgen, and the same input
-// types the SDK paths decode into.
+// types the SDK paths decode into. It is the one owner of those types:
+// the benchmarks, the adapters' tests and the decoder fuzzing of
+// internal/difftest import them. examples/basics writes its own copy, so
+// that the example reads on its own.
 package pricing
 
 import (

@@ -13,28 +13,12 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { args, check, finish } from "../harness.mjs";
 
-const [server, workdir] = process.argv.slice(2);
-if (!server || !workdir) {
-  console.error("usage: node check.mjs PATH_TO_KB_SERVER WORKDIR");
-  process.exit(2);
-}
+const [server, workdir] = args("node check.mjs PATH_TO_KB_SERVER WORKDIR", 2);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, "node_modules", ".bin");
 const inspector = path.join(bin, "mcp-inspector");
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
 
 // inspect runs the Inspector's CLI with this Node (22, from the node
 // package; the Inspector needs it) first on PATH, and returns its JSON
@@ -88,5 +72,4 @@ check("tools/call with an argument missing is an isError result",
   bad.status === 5 && (bad.output ?? "").includes("tool_is_error"),
   bad.error ?? JSON.stringify(bad));
 
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+finish();

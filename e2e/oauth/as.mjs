@@ -1,27 +1,20 @@
-// The authorization server of the OAuth end-to-end scripts (oauth.mjs,
-// dpop.mjs): oidc-provider on a loopback port, whose interactions finish
-// by themselves, and the user agent that follows its redirects.
+// What the OAuth end-to-end scripts (oauth.mjs, dpop.mjs) share: the
+// authorization server, oidc-provider on a loopback port, whose
+// interactions finish by themselves; its client_credentials tokens; the
+// kb server behind it; and the client's side: the user agent that
+// follows the redirects, the SDKs' OAuth provider and a raw initialize.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
-import net from "node:net";
 import Provider from "oidc-provider";
 import { CookieJar } from "tough-cookie";
+import { freePort } from "../harness.mjs";
 
 // The scopes of kb's tools: every request needs kb.read (kb runs with
 // -auth-scopes kb.read), and the tools that change the knowledge base
 // need kb.write (their scope= annotation).
 export const READ = "kb.read";
 export const WRITE = "kb.write";
-
-// freePort returns a loopback port that was free a moment ago.
-export async function freePort() {
-  const srv = net.createServer();
-  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const { port } = srv.address();
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 // The signing key of the authorization servers: the second one signs with
 // the same key, so that only its issuer tells its tokens apart.
@@ -138,7 +131,8 @@ async function interact(provider, req, res) {
 }
 
 // startKB starts the kb server at kbPath on a free port, on the server
-// path sdk, protected by issuer, with the further flags extra.
+// path sdk, protected by issuer, with the further flags extra. It
+// returns the child, the resource, its metadata URL and the log so far.
 export async function startKB(kbPath, issuer, sdk, extra = []) {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
@@ -154,7 +148,52 @@ export async function startKB(kbPath, issuer, sdk, extra = []) {
     });
     child.on("exit", (code) => reject(new Error(`kb exited with ${code}: ${log}`)));
   });
-  return { child, resource, log: () => log };
+  const metadata = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
+  return { child, resource, metadata, log: () => log };
+}
+
+// tokenResponse asks issuer for a client_credentials token of the
+// confidential client id for resource, with the further headers given
+// (a DPoP proof binds the token to its key), and returns the answer.
+export async function tokenResponse(issuer, id, resource, scope, headers = {}) {
+  const res = await fetch(`${issuer}/token`, {
+    method: "POST",
+    headers: {
+      authorization: "Basic " + Buffer.from(`${id}:${id}-secret`).toString("base64"),
+      "content-type": "application/x-www-form-urlencoded",
+      ...headers,
+    },
+    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
+  });
+  const body = await res.json();
+  if (!body.access_token) throw new Error(`client_credentials for ${id}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+// clientCredentials is the token of tokenResponse.
+export async function clientCredentials(issuer, id, resource, scope, headers = {}) {
+  return (await tokenResponse(issuer, id, resource, scope, headers)).access_token;
+}
+
+// probe posts an initialize request with the headers given, as pairs so
+// that one name may come twice (node:http writes the values of an array
+// as lines of their own). It returns the status, the challenge and any
+// DPoP nonce.
+export function probe(url, pairs = []) {
+  const body = JSON.stringify({
+    jsonrpc: "2.0", id: 1, method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+  });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  for (const [name, value] of pairs) headers[name] = name in headers ? [headers[name], value].flat() : value;
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode, challenge: [res.headers["www-authenticate"]].flat().join(", "), nonce: res.headers["dpop-nonce"] }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 // Browser is the user agent of the authorization flow: it follows the
@@ -180,6 +219,36 @@ export class Browser {
       next = new URL(location, next).toString();
     }
     throw new Error("authorization redirected too often");
+  }
+}
+
+// AuthProvider is the TypeScript clients' OAuthClientProvider, named
+// name at registration: it keeps what the SDK gives it in memory, notes
+// each authorization URL, and authorizes in browser.
+export class AuthProvider {
+  constructor(browser, name) {
+    this.browser = browser;
+    this.redirectUrl = "http://127.0.0.1:1/callback";
+    this.clientMetadata = {
+      client_name: name,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      application_type: "native",
+    };
+    this.authorizations = []; // the authorization URLs the SDK made
+    this.code = undefined;
+  }
+  clientInformation() { return this._client; }
+  saveClientInformation(info) { this._client = info; }
+  tokens() { return this._tokens; }
+  saveTokens(tokens) { this._tokens = tokens; }
+  codeVerifier() { return this._verifier; }
+  saveCodeVerifier(v) { this._verifier = v; }
+  async redirectToAuthorization(url) {
+    this.authorizations.push(new URL(url));
+    this.code = await this.browser.authorize(url, this.redirectUrl);
   }
 }
 

@@ -7,29 +7,12 @@
 // proofs come from the npm dpop package; the broken ones are signed here
 // with WebCrypto. Usage: node dpop.mjs PATH_TO_KB_SERVER. Prints one line
 // per check and "N passed, M failed"; exits 1 on any failure.
-import http from "node:http";
 import { generateKeyPair, generateProof } from "dpop";
 import { Client, DpopSession, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import { Browser, READ, payloadOf, startKB, startProvider } from "./as.mjs";
+import { args, attempt, check as checkOne, run } from "../harness.mjs";
+import { AuthProvider, Browser, READ, clientCredentials, payloadOf, probe, startKB, startProvider, tokenResponse } from "./as.mjs";
 
-const kbPath = process.argv[2];
-if (!kbPath) {
-  console.error("usage: node dpop.mjs PATH_TO_KB_SERVER");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function checkOne(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
+const [kbPath] = args("node dpop.mjs PATH_TO_KB_SERVER");
 
 const b64u = (b) => Buffer.from(b).toString("base64url");
 
@@ -86,78 +69,26 @@ async function proofWith(key, method, htu, token, edit = () => {}) {
 // boundToken gets a client_credentials token of robot for resource,
 // bound to key by a proof at the token endpoint.
 async function boundToken(issuer, key, resource) {
-  const tokenURL = `${issuer}/token`;
-  const res = await fetch(tokenURL, {
-    method: "POST",
-    headers: {
-      authorization: "Basic " + Buffer.from("robot:robot-secret").toString("base64"),
-      "content-type": "application/x-www-form-urlencoded",
-      dpop: await generateProof(key.kp, tokenURL, "POST"),
-    },
-    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: READ }),
-  });
-  const body = await res.json();
-  if (!body.access_token) throw new Error(`a DPoP-bound token: ${JSON.stringify(body)}`);
-  return body;
+  return tokenResponse(issuer, "robot", resource, READ, { dpop: await generateProof(key.kp, `${issuer}/token`, "POST") });
 }
 
-// post sends an initialize request with the headers given, as pairs so
-// that one name may come twice (node:http writes the values of an array
-// as lines of their own), and returns the status and the challenge.
-function post(url, pairs) {
-  const body = JSON.stringify({
-    jsonrpc: "2.0", id: 1, method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "dpop-probe", version: "1" } },
-  });
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  for (const [name, value] of pairs) headers[name] = name in headers ? [headers[name], value].flat() : value;
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode, challenge: [res.headers["www-authenticate"]].flat().join(", "), nonce: res.headers["dpop-nonce"] }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-// AuthProvider is the TypeScript client's OAuthClientProvider with DPoP:
-// it keeps what the SDK gives it in memory, signs with one DpopSession and
-// authorizes in the Browser.
-class AuthProvider {
+// DPoPAuthProvider is AuthProvider with DPoP: it signs with one
+// DpopSession and keeps the discovery state.
+class DPoPAuthProvider extends AuthProvider {
   constructor(browser, session) {
-    this.browser = browser;
+    super(browser, "mcpgen dpop e2e");
     this.session = session;
-    this.redirectUrl = "http://127.0.0.1:1/callback";
-    this.clientMetadata = {
-      client_name: "mcpgen dpop e2e",
-      redirect_uris: [this.redirectUrl],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      application_type: "native",
-    };
-    this.code = undefined;
   }
-  clientInformation() { return this._client; }
-  saveClientInformation(info) { this._client = info; }
-  tokens() { return this._tokens; }
-  saveTokens(tokens) { this._tokens = tokens; }
-  codeVerifier() { return this._verifier; }
-  saveCodeVerifier(v) { this._verifier = v; }
   saveDiscoveryState(state) { this._discovery = state; }
   discoveryState() { return this._discovery; }
   dpop() { return this.session; }
-  async redirectToAuthorization(url) {
-    this.code = await this.browser.authorize(url, this.redirectUrl);
-  }
 }
 
 // client runs the TypeScript client's flow against kb: authorize with a
 // DPoP proof at the token endpoint, then list and call with proofs.
 async function client(check, kb) {
   const session = await DpopSession.create({ alg: "ES256" });
-  const auth = new AuthProvider(new Browser(), session);
+  const auth = new DPoPAuthProvider(new Browser(), session);
   const sent = [];
   const recFetch = async (url, init) => {
     const h = new Headers(init?.headers);
@@ -195,7 +126,7 @@ async function client(check, kb) {
 // accepted or required), labelled label.
 async function exercise(label, kb, as, mode) {
   const check = (name, ok, detail) => checkOne(`${label}: ${name}`, ok, detail);
-  const metadataURL = kb.resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+  const metadataURL = kb.metadata;
   const prm = await (await fetch(metadataURL)).json();
   check("metadata names the proof algorithms and whether DPoP is required",
     prm.dpop_signing_alg_values_supported?.includes("ES256") && prm.dpop_bound_access_tokens_required === (mode === "required"), JSON.stringify(prm));
@@ -209,18 +140,11 @@ async function exercise(label, kb, as, mode) {
     type === "DPoP" && payloadOf(token).cnf?.jkt === key.jkt, JSON.stringify({ type, claims: payloadOf(token) }));
   const htu = kb.resource;
   const good = await proofWith(key, "POST", htu, token);
-  const ok = await post(htu, [["authorization", `DPoP ${token}`], ["dpop", good]]);
+  const ok = await probe(htu, [["authorization", `DPoP ${token}`], ["dpop", good]]);
   check("a valid DPoP request is accepted", ok.status === 200, `${ok.status} ${ok.challenge}`);
 
   const now = Math.floor(Date.now() / 1000);
-  const unbound = await (async () => {
-    const res = await fetch(`${as.issuer}/token`, {
-      method: "POST",
-      headers: { authorization: "Basic " + Buffer.from("robot:robot-secret").toString("base64"), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", resource: kb.resource, scope: READ }),
-    });
-    return (await res.json()).access_token;
-  })();
+  const unbound = await clientCredentials(as.issuer, "robot", kb.resource, READ);
   const wrongAudience = (await boundToken(as.issuer, key, kb.resource.replace("/mcp", "/other"))).access_token;
   const foreign = (await boundToken(as.issuer, other, kb.resource)).access_token;
   const privateJWK = await crypto.subtle.exportKey("jwk", key.kp.privateKey);
@@ -244,12 +168,12 @@ async function exercise(label, kb, as, mode) {
     ["not a JWT", `DPoP ${token}`, ["this-is-not-a-jwt"], "invalid_dpop_proof"],
   ];
   for (const [name, authz, proofs, code] of cases) {
-    const r = await post(htu, [["authorization", authz], ...proofs.map((p) => ["dpop", p])]);
+    const r = await probe(htu, [["authorization", authz], ...proofs.map((p) => ["dpop", p])]);
     const ch = dpopChallenge(r.challenge);
     check(`${name}: 401, DPoP error="${code}"`, r.status === 401 && ch?.error === code && ch?.algs?.includes("ES256") &&
       ch?.resource_metadata === metadataURL, `${r.status} ${r.challenge}`);
   }
-  const bearer = await post(htu, [["authorization", `Bearer ${unbound}`]]);
+  const bearer = await probe(htu, [["authorization", `Bearer ${unbound}`]]);
   if (mode === "required") {
     check("a bearer token where DPoP is required: 401 DPoP invalid_token", bearer.status === 401 && dpopChallenge(bearer.challenge)?.error === "invalid_token",
       `${bearer.status} ${bearer.challenge}`);
@@ -267,32 +191,9 @@ async function main(children) {
   for (const [sdk, mode] of runs) {
     const kb = await startKB(kbPath, as.issuer, sdk, ["-auth-dpop", mode]);
     children.push(kb.child);
-    try {
-      await exercise(`${sdk} (DPoP ${mode})`, kb, as, mode);
-    } catch (e) {
-      checkOne(`${sdk} (DPoP ${mode}): the run`, false, e?.stack ?? String(e));
-    }
+    await attempt(`${sdk} (DPoP ${mode}): the run`, () => exercise(`${sdk} (DPoP ${mode})`, kb, as, mode));
     kb.child.kill("SIGTERM");
   }
 }
 
-const children = [];
-function stop() {
-  for (const c of children) {
-    if (c.kill) c.kill("SIGTERM");
-    else c.close();
-  }
-}
-process.on("SIGTERM", () => {
-  stop();
-  process.exit(1);
-});
-try {
-  await main(children);
-} catch (e) {
-  checkOne("the run", false, e?.stack ?? String(e));
-} finally {
-  stop();
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await run(main);

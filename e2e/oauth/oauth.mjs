@@ -8,61 +8,13 @@
 // kb's three server paths: the built-in server, the official Go SDK and
 // mcp-go. Usage: node oauth.mjs PATH_TO_KB_SERVER. Prints one line per
 // check and a closing "N passed, M failed"; exits 1 on any failure.
-import { Browser, READ, WRITE, headerOf, payloadOf, startKB, startProvider } from "./as.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { args, attempt, check as checkOne, run, waitFor } from "../harness.mjs";
+import { AuthProvider, Browser, READ, WRITE, clientCredentials, headerOf, payloadOf, probe, startKB, startProvider } from "./as.mjs";
 
-const kbPath = process.argv[2];
-if (!kbPath) {
-  console.error("usage: node oauth.mjs PATH_TO_KB_SERVER");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function checkOne(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
-
-// AuthProvider is the client's OAuthClientProvider: it keeps what the
-// SDK gives it in memory, and authorizes in the Browser.
-class AuthProvider {
-  constructor(browser) {
-    this.browser = browser;
-    this.redirectUrl = "http://127.0.0.1:1/callback";
-    this.clientMetadata = {
-      client_name: "mcpgen oauth e2e",
-      redirect_uris: [this.redirectUrl],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      application_type: "native",
-    };
-    this.authorizations = []; // the authorization URLs the SDK made
-    this.code = undefined;
-    this._client = undefined;
-    this._tokens = undefined;
-    this._verifier = undefined;
-  }
-  clientInformation() { return this._client; }
-  saveClientInformation(info) { this._client = info; }
-  tokens() { return this._tokens; }
-  saveTokens(tokens) { this._tokens = tokens; }
-  codeVerifier() { return this._verifier; }
-  saveCodeVerifier(v) { this._verifier = v; }
-  async redirectToAuthorization(url) {
-    this.authorizations.push(new URL(url));
-    this.code = await this.browser.authorize(url, this.redirectUrl);
-  }
-}
+const [kbPath] = args("node oauth.mjs PATH_TO_KB_SERVER");
 
 // Recorder is a fetch that remembers the status and challenge of every
 // response the transport gets.
@@ -74,14 +26,6 @@ function recorder() {
     return res;
   };
   return { fetch: f, seen };
-}
-
-// waitFor resolves when pred holds, or after ms.
-async function waitFor(pred, ms) {
-  for (let waited = 0; waited < ms && !pred(); waited += 20) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return pred();
 }
 
 // sameParams reports whether a Bearer challenge (RFC 6750 §3) has exactly
@@ -98,37 +42,9 @@ function sameParams(challenge, want) {
   return norm(got) === norm(want);
 }
 
-// clientCredentials gets a token of a confidential client for resource.
-async function clientCredentials(issuer, id, resource, scope) {
-  const res = await fetch(`${issuer}/token`, {
-    method: "POST",
-    headers: {
-      authorization: "Basic " + Buffer.from(`${id}:${id}-secret`).toString("base64"),
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }),
-  });
-  const body = await res.json();
-  if (!body.access_token) throw new Error(`client_credentials for ${id}: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
-// initialize posts an initialize request with token (or none) and returns
-// the response's status and challenge.
-async function initialize(url, token) {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0", id: 1, method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
-    }),
-  });
-  await res.body?.cancel();
-  return { status: res.status, challenge: res.headers.get("www-authenticate") ?? "" };
-}
+// initialize posts an initialize request with token (or none) as Bearer
+// and returns the response's status and challenge.
+const initialize = (url, token) => probe(url, token ? [["authorization", `Bearer ${token}`]] : []);
 
 async function main(children) {
   const as = await startProvider();
@@ -137,11 +53,7 @@ async function main(children) {
   for (const sdk of ["builtin", "gosdk", "mcpgo"]) {
     const kb = await startKB(kbPath, as.issuer, sdk);
     children.push(kb.child);
-    try {
-      await exercise(sdk, kb, as, other);
-    } catch (e) {
-      check(`${sdk}: the run`, false, e?.stack ?? String(e));
-    }
+    await attempt(`${sdk}: the run`, () => exercise(sdk, kb, as, other));
     kb.child.kill("SIGTERM");
   }
 }
@@ -150,7 +62,7 @@ async function main(children) {
 // each check's name.
 async function exercise(label, kb, as, other) {
   const check = (name, ok, detail) => checkOne(`${label}: ${name}`, ok, detail);
-  const metadataURL = kb.resource.replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+  const metadataURL = kb.metadata;
 
   // What a client finds before it has a token.
   const bare = await initialize(kb.resource);
@@ -166,7 +78,7 @@ async function exercise(label, kb, as, other) {
   // The SDK's own flow: 401 -> metadata -> discovery -> registration ->
   // PKCE -> token -> list and call.
   const browser = new Browser();
-  const auth = new AuthProvider(browser);
+  const auth = new AuthProvider(browser, "mcpgen oauth e2e");
   const rec = recorder();
   const newTransport = () => new StreamableHTTPClientTransport(new URL(kb.resource), { authProvider: auth, fetch: rec.fetch });
   const unauthorized = newTransport();
@@ -253,23 +165,4 @@ async function exercise(label, kb, as, other) {
   check("the server's log has no token", !kb.log().includes(robot) && !kb.log().includes(token), kb.log());
 }
 
-const children = [];
-function stop() {
-  for (const c of children) {
-    if (c.kill) c.kill("SIGTERM");
-    else c.close();
-  }
-}
-process.on("SIGTERM", () => {
-  stop();
-  process.exit(1);
-});
-try {
-  await main(children);
-} catch (e) {
-  checkOne("the run", false, e?.stack ?? String(e));
-} finally {
-  stop();
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await run(main);

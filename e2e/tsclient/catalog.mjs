@@ -5,35 +5,12 @@
 // a call by name, and groups (SEP-2084), which only the built-in server
 // serves. Usage: node catalog.mjs PATH_TO_CATALOG_SERVER. Prints one line
 // per check and a closing "N passed, M failed"; exits 1 on any failure.
-import { spawn } from "node:child_process";
-import net from "node:net";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { args, attempt, check, run } from "../harness.mjs";
+import { session, text, transports } from "./session.mjs";
 
-const server = process.argv[2];
-if (!server) {
-  console.error("usage: node catalog.mjs PATH_TO_CATALOG_SERVER");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
-
-function text(result) {
-  return (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
-}
+const [server] = args("node catalog.mjs PATH_TO_CATALOG_SERVER");
 
 const groupsKey = "io.modelcontextprotocol/groups";
 const paths = ["builtin", "gosdk", "mcpgo"];
@@ -82,69 +59,14 @@ async function exercise(label, path, client) {
   }
 }
 
-function newClient() {
-  return new Client({ name: "mcpgen-catalog-e2e", version: "1.0.0" });
-}
+const newClient = () => new Client({ name: "mcpgen-catalog-e2e", version: "1.0.0" });
 
-async function viaStdio(path) {
-  const client = newClient();
-  await client.connect(new StdioClientTransport({ command: server, args: ["-sdk", path], stderr: "inherit" }));
-  try {
-    await exercise(`${path} stdio`, path, client);
-  } finally {
-    await client.close();
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const l = net.createServer();
-    l.on("error", reject);
-    l.listen(0, "127.0.0.1", () => {
-      const { port } = l.address();
-      l.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port, child) {
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => { s.end(); resolve(true); });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not listen on port ${port}`);
-}
-
-async function viaHTTP(path) {
-  const port = await freePort();
-  const child = spawn(server, ["-sdk", path, "-http", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "inherit"] });
-  try {
-    await waitForPort(port, child);
-    const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    try {
-      await exercise(`${path} http`, path, client);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    child.kill("SIGINT");
-  }
-}
-
-for (const path of paths) {
-  for (const [label, run] of [["stdio", viaStdio], ["http", viaHTTP]]) {
-    try {
-      await run(path);
-    } catch (e) {
-      check(`${path} ${label}: session`, false, e?.stack ?? String(e));
+await run(async () => {
+  for (const path of paths) {
+    for (const transport of transports) {
+      const label = `${path} ${transport}`;
+      await attempt(`${label}: session`, () =>
+        session(transport, { command: server, args: ["-sdk", path], newClient }, (client) => exercise(label, path, client)));
     }
   }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

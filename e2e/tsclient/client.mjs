@@ -3,34 +3,11 @@
 // them and checks what comes back. Usage: node client.mjs PATH_TO_SERVER.
 // Prints one line per check and a closing "N passed, M failed"; exits 1 on
 // any failure.
-import { spawn } from "node:child_process";
-import net from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { args, attempt, check, run } from "../harness.mjs";
+import { session, text, transports } from "./session.mjs";
 
-const server = process.argv[2];
-if (!server) {
-  console.error("usage: node client.mjs PATH_TO_SEEDGUIDE_SERVER");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
-
-function text(result) {
-  return (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
-}
+const [server] = args("node client.mjs PATH_TO_BASICS_SERVER");
 
 const wantTools = ["greet_user", "calculate_sum", "set_status", "process_order", "bulk_price_update"];
 
@@ -94,65 +71,10 @@ async function exercise(label, client) {
   }
 }
 
-async function viaStdio() {
-  const client = new Client({ name: "mcpgen-e2e", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: server, args: [], stderr: "inherit" }));
-  try {
-    await exercise("stdio", client);
-  } finally {
-    await client.close();
-  }
-}
+const newClient = () => new Client({ name: "mcpgen-e2e", version: "1.0.0" });
 
-// freePort asks the system for a free loopback port.
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const l = net.createServer();
-    l.on("error", reject);
-    l.listen(0, "127.0.0.1", () => {
-      const { port } = l.address();
-      l.close(() => resolve(port));
-    });
-  });
-}
-
-// waitForPort resolves once something accepts connections on port.
-async function waitForPort(port, child) {
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => { s.end(); resolve(true); });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
+await run(async () => {
+  for (const transport of transports) {
+    await attempt(`${transport}: session`, () => session(transport, { command: server, newClient }, (client) => exercise(transport, client)));
   }
-  throw new Error(`server did not listen on port ${port}`);
-}
-
-async function viaHTTP() {
-  const port = await freePort();
-  const child = spawn(server, ["-http", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "inherit"] });
-  try {
-    await waitForPort(port, child);
-    const client = new Client({ name: "mcpgen-e2e", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    try {
-      await exercise("http", client);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    child.kill("SIGINT");
-  }
-}
-
-for (const [label, run] of [["stdio", viaStdio], ["http", viaHTTP]]) {
-  try {
-    await run();
-  } catch (e) {
-    check(`${label}: session`, false, e?.stack ?? String(e));
-  }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

@@ -6,36 +6,17 @@
 // and the article viewer, an MCP App whose page a tool names. Usage:
 // node kb.mjs PATH_TO_KB_SERVER. Prints one line per check and a closing
 // "N passed, M failed"; exits 1 on any failure.
-import { spawn } from "node:child_process";
-import net from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { args, attempt, check, run, waitFor } from "../harness.mjs";
+import { session, transports } from "./session.mjs";
 
-const server = process.argv[2];
-if (!server) {
-  console.error("usage: node kb.mjs PATH_TO_KB_SERVER");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
+const [server] = args("node kb.mjs PATH_TO_KB_SERVER");
 
 // How each server path answers what the protocol leaves to it, as their
 // package docs say: the code of a resource not found on this client's
@@ -54,14 +35,6 @@ async function errorOf(call) {
   } catch (e) {
     return e;
   }
-}
-
-// waitFor resolves when pred holds, or after ms.
-async function waitFor(pred, ms) {
-  for (let waited = 0; waited < ms && !pred(); waited += 20) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return pred();
 }
 
 async function exercise(label, path, client, notes) {
@@ -200,69 +173,16 @@ async function asking(label, client, notes) {
     [second.messages[1].content].flat()[0]?.type === "tool_use", JSON.stringify({ t, sampled: notes.sampled }));
 }
 
-async function viaStdio(path) {
-  const notes = { updated: [], listChanged: 0, elicited: [], sampled: [] };
-  const client = newClient(notes);
-  await client.connect(new StdioClientTransport({ command: server, args: ["-sdk", path], stderr: "inherit" }));
-  try {
-    await exercise(`${path} stdio`, path, client, notes);
-    await asking(`${path} stdio`, client, notes);
-  } finally {
-    await client.close();
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const l = net.createServer();
-    l.on("error", reject);
-    l.listen(0, "127.0.0.1", () => {
-      const { port } = l.address();
-      l.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port, child) {
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => { s.end(); resolve(true); });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not listen on port ${port}`);
-}
-
-async function viaHTTP(path) {
-  const port = await freePort();
-  const child = spawn(server, ["-sdk", path, "-http", `127.0.0.1:${port}`], { stdio: ["ignore", "ignore", "inherit"] });
-  try {
-    await waitForPort(port, child);
-    const notes = { updated: [], listChanged: 0, elicited: [], sampled: [] };
-    const client = newClient(notes);
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    try {
-      await exercise(`${path} http`, path, client, notes);
-      await asking(`${path} http`, client, notes);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    child.kill("SIGINT");
-  }
-}
-
-for (const path of Object.keys(paths)) {
-  for (const [label, run] of [["stdio", viaStdio], ["http", viaHTTP]]) {
-    try {
-      await run(path);
-    } catch (e) {
-      check(`${path} ${label}: session`, false, e?.stack ?? String(e));
+await run(async () => {
+  for (const path of Object.keys(paths)) {
+    for (const transport of transports) {
+      const label = `${path} ${transport}`;
+      const notes = { updated: [], listChanged: 0, elicited: [], sampled: [] };
+      await attempt(`${label}: session`, () =>
+        session(transport, { command: server, args: ["-sdk", path], newClient: () => newClient(notes) }, async (client) => {
+          await exercise(label, path, client, notes);
+          await asking(label, client, notes);
+        }));
     }
   }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

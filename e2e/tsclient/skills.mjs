@@ -9,30 +9,14 @@
 // go-sdk, and on mcp-go, which serves no skills, that none are declared.
 // Usage: node skills.mjs PATH_TO_KB PATH_TO_CONFORMANCE. Prints one line
 // per check and "N passed, M failed"; exits 1 on any failure.
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
+import { args, attempt, check, run } from "../harness.mjs";
+import { session, transports } from "./session.mjs";
 
-const [kb, conformance] = process.argv.slice(2);
-if (!kb || !conformance) {
-  console.error("usage: node skills.mjs PATH_TO_KB PATH_TO_CONFORMANCE");
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}: ${detail}`);
-  }
-}
+const [kb, conformance] = args("node skills.mjs PATH_TO_KB PATH_TO_CONFORMANCE", 2);
 
 // The servers: the skills each serves, by URI, none on mcp-go.
 const targets = [
@@ -83,56 +67,17 @@ function newClient(mode) {
   return new Client({ name: "mcpgen-skills-e2e", version: "1.0.0" }, opts);
 }
 
-async function viaStdio(target, mode) {
-  const client = newClient(mode);
-  await client.connect(new StdioClientTransport({ command: target.cmd, args: target.args, stderr: "ignore" }));
-  try {
-    await exercise(`${target.label} stdio ${mode}`, target, client);
-  } finally {
-    await client.close();
-  }
-}
+// sdk2 is the transports of the 2.x client, which session takes.
+const sdk2 = { StdioClientTransport, StreamableHTTPClientTransport };
 
-// listen starts the server on a free port and resolves with its URL,
-// which it prints on stderr.
-function listen(target) {
-  const child = spawn(target.cmd, [...target.args, "-http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr.on("data", (d) => {
-      err += d;
-      const m = err.match(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
-      if (m) resolve({ child, url: m[0] });
-    });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${err}`)));
-  });
-}
-
-async function viaHTTP(target, mode) {
-  const { child, url } = await listen(target);
-  try {
-    const client = newClient(mode);
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    try {
-      await exercise(`${target.label} http ${mode}`, target, client);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    child.kill("SIGINT");
-  }
-}
-
-for (const target of targets) {
-  for (const [transport, run] of [["stdio", viaStdio], ["http", viaHTTP]]) {
-    for (const mode of ["legacy", "auto"]) {
-      try {
-        await run(target, mode);
-      } catch (e) {
-        check(`${target.label} ${transport} ${mode}: session`, false, e?.stack ?? String(e));
+await run(async () => {
+  for (const target of targets) {
+    for (const transport of transports) {
+      for (const mode of ["legacy", "auto"]) {
+        const label = `${target.label} ${transport} ${mode}`;
+        const opts = { command: target.cmd, args: target.args, newClient: () => newClient(mode), sdk: sdk2, stderr: "ignore" };
+        await attempt(`${label}: session`, () => session(transport, opts, (client) => exercise(label, target, client)));
       }
     }
   }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

@@ -81,6 +81,10 @@ func ProcessOrder(ctx context.Context, in ProcessOrderInput) (bool, error) {
 	return true, nil
 }
 
+// The pricing tool below is also the benchmarks' reference tool, whose
+// one owner is bench/pricing. The example keeps its own copy so that it
+// reads on its own; its result and checks differ a little.
+
 // Region is a sales region.
 type Region string
 

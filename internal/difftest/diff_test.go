@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/bench/pricing"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -26,14 +27,14 @@ func targets(t testing.TB) map[string]target {
 		schemas[tool.Name] = compile(t, tool.Name, tool.InputSchema)
 	}
 	return map[string]target{
-		"bulk_price_update": {
+		"decode_price_update": {
 			decode: func(d *mcpimpl.Decoder) any {
-				var v BulkPriceUpdateInput
+				var v pricing.BulkPriceUpdateInput
 				mcpgen_decode_BulkPriceUpdateInput(d, &v)
 				return &v
 			},
-			fresh:  func() any { return new(BulkPriceUpdateInput) },
-			schema: schemas["bulk_price_update"],
+			fresh:  func() any { return new(pricing.BulkPriceUpdateInput) },
+			schema: schemas["decode_price_update"],
 		},
 		"kinds": {
 			decode: func(d *mcpimpl.Decoder) any { var v KindsInput; mcpgen_decode_KindsInput(d, &v); return &v },
@@ -172,6 +173,7 @@ var bulkSeeds = []string{
 	`{"region":"emea","region":"amer","changes":[]}`,
 	`{"region":"emea","changes":[{"product_id":"\ud800","new_price":1e400}]}`,
 	`{"region":"emea","changes":[{"product_id":"x","new_price":2,"effective_from":"2026-13-01T00:00:00Z"}]}`,
+	`{"region":"emea","rounding":"none","changes":[{"product_id":"a","new_price":0},{"product_id":"b","new_price":-0.01}]}`,
 	`[1,2,3]`, `null`, ``, `{"region":`,
 }
 
@@ -183,13 +185,14 @@ var kindsSeeds = []string{
 	`{"id":"a","small":1.0,"count":1e2,"labels":{"a":"b","a":"c"}}`,
 	`{"id":"a","small":1,"places":{"x":{"id":"p"},"y":{"id":""},"z":{}}}`,
 	`{"id":"a","small":1,"spots":[{"id":"a"},{"id":"\u0061"}],"rows":[["a","b"],["b","a"]],"maps":[{"a":true,"b":false},{"b":false,"a":true}]}`,
+	`{"id":"a","small":1,"size":"medium"}`, `{"id":"a","small":1,"size":"huge"}`, `{"id":"a","small":1,"size":null}`,
 }
 
 func FuzzBulkPriceUpdate(f *testing.F) {
 	for _, s := range bulkSeeds {
 		f.Add([]byte(s))
 	}
-	tg := targets(f)["bulk_price_update"]
+	tg := targets(f)["decode_price_update"]
 	f.Fuzz(func(t *testing.T, data []byte) { check(t, tg, data) })
 }
 

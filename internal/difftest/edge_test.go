@@ -5,7 +5,7 @@ import "testing"
 // TestDateTimeEdges runs date-times at the edges of RFC 3339 through the
 // decoder and the validator: they must agree, as the fuzz target demands.
 func TestDateTimeEdges(t *testing.T) {
-	tg := targets(t)["bulk_price_update"]
+	tg := targets(t)["decode_price_update"]
 	for _, when := range []string{
 		"2026-01-01t00:00:00z", "2026-01-01T00:00:00z", "2026-01-01 00:00:00Z", "2026-01-01T00:00:00",
 		"2026-06-30T23:59:60Z", "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00+23:59",

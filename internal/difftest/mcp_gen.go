@@ -5,6 +5,7 @@ package difftest
 import (
 	"context"
 	"encoding/json"
+	pricing "github.com/mcpgen/mcpgen/bench/pricing"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"regexp"
@@ -19,17 +20,17 @@ var _ = mcpimpl.SupportPackageIsVersion2
 // The signature of each annotated function when this file was generated.
 // A compile error below means a function changed since: rerun go generate.
 type (
-	mcpgen_MakeReport_changed_rerun_go_generate      = func(context.Context, KindsInput) (*Report, error)
-	mcpgen_BulkPriceUpdate_changed_rerun_go_generate = func(context.Context, BulkPriceUpdateInput) (int, error)
-	mcpgen_Kinds_changed_rerun_go_generate           = func(context.Context, KindsInput) (string, error)
-	mcpgen_Problems_changed_rerun_go_generate        = func(context.Context, ProblemsInput) (int, error)
+	mcpgen_MakeReport_changed_rerun_go_generate        = func(context.Context, KindsInput) (*Report, error)
+	mcpgen_DecodePriceUpdate_changed_rerun_go_generate = func(context.Context, pricing.BulkPriceUpdateInput) (int, error)
+	mcpgen_Kinds_changed_rerun_go_generate             = func(context.Context, KindsInput) (string, error)
+	mcpgen_Problems_changed_rerun_go_generate          = func(context.Context, ProblemsInput) (int, error)
 )
 
 var (
-	_ mcpgen_MakeReport_changed_rerun_go_generate      = MakeReport
-	_ mcpgen_BulkPriceUpdate_changed_rerun_go_generate = BulkPriceUpdate
-	_ mcpgen_Kinds_changed_rerun_go_generate           = Kinds
-	_ mcpgen_Problems_changed_rerun_go_generate        = Problems
+	_ mcpgen_MakeReport_changed_rerun_go_generate        = MakeReport
+	_ mcpgen_DecodePriceUpdate_changed_rerun_go_generate = DecodePriceUpdate
+	_ mcpgen_Kinds_changed_rerun_go_generate             = Kinds
+	_ mcpgen_Problems_changed_rerun_go_generate          = Problems
 )
 
 // MCPTools returns the MCP tools of the package's annotated functions, in
@@ -38,20 +39,20 @@ func MCPTools() []mcprt.Tool {
 	return []mcprt.Tool{{
 		Name:            "make_report",
 		Description:     "Returns a report naming the input's identifier.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"},"size":{"anyOf":[{"type":"string","enum":["small","medium","large"]},{"type":"null"}],"description":"One of a tag's values"}},"required":["id","small"],"additionalProperties":false}`),
 		OutputSchema:    []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"note":{"type":"string"},"name":{"type":"string"},"count":{"type":"integer"},"small":{"type":"integer","minimum":-128,"maximum":127},"u":{"type":"integer","minimum":0,"maximum":4294967295},"f32":{"type":"number"},"f64":{"type":"number"},"ok":{"type":"boolean"},"when":{"type":"string","format":"date-time"},"maybe":{"type":["string","null"],"format":"date-time"},"later":{"type":"string","format":"date-time"},"blob":{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},"raw":{},"any":{},"tags":{"type":"array","items":{"type":"string"}},"pair":{"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2},"labels":{"type":"object","additionalProperties":{"type":"integer"}},"items":{"type":"array","items":{"type":"object","description":"One line of a report.","properties":{"sku":{"type":"string"},"qty":{"type":"integer"},"tax":{"type":"number"}},"required":["sku","tax"],"additionalProperties":false}},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]},"level":{"type":"integer","enum":[1,2]},"\u003codd\u003e\u0026key":{"type":"string"},"inline":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false},"sets":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"required":["id","note","name","small","f32","ok","when","blob","any","tags","pair","labels","level","<odd>&key","inline"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_MakeReport,
 		ChecksArguments: true,
 	}, {
-		Name:            "bulk_price_update",
-		Description:     "Applies a price change to a list of products in one region.",
-		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"Rounding"},"changes":{"type":"array","description":"Changes","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price"},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
-		Handler:         mcpgen_call_BulkPriceUpdate,
+		Name:            "decode_price_update",
+		Description:     "Takes the arguments of bulk_price_update, the benchmarks' reference request, whose types bench/pricing owns: the decoder generated here for them is fuzzed. Its name is its own, since this package imports bench/pricing.",
+		InputSchema:     []byte(`{"type":"object","properties":{"region":{"type":"string","description":"Sales region the change applies to","enum":["emea","amer","apac"]},"rounding":{"anyOf":[{"type":"string","enum":["none","nearest_cent","nearest_unit"]},{"type":"null"}],"description":"How to round the resulting price"},"changes":{"type":"array","description":"Products to reprice and their new prices","items":{"type":"object","description":"The new price of one product.","properties":{"product_id":{"type":"string","description":"Product identifier"},"new_price":{"type":"number","description":"New unit price","minimum":0},"effective_from":{"type":["string","null"],"description":"Date the new price takes effect","format":"date-time"}},"required":["product_id","new_price"],"additionalProperties":false}}},"required":["region","changes"],"additionalProperties":false}`),
+		Handler:         mcpgen_call_DecodePriceUpdate,
 		ChecksArguments: true,
 	}, {
 		Name:            "kinds",
 		Description:     "Takes arguments of many kinds.",
-		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"}},"required":["id","small"],"additionalProperties":false}`),
+		InputSchema:     []byte(`{"type":"object","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8},"small":{"type":"integer","description":"An int8","minimum":-128,"maximum":127},"count":{"anyOf":[{"type":"integer","minimum":1,"maximum":500},{"type":"null"}],"description":"A bounded count"},"ratio":{"anyOf":[{"type":"number"},{"type":"null"}],"description":"A float32"},"on":{"anyOf":[{"type":"boolean"},{"type":"null"}],"description":"A flag"},"wait":{"anyOf":[{"type":"string","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},{"type":"null"}],"description":"A duration"},"blob":{"anyOf":[{"type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},{"type":"null"}],"description":"Bytes"},"tags":{"anyOf":[{"type":"array","items":{"type":"string"},"maxItems":3},{"type":"null"}],"description":"Tags"},"pair":{"anyOf":[{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"minItems":2,"maxItems":2},{"type":"null"}],"description":"Two numbers"},"labels":{"anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}],"description":"Labels"},"places":{"anyOf":[{"type":"object","additionalProperties":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false}},{"type":"null"}],"description":"Objects by name"},"level":{"anyOf":[{"type":"integer","enum":[1,2]},{"type":"null"}],"description":"A level"},"code":{"anyOf":[{"type":"string","pattern":"^[A-Z]{2}[0-9]{2}$"},{"type":"null"}],"description":"A code"},"note":{"type":["string","null"],"description":"A note"},"spots":{"anyOf":[{"type":"array","items":{"type":"object","description":"Embedded and flattened.","properties":{"id":{"type":"string","description":"Identifier","minLength":1,"maxLength":8}},"required":["id"],"additionalProperties":false},"uniqueItems":true},{"type":"null"}],"description":"Objects, each once"},"rows":{"anyOf":[{"type":"array","items":{"type":"array","items":{"type":"string"}},"uniqueItems":true},{"type":"null"}],"description":"Lists, each once"},"maps":{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":{"type":"boolean"}},"uniqueItems":true},{"type":"null"}],"description":"Maps, each once"},"size":{"anyOf":[{"type":"string","enum":["small","medium","large"]},{"type":"null"}],"description":"One of a tag's values"}},"required":["id","small"],"additionalProperties":false}`),
 		Handler:         mcpgen_call_Kinds,
 		ChecksArguments: true,
 	}, {
@@ -83,15 +84,15 @@ func mcpgen_call_MakeReport(ctx context.Context, args []byte) mcprt.Result {
 	return enc.Structured()
 }
 
-func mcpgen_call_BulkPriceUpdate(ctx context.Context, args []byte) mcprt.Result {
+func mcpgen_call_DecodePriceUpdate(ctx context.Context, args []byte) mcprt.Result {
 	var d mcpimpl.Decoder
 	d.Start(ctx, args)
-	var in BulkPriceUpdateInput
+	var in pricing.BulkPriceUpdateInput
 	mcpgen_decode_BulkPriceUpdateInput(&d, &in)
 	if err := d.Finish(); err != nil {
 		return mcprt.ErrorResult(err)
 	}
-	out, err := BulkPriceUpdate(ctx, in)
+	out, err := DecodePriceUpdate(ctx, in)
 	if err != nil {
 		return mcpimpl.CallError(err)
 	}
@@ -130,7 +131,7 @@ func mcpgen_call_Problems(ctx context.Context, args []byte) mcprt.Result {
 
 func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 	if d.Object() {
-		var seen0 [17]bool
+		var seen0 [18]bool
 		for d.NextField() {
 			switch string(d.Key()) {
 			case "id":
@@ -325,6 +326,13 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 						v.Maps = mcpimpl.CheckUniqueJSON(d, mcpimpl.NonNil(v.Maps), at1)
 					}
 				}
+			case "size":
+				if d.Repeated(&seen0[17]) {
+					continue
+				}
+				if !d.Null() {
+					v.Size = d.Enum(mcpgen_enum_0)
+				}
 			default:
 				d.UnknownField(mcpgen_fields_0)
 			}
@@ -335,9 +343,11 @@ func mcpgen_decode_KindsInput(d *mcpimpl.Decoder, v *KindsInput) {
 
 var mcpgen_bounds_0 = mcpimpl.Bounds{Min: 1, MinText: "1", Max: 500, MaxText: "500"}
 
-var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note", "spots", "rows", "maps"}
+var mcpgen_enum_0 = []string{"small", "medium", "large"}
 
-func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateInput) {
+var mcpgen_fields_0 = []string{"id", "small", "count", "ratio", "on", "wait", "blob", "tags", "pair", "labels", "places", "level", "code", "note", "spots", "rows", "maps", "size"}
+
+func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *pricing.BulkPriceUpdateInput) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -346,13 +356,13 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateIn
 				if d.Repeated(&seen0[0]) {
 					continue
 				}
-				v.Region = Region(d.Enum(mcpgen_enum_0))
+				v.Region = pricing.Region(d.Enum(mcpgen_enum_1))
 			case "rounding":
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
 				if !d.Null() {
-					v.Rounding = d.Enum(mcpgen_enum_1)
+					v.Rounding = pricing.Rounding(d.Enum(mcpgen_enum_2))
 				}
 			case "changes":
 				if d.Repeated(&seen0[2]) {
@@ -373,9 +383,9 @@ func mcpgen_decode_BulkPriceUpdateInput(d *mcpimpl.Decoder, v *BulkPriceUpdateIn
 	}
 }
 
-var mcpgen_enum_0 = []string{"emea", "amer", "apac"}
+var mcpgen_enum_1 = []string{"emea", "amer", "apac"}
 
-var mcpgen_enum_1 = []string{"none", "nearest_cent", "nearest_unit"}
+var mcpgen_enum_2 = []string{"none", "nearest_cent", "nearest_unit"}
 
 var mcpgen_fields_1 = []string{"region", "rounding", "changes"}
 
@@ -437,7 +447,7 @@ func mcpgen_decode_ProblemsInput(d *mcpimpl.Decoder, v *ProblemsInput) {
 					continue
 				}
 				if !d.Null() {
-					v.F = Region(d.Enum(mcpgen_enum_0))
+					v.F = pricing.Region(d.Enum(mcpgen_enum_1))
 				}
 			case "g":
 				if d.Repeated(&seen0[6]) {
@@ -470,7 +480,7 @@ func mcpgen_decode_ProblemsInput(d *mcpimpl.Decoder, v *ProblemsInput) {
 						at1 := d.ValueStart()
 						for d.NextElem() {
 							v.I = mcpimpl.Grow(d, v.I)
-							v.I[len(v.I)-1] = Region(d.Enum(mcpgen_enum_0))
+							v.I[len(v.I)-1] = pricing.Region(d.Enum(mcpgen_enum_1))
 						}
 						v.I = mcpimpl.CheckUnique(d, mcpimpl.CheckItems(d, mcpimpl.NonNil(v.I), 1, -1), at1)
 					}
@@ -521,7 +531,7 @@ func mcpgen_decode_Common(d *mcpimpl.Decoder, v *Common) {
 
 var mcpgen_fields_3 = []string{"id"}
 
-func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
+func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *pricing.PriceChange) {
 	if d.Object() {
 		var seen0 [3]bool
 		for d.NextField() {
@@ -535,7 +545,7 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 				if d.Repeated(&seen0[1]) {
 					continue
 				}
-				v.NewPrice = d.Float(64)
+				v.NewPrice = mcpimpl.CheckBounds(d, d.Float(64), &mcpgen_bounds_3)
 			case "effective_from":
 				if d.Repeated(&seen0[2]) {
 					continue
@@ -553,6 +563,8 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 		d.Require(seen0[:], mcpgen_fields_4, 0, 1)
 	}
 }
+
+var mcpgen_bounds_3 = mcpimpl.Bounds{Min: 0, MinText: "0"}
 
 var mcpgen_fields_4 = []string{"product_id", "new_price", "effective_from"}
 
@@ -787,14 +799,15 @@ type (
 		Spots  []Common
 		Rows   [][]string
 		Maps   []map[string]bool
+		Size   string
 	}
 	mcpgen_Common_fields_changed_rerun_go_generate struct {
 		ID string
 	}
 	mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate struct {
-		Region   Region
-		Rounding string
-		Changes  []PriceChange
+		Region   pricing.Region
+		Rounding pricing.Rounding
+		Changes  []pricing.PriceChange
 	}
 	mcpgen_ProblemsInput_fields_changed_rerun_go_generate struct {
 		A int
@@ -802,10 +815,10 @@ type (
 		C []int
 		D string
 		E []Common
-		F Region
+		F pricing.Region
 		G int8
 		H map[string]int
-		I []Region
+		I []pricing.Region
 		J int
 	}
 	mcpgen_PriceChange_fields_changed_rerun_go_generate struct {
@@ -852,9 +865,9 @@ type (
 var (
 	_ = mcpgen_KindsInput_fields_changed_rerun_go_generate(KindsInput{})
 	_ = mcpgen_Common_fields_changed_rerun_go_generate(Common{})
-	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(BulkPriceUpdateInput{})
+	_ = mcpgen_BulkPriceUpdateInput_fields_changed_rerun_go_generate(pricing.BulkPriceUpdateInput{})
 	_ = mcpgen_ProblemsInput_fields_changed_rerun_go_generate(ProblemsInput{})
-	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(PriceChange{})
+	_ = mcpgen_PriceChange_fields_changed_rerun_go_generate(pricing.PriceChange{})
 	_ = mcpgen_Report_fields_changed_rerun_go_generate(Report{})
 	_ = mcpgen_Extra_fields_changed_rerun_go_generate(Extra{})
 	_ = mcpgen_Item_fields_changed_rerun_go_generate(Item{})

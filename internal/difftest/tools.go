@@ -6,38 +6,19 @@ package difftest
 import (
 	"context"
 	"time"
+
+	"github.com/mcpgen/mcpgen/bench/pricing"
 )
 
 //go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
 
-// Region is a sales region.
-type Region string
-
-// The sales regions.
-const (
-	EMEA Region = "emea"
-	AMER Region = "amer"
-	APAC Region = "apac"
-)
-
-// PriceChange is the new price of one product.
-type PriceChange struct {
-	ProductID     string     `json:"product_id"`               // Product identifier
-	NewPrice      float64    `json:"new_price"`                // New unit price
-	EffectiveFrom *time.Time `json:"effective_from,omitempty"` // Date the new price takes effect
-}
-
-// BulkPriceUpdateInput is the reference request's arguments.
-type BulkPriceUpdateInput struct {
-	Region   Region        `json:"region"`                                                       // Sales region
-	Rounding string        `json:"rounding,omitempty" mcp:"enum=none|nearest_cent|nearest_unit"` // Rounding
-	Changes  []PriceChange `json:"changes"`                                                      // Changes
-}
-
-// BulkPriceUpdate applies a price change to a list of products in one region.
+// DecodePriceUpdate takes the arguments of bulk_price_update, the
+// benchmarks' reference request, whose types bench/pricing owns: the
+// decoder generated here for them is fuzzed. Its name is its own, since
+// this package imports bench/pricing.
 //
 //mcp:tool
-func BulkPriceUpdate(ctx context.Context, in BulkPriceUpdateInput) (int, error) {
+func DecodePriceUpdate(ctx context.Context, in pricing.BulkPriceUpdateInput) (int, error) {
 	return len(in.Changes), nil
 }
 
@@ -74,6 +55,7 @@ type KindsInput struct {
 	Spots  []Common          `json:"spots,omitempty" mcp:"uniqueItems"`               // Objects, each once
 	Rows   [][]string        `json:"rows,omitempty" mcp:"uniqueItems"`                // Lists, each once
 	Maps   []map[string]bool `json:"maps,omitempty" mcp:"uniqueItems"`                // Maps, each once
+	Size   string            `json:"size,omitempty" mcp:"enum=small|medium|large"`    // One of a tag's values
 }
 
 // Kinds takes arguments of many kinds.
@@ -85,16 +67,16 @@ func Kinds(ctx context.Context, in KindsInput) (string, error) { return in.ID, n
 // with many problems at once: the decoder must report each of them, at
 // its path, as the validator does.
 type ProblemsInput struct {
-	A int            `json:"a" mcp:"min=5"`                                  // At least five
-	B []string       `json:"b" mcp:"minItems=2,maxItems=3"`                  // Two or three names
-	C []int          `json:"c" mcp:"uniqueItems"`                            // Numbers, each once
-	D string         `json:"d,omitempty" mcp:"minLength=2,pattern=^[a-z]+$"` // A word
-	E []Common       `json:"e,omitempty" mcp:"maxItems=2"`                   // Objects
-	F Region         `json:"f,omitempty"`                                    // A region
-	G int8           `json:"g,omitempty"`                                    // An int8
-	H map[string]int `json:"h,omitempty"`                                    // Numbers by name
-	I []Region       `json:"i,omitempty" mcp:"uniqueItems,minItems=1"`       // Regions, each once
-	J int            `json:"j" mcp:"default=3,max=9"`                        // At most nine
+	A int              `json:"a" mcp:"min=5"`                                  // At least five
+	B []string         `json:"b" mcp:"minItems=2,maxItems=3"`                  // Two or three names
+	C []int            `json:"c" mcp:"uniqueItems"`                            // Numbers, each once
+	D string           `json:"d,omitempty" mcp:"minLength=2,pattern=^[a-z]+$"` // A word
+	E []Common         `json:"e,omitempty" mcp:"maxItems=2"`                   // Objects
+	F pricing.Region   `json:"f,omitempty"`                                    // A region
+	G int8             `json:"g,omitempty"`                                    // An int8
+	H map[string]int   `json:"h,omitempty"`                                    // Numbers by name
+	I []pricing.Region `json:"i,omitempty" mcp:"uniqueItems,minItems=1"`       // Regions, each once
+	J int              `json:"j" mcp:"default=3,max=9"`                        // At most nine
 }
 
 // Problems takes arguments whose problems are compared with the validator's.

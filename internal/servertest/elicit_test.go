@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/internal/servertest"
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestElicitURL(t *testing.T) {
 	run(t, func(t *testing.T, m *mode) {
 		ids := make(chan string, 4)
-		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, servertest.URLTools(ids)...)
+		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableElicitation: true}, fixture.URLTools(ids)...)
 		asked := make(chan *mcp.ElicitParams, 1)
 		completed := make(chan string, 1)
 		cs := s.connect(t, "2025-11-25", &mcp.ClientOptions{

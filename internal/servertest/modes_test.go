@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/gosdk"
@@ -113,7 +114,7 @@ var (
 		revisions: []wire.Revision{wire.Rev20241105, wire.Rev20250326, wire.Rev20250618, wire.Rev20251125},
 		// go-sdk adds caching hints to reads on every revision.
 		readExtra:     []string{"ttlMs", "cacheScope"},
-		listResources: servertest.ByURI, sorted: true, emptyCapability: true,
+		listResources: fixture.ByURI, sorted: true, emptyCapability: true,
 	}
 	mcpgoMode = &mode{
 		name: "mcpgo", pkg: "mcpgo",
@@ -122,7 +123,7 @@ var (
 		},
 		own:       func() pathServer { return mcpgoServer{server.NewMCPServer("t", "1")} },
 		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
-		listResources: servertest.ByName, sorted: true, oneStdio: true,
+		listResources: fixture.ByName, sorted: true, oneStdio: true,
 	}
 	modes = []*mode{builtinMode, gosdkMode, mcpgoMode}
 	// mcpgoOwnMode is mcp-go's server made by its caller with the SDK's
@@ -143,7 +144,7 @@ var (
 			return mcpgoServer{s}
 		},
 		revisions: wire.Revisions, listExtra: newMembers, readExtra: newMembers,
-		listResources: servertest.ByName, sorted: true, oneStdio: true,
+		listResources: fixture.ByName, sorted: true, oneStdio: true,
 	}
 )
 

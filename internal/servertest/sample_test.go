@@ -9,23 +9,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	. "github.com/mcpgen/mcpgen/internal/fixture"
 	. "github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// weatherSample offers a tool and carries an earlier tool use and result.
-var weatherSample = mcprt.SampleRequest{
-	Messages: []mcprt.SampleMessage{
-		{Role: "user", Content: mcprt.Text("Weather in Paris?")},
-		{Role: "assistant", ToolUses: []mcprt.ToolUse{{ID: "u1", Name: "weather", Input: []byte(`{"city":"Paris"}`)}}},
-		{Role: "user", ToolResults: []mcprt.ToolResult{{ToolUseID: "u1", Content: []mcprt.Content{mcprt.Text("18C")}, IsError: true}}},
-	},
-	MaxTokens:  50,
-	Tools:      []mcprt.SampleTool{{Name: "weather", Description: "Weather of a city", InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
-	ToolChoice: mcprt.ToolChoiceRequired,
-}
-
-// weatherParams is weatherSample as go-sdk's client decodes it, which
+// weatherParams is WeatherSample as go-sdk's client decodes it, which
 // writes a content of one block as that block, with the annotations a
 // path writes on every tool in place of %s. mcp-go writes an empty
 // annotations object, which go-sdk's client decodes with its two hints
@@ -35,19 +24,6 @@ const weatherParams = `{"messages":[` +
 	`{"role":"assistant","content":{"type":"tool_use","id":"u1","name":"weather","input":{"city":"Paris"}}},` +
 	`{"role":"user","content":{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"18C"}],"isError":true}}],` +
 	`"maxTokens":50,"tools":[{%s"name":"weather","description":"Weather of a city","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"toolChoice":{"mode":"required"}}`
-
-// sampleTool samples with weatherSample and reports what the model asked.
-var sampleTool = mcprt.Tool{Name: "ask_model", InputSchema: []byte(`{"type":"object"}`), Handler: func(ctx context.Context, _ []byte) mcprt.Result {
-	r, err := mcprt.Sample(ctx, weatherSample)
-	if err != nil {
-		return mcprt.ErrorResult(err)
-	}
-	out := r.StopReason + " " + r.Content.Text
-	for _, u := range r.ToolUses {
-		out += fmt.Sprintf(" %s:%s%s", u.ID, u.Name, u.Input)
-	}
-	return mcprt.TextResult(out)
-}}
 
 // TestSampleWithTools: a request with tools reaches go-sdk's client that
 // declares sampling.tools with its tools, tool choice and tool blocks, on
@@ -59,7 +35,7 @@ var sampleTool = mcprt.Tool{Name: "ask_model", InputSchema: []byte(`{"type":"obj
 func TestSampleWithTools(t *testing.T) {
 	annotations := each{mcpgo: `"annotations":{"idempotentHint":false,"readOnlyHint":false},`}
 	run(t, func(t *testing.T, m *mode) {
-		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableSampling: true}, sampleTool)
+		s := m.new(mcprt.Identity{Name: "t", Version: "1", EnableSampling: true}, AskModel)
 		for _, rev := range []string{"2025-11-25", "2026-07-28"} {
 			var params []byte
 			cs := s.connect(t, rev, &mcp.ClientOptions{

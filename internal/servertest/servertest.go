@@ -1,7 +1,7 @@
-// Package servertest holds what the tests of every server path share:
-// fixtures of prompts, resources and completers, a raw JSON-RPC client
-// that shows the bytes a server writes, and helpers that wait for
-// notifications and compare JSON.
+// Package servertest holds what the tests of every server path share: a
+// raw JSON-RPC client that shows the bytes a server writes, and helpers
+// that wait for notifications and compare JSON. The fixtures they serve
+// are package fixture's.
 //
 // The behaviour tests themselves run in this package's tests, once on
 // each path: the built-in server (runtime/mcpserver) and the adapters onto
@@ -12,7 +12,6 @@ package servertest
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,19 +24,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// PNGPixel is a 1x1 PNG in base64, as the conformance suite's fixtures
-// use it.
-const PNGPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
-
-// PNGBytes returns the bytes of PNGPixel.
-func PNGBytes() []byte {
-	b, err := base64.StdEncoding.DecodeString(PNGPixel)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // StatelessMeta is the _meta member every 2026-07-28 request carries.
 const StatelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`

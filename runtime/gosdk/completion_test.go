@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -19,8 +20,8 @@ func TestCompletionsNeedTheSwitch(t *testing.T) {
 	t.Parallel()
 	t.Run("caller's own", func(t *testing.T) {
 		s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-		AddPrompts(s, servertest.CompletingPrompts()...)
-		AddResources(s, servertest.CompletingResources()...)
+		AddPrompts(s, fixture.CompletingPrompts()...)
+		AddResources(s, fixture.CompletingResources()...)
 		cs := connect(t, s, "2025-11-25", nil)
 		if cs.InitializeResult().Capabilities.Completions != nil {
 			t.Error("completions capability published")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -30,8 +31,8 @@ func TestDifferences(t *testing.T) {
 	}}
 	server := func(id mcprt.Identity) *mcp.Server {
 		s := NewServer(id)
-		AddPrompts(s, servertest.Kinds, empty, ranked, textPromptNamed("b"), textPromptNamed("a"))
-		AddResources(s, annotated, servertest.DataTemplate, servertest.TextResource("test://b", "b"), servertest.TextResource("test://a", "a"))
+		AddPrompts(s, fixture.Kinds, empty, ranked, textPromptNamed("b"), textPromptNamed("a"))
+		AddResources(s, annotated, fixture.DataTemplate, fixture.TextResource("test://b", "b"), fixture.TextResource("test://a", "a"))
 		return s
 	}
 	s := server(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true, EnableResourceSubscriptions: true})
@@ -57,7 +58,7 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("templates match as go-sdk's matcher does", func(t *testing.T) {
 		const uri = "test://template/a:b/data"
-		if contents, err := servertest.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
+		if contents, err := fixture.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
 			t.Fatalf("the template itself serves %s: %v, %v", uri, contents, err)
 		}
 		if got := old.call("resources/read", `{"uri":"`+uri+`"}`); !strings.Contains(got, `"code":-32602,"message":"Resource not found"`) {

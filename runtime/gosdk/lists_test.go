@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -58,11 +59,11 @@ func withoutServerInfo(t *testing.T, got string) string {
 // drop (annotations.title) shows.
 func TestListsPerRevision(t *testing.T) {
 	t.Parallel()
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
-	AddPrompts(s, servertest.Kinds)
-	rs := servertest.Resources()
-	AddResources(s, rs[0], servertest.DataTemplate)
-	tools := servertest.SampleTools()
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, fixture.SampleTools()...)
+	AddPrompts(s, fixture.Kinds)
+	rs := fixture.Resources()
+	AddResources(s, rs[0], fixture.DataTemplate)
+	tools := fixture.SampleTools()
 	sorted := []mcprt.Tool{tools[1], tools[0]} // go-sdk lists by name
 	for i := range sorted {
 		sorted[i].TaskSupport = "" // go-sdk has no tasks
@@ -83,9 +84,9 @@ func TestListsPerRevision(t *testing.T) {
 			}
 			for _, tc := range []struct{ method, want string }{
 				{"tools/list", listOf("tools", sorted, wire.AppendTool, rev)},
-				{"prompts/list", listOf("prompts", []mcprt.Prompt{servertest.Kinds}, wire.AppendPrompt, rev)},
+				{"prompts/list", listOf("prompts", []mcprt.Prompt{fixture.Kinds}, wire.AppendPrompt, rev)},
 				{"resources/list", listOf("resources", rs[:1], wire.AppendResource, rev)},
-				{"resources/templates/list", listOf("resourceTemplates", []mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)},
+				{"resources/templates/list", listOf("resourceTemplates", []mcprt.Resource{fixture.DataTemplate}, wire.AppendResourceTemplate, rev)},
 			} {
 				if got := call(tc.method); got != tc.want {
 					t.Errorf("%s:\n got %s\nwant %s", tc.method, got, tc.want)
@@ -102,13 +103,13 @@ func TestListsPerRevision(t *testing.T) {
 func TestListsOnACallersServer(t *testing.T) {
 	t.Parallel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{PageSize: 1})
-	AddTools(s, servertest.SampleTools()...)
+	AddTools(s, fixture.SampleTools()...)
 	own := &mcp.Tool{Name: "c_own", Description: "The caller's.", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &mcp.ToolAnnotations{Title: "Own"}}
 	s.AddTool(own, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
 	})
 	ownJSON, _ := json.Marshal(own)
-	tools := servertest.SampleTools()
+	tools := fixture.SampleTools()
 	c := dial(t, s, "2024-11-05")
 	var got []string
 	cursor := ""
@@ -150,7 +151,7 @@ func TestListsOnACallersServer(t *testing.T) {
 // revision.
 func TestToolsCalledAfterListing(t *testing.T) {
 	t.Parallel()
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1"}, fixture.SampleTools()...)
 	cs := connect(t, s, "2025-03-26", nil)
 	ctx := context.Background()
 	list, err := cs.ListTools(ctx, nil)

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -29,15 +30,15 @@ func TestDifferences(t *testing.T) {
 			return []mcprt.ResourceContents{{Text: "a"}}, nil
 		}}
 	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableCompletions: true, EnableResourceSubscriptions: true})
-	AddPrompts(s, servertest.Kinds, servertest.Failing)
-	AddResources(s, annotated, servertest.DataTemplate, servertest.TextResource("test://b", "b"), servertest.TextResource("test://a", "a"), servertest.Gone)
+	AddPrompts(s, fixture.Kinds, fixture.Failing)
+	AddResources(s, annotated, fixture.DataTemplate, fixture.TextResource("test://b", "b"), fixture.TextResource("test://a", "a"), fixture.Gone)
 	old := func(method, params string) string { return call(t, s, "2024-11-05", method, params) }
 
 	t.Run("descriptors are the same on every revision on a server the caller made", func(t *testing.T) {
 		own := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
-		AddPrompts(own, servertest.Kinds)
+		AddPrompts(own, fixture.Kinds)
 		AddResources(own, annotated)
-		AddTools(own, servertest.SampleTools()...)
+		AddTools(own, fixture.SampleTools()...)
 		prompts := call(t, own, "2024-11-05", "prompts/list", `{}`)
 		if !strings.Contains(prompts, `"title":"Every kind"`) || !strings.Contains(prompts, `"icons":[`) {
 			t.Errorf("2024-11-05 prompts/list without title or icons: %s", prompts)
@@ -55,7 +56,7 @@ func TestDifferences(t *testing.T) {
 		}
 	})
 	t.Run("annotations always written", func(t *testing.T) {
-		tools := NewServer(mcprt.Identity{Name: "t", Version: "1"}, servertest.SampleTools()...)
+		tools := NewServer(mcprt.Identity{Name: "t", Version: "1"}, fixture.SampleTools()...)
 		for rev, want := range map[string]string{
 			"2024-11-05": `"annotations":{},"description":"Has everything."`,
 			"2025-11-25": `"annotations":{},"description":"Has no title and no hints."`,
@@ -100,7 +101,7 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("templates match as mcp-go's matcher does", func(t *testing.T) {
 		const uri = "test://template/a:b/data"
-		if contents, err := servertest.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
+		if contents, err := fixture.DataTemplate.Read(context.Background(), uri); err != nil || len(contents) != 1 {
 			t.Fatalf("the template itself serves %s: %v, %v", uri, contents, err)
 		}
 		if got := old("resources/read", `{"uri":"`+uri+`"}`); !strings.Contains(got, `"code":-32002`) {
@@ -124,8 +125,8 @@ func TestDifferences(t *testing.T) {
 	})
 	t.Run("completions only on a server NewServer made", func(t *testing.T) {
 		own := server.NewMCPServer("t", "1", server.WithCompletions())
-		AddPrompts(own, servertest.CompletingPrompts()...)
-		AddResources(own, servertest.CompletingResources()...)
+		AddPrompts(own, fixture.CompletingPrompts()...)
+		AddResources(own, fixture.CompletingResources()...)
 		if got, want := call(t, own, "2025-11-25", "completion/complete", `{"ref":{"type":"ref/prompt","name":"show"},"argument":{"name":"x","value":""}}`), `{"completion":{"values":[]}}`; got != want {
 			t.Errorf("mcp-go's default provider:\n got %s\nwant %s", got, want)
 		}
@@ -142,7 +143,7 @@ func TestDifferences(t *testing.T) {
 		connect(t, s, "2025-11-25", &sdk.ClientOptions{ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
 			changed.Add("resources")
 		}})
-		AddResources(s, servertest.TextResource("test://late", "late"), servertest.DataTemplate)
+		AddResources(s, fixture.TextResource("test://late", "late"), fixture.DataTemplate)
 		changed.Wait(t, "notifications/resources/list_changed")
 		changed.Wait(t, "a second notifications/resources/list_changed")
 	})

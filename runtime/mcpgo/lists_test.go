@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/servertest"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -19,11 +20,11 @@ import (
 // call is wrapped as the output schema listed to the same client.
 func TestListsPerRevision(t *testing.T) {
 	t.Parallel()
-	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, servertest.SampleTools()...)
-	AddPrompts(s, servertest.Kinds)
-	rs := servertest.Resources()
-	AddResources(s, rs[0], servertest.DataTemplate)
-	tools := servertest.SampleTools()
+	s := NewServer(mcprt.Identity{Name: "t", Version: "1", EnableTasks: true}, fixture.SampleTools()...)
+	AddPrompts(s, fixture.Kinds)
+	rs := fixture.Resources()
+	AddResources(s, rs[0], fixture.DataTemplate)
+	tools := fixture.SampleTools()
 	sorted := []mcprt.Tool{tools[1], tools[0]} // mcp-go lists by name
 	for _, rev := range wire.Revisions {
 		t.Run(string(rev), func(t *testing.T) {
@@ -35,9 +36,9 @@ func TestListsPerRevision(t *testing.T) {
 				want = wire.AppendTool(want, &sorted[i], rev)
 			}
 			servertest.SameJSON(t, "tools/list", withoutEmptyAnnotations(t, call(t, s, string(rev), "tools/list", `{}`)), `{"tools":[`+string(want)+`]}`, statelessMembers...)
-			servertest.SameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &servertest.Kinds, rev))+`]}`, statelessMembers...)
-			servertest.SameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+servertest.Join(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
-			servertest.SameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+servertest.Join([]mcprt.Resource{servertest.DataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "prompts/list", call(t, s, string(rev), "prompts/list", `{}`), `{"prompts":[`+string(wire.AppendPrompt(nil, &fixture.Kinds, rev))+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/list", call(t, s, string(rev), "resources/list", `{}`), `{"resources":[`+fixture.Join(rs[:1], wire.AppendResource, rev)+`]}`, statelessMembers...)
+			servertest.SameJSON(t, "resources/templates/list", call(t, s, string(rev), "resources/templates/list", `{}`), `{"resourceTemplates":[`+fixture.Join([]mcprt.Resource{fixture.DataTemplate}, wire.AppendResourceTemplate, rev)+`]}`, statelessMembers...)
 			res := mcprt.Result{Content: []mcprt.Content{mcprt.Text("[1,2]")}, StructuredContent: []byte(`[1,2]`), WrapStructured: true}
 			servertest.SameJSON(t, "tools/call", call(t, s, string(rev), "tools/call", `{"name":"b_full","arguments":{}}`), string(wire.AppendResult(nil, &res, rev)), statelessMembers...)
 		})

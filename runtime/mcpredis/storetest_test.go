@@ -125,92 +125,52 @@ func (s rigSessions) Replica() mcpstore.SessionStore { return rigSessions{s.open
 func (s rigEvents) Replica() mcpstore.EventLog       { return rigEvents{s.open().Events, s.rig} }
 func (s rigBus) Replica() mcpstore.Bus               { return rigBus{s.open().Bus, s.rig} }
 
-// rigs are the two servers the suite runs on.
+// rigs are the servers the suite runs on. Each starts what its rigs
+// share for t, and returns a function that makes one rig a store.
 var rigs = []struct {
+	name  string
+	start func(t *testing.T) func(t *testing.T) *rig
+}{
+	{"miniredis", func(*testing.T) func(*testing.T) *rig { return miniRig }},
+	{"redis-server", func(*testing.T) func(*testing.T) *rig { return realRig }},
+	{"cluster", clusterRigs},
+}
+
+// contracts are the suite's four, each run over the stores of rigs mk
+// makes.
+var contracts = []struct {
 	name string
-	make func(t *testing.T) *rig
-}{{"miniredis", miniRig}, {"redis-server", realRig}}
+	run  func(t *testing.T, mk func(t *testing.T) *rig)
+}{
+	{"TaskStore", func(t *testing.T, mk func(t *testing.T) *rig) {
+		storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore { r := mk(t); return rigTasks{r.open().Tasks, r} })
+	}},
+	{"SessionStore", func(t *testing.T, mk func(t *testing.T) *rig) {
+		storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore { r := mk(t); return rigSessions{r.open().Sessions, r} })
+	}},
+	{"EventLog", func(t *testing.T, mk func(t *testing.T) *rig) {
+		storetest.EventLog(t, func(t *testing.T) mcpstore.EventLog { r := mk(t); return rigEvents{r.open().Events, r} })
+	}},
+	{"Bus", func(t *testing.T, mk func(t *testing.T) *rig) {
+		storetest.Bus(t, func(t *testing.T) mcpstore.Bus { r := mk(t); return rigBus{r.open().Bus, r} })
+	}},
+}
 
-func TestTaskStoreContract(t *testing.T) {
+// TestContracts keeps the four contracts on every rig. On the cluster of
+// three primaries with one replica each, every script and transaction
+// must touch one slot, or the cluster refuses it with CROSSSLOT.
+func TestContracts(t *testing.T) {
 	t.Parallel()
 	for _, rg := range rigs {
 		t.Run(rg.name, func(t *testing.T) {
 			t.Parallel()
-			storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore {
-				r := rg.make(t)
-				return rigTasks{r.open().Tasks, r}
-			})
+			mk := rg.start(t)
+			for _, c := range contracts {
+				t.Run(c.name, func(t *testing.T) {
+					t.Parallel()
+					c.run(t, mk)
+				})
+			}
 		})
 	}
-}
-
-func TestSessionStoreContract(t *testing.T) {
-	t.Parallel()
-	for _, rg := range rigs {
-		t.Run(rg.name, func(t *testing.T) {
-			t.Parallel()
-			storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore {
-				r := rg.make(t)
-				return rigSessions{r.open().Sessions, r}
-			})
-		})
-	}
-}
-
-func TestEventLogContract(t *testing.T) {
-	t.Parallel()
-	for _, rg := range rigs {
-		t.Run(rg.name, func(t *testing.T) {
-			t.Parallel()
-			storetest.EventLog(t, func(t *testing.T) mcpstore.EventLog {
-				r := rg.make(t)
-				return rigEvents{r.open().Events, r}
-			})
-		})
-	}
-}
-
-func TestBusContract(t *testing.T) {
-	t.Parallel()
-	for _, rg := range rigs {
-		t.Run(rg.name, func(t *testing.T) {
-			t.Parallel()
-			storetest.Bus(t, func(t *testing.T) mcpstore.Bus {
-				r := rg.make(t)
-				return rigBus{r.open().Bus, r}
-			})
-		})
-	}
-}
-
-// TestContractsOnCluster keeps the four contracts on a Redis Cluster of
-// three primaries with one replica each: every script and transaction
-// touches one slot, or the cluster refuses it with CROSSSLOT.
-func TestContractsOnCluster(t *testing.T) {
-	t.Parallel()
-	mk := clusterRigs(t)
-	t.Run("TaskStore", func(t *testing.T) {
-		storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore {
-			r := mk(t)
-			return rigTasks{r.open().Tasks, r}
-		})
-	})
-	t.Run("SessionStore", func(t *testing.T) {
-		storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore {
-			r := mk(t)
-			return rigSessions{r.open().Sessions, r}
-		})
-	})
-	t.Run("EventLog", func(t *testing.T) {
-		storetest.EventLog(t, func(t *testing.T) mcpstore.EventLog {
-			r := mk(t)
-			return rigEvents{r.open().Events, r}
-		})
-	})
-	t.Run("Bus", func(t *testing.T) {
-		storetest.Bus(t, func(t *testing.T) mcpstore.Bus {
-			r := mk(t)
-			return rigBus{r.open().Bus, r}
-		})
-	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
@@ -45,7 +46,7 @@ func TestMaskErrors(t *testing.T) {
 		mcprt.Resource{URI: "kb://gone", Name: "gone", Read: func(context.Context, string) ([]mcprt.ResourceContents, error) {
 			return nil, errors.Join(secret, mcprt.ErrNotFound)
 		}},
-		itemsTemplate)
+		fixture.ItemsTemplate)
 	srv.MaskErrors = true
 	logs := captureLog(srv)
 	c := startStdio(t, srv)

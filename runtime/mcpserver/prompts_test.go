@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -12,21 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
-
-// pngPixel is a 1x1 PNG, as the conformance suite's fixtures use it.
-const pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
-
-func pngBytes() []byte {
-	b, err := base64.StdEncoding.DecodeString(pngPixel)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // textPrompt is a prompt of one user text message.
 func textPrompt(name, text string) mcprt.Prompt {
@@ -136,55 +124,46 @@ func TestPromptsListPerRevision(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","prompts":[`+titled+icons+`],"ttlMs":0,"cacheScope":"public"}}`)
 }
 
-// allKinds renders a message of every content kind.
-var allKinds = mcprt.Prompt{
-	Name: "kinds", Description: "Every content kind.",
-	Get: func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
-		return mcprt.PromptResult{Messages: []mcprt.PromptMessage{
-			{Role: mcprt.RoleUser, Content: mcprt.Text("look")},
-			{Role: mcprt.RoleUser, Content: mcprt.Image(pngBytes(), "image/png")},
-			{Role: mcprt.RoleAssistant, Content: mcprt.Audio([]byte{1, 2, 3}, "audio/wav")},
-			{Role: mcprt.RoleAssistant, Content: mcprt.ResourceLink("test://static-text", "static-text")},
-			{Role: mcprt.RoleUser, Content: mcprt.TextResource("test://example-resource", "text/plain", "Embedded resource content for testing.")},
-			{Role: mcprt.RoleUser, Content: mcprt.BlobResource("test://blob", "image/png", pngBytes())},
-		}}, nil
-	},
-}
-
+// TestPromptGetEveryMessageKind checks fixture.Kinds on every
+// revision: annotations trimmed, audio and resource links as text where
+// the revision lacks them.
 func TestPromptGetEveryMessageKind(t *testing.T) {
 	t.Parallel()
 	const (
-		text   = `{"role":"user","content":{"type":"text","text":"look"}}`
-		image  = `{"role":"user","content":{"type":"image","data":"` + pngPixel + `","mimeType":"image/png"}}`
-		audio  = `{"role":"assistant","content":{"type":"audio","data":"AQID","mimeType":"audio/wav"}}`
-		noAud  = `{"role":"assistant","content":{"type":"text","text":"[audio content of type audio/wav, 3 bytes, is not supported by protocol revision 2024-11-05]"}}`
-		link   = `{"role":"assistant","content":{"type":"resource_link","uri":"test://static-text","name":"static-text"}}`
-		noLink = `{"role":"assistant","content":{"type":"text","text":"resource: test://static-text"}}`
-		embed  = `{"role":"user","content":{"type":"resource","resource":{"uri":"test://example-resource","mimeType":"text/plain","text":"Embedded resource content for testing."}}}`
-		blob   = `{"role":"user","content":{"type":"resource","resource":{"uri":"test://blob","mimeType":"image/png","blob":"` + pngPixel + `"}}}`
+		text   = `{"role":"assistant","content":{"type":"text","text":"Hello, Ada"`
+		noAnn  = text + `}}`
+		ann    = text + `,"annotations":{"audience":["user"],"priority":0.5}}}`
+		annAll = text + `,"annotations":{"audience":["user"],"priority":0.5,"lastModified":"2026-01-02T15:04:05Z"}}}`
+		image  = `{"role":"user","content":{"type":"image","data":"` + fixture.PNGPixel + `","mimeType":"image/png"}}`
+		audio  = `{"role":"user","content":{"type":"audio","data":"AQID","mimeType":"audio/wav"}}`
+		noAud  = `{"role":"user","content":{"type":"text","text":"[audio content of type audio/wav, 3 bytes, is not supported by protocol revision 2024-11-05]"}}`
+		link   = `{"role":"user","content":{"type":"resource_link","uri":"kb://a","name":"a","description":"Article a","mimeType":"text/markdown"}}`
+		noLink = `{"role":"user","content":{"type":"text","text":"resource: kb://a"}}`
+		embed  = `{"role":"user","content":{"type":"resource","resource":{"uri":"kb://b","mimeType":"text/plain","text":"embedded"}}}`
+		blob   = `{"role":"user","content":{"type":"resource","resource":{"uri":"kb://c","mimeType":"image/png","blob":"` + fixture.PNGPixel + `"}}}`
 	)
 	tests := []struct {
 		rev      wire.Revision
 		messages string
 	}{
-		{wire.Rev20241105, strings.Join([]string{text, image, noAud, noLink, embed, blob}, ",")},
-		{wire.Rev20250326, strings.Join([]string{text, image, audio, noLink, embed, blob}, ",")},
-		{wire.Rev20250618, strings.Join([]string{text, image, audio, link, embed, blob}, ",")},
-		{wire.Rev20251125, strings.Join([]string{text, image, audio, link, embed, blob}, ",")},
+		{wire.Rev20241105, strings.Join([]string{noAnn, image, noAud, noLink, embed, blob}, ",")},
+		{wire.Rev20250326, strings.Join([]string{ann, image, audio, noLink, embed, blob}, ",")},
+		{wire.Rev20250618, strings.Join([]string{annAll, image, audio, link, embed, blob}, ",")},
+		{wire.Rev20251125, strings.Join([]string{annAll, image, audio, link, embed, blob}, ",")},
 	}
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
-	srv.AddPrompts(allKinds)
+	srv.AddPrompts(fixture.Kinds)
 	for _, tt := range tests {
 		t.Run(string(tt.rev), func(t *testing.T) {
 			c := startStdio(t, srv)
 			c.initialize(tt.rev, `{}`)
-			c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"kinds"}}`,
-				`{"jsonrpc":"2.0","id":1,"result":{"messages":[`+tt.messages+`]}}`)
+			c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"kinds","arguments":{"who":"Ada"}}}`,
+				`{"jsonrpc":"2.0","id":1,"result":{"description":"Greets Ada","messages":[`+tt.messages+`]}}`)
 		})
 	}
 	c := startStdio(t, srv)
-	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+statelessMeta+`,"name":"kinds"}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","messages":[`+tests[3].messages+`]}}`)
+	c.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+statelessMeta+`,"name":"kinds","arguments":{"who":"Ada"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","description":"Greets Ada","messages":[`+tests[3].messages+`]}}`)
 }
 
 func TestPromptGetArguments(t *testing.T) {
@@ -194,15 +173,9 @@ func TestPromptGetArguments(t *testing.T) {
 			return mcprt.PromptResult{}, fmt.Errorf("rendering: %w", &mcpimpl.ArgumentError{Problems: []mcpimpl.Problem{
 				{Path: "n", Message: `expected integer, got "x"`}, {Path: "m", Message: "required"}}})
 		}}
-	failing := mcprt.Prompt{Name: "failing", Description: "Fails.",
-		Get: func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) {
-			return mcprt.PromptResult{}, errors.New("the template store is down")
-		}}
-	boom := mcprt.Prompt{Name: "boom", Description: "Panics.",
-		Get: func(ctx context.Context, args map[string]string) (mcprt.PromptResult, error) { panic("kaputt") }}
 	srv := New(mcprt.Identity{Name: "n", Version: "v"})
 	logs := captureLog(srv)
-	srv.AddPrompts(echoPrompt, strict, failing, boom, mcprt.Prompt{Name: "noget", Description: "No Get."})
+	srv.AddPrompts(echoPrompt, strict, fixture.Failing, fixture.Boom, mcprt.Prompt{Name: "noget", Description: "No Get."})
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{}`)
 	tests := []struct{ name, params, answer string }{
@@ -212,7 +185,7 @@ func TestPromptGetArguments(t *testing.T) {
 		{"null arguments", `{"name":"echo","arguments":null}`, `"result":{"description":"echoed","messages":[{"role":"user","content":{"type":"text","text":""}}]}`},
 		{"argument error", `{"name":"strict","arguments":{"n":"x"}}`,
 			`"error":{"code":-32602,"message":"rendering: invalid arguments:\nn: expected integer, got \"x\"\nm: required"}`},
-		{"other error", `{"name":"failing"}`, `"error":{"code":-32603,"message":"the template store is down"}`},
+		{"other error", `{"name":"failing"}`, `"error":{"code":-32603,"message":"template store unavailable"}`},
 		{"panic", `{"name":"boom"}`, `"error":{"code":-32603,"message":"internal error: prompt \"boom\" panicked: kaputt"}`},
 		{"no Get", `{"name":"noget"}`, `"error":{"code":-32603,"message":"internal error: prompt \"noget\" has no Get function"}`},
 		{"unknown", `{"name":"nope"}`, `"error":{"code":-32602,"message":"invalid params: unknown prompt \"nope\""}`},

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -45,7 +44,7 @@ func resourceServer(id mcprt.Identity) *Server {
 		textResource("test://static-text", "This is the content of the static text resource."),
 		mcprt.Resource{URI: "test://static-binary", Name: "static-binary", MIMEType: "image/png",
 			Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
-				return []mcprt.ResourceContents{{Blob: pngBytes()}}, nil
+				return []mcprt.ResourceContents{{Blob: fixture.PNGBytes()}}, nil
 			}},
 		mcprt.Resource{URI: "test://config", Name: "config", MIMEType: "application/json",
 			Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
@@ -77,7 +76,7 @@ func TestResourcesRead(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, uri, contents string }{
 		{"text", "test://static-text", `[{"uri":"test://static-text","mimeType":"text/plain","text":"This is the content of the static text resource."}]`},
-		{"blob", "test://static-binary", `[{"uri":"test://static-binary","mimeType":"image/png","blob":"` + pngPixel + `"}]`},
+		{"blob", "test://static-binary", `[{"uri":"test://static-binary","mimeType":"image/png","blob":"` + fixture.PNGPixel + `"}]`},
 		{"json text", "test://config", `[{"uri":"test://config","mimeType":"application/json","text":"{\"debug\":true,\"level\":\"\u003chigh\u003e\"}"}]`},
 		{"several contents", "test://dir", `[{"uri":"test://dir/a.txt","mimeType":"text/plain","text":"A"},{"uri":"test://dir/b.bin","blob":"AA==","_meta":{"k":1}}]`},
 		{"template", "test://template/123/data", `[{"uri":"test://template/123/data","mimeType":"application/json","text":"{\"id\":\"123\",\"templateTest\":true}"}]`},
@@ -101,7 +100,7 @@ func TestResourcesRead(t *testing.T) {
 func TestResourcesReadErrors(t *testing.T) {
 	t.Parallel()
 	srv := resourceServer(mcprt.Identity{Name: "n", Version: "v"})
-	srv.AddResources(itemsTemplate)
+	srv.AddResources(fixture.ItemsTemplate)
 	logs := captureLog(srv)
 	notFound := func(code int, uri string) string {
 		return fmt.Sprintf(`"error":{"code":%d,"message":"Resource not found","data":{"uri":%q}}`, code, uri)
@@ -155,20 +154,6 @@ func TestResourcesReadErrors(t *testing.T) {
 		}
 	}
 }
-
-// itemsTemplate reads test://items/{n} as generated code does: a
-// variable that does not parse is mcpimpl.NotFound, saying why.
-var itemsTemplate = mcprt.Resource{URI: "test://items/{n}", Name: "items",
-	Read: func(ctx context.Context, uri string) ([]mcprt.ResourceContents, error) {
-		n, ok := strings.CutPrefix(uri, "test://items/")
-		if !ok {
-			return nil, mcprt.ErrNotFound
-		}
-		if _, err := strconv.Atoi(n); err != nil {
-			return nil, mcpimpl.NotFound(fmt.Errorf("n: %s is not an integer", n))
-		}
-		return []mcprt.ResourceContents{{Text: n}}, nil
-	}}
 
 // TestResourcesReadOrder checks that the static resource of the exact URI
 // answers before any template, and that templates are asked in the order

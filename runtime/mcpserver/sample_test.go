@@ -3,47 +3,20 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/fixture"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-// weatherSample is a sampling request that offers a tool and carries an
-// earlier round of tool use and its result.
-var weatherSample = mcprt.SampleRequest{
-	Messages: []mcprt.SampleMessage{
-		{Role: "user", Content: mcprt.Text("Weather in Paris?")},
-		{Role: "assistant", ToolUses: []mcprt.ToolUse{{ID: "u1", Name: "weather", Input: []byte(`{"city":"Paris"}`)}}},
-		{Role: "user", ToolResults: []mcprt.ToolResult{{ToolUseID: "u1", Content: []mcprt.Content{mcprt.Text("18C")}}}},
-	},
-	MaxTokens:  50,
-	Tools:      []mcprt.SampleTool{{Name: "weather", Description: "Weather of a city", InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
-	ToolChoice: mcprt.ToolChoiceRequired,
-}
-
-// weatherParams is weatherSample on the wire.
+// weatherParams is fixture.WeatherSample on the wire.
 const weatherParams = `{"messages":[` +
 	`{"role":"user","content":{"type":"text","text":"Weather in Paris?"}},` +
 	`{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"weather","input":{"city":"Paris"}}]},` +
-	`{"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"18C"}]}]}],` +
+	`{"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"18C"}],"isError":true}]}],` +
 	`"maxTokens":50,"tools":[{"name":"weather","description":"Weather of a city","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}],"toolChoice":{"mode":"required"}}`
-
-// toolSampler samples with weatherSample and reports the tools the model
-// asked for.
-var toolSampler = handlerTool("ask_model", func(ctx context.Context, args []byte) mcprt.Result {
-	r, err := mcprt.Sample(ctx, weatherSample)
-	if err != nil {
-		return mcprt.ErrorResult(err)
-	}
-	out := r.StopReason + " " + r.Content.Text
-	for _, u := range r.ToolUses {
-		out += fmt.Sprintf(" %s:%s%s", u.ID, u.Name, u.Input)
-	}
-	return mcprt.TextResult(out)
-})
 
 // modelAnswer is a sampling result that asks for two tools beside a text.
 const modelAnswer = `{"role":"assistant","model":"m","stopReason":"toolUse","content":[{"type":"text","text":"checking"},{"type":"tool_use","id":"u2","name":"weather","input":{"city":"Lyon"}},{"type":"tool_use","id":"u3","name":"weather","input":{"city":"Nice"}}]}`
@@ -53,7 +26,7 @@ const modelAnswer = `{"role":"assistant","model":"m","stopReason":"toolUse","con
 // the tools the model asks for come back.
 func TestSampleWithToolsSession(t *testing.T) {
 	t.Parallel()
-	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, toolSampler)
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, fixture.AskModel)
 	c := startStdio(t, srv)
 	c.initialize(wire.Rev20251125, `{"sampling":{"tools":{}}}`)
 	c.send(`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"ask_model"}}`)
@@ -67,10 +40,10 @@ func TestSampleWithToolsSession(t *testing.T) {
 // results with other content is refused; the handler gets the reason.
 func TestSampleWithToolsRefused(t *testing.T) {
 	t.Parallel()
-	mixed := weatherSample
-	mixed.Messages = append([]mcprt.SampleMessage(nil), weatherSample.Messages...)
+	mixed := fixture.WeatherSample
+	mixed.Messages = append([]mcprt.SampleMessage(nil), fixture.WeatherSample.Messages...)
 	mixed.Messages[2].Content = mcprt.Text("and this")
-	badChoice := weatherSample
+	badChoice := fixture.WeatherSample
 	badChoice.ToolChoice = "sometimes"
 	for _, tc := range []struct {
 		rev  wire.Revision
@@ -78,8 +51,8 @@ func TestSampleWithToolsRefused(t *testing.T) {
 		req  mcprt.SampleRequest
 		want string
 	}{
-		{wire.Rev20251125, `{"sampling":{}}`, weatherSample, "did not declare the sampling.tools capability"},
-		{wire.Rev20250618, `{"sampling":{"tools":{}}}`, weatherSample, "sampling with tools needs protocol revision 2025-11-25"},
+		{wire.Rev20251125, `{"sampling":{}}`, fixture.WeatherSample, "did not declare the sampling.tools capability"},
+		{wire.Rev20250618, `{"sampling":{"tools":{}}}`, fixture.WeatherSample, "sampling with tools needs protocol revision 2025-11-25"},
 		{wire.Rev20251125, `{"sampling":{"tools":{}}}`, mixed, "a message of tool results holds nothing else"},
 		{wire.Rev20251125, `{"sampling":{"tools":{}}}`, badChoice, "is not auto, required or none"},
 	} {
@@ -102,7 +75,7 @@ func TestSampleWithToolsRefused(t *testing.T) {
 // sampling.tools the call is MissingRequiredClientCapability.
 func TestSampleWithToolsRound(t *testing.T) {
 	t.Parallel()
-	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, toolSampler)
+	srv := New(mcprt.Identity{Name: "n", Version: "v", EnableSampling: true}, fixture.AskModel)
 	c := startStdio(t, srv)
 	caps := `{"sampling":{"tools":{}}}`
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026(caps) + `,"name":"ask_model"}}`)

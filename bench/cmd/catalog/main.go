@@ -1,3 +1,5 @@
+//go:build catalog
+
 // Command catalog serves the 500 tools of bench/catalog in tool search
 // mode, pinning compute_list_instances, and, on the built-in server,
 // with their groups: over stdio, or over Streamable HTTP at

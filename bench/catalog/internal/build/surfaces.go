@@ -1,4 +1,4 @@
-package main
+package build
 
 // The API surfaces of the catalog: eleven areas a large server wraps,
 // each a list of resources with their fields and the actions beyond
