@@ -1,8 +1,8 @@
 // Package redistest starts a real redis-server for tests: on a free
-// loopback port, without persistence, and stopped by its PID when the
-// test ends. A test that needs one calls Start; without redis-server on
-// PATH the test is skipped, or fails under CI=true, where .ci/run
-// installs it.
+// loopback port, without persistence unless asked (AOF), and stopped by
+// its PID when the test ends. A test that needs one calls Start; without
+// redis-server on PATH the test is skipped, or fails under CI=true, where
+// .ci/run installs it.
 package redistest
 
 import (
@@ -26,11 +26,21 @@ type Server struct {
 	t    testing.TB
 	port int
 	p    *proc
+	dir  string // its working directory, where an AOF is kept
+	aof  bool
 }
+
+// Option changes how Start starts the server.
+type Option func(*Server)
+
+// AOF keeps the server's writes in an append-only file, fsynced every
+// second (appendonly yes, appendfsync everysec), in a directory of the
+// test's. A Restart after Stop then loads them again.
+func AOF(s *Server) { s.aof = true }
 
 // Start starts redis-server and stops it when t ends. It skips t when
 // redis-server is not on PATH, and fails it instead when CI is "true".
-func Start(t testing.TB) *Server {
+func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -38,7 +48,10 @@ func Start(t testing.TB) *Server {
 		}
 		t.Skip("redis-server is not on PATH: install it to run this test (under CI=true its absence fails)")
 	}
-	s := &Server{t: t}
+	s := &Server{t: t, dir: t.TempDir()}
+	for _, o := range opts {
+		o(s)
+	}
 	t.Cleanup(s.Stop)
 	for attempt := 1; ; attempt++ {
 		s.port = freePort(t)
@@ -77,8 +90,9 @@ func (s *Server) Addrs() []string { return []string{s.Addr()} }
 // URL is the server's redis:// URL, database 0.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
-// Restart starts the server again on its port after Stop, empty, and
-// waits until it answers PING.
+// Restart starts the server again on its port after Stop and waits until
+// it answers: empty, or with AOF, loading what its file holds (it may
+// still answer LOADING for a moment).
 func (s *Server) Restart() {
 	s.t.Helper()
 	if err := s.start(); err != nil {
@@ -88,8 +102,13 @@ func (s *Server) Restart() {
 
 // start starts redis-server on s.port and waits until it answers.
 func (s *Server) start() error {
-	p, err := startProc("--bind", "127.0.0.1", "--port", strconv.Itoa(s.port),
-		"--save", "", "--appendonly", "no")
+	args := []string{"--bind", "127.0.0.1", "--port", strconv.Itoa(s.port), "--dir", s.dir, "--save", ""}
+	if s.aof {
+		args = append(args, "--appendonly", "yes", "--appendfsync", "everysec")
+	} else {
+		args = append(args, "--appendonly", "no")
+	}
+	p, err := startProc(args...)
 	if err != nil {
 		return err
 	}
@@ -116,7 +135,8 @@ func answers(addr string) bool {
 	return strings.HasPrefix(line, "+PONG")
 }
 
-// Stop kills the server by its PID and waits for it to exit.
+// Stop kills the server by its PID with SIGKILL, as a crash of the
+// process would end it, and waits for it to exit.
 func (s *Server) Stop() {
 	if s.p != nil {
 		s.p.kill()

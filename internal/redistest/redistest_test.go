@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStartStopRestart: a started server answers, a stopped one does
@@ -82,5 +83,35 @@ func TestPortTaken(t *testing.T) {
 	}
 	if s.p != nil {
 		t.Error("a server that did not start is kept")
+	}
+}
+
+// TestAOFRestart: a write acknowledged by a server with AOF survives its
+// SIGKILL and restart on the same port; without AOF the restarted
+// server is empty.
+func TestAOFRestart(t *testing.T) {
+	t.Parallel()
+	for _, aof := range []bool{false, true} {
+		var opts []Option
+		if aof {
+			opts = append(opts, AOF)
+		}
+		s := Start(t, opts...)
+		if _, err := Command(s.Addr(), "SET", "k", "v"); err != nil {
+			t.Fatal(err)
+		}
+		s.Stop()
+		s.Restart()
+		got, err := Command(s.Addr(), "GET", "k")
+		for i := 0; err != nil && strings.HasPrefix(err.Error(), "LOADING") && i < 100; i++ {
+			time.Sleep(20 * time.Millisecond)
+			got, err = Command(s.Addr(), "GET", "k")
+		}
+		switch {
+		case aof && (err != nil || got != "v"):
+			t.Errorf("with AOF, k after the restart: %q, %v; want v", got, err)
+		case !aof && err == nil:
+			t.Errorf("without AOF, k after the restart: %q, want none", got)
+		}
 	}
 }
