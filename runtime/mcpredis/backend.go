@@ -24,7 +24,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -91,19 +93,29 @@ func Open(ctx context.Context, url string) (*Backend, error) {
 }
 
 // OpenOptions connects with the options of a rueidis client, for what a
-// URL cannot say (a Sentinel or Cluster set-up, TLS certificates). Without
-// a RetryDelay of its own, a read is retried MaxRetries times only: the
-// client's default retries until the request's context ends, which would
-// hold a request for as long as Redis is down.
+// URL cannot say (a Sentinel or Cluster set-up, TLS certificates).
+// Without a RetryDelay of its own, the client tries commands again as
+// DefaultRetryBudget describes, writes included. With one, only reads
+// are tried again, as that function decides.
 func OpenOptions(ctx context.Context, opt rueidis.ClientOption) (*Backend, error) {
+	return openOptions(ctx, opt, DefaultRetryBudget)
+}
+
+// openOptions is OpenOptions with a retry budget of its own.
+func openOptions(ctx context.Context, opt rueidis.ClientOption, budget time.Duration) (*Backend, error) {
+	var r *retrier
 	if opt.RetryDelay == nil {
-		opt.RetryDelay = retryDelay
+		r = &retrier{budget: budget}
+		opt.RetryDelay = r.delay
 	}
 	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		return nil, fmt.Errorf("mcpredis: connecting: %w", err)
 	}
 	b := New(client)
+	if r != nil {
+		b.client = retrying{client, r}
+	}
 	b.uncached = opt.DisableCache
 	if err := b.Ping(ctx); err != nil {
 		client.Close()
@@ -112,15 +124,113 @@ func OpenOptions(ctx context.Context, opt rueidis.ClientOption) (*Backend, error
 	return b, nil
 }
 
-// MaxRetries is how often a read that failed for the connection is tried
-// again, 50 ms, 100 ms and 200 ms apart.
-const MaxRetries = 3
+// DefaultRetryBudget is how long a command of Open's client goes on
+// being tried while Redis cannot be reached. It covers a replica's
+// promotion with a cluster-node-timeout of a second, or a restart by a
+// supervisor, as docs/deployment.md measures.
+//
+// The tries are 50 ms, 100 ms, 200 ms, 400 ms, then 500 ms apart. A read
+// is tried again after any failure of its connection. A write is tried
+// again only when Redis cannot have run it: its connection could not be
+// made, or Redis answered CLUSTERDOWN, TRYAGAIN or LOADING. A write whose
+// connection broke after it was sent may have run, and fails. Tries stop
+// when the command's context ends. Once a command has used its whole
+// budget, the others fail at their first failure, until one succeeds:
+// a long outage fails requests at once, as Redis answers nothing.
+const DefaultRetryBudget = 3 * time.Second
 
-func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
-	if attempts >= MaxRetries {
+// retrier is the retry policy of DefaultRetryBudget.
+type retrier struct {
+	budget time.Duration
+	// spent is set once a command used its whole budget, and cleared
+	// by the next command Redis answers.
+	spent atomic.Bool
+}
+
+// delay is a rueidis RetryDelayFn: how long to wait before trying cmd
+// again after its attempts-th failure with err, or -1 for not again.
+func (r *retrier) delay(attempts int, cmd rueidis.Completed, err error) time.Duration {
+	if r.spent.Load() || (!cmd.IsReadOnly() && !unsent(err)) {
 		return -1
 	}
-	return 50 * time.Millisecond << attempts
+	waited := time.Duration(0)
+	for n := 1; n < attempts; n++ {
+		waited += retryStep(n)
+	}
+	d := min(retryStep(attempts), r.budget-waited)
+	if d <= 0 {
+		r.spent.Store(true)
+		return -1
+	}
+	return d
+}
+
+// answered notes a result: one that Redis answered, and not only to
+// say it is not ready, ends a spent budget.
+func (r *retrier) answered(res rueidis.RedisResult) {
+	if !r.spent.Load() {
+		return
+	}
+	if err := res.Error(); err == nil || res.NonRedisError() == nil && !unsent(err) {
+		r.spent.Store(false)
+	}
+}
+
+// retryStep is the wait after a command's attempts-th failure.
+func retryStep(attempts int) time.Duration {
+	if attempts > 4 {
+		return 500 * time.Millisecond
+	}
+	return 25 * time.Millisecond << attempts
+}
+
+// unsent reports whether err says that Redis did not run the command:
+// its connection could not be made, or Redis refused it while its
+// cluster, or the data set it loads, is not ready.
+func unsent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	if re, ok := rueidis.IsRedisErr(err); ok {
+		return re.IsClusterDown() || re.IsTryAgain() || re.IsLoading()
+	}
+	return false
+}
+
+// retrying is a client whose commands are all retryable, writes
+// included, as its retrier decides, and which tells the retrier what
+// Redis answered. No pipeline of mcpredis mixes reads with writes: a
+// read tried again sends its whole pipeline again.
+type retrying struct {
+	rueidis.Client
+	r *retrier
+}
+
+func (c retrying) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	res := c.Client.Do(ctx, cmd.ToRetryable())
+	c.r.answered(res)
+	return res
+}
+
+// DoMulti marks the commands of multi in place.
+func (c retrying) DoMulti(ctx context.Context, multi ...rueidis.Completed) []rueidis.RedisResult {
+	for i := range multi {
+		multi[i] = multi[i].ToRetryable()
+	}
+	res := c.Client.DoMulti(ctx, multi...)
+	if len(res) > 0 {
+		c.r.answered(res[0])
+	}
+	return res
+}
+
+func (c retrying) DoMultiCache(ctx context.Context, multi ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	res := c.Client.DoMultiCache(ctx, multi...)
+	if len(res) > 0 {
+		c.r.answered(res[0])
+	}
+	return res
 }
 
 // New returns a backend on a client the caller made; Close closes it.
@@ -166,8 +276,14 @@ func (b *Backend) Close() error {
 
 // Client returns the Redis client, for the application's own use of the
 // same connection (for example to keep its catalog the same on every
-// replica through publish/subscribe).
-func (b *Backend) Client() rueidis.Client { return b.client }
+// replica through publish/subscribe). Its writes are not retried unless
+// marked so (Completed.ToRetryable).
+func (b *Backend) Client() rueidis.Client {
+	if r, ok := b.client.(retrying); ok {
+		return r.Client
+	}
+	return b.client
+}
 
 // Key names. The part in braces is the hash tag that puts a task's or a
 // session's keys in one Cluster slot.
