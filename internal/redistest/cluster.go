@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -227,6 +229,44 @@ func (c *Cluster) KillPrimary(key string) (string, time.Duration) {
 	}, "to promote a replica")
 	c.waitOK(rest)
 	return primary.addr(), time.Since(killed)
+}
+
+// PauseReplica stops with SIGSTOP the replica of the primary that holds
+// key's slot, so that it acknowledges no more writes, and returns a
+// function that lets it go on (SIGCONT). The test fails when the
+// primary has no replica that runs.
+func (c *Cluster) PauseReplica(key string) (resume func()) {
+	c.t.Helper()
+	primary := c.primaryOf(c.slot(key))
+	if primary == nil {
+		c.t.Fatalf("no primary holds the slot of %s", key)
+	}
+	r := c.replicaOf(primary)
+	if r == nil {
+		c.t.Fatalf("the primary %s has no replica that runs", primary.addr())
+	}
+	p := r.p
+	p.signal(syscall.SIGSTOP)
+	var once sync.Once
+	resume = func() { once.Do(func() { p.signal(syscall.SIGCONT) }) }
+	c.t.Cleanup(resume)
+	return resume
+}
+
+// replicaOf returns a running node whose replication link, as its INFO
+// says, is to primary; or nil.
+func (c *Cluster) replicaOf(primary *node) *node {
+	for _, n := range c.nodes {
+		if n.p == nil || n == primary {
+			continue
+		}
+		info, err := Command(n.addr(), "INFO", "replication")
+		if err == nil && strings.Contains(info, "role:slave") &&
+			strings.Contains(info, "master_port:"+strconv.Itoa(primary.port)+"\r\n") {
+			return n
+		}
+	}
+	return nil
 }
 
 // PrimaryOf returns the address of the primary that holds key's slot,

@@ -29,6 +29,11 @@ func startProc(args ...string) (*proc, error) {
 	p := &proc{cmd: exec.Command("redis-server", args...), exited: make(chan struct{})}
 	p.cmd.Stdout = &p.out
 	p.cmd.Stderr = &p.out
+	// A process group of its own, so that kill ends the children it
+	// forks (to sync a replica) with it; and Wait gives up on the output
+	// of any left, which would hold it open.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.cmd.WaitDelay = time.Second
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -68,9 +73,13 @@ func (p *proc) waitReady(addr string, within time.Duration) error {
 	}
 }
 
-// kill ends the process with SIGKILL and waits until it has exited.
+// signal sends sig to the process.
+func (p *proc) signal(sig syscall.Signal) { p.cmd.Process.Signal(sig) }
+
+// kill ends the process and its children with SIGKILL and waits until
+// it has exited.
 func (p *proc) kill() {
-	p.cmd.Process.Signal(syscall.SIGKILL)
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exited
 }
 

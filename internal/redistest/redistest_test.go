@@ -1,7 +1,10 @@
 package redistest
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +51,15 @@ func TestCluster(t *testing.T) {
 		if !strings.Contains(info, want) {
 			t.Errorf("CLUSTER INFO lacks %s:\n%s", want, info)
 		}
+	}
+	// A write to k's primary waits in vain for its paused replica.
+	resume := c.PauseReplica("k")
+	if acked := writeAndWait(t, c.PrimaryOf("k")); acked != "0" {
+		t.Errorf("WAIT with the replica paused: %s replicas, want 0", acked)
+	}
+	resume()
+	if acked := writeAndWait(t, c.PrimaryOf("k")); acked != "1" {
+		t.Errorf("WAIT with the replica resumed: %s replicas, want 1", acked)
 	}
 	before := c.PrimaryOf("k")
 	killed, took := c.KillPrimary("k")
@@ -114,4 +126,30 @@ func TestAOFRestart(t *testing.T) {
 			t.Errorf("without AOF, k after the restart: %q, want none", got)
 		}
 	}
+}
+
+// writeAndWait sets k at addr, then asks on the same connection how many
+// replicas acknowledge it within 300 ms (WAIT 1 300).
+func writeAndWait(t *testing.T, addr string) string {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprint(conn, "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n300\r\n")
+	rd := bufio.NewReader(conn)
+	var lines []string
+	for range 2 {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.TrimSpace(line))
+	}
+	if lines[0] != "+OK" || !strings.HasPrefix(lines[1], ":") {
+		t.Fatalf("SET then WAIT answered %q", lines)
+	}
+	return lines[1][1:]
 }
