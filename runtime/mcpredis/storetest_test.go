@@ -26,6 +26,7 @@ type rig struct {
 	url    string
 	mr     *miniredis.Miniredis // nil on a real server
 	prefix string               // of the rig's keys, when it shares its server
+	wait   int                  // the TaskStore's WaitReplicas
 
 	mu sync.Mutex
 	at time.Time
@@ -74,6 +75,8 @@ func (r *rig) open() *Backend {
 		b.Events.block = 10 * time.Millisecond
 	}
 	b.Tasks.TaskLimits = mcpstore.TaskLimits{MaxPerOwner: 8, MaxKept: 12}
+	// A redis-server without replicas answers WAIT at its timeout only.
+	b.Tasks.WaitReplicas, b.Tasks.WaitTimeout = r.wait, 20*time.Millisecond
 	return b
 }
 
@@ -136,14 +139,23 @@ var rigs = []struct {
 	{"cluster", clusterRigs},
 }
 
-// contracts are the suite's four, each run over the stores of rigs mk
-// makes.
+// contracts are the suite's four, the task store's twice, each run over
+// the stores of rigs mk makes.
 var contracts = []struct {
 	name string
 	run  func(t *testing.T, mk func(t *testing.T) *rig)
 }{
 	{"TaskStore", func(t *testing.T, mk func(t *testing.T) *rig) {
 		storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore { r := mk(t); return rigTasks{r.open().Tasks, r} })
+	}},
+	// With WaitReplicas, a task's end goes by EVAL, then WAIT on the
+	// same connection.
+	{"TaskStore waiting for replicas", func(t *testing.T, mk func(t *testing.T) *rig) {
+		storetest.TaskStore(t, func(t *testing.T) mcpstore.SharedTaskStore {
+			r := mk(t)
+			r.wait = 1
+			return rigTasks{r.open().Tasks, r}
+		})
 	}},
 	{"SessionStore", func(t *testing.T, mk func(t *testing.T) *rig) {
 		storetest.SessionStore(t, func(t *testing.T) mcpstore.SessionStore { r := mk(t); return rigSessions{r.open().Sessions, r} })
@@ -156,7 +168,7 @@ var contracts = []struct {
 	}},
 }
 
-// TestContracts keeps the four contracts on every rig. On the cluster of
+// TestContracts keeps the contracts on every rig. On the cluster of
 // three primaries with one replica each, every script and transaction
 // must touch one slot, or the cluster refuses it with CROSSSLOT.
 func TestContracts(t *testing.T) {

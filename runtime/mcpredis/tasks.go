@@ -31,6 +31,18 @@ type TaskStore struct {
 	// TaskLimits bound each owner's tasks, as in the memory store.
 	mcpstore.TaskLimits
 
+	// WaitReplicas, when above zero, makes the write that ends a task
+	// (Update to a terminal status, or Reap) wait until that many
+	// replicas of its Redis have it (WAIT), for at most WaitTimeout. An
+	// end not acknowledged in time is still stored, and returns no error.
+	// So an end the server announced (tasks/result, notifications) is on
+	// a replica, and survives the promotion of one. Zero, the default,
+	// does not wait: Redis replicates asynchronously.
+	WaitReplicas int
+	// WaitTimeout bounds the wait of WaitReplicas; zero means
+	// DefaultWaitTimeout.
+	WaitTimeout time.Duration
+
 	b   *Backend
 	now func() time.Time
 }
@@ -100,11 +112,42 @@ if ARGV[1] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
 return 1
 `)
 
+// DefaultWaitTimeout bounds the wait of TaskStore.WaitReplicas when
+// WaitTimeout is zero.
+const DefaultWaitTimeout = time.Second
+
+// endScript is a script that may end a task, with its source, which the
+// wait of WaitReplicas sends with EVAL.
+type endScript struct {
+	*rueidis.Lua
+	src string
+}
+
+func newEndScript(src string) endScript { return endScript{rueidis.NewLuaScript(src), src} }
+
+// end runs script on the keys of one task. With WaitReplicas, WAIT
+// follows it on the same connection: WAIT counts the replicas that have
+// the connection's writes.
+func (s *TaskStore) end(ctx context.Context, script endScript, keys, args []string) rueidis.RedisResult {
+	c := s.b.client
+	if s.WaitReplicas <= 0 {
+		return script.Exec(ctx, c, keys, args)
+	}
+	timeout := s.WaitTimeout
+	if timeout <= 0 {
+		timeout = DefaultWaitTimeout
+	}
+	res := c.DoMulti(ctx,
+		c.B().Eval().Script(script.src).Numkeys(int64(len(keys))).Key(keys...).Arg(args...).Build(),
+		c.B().Wait().Numreplicas(int64(s.WaitReplicas)).Timeout(max(timeout.Milliseconds(), 1)).Build().SetSlot(keys[0]))
+	return res[0]
+}
+
 // updateScript replaces what a task's run changes, unless the stored
 // status is terminal; a terminal status drops the unread answers. KEYS:
 // task, answers. ARGV: status, message, updated, result, error, input,
 // tool, poll.
-var updateScript = rueidis.NewLuaScript(isTerminal + `
+var updateScript = newEndScript(isTerminal + `
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st then return 'NF' end
 if terminal(st) then return 'TERM' end
@@ -131,7 +174,7 @@ return 'OK'
 // whether it did (1 or 0) and the task as stored afterwards (empty when
 // it is not the owner's). KEYS: task, answers. ARGV: owner, now (ns),
 // error object, status message.
-var reapScript = rueidis.NewLuaScript(isTerminal + `
+var reapScript = newEndScript(isTerminal + `
 local t = redis.call('HMGET', KEYS[1], 'owner', 'status', 'lease')
 if not t[2] or t[1] ~= ARGV[1] then return {0, {}} end
 local lease = tonumber(t[3] or '0') or 0
@@ -298,10 +341,15 @@ func verdict(what string, r rueidis.RedisResult) error {
 // runner and lease stay as stored. A task that has ended leaves the index
 // of leases and its owner's tasks not ended.
 func (s *TaskStore) Update(ctx context.Context, t *mcpstore.Task) error {
-	r := updateScript.Exec(ctx, s.b.client,
-		[]string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)},
-		[]string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
-			string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)})
+	keys := []string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)}
+	args := []string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
+		string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)}
+	var r rueidis.RedisResult
+	if t.Status.Terminal() {
+		r = s.end(ctx, updateScript, keys, args)
+	} else {
+		r = updateScript.Exec(ctx, s.b.client, keys, args)
+	}
 	if v, err := r.ToString(); err == nil {
 		if owner, ended := strings.CutPrefix(v, "END"); ended {
 			s.ended(ctx, owner, t.ID)
@@ -349,7 +397,7 @@ func (s *TaskStore) Renew(ctx context.Context, id, replica string, until time.Ti
 
 // Reap implements [mcpstore.SharedTaskStore].
 func (s *TaskStore) Reap(ctx context.Context, owner, id string, now time.Time, errObj []byte) (*mcpstore.Task, bool, error) {
-	r, err := reapScript.Exec(ctx, s.b.client, []string{s.b.taskKey(id), s.b.answersKey(id)},
+	r, err := s.end(ctx, reapScript, []string{s.b.taskKey(id), s.b.answersKey(id)},
 		[]string{owner, stamp(now), string(errObj), mcpstore.ReapedMessage}).ToArray()
 	if err == nil && len(r) != 2 {
 		err = errors.New("unexpected reply")

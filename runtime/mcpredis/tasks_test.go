@@ -8,6 +8,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
@@ -99,5 +100,52 @@ func TestTaskLapsedIndex(t *testing.T) {
 	}
 	if members, _ := mr.ZMembers(b.leasesKey()); fmt.Sprint(members) != "[T0]" {
 		t.Errorf("index of leases %v, want [T0]", members)
+	}
+}
+
+// TestWaitReplicas: on a Redis Cluster whose replica of a task's primary
+// is paused, ending the task with WaitReplicas waits WaitTimeout for the
+// replica, and without it does not; the task ends either way.
+func TestWaitReplicas(t *testing.T) {
+	t.Parallel()
+	c := redistest.StartCluster(t)
+	b, err := Open(context.Background(), c.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	ctx := context.Background()
+	const timeout = time.Second
+	b.Tasks.WaitTimeout = timeout
+	// Tasks of one slot, so that one replica's pause holds back both.
+	ids := []string{"w{1}", "n{1}"}
+	for _, id := range ids {
+		if err := b.Tasks.Create(ctx, newTask(id, "o", time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resume := c.PauseReplica(b.taskKey(ids[0]))
+	defer resume()
+	for i, id := range ids {
+		b.Tasks.WaitReplicas = 1 - i // the first waits, the second does not
+		task, err := b.Tasks.Get(ctx, "o", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		task.Status = mcpstore.TaskCompleted
+		start := time.Now()
+		if err := b.Tasks.Update(ctx, task); err != nil {
+			t.Fatalf("ending %s: %v", id, err)
+		}
+		took := time.Since(start)
+		switch {
+		case b.Tasks.WaitReplicas == 1 && took < timeout:
+			t.Errorf("an end waiting for the paused replica returned after %v, want its timeout of %v", took, timeout)
+		case b.Tasks.WaitReplicas == 0 && took >= timeout:
+			t.Errorf("an end without WaitReplicas took %v", took)
+		}
+		if got, err := b.Tasks.Get(ctx, "o", id); err != nil || got.Status != mcpstore.TaskCompleted {
+			t.Errorf("task %s after its end: %v, %v", id, got, err)
+		}
 	}
 }
