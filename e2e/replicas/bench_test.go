@@ -48,7 +48,9 @@ func post(tb testing.TB, url, body string, h map[string]string) *http.Response {
 
 // BenchmarkReplicas compares, in one run, tools/call served from memory
 // and with the Redis backend attached (2026-07-28 stateless, and in a
-// 2025 session), and measures task lifecycles on the Redis store.
+// 2025 session), and measures task lifecycles on the Redis store: on
+// one redis-server, and on a Redis Cluster without and with
+// TaskStore.WaitReplicas.
 //
 //	go test -run '^$' -bench Replicas -benchtime 2000x ./e2e/replicas
 func BenchmarkReplicas(b *testing.B) {
@@ -90,31 +92,50 @@ func BenchmarkReplicas(b *testing.B) {
 			})
 		})
 	}
-	b.Run("task-create-get-end/redis", func(b *testing.B) {
-		store := backend.Tasks
-		store.MaxPerOwner = 1 << 30
-		var n atomic.Int64
-		n.Store(time.Now().UnixNano()) // ids unique across runs on one Redis
-		b.SetParallelism(8)            // 16 goroutines on 2 cores, as in the store's other measurements
-		b.RunParallel(func(pb *testing.PB) {
-			ctx := context.Background()
-			for pb.Next() {
-				now := time.Now().UTC()
-				i := n.Add(1)
-				id := "bench-" + strconv.FormatInt(i, 10)
-				t := &mcpstore.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpstore.TaskWorking,
-					CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Runner: "r1", LeaseUntil: now.Add(4 * time.Second)}
-				if err := store.Create(ctx, t); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := store.Get(ctx, t.Owner, id); err != nil {
-					b.Fatal(err)
-				}
-				t.Status = mcpstore.TaskCompleted
-				if err := store.Update(ctx, t); err != nil {
-					b.Fatal(err)
-				}
+	b.Run("task-create-get-end/redis", func(b *testing.B) { benchTaskLife(b, backend.Tasks) })
+
+	// On a Redis Cluster, without and with waiting for a replica at
+	// each task's end.
+	rc := redistest.StartCluster(b)
+	on, err := mcpredis.Open(context.Background(), rc.URL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer on.Close()
+	b.Run("task-create-get-end/redis-cluster", func(b *testing.B) {
+		on.Tasks.WaitReplicas = 0
+		benchTaskLife(b, on.Tasks)
+	})
+	b.Run("task-create-get-end/redis-cluster-wait", func(b *testing.B) {
+		on.Tasks.WaitReplicas = 1
+		benchTaskLife(b, on.Tasks)
+	})
+}
+
+// benchTaskLife creates, reads and ends a task per iteration on store.
+func benchTaskLife(b *testing.B, store *mcpredis.TaskStore) {
+	store.MaxPerOwner = 1 << 30
+	var n atomic.Int64
+	n.Store(time.Now().UnixNano()) // ids unique across runs on one Redis
+	b.SetParallelism(8)            // 16 goroutines on 2 cores, as in the store's other measurements
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			now := time.Now().UTC()
+			i := n.Add(1)
+			id := "bench-" + strconv.FormatInt(i, 10)
+			t := &mcpstore.Task{ID: id, Owner: "o" + strconv.FormatInt(i%16, 10), Tool: "echo", Status: mcpstore.TaskWorking,
+				CreatedAt: now, UpdatedAt: now, TTL: time.Minute, Runner: "r1", LeaseUntil: now.Add(4 * time.Second)}
+			if err := store.Create(ctx, t); err != nil {
+				b.Fatal(err)
 			}
-		})
+			if _, err := store.Get(ctx, t.Owner, id); err != nil {
+				b.Fatal(err)
+			}
+			t.Status = mcpstore.TaskCompleted
+			if err := store.Update(ctx, t); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
