@@ -126,8 +126,9 @@ func openOptions(ctx context.Context, opt rueidis.ClientOption, budget time.Dura
 
 // DefaultRetryBudget is how long a command of Open's client goes on
 // being tried while Redis cannot be reached. It covers a replica's
-// promotion with a cluster-node-timeout of a second, or a restart by a
-// supervisor, as docs/deployment.md measures.
+// promotion with a cluster-node-timeout of a second, and the client's
+// look at the new slot map (2 to 4 s in all, as docs/deployment.md
+// measures), or a restart by a supervisor.
 //
 // The tries are 50 ms, 100 ms, 200 ms, 400 ms, then 500 ms apart. A read
 // is tried again after any failure of its connection. A write is tried
@@ -137,7 +138,7 @@ func openOptions(ctx context.Context, opt rueidis.ClientOption, budget time.Dura
 // when the command's context ends. Once a command has used its whole
 // budget, the others fail at their first failure, until one succeeds:
 // a long outage fails requests at once, as Redis answers nothing.
-const DefaultRetryBudget = 3 * time.Second
+const DefaultRetryBudget = 5 * time.Second
 
 // retrier is the retry policy of DefaultRetryBudget.
 type retrier struct {
