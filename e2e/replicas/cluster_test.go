@@ -50,6 +50,7 @@ func buildServer(t *testing.T) string {
 type replica struct {
 	name, addr string
 	cmd        *exec.Cmd
+	exited     chan struct{} // closed when the process has exited
 }
 
 // cluster is the replicas behind an in-test round-robin proxy.
@@ -147,7 +148,8 @@ func (c *cluster) start(key string) *replica {
 	if err := r.cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
-	c.t.Cleanup(func() { r.cmd.Process.Kill(); r.cmd.Wait() })
+	r.exited = make(chan struct{})
+	c.t.Cleanup(func() { r.cmd.Process.Kill(); <-r.exited })
 	lines := bufio.NewScanner(stderr)
 	for lines.Scan() {
 		if addr, ok := strings.CutPrefix(lines.Text(), "serving MCP on http://"); ok {
@@ -158,7 +160,11 @@ func (c *cluster) start(key string) *replica {
 	if r.addr == "" {
 		c.t.Fatalf("replica %s did not start", r.name)
 	}
-	go io.Copy(io.Discard, stderr)
+	go func() {
+		io.Copy(io.Discard, stderr)
+		r.cmd.Wait()
+		close(r.exited)
+	}()
 	c.mu.Lock()
 	c.replicas = append(c.replicas, r)
 	c.mu.Unlock()
@@ -173,12 +179,27 @@ func (c *cluster) kill(name string) {
 	for i, r := range c.replicas {
 		if r.name == name {
 			r.cmd.Process.Signal(syscall.SIGKILL)
-			r.cmd.Wait()
+			<-r.exited
 			c.replicas = append(c.replicas[:i], c.replicas[i+1:]...)
 			return
 		}
 	}
 	c.t.Fatalf("no replica %s", name)
+}
+
+// alive fails the test for each replica in the rotation whose process
+// has exited: a replica that panicked.
+func (c *cluster) alive(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.replicas {
+		select {
+		case <-r.exited:
+			t.Errorf("replica %s exited: %v", r.name, r.cmd.ProcessState)
+		default:
+		}
+	}
 }
 
 func (c *cluster) names() []string {

@@ -453,9 +453,10 @@ func readStream(t *testing.T, s *session) streamed {
 	return st
 }
 
-// afterFailure checks that sessions, new tasks and the bus work once
-// Redis serves again.
+// afterFailure checks that no replica died, and that sessions, new tasks
+// and the bus work once Redis serves again.
 func afterFailure(t *testing.T, c *cluster) {
+	c.alive(t)
 	ctx := context.Background()
 	if r := c.initialize(t, "2025-06-18").call(t, "tools/call", `"name":"test_simple_text"`, ""); r.errorCode() != 0 || r.status != 200 {
 		t.Errorf("a new session after the failure: %d %v", r.status, r.messages)
