@@ -1,0 +1,243 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/runtime/mcpredis"
+	"github.com/mcpgen/mcpgen/runtime/mcpstore"
+)
+
+// tasksMeta is the _meta of a 2026-07-28 request from a client that
+// declares the tasks extension, as the load run's tasks mode sends it.
+const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},`
+
+// statelessMeta is the _meta of a 2026-07-28 request without extensions.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},`
+
+// lifeServer is the built-in server of the load run (bench/cmd/serve):
+// the reference tool and its task form, tasks kept for a minute with
+// bounds no run reaches, in memory or in Redis.
+func lifeServer(b *testing.B, backend *mcpredis.Backend) http.Handler {
+	srv := servers.BuiltinServer()
+	srv.TaskTTL = time.Minute
+	if backend == nil {
+		srv.Tasks = &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 1 << 30, MaxKept: 1 << 30}, MaxTotal: 1 << 30}
+	} else {
+		backend.Tasks.MaxPerOwner, backend.Tasks.MaxKept = 1<<30, 1<<30
+		backend.Attach(srv)
+	}
+	b.Cleanup(func() { srv.Close() })
+	return srv.HTTPHandler()
+}
+
+// post serves one 2026-07-28 request of method and name on h, in
+// process, and returns the answer, which must hold want.
+func post(b *testing.B, h http.Handler, body []byte, method, name, want string) []byte {
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	req.Header.Set("Mcp-Name", name)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	got := w.Body.Bytes()
+	if w.Code != http.StatusOK || !bytes.Contains(got, []byte(want)) {
+		b.Fatalf("%s: status %d, answer %.300s; want %s", method, w.Code, got, want)
+	}
+	return got
+}
+
+// taskLife calls the task tool on h, which answers with a task, then
+// sends tasks/get at once until the task has completed, as the load run
+// does. It returns the tasks/get it took.
+func taskLife(b *testing.B, h http.Handler, call []byte) int {
+	created := post(b, h, call, "tools/call", servers.TaskTool, `"resultType":"task"`)
+	i := bytes.Index(created, []byte(`"taskId":"`)) + len(`"taskId":"`)
+	id := string(created[i : i+bytes.IndexByte(created[i:], '"')])
+	get := []byte(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tasksMeta + `"taskId":"` + id + `"}}`)
+	for n := 1; ; n++ {
+		runtime.Gosched() // as a client waits for the network: the task's run goes on meanwhile
+		got := post(b, h, get, "tasks/get", id, `"taskId":"`+id+`"`)
+		switch {
+		case bytes.Contains(got, []byte(`"status":"completed"`)) && bytes.Contains(got, []byte(`updated 10 prices in emea`)):
+			return n
+		case !bytes.Contains(got, []byte(`"status":"working"`)):
+			b.Fatalf("tasks/get: %.300s; want it working or completed", got)
+		}
+	}
+}
+
+// BenchmarkTaskLife is the life of a 2026-07-28 task through the
+// built-in server's HTTP handler, in process: tools/call of the
+// reference tool as a task, then tasks/get until it has completed, the
+// tasks in memory and in a redis-server (skipped without one), beside a
+// stateless call of the reference tool. Besides the time, it reports the
+// processor time of the process per life (cpu-µs/op), and on Redis that
+// of redis-server (redis-cpu-µs/op), the commands Redis ran (those inside
+// scripts included, redis-cmds/op) and the round trips the server made
+// (rtt/op).
+//
+//	go test -run '^$' -bench TaskLife -count 8 ./bench
+func BenchmarkTaskLife(b *testing.B) {
+	callReq := callRequest(1, 10)
+	stateless := bytes.Replace(callReq, []byte(`"params":{`), []byte(`"params":{`+statelessMeta), 1)
+	task := bytes.Replace(callReq, []byte(`"params":{"name":"bulk_price_update"`), []byte(`"params":{`+tasksMeta+`"name":"`+servers.TaskTool+`"`), 1)
+	b.Run("stateless-call", func(b *testing.B) {
+		h := lifeServer(b, nil)
+		measure(b, nil, func() int {
+			post(b, h, stateless, "tools/call", "bulk_price_update", "updated 10 prices in emea")
+			return 0
+		})
+	})
+	b.Run("memory", func(b *testing.B) {
+		h := lifeServer(b, nil)
+		measure(b, nil, func() int { return taskLife(b, h, task) })
+	})
+	b.Run("redis", func(b *testing.B) {
+		rs := redistest.Start(b)
+		client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{rs.Addr()}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		counted := &countingClient{Client: client}
+		backend := mcpredis.New(counted)
+		b.Cleanup(func() { backend.Close() })
+		h := lifeServer(b, backend)
+		measure(b, &redisMeter{client: client, counted: counted}, func() int { return taskLife(b, h, task) })
+	})
+}
+
+// measure runs op b.N times from 16 goroutines (8 a processor on two)
+// and reports the processor time per op, the tasks/get an op took, and
+// what rm measures of Redis.
+func measure(b *testing.B, rm *redisMeter, op func() int) {
+	b.ReportAllocs()
+	var gets atomic.Int64
+	for range 100 { // warm: scripts loaded, connections open
+		op()
+	}
+	rm.start(b)
+	cpu := processCPU()
+	b.ResetTimer()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			gets.Add(int64(op()))
+		}
+	})
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(processCPU()-cpu)/n/1e3, "cpu-µs/op")
+	if gets.Load() > 0 {
+		b.ReportMetric(float64(gets.Load())/n, "gets/op")
+	}
+	rm.stop(b, n)
+}
+
+// processCPU is the processor time this process has spent, user and
+// system, in nanoseconds.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// countingClient counts the round trips to Redis: one a Do, one a
+// DoMulti (one server: its commands go in one write).
+type countingClient struct {
+	rueidis.Client
+	trips atomic.Int64
+}
+
+func (c *countingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	c.trips.Add(1)
+	return c.Client.Do(ctx, cmd)
+}
+
+func (c *countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	c.trips.Add(1)
+	return c.Client.DoMulti(ctx, cmds...)
+}
+
+// redisMeter measures what a run costs Redis: its processor time and
+// the commands it ran, from INFO, and the server's round trips.
+type redisMeter struct {
+	client  rueidis.Client // not counted
+	counted *countingClient
+	cpu     float64
+	cmds    map[string]int64
+	trips   int64
+}
+
+func (rm *redisMeter) start(b *testing.B) {
+	if rm == nil {
+		return
+	}
+	rm.cpu, rm.cmds = rm.info(b)
+	rm.trips = rm.counted.trips.Load()
+}
+
+// stop reports the costs per op of n ops since start, and logs the
+// commands by name.
+func (rm *redisMeter) stop(b *testing.B, n float64) {
+	if rm == nil {
+		return
+	}
+	trips := rm.counted.trips.Load() - rm.trips
+	cpu, cmds := rm.info(b)
+	var total int64
+	var by strings.Builder
+	for name, calls := range cmds {
+		if d := calls - rm.cmds[name]; d > 0 && name != "info" {
+			total += d
+			by.WriteString(" " + name + "=" + strconv.FormatFloat(float64(d)/n, 'f', 2, 64))
+		}
+	}
+	b.ReportMetric((cpu-rm.cpu)*1e6/n, "redis-cpu-µs/op")
+	b.ReportMetric(float64(total)/n, "redis-cmds/op")
+	b.ReportMetric(float64(trips)/n, "rtt/op")
+	b.Logf("N=%d, Redis commands per op:%s", b.N, by.String())
+}
+
+// info reads the processor time redis-server has spent, in seconds, and
+// the calls of each command, from INFO.
+func (rm *redisMeter) info(b *testing.B) (float64, map[string]int64) {
+	text, err := rm.client.Do(context.Background(), rm.client.B().Info().Section("cpu").Section("commandstats").Build()).ToString()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cpu float64
+	cmds := map[string]int64{}
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			switch {
+			case k == "used_cpu_sys" || k == "used_cpu_user":
+				f, _ := strconv.ParseFloat(v, 64)
+				cpu += f
+			case strings.HasPrefix(k, "cmdstat_"):
+				calls, _, _ := strings.Cut(strings.TrimPrefix(v, "calls="), ",")
+				n, _ := strconv.ParseInt(calls, 10, 64)
+				cmds[strings.TrimPrefix(k, "cmdstat_")] = n
+			}
+		}
+	}
+	return cpu, cmds
+}
