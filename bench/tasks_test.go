@@ -47,7 +47,10 @@ func lifeServer(b *testing.B, backend *mcpredis.Backend) http.Handler {
 // post serves one 2026-07-28 request of method and name on h, in
 // process, and returns the answer, which must hold want.
 func post(b *testing.B, h http.Handler, body []byte, method, name, want string) []byte {
-	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
