@@ -10,8 +10,9 @@
 //	b.Attach(srv) // before srv serves
 //
 // Every key is hash-tagged by the task or session it belongs to (the
-// owner's index by its owner), and every script touches one slot, so the
-// backend also runs on Redis Cluster. Only Redis 7.0 commands are used.
+// owner's index by its owner), and on Redis Cluster every script touches
+// one slot. On one server, a task's create and its end are one script
+// each, across slots. Only Redis 7.0 commands are used.
 //
 // Only this package links a Redis client: a server that does not import
 // it builds without one. Its stores implement the contracts of
@@ -300,6 +301,11 @@ func (b *Backend) willKey(id, s string) string   { return b.prefix + "{s:" + id 
 func (b *Backend) busKey() string                { return b.prefix + "bus" }
 func (b *Backend) leasesKey() string             { return b.prefix + "{leases}" }
 func (b *Backend) replayKey(id string) string    { return b.prefix + "{p:" + id + "}" }
+
+// cluster reports whether the client talks to a Redis Cluster, where a
+// script may touch the keys of one slot only. Elsewhere a step that
+// spans slots runs as one script.
+func (b *Backend) cluster() bool { return b.client.Mode() == rueidis.ClientModeCluster }
 
 // failed wraps an error of Redis itself, so that the server answers it as
 // an internal error rather than as a fact about the task or session.

@@ -17,14 +17,16 @@ import (
 // under its id's hash tag, with its posted answers beside it, expiring at
 // the end of its TTL; each owner has an index of its tasks in creation
 // order (for tasks/list and the per-owner bound) under the owner's tag.
-// Every transition is one Lua script on one slot.
+// Every transition is one Lua script.
 //
 // The unended tasks with a lease are also in one sorted set by the end of
-// their lease, for Lapsed. It lives in a slot of its own, so no script of
-// a task's slot may touch it on Redis Cluster: it is written beside the
-// scripts, before a task is created and after its lease is renewed or it
-// ends, so that it never holds a later end than the task does nor misses
-// a task that has a lease. Lapsed corrects what it finds out of step (a
+// their lease, for Lapsed. It lives in a slot of its own, so on Redis
+// Cluster no script of a task's slot may touch it: it is written beside
+// the scripts, before a task is created and after its lease is renewed or
+// it ends, so that it never holds a later end than the task does nor
+// misses a task that has a lease. On one server, the scripts that create
+// and end a task write it, and the owner's index, themselves: a life is
+// then a round trip to create, one to end, and one a read. Lapsed corrects what it finds out of step (a
 // lease renewed since, a task ended or gone), and Reap, on the task's
 // hash, decides.
 type TaskStore struct {
@@ -77,38 +79,69 @@ const (
 const isTerminal = `local function terminal(st) return st == 'completed' or st == 'failed' or st == 'cancelled' end
 `
 
-// reserveScript takes a place in the owner's index: it drops the entries
-// whose TTL ended, refuses a place beyond the bounds (of tasks not ended,
-// and of tasks kept), and keeps the index as long as its longest-lived
-// task. KEYS: index by creation, index by end, counter, the tasks not
-// ended (by end of TTL). ARGV: id, end (ms or +inf), now (ms), bound of
-// tasks not ended, bound of tasks kept.
-var reserveScript = rueidis.NewLuaScript(`
-local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3], 'LIMIT', 0, 256)
-for _, id in ipairs(gone) do
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('ZREM', KEYS[2], id)
+// reserve is the Lua function that takes a place in the owner's index:
+// it drops the entries whose TTL ended, refuses a place beyond the
+// bounds (of tasks not ended, unless the task has ended, and of tasks
+// kept), and keeps the index as long as its longest-lived task. k: index
+// by creation, index by end, counter, the tasks not ended (by end of
+// TTL). a: id, end (ms or +inf), now (ms), bound of tasks not ended,
+// bound of tasks kept, "1" for a task created ended.
+const reserve = `local function reserve(k, a)
+  local gone = redis.call('ZRANGEBYSCORE', k[2], '-inf', '(' .. a[3], 'LIMIT', 0, 256)
+  for _, id in ipairs(gone) do
+    redis.call('ZREM', k[1], id)
+    redis.call('ZREM', k[2], id)
+  end
+  redis.call('ZREMRANGEBYSCORE', k[4], '-inf', '(' .. a[3])
+  local ended = a[6] == '1'
+  if not ended and redis.call('ZCARD', k[4]) >= tonumber(a[4]) or redis.call('ZCARD', k[1]) >= tonumber(a[5]) then return false end
+  local n = redis.call('INCR', k[3])
+  redis.call('ZADD', k[1], n, a[1])
+  redis.call('ZADD', k[2], a[2], a[1])
+  if not ended then redis.call('ZADD', k[4], a[2], a[1]) end
+  local top = redis.call('ZREVRANGE', k[2], 0, 0, 'WITHSCORES')
+  for i = 1, 4 do
+    if top[2] == 'inf' then redis.call('PERSIST', k[i])
+    else redis.call('PEXPIREAT', k[i], math.floor(tonumber(top[2])) + 1000) end
+  end
+  return true
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[3])
-if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[4]) or redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[5]) then return 0 end
-local n = redis.call('INCR', KEYS[3])
-redis.call('ZADD', KEYS[1], n, ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-local top = redis.call('ZREVRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-for i = 1, 4 do
-  if top[2] == 'inf' then redis.call('PERSIST', KEYS[i])
-  else redis.call('PEXPIREAT', KEYS[i], math.floor(tonumber(top[2])) + 1000) end
+`
+
+// write is the Lua function that stores a new task and its expiry. k:
+// task. a: expiry (ms, 0: none), then field, value pairs from index from.
+const write = `local function write(key, expire, a, from)
+  redis.call('DEL', key)
+  redis.call('HSET', key, unpack(a, from))
+  if expire ~= '0' then redis.call('PEXPIREAT', key, expire) end
 end
-return 1
+`
+
+// reserveScript takes a task's place in its owner's index (see reserve)
+// and returns 1, or 0 when the bounds refuse it. KEYS and ARGV: those of
+// reserve.
+var reserveScript = rueidis.NewLuaScript(reserve + `
+if reserve(KEYS, ARGV) then return 1 end
+return 0
 `)
 
 // writeScript stores a new task and its expiry in one step. KEYS: task.
 // ARGV: expiry (ms, 0: none), then field, value pairs.
-var writeScript = rueidis.NewLuaScript(`
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-if ARGV[1] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+var writeScript = rueidis.NewLuaScript(write + `
+write(KEYS[1], ARGV[1], ARGV, 2)
+return 1
+`)
+
+// createTaskScript creates a task in one step where every key may be
+// touched by one script (not on Redis Cluster): its place in the owner's
+// index, its entry in the index of leases, and the task. It returns 1,
+// or 0 when the bounds refuse it. KEYS: those of reserve, the task, the
+// index of leases. ARGV: those of reserve, expiry (ms, 0: none), the
+// lease's score ("" for none), then field, value pairs.
+var createTaskScript = rueidis.NewLuaScript(reserve + write + `
+if not reserve(KEYS, ARGV) then return 0 end
+if ARGV[8] ~= '' then redis.call('ZADD', KEYS[6], ARGV[8], ARGV[1]) end
+write(KEYS[5], ARGV[7], ARGV, 9)
 return 1
 `)
 
@@ -144,9 +177,14 @@ func (s *TaskStore) end(ctx context.Context, script endScript, keys, args []stri
 }
 
 // updateScript replaces what a task's run changes, unless the stored
-// status is terminal; a terminal status drops the unread answers. KEYS:
-// task, answers. ARGV: status, message, updated, result, error, input,
-// tool, poll.
+// status is terminal; a terminal status drops the unread answers, and
+// where KEYS[3] is given (not on Redis Cluster) takes the task out of the
+// index of leases and out of its owner's tasks not ended, when KEYS[4]
+// is its owner's. KEYS: task, answers, and the index of leases and the
+// given owner's tasks not ended, or none. ARGV: status, message, updated,
+// result, error, input, tool, poll, id, the given owner. It returns
+// 'NF', 'TERM', 'OK', 'DONE' for an end it put right in the indexes, or
+// 'END' and the stored owner for one it did not.
 var updateScript = newEndScript(isTerminal + `
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st then return 'NF' end
@@ -155,7 +193,13 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'msg', ARGV[2], 'updated', ARGV[3
   'result', ARGV[4], 'error', ARGV[5], 'input', ARGV[6], 'tool', ARGV[7], 'poll', ARGV[8])
 if terminal(ARGV[1]) then
   redis.call('DEL', KEYS[2])
-  return 'END' .. (redis.call('HGET', KEYS[1], 'owner') or '')
+  local owner = redis.call('HGET', KEYS[1], 'owner') or ''
+  if KEYS[3] and owner == ARGV[10] then
+    redis.call('ZREM', KEYS[3], ARGV[9])
+    redis.call('ZREM', KEYS[4], ARGV[9])
+    return 'DONE'
+  end
+  return 'END' .. owner
 end
 return 'OK'
 `)
@@ -207,27 +251,45 @@ redis.call('DEL', KEYS[1])
 return a
 `)
 
-// Create implements [mcpstore.TaskStore]: it reserves the task's place in
-// its owner's index, then writes it, so that it is found before Create
-// returns.
+// Create implements [mcpstore.TaskStore]. On one Redis server it is one
+// script. On Redis Cluster, whose scripts touch one slot, it reserves the
+// task's place in its owner's index, enters its lease in the index of
+// leases, then writes it, so that it is found before Create returns.
 func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 	b := s.b
 	end, expireAt := "+inf", "0"
 	if t.TTL > 0 {
-		ms := t.CreatedAt.Add(t.TTL).UnixMilli() + 1
-		end, expireAt = strconv.FormatInt(ms, 10), strconv.FormatInt(ms, 10)
+		ms := strconv.FormatInt(t.CreatedAt.Add(t.TTL).UnixMilli()+1, 10)
+		end, expireAt = ms, ms
+	}
+	ended, lease := "0", ""
+	if t.Status.Terminal() {
+		ended = "1"
+	} else if !t.LeaseUntil.IsZero() {
+		lease = strconv.FormatInt(t.LeaseUntil.UnixMilli(), 10)
 	}
 	lim := s.Limits()
+	reserveArgs := []string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(lim.MaxPerOwner), strconv.Itoa(lim.MaxKept), ended}
 	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n"), b.ownerKey(t.Owner, "r")}
-	n, err := reserveScript.Exec(ctx, b.client, keys,
-		[]string{t.ID, end, strconv.FormatInt(s.clock().UnixMilli(), 10), strconv.Itoa(lim.MaxPerOwner), strconv.Itoa(lim.MaxKept)}).AsInt64()
+	if !b.cluster() {
+		args := append(append(reserveArgs, expireAt, lease), taskFields(t)...)
+		n, err := createTaskScript.Exec(ctx, b.client, append(keys, b.taskKey(t.ID), b.leasesKey()), args).AsInt64()
+		switch {
+		case err != nil:
+			return failed("creating the task", err)
+		case n == 0:
+			return mcpstore.ErrTooManyTasks
+		}
+		return nil
+	}
+	n, err := reserveScript.Exec(ctx, b.client, keys, reserveArgs).AsInt64()
 	if err != nil {
 		return failed("creating the task", err)
 	}
 	if n == 0 {
 		return mcpstore.ErrTooManyTasks
 	}
-	if !t.LeaseUntil.IsZero() {
+	if lease != "" {
 		// Indexed before it exists: an entry without a task costs Lapsed a
 		// read, a task without an entry would never be reaped.
 		if err := b.client.Do(ctx, b.client.B().Zadd().Key(b.leasesKey()).ScoreMember().
@@ -339,11 +401,15 @@ func verdict(what string, r rueidis.RedisResult) error {
 
 // Update implements [mcpstore.TaskStore]. Owner, creation time, TTL,
 // runner and lease stay as stored. A task that has ended leaves the index
-// of leases and its owner's tasks not ended.
+// of leases and its owner's tasks not ended: in the same script on one
+// Redis server, in a second round trip on Redis Cluster.
 func (s *TaskStore) Update(ctx context.Context, t *mcpstore.Task) error {
 	keys := []string{s.b.taskKey(t.ID), s.b.answersKey(t.ID)}
+	if t.Status.Terminal() && !s.b.cluster() {
+		keys = append(keys, s.b.leasesKey(), s.b.ownerKey(t.Owner, "r"))
+	}
 	args := []string{string(t.Status), t.StatusMessage, stamp(t.UpdatedAt), string(t.Result), string(t.Error),
-		string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10)}
+		string(t.InputRequests), t.Tool, strconv.FormatInt(int64(t.PollInterval), 10), t.ID, t.Owner}
 	var r rueidis.RedisResult
 	if t.Status.Terminal() {
 		r = s.end(ctx, updateScript, keys, args)
@@ -351,6 +417,9 @@ func (s *TaskStore) Update(ctx context.Context, t *mcpstore.Task) error {
 		r = updateScript.Exec(ctx, s.b.client, keys, args)
 	}
 	if v, err := r.ToString(); err == nil {
+		if v == "DONE" {
+			return nil
+		}
 		if owner, ended := strings.CutPrefix(v, "END"); ended {
 			s.ended(ctx, owner, t.ID)
 			return nil

@@ -3,10 +3,12 @@ package mcpredis
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/rueidis"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
@@ -147,5 +149,74 @@ func TestWaitReplicas(t *testing.T) {
 		if got, err := b.Tasks.Get(ctx, "o", id); err != nil || got.Status != mcpstore.TaskCompleted {
 			t.Errorf("task %s after its end: %v, %v", id, got, err)
 		}
+	}
+}
+
+// tripCounter counts the round trips a client makes: one a Do, one a
+// DoMulti.
+type tripCounter struct {
+	rueidis.Client
+	trips atomic.Int64
+}
+
+func (c *tripCounter) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	c.trips.Add(1)
+	return c.Client.Do(ctx, cmd)
+}
+
+func (c *tripCounter) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	c.trips.Add(1)
+	return c.Client.DoMulti(ctx, cmds...)
+}
+
+// TestTaskLifeTrips: on one Redis server, a task with a lease is created
+// in one round trip and ended in one, its indexes in step: the lease is
+// indexed from the create, and the end takes it out of the index of
+// leases and of its owner's tasks not ended.
+func TestTaskLifeTrips(t *testing.T) {
+	t.Parallel()
+	mr := miniredis.RunT(t)
+	// miniredis answers CLUSTER SLOTS, which makes a client of it a
+	// cluster client unless told otherwise.
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &tripCounter{Client: client}
+	b := New(counted)
+	t.Cleanup(func() { b.Close() })
+	ctx := context.Background()
+	warm := newTask("T0", "a", time.Hour) // the scripts loaded, as after their first use
+	mustCreate(t, b.Tasks, warm)
+	warm.Status = mcpstore.TaskCompleted
+	if err := b.Tasks.Update(ctx, warm); err != nil {
+		t.Fatal(err)
+	}
+	task := newTask("T1", "a", time.Hour)
+	trips := func(what string, want int64, f func() error) {
+		t.Helper()
+		before := counted.trips.Load()
+		if err := f(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := counted.trips.Load() - before; got != want {
+			t.Errorf("%s took %d round trips, want %d", what, got, want)
+		}
+	}
+	trips("Create", 1, func() error { return b.Tasks.Create(ctx, task) })
+	if score, err := mr.ZScore(b.leasesKey(), "T1"); err != nil || score != float64(task.LeaseUntil.UnixMilli()) {
+		t.Errorf("index of leases holds T1 at %v (%v), want its lease", score, err)
+	}
+	if ok, _ := mr.ZMembers(b.ownerKey("a", "r")); fmt.Sprint(ok) != "[T1]" {
+		t.Errorf("a's tasks not ended %v, want [T1]", ok)
+	}
+	task.Status, task.Result = mcpstore.TaskCompleted, []byte(`{"content":[]}`)
+	trips("Update to completed", 1, func() error { return b.Tasks.Update(ctx, task) })
+	if members, _ := mr.ZMembers(b.leasesKey()); len(members) != 0 {
+		t.Errorf("index of leases %v after the end, want empty", members)
+	}
+	if mr.Exists(b.ownerKey("a", "r")) {
+		members, _ := mr.ZMembers(b.ownerKey("a", "r"))
+		t.Errorf("a's tasks not ended %v after the end, want none", members)
 	}
 }

@@ -75,6 +75,9 @@ func (t *Task) expired(now time.Time) bool {
 //   - List pages an owner's tasks in creation order;
 //   - Create refuses, with [ErrTooManyTasks], a task beyond its
 //     [TaskLimits], atomically, however many replicas create at once;
+//     a task created in a terminal status (a call that ended before it
+//     became a task) counts among those kept, not those not ended, and
+//     keeps no lease;
 //   - ids it is given are unguessable (the server makes them from 128
 //     random bits), so they may be its keys.
 //
@@ -230,7 +233,8 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	m.sweepLocked()
 	lim, maxAll := m.Limits(), orDefault(m.MaxTotal, DefaultMaxTotal)
 	own := m.owners[t.Owner]
-	if m.running[t.Owner] >= lim.MaxPerOwner || own != nil && own.Len() >= lim.MaxKept || len(m.byID) >= maxAll {
+	ended := t.Status.Terminal()
+	if !ended && m.running[t.Owner] >= lim.MaxPerOwner || own != nil && own.Len() >= lim.MaxKept || len(m.byID) >= maxAll {
 		return ErrTooManyTasks
 	}
 	if own == nil {
@@ -243,7 +247,7 @@ func (m *MemoryTaskStore) Create(ctx context.Context, t *Task) error {
 	if t.TTL > 0 {
 		heap.Push(&m.ending, mt)
 	}
-	if !t.Status.Terminal() {
+	if !ended {
 		m.running[t.Owner]++
 	}
 	m.leaseLocked(mt)

@@ -28,6 +28,7 @@ import (
 //   - owner bound counts unended tasks
 //   - racing creates keep the owner bound
 //   - kept bound counts ended tasks
+//   - task created ended takes no running place
 //   - expired tasks free their places
 //   - renew moves the lease of an unended task
 //   - reap fails only a lapsed lease
@@ -54,6 +55,7 @@ func TaskStore(t *testing.T, newStore func(t *testing.T) mcpstore.SharedTaskStor
 		{"owner bound counts unended tasks", ownerBound},
 		{"racing creates keep the owner bound", racingCreates},
 		{"kept bound counts ended tasks", keptBound},
+		{"task created ended takes no running place", createdEnded},
 		{"expired tasks free their places", expiredFreePlaces},
 		{"renew moves the lease of an unended task", renewMovesLease},
 		{"reap fails only a lapsed lease", reapOnlyLapsed},
@@ -438,6 +440,36 @@ func keptBound(t *testing.T, e *taskEnv) {
 	fill(t, e, "a", lim.MaxKept, time.Hour, true)
 	refused(t, e, "a", fmt.Sprintf("beyond %d tasks kept", lim.MaxKept))
 	create(t, e.r, newTask(e, "b-0", "b"))
+}
+
+// createdEnded: a task created in a terminal status, as a call that
+// ended before it became a task is, counts among the tasks kept only: it
+// takes no place of the tasks not ended, its place there is not given
+// back twice, and Lapsed never returns it, whatever its lease.
+func createdEnded(t *testing.T, e *taskEnv) {
+	lim := limits(t, e)
+	fill(t, e, "a", lim.MaxPerOwner, time.Hour, false)
+	done := newTask(e, "a-done", "a")
+	done.Status, done.Result, done.LeaseUntil = mcpstore.TaskCompleted, []byte(`{"content":[]}`), e.now().Add(-time.Second)
+	create(t, e.r, done)
+	if got := get(t, e.s, "a", "a-done"); got.Status != mcpstore.TaskCompleted || string(got.Result) != `{"content":[]}` {
+		t.Errorf("task created completed read as %s with %s", got.Status, got.Result)
+	}
+	refused(t, e, "a", "beyond the running tasks, the one created ended aside")
+	if got := lapsedIDs(t, e.r, e.now(), 0); got != nil {
+		t.Errorf("Lapsed = %v, want none: the task created ended has no lease to lapse", got)
+	}
+	end(t, e.s, "a-0", mcpstore.TaskCompleted)
+	create(t, e.r, newTask(e, "a-next", "a"))
+	refused(t, e, "a", "once the ended task's place is taken")
+	fill(t, e, "b", lim.MaxKept-1, time.Hour, true)
+	more := newTask(e, "b-done", "b")
+	more.Status = mcpstore.TaskCompleted
+	create(t, e.s, more)
+	if err := e.r.Create(context.Background(), &mcpstore.Task{ID: "b-over", Owner: "b", Status: mcpstore.TaskCompleted,
+		CreatedAt: e.now(), UpdatedAt: e.now(), TTL: time.Hour}); !errors.Is(err, mcpstore.ErrTooManyTasks) {
+		t.Errorf("Create of an ended task beyond %d tasks kept: %v, want ErrTooManyTasks", lim.MaxKept, err)
+	}
 }
 
 // expiredFreePlaces: tasks whose TTL has passed count in neither bound.
