@@ -118,7 +118,7 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
 			return s.inlineResult(ctx, x, e, o)
 		}
-		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return o })
+		return s.endedTask(ctx, x, e, o)
 	case <-timer.C:
 		stop()
 		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return <-ended })
@@ -137,6 +137,21 @@ func (s *Server) inlineResult(ctx context.Context, x *exchange, e *toolEntry, o 
 	x.scratch = getBuffer()
 	*x.scratch = wire.AppendResult((*x.scratch)[:0], &o.res, x.rev)
 	return x.withResultType(*x.scratch), nil
+}
+
+// endedTask answers with a task a 2026-07-28 call of a task=required tool
+// that ended before it became one. The task is stored ended at once: no
+// run, lease or end to write follows. The answer shows it as created,
+// working, as a task that ended right after its answer would be; the
+// client's first tasks/get finds its end.
+func (s *Server) endedTask(ctx context.Context, x *exchange, e *toolEntry, o outcome) ([]byte, *rpcError) {
+	t := s.taskFor(x, e.val.Name, 0)
+	created := *t
+	s.endTask(ctx, t, o, x.rev)
+	if rerr := s.createTask(ctx, t); rerr != nil {
+		return nil, rerr
+	}
+	return withFields(appendTask(nil, &created, x.rev), []byte(`,"resultType":"task"`)), nil
 }
 
 // taskOf makes a 2026-07-28 call a task: the task is stored before the

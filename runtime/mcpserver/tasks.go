@@ -63,7 +63,7 @@ type taskRun struct {
 	detached atomic.Bool   // the call is a task now (2026-07-28: it became one)
 
 	mu       sync.Mutex
-	open     map[string]*openQuestion // 2026-07-28: questions by key
+	open     map[string]*openQuestion // 2026-07-28: questions by key, made by the first
 	answered map[string]bool          // keys answered, never used again
 	asking   int                      // 2025-11-25: requests to the client awaiting answers
 	waiting  sender                   // 2025-11-25: a tasks/result stream
@@ -129,28 +129,39 @@ func taskOwner(x *exchange) string {
 // newTask stores a new working task for a call of tool. ttl is the
 // client's wish on 2025-11-25 (0: none), bounded by the server's.
 func (s *Server) newTask(ctx context.Context, x *exchange, tool string, ttl time.Duration) (*mcpstore.Task, *rpcError) {
-	store := s.taskStore()
+	t := s.taskFor(x, tool, ttl)
+	s.lease(t)
+	if rerr := s.createTask(ctx, t); rerr != nil {
+		return nil, rerr
+	}
+	return t, nil
+}
+
+// taskFor is a new working task for a call of tool, not stored yet.
+func (s *Server) taskFor(x *exchange, tool string, ttl time.Duration) *mcpstore.Task {
 	max := durationOr(s.TaskTTL, DefaultTaskTTL)
 	if ttl <= 0 || ttl > max {
 		ttl = max
 	}
 	now := s.clock().UTC()
-	t := &mcpstore.Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: mcpstore.TaskWorking,
+	return &mcpstore.Task{ID: rand.Text(), Owner: taskOwner(x), Tool: tool, Status: mcpstore.TaskWorking,
 		CreatedAt: now, UpdatedAt: now, TTL: ttl, PollInterval: durationOr(s.TaskPollInterval, DefaultTaskPollInterval)}
-	s.lease(t)
-	switch err := store.Create(ctx, t); {
+}
+
+// createTask stores the new task t.
+func (s *Server) createTask(ctx context.Context, t *mcpstore.Task) *rpcError {
+	switch err := s.taskStore().Create(ctx, t); {
 	case errors.Is(err, mcpstore.ErrTooManyTasks):
-		return nil, errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
+		return errorf(codeInternalError, "internal error: too many tasks; wait for some to end")
 	case err != nil:
-		return nil, s.storeError("storing the task", err)
+		return s.storeError("storing the task", err)
 	}
-	return t, nil
+	return nil
 }
 
 // newRun is the run of a call of revision rev that may become a task.
 func (s *Server) newRun(x *exchange) *taskRun {
-	return &taskRun{srv: s, rev: x.rev, sess: x.sess, done: make(chan struct{}),
-		open: map[string]*openQuestion{}, answered: map[string]bool{}}
+	return &taskRun{srv: s, rev: x.rev, sess: x.sess, done: make(chan struct{})}
 }
 
 // register makes run the run of task t, which tasks/* requests find.
@@ -194,6 +205,13 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	r.statusMu.Lock()
 	defer r.statusMu.Unlock()
 	t := r.copy() // if it was cancelled or expired meanwhile, the store refuses the end
+	s.endTask(ctx, t, o, r.rev)
+	r.store(ctx, t)
+}
+
+// endTask sets what t, a task of revision rev, holds once its call ended
+// as o: its terminal status, and its result or error.
+func (s *Server) endTask(ctx context.Context, t *mcpstore.Task, o outcome, rev wire.Revision) {
 	// The last progress message described the run, not its end: a
 	// completed task has none, a failed one says how it failed.
 	t.Status, t.StatusMessage, t.InputRequests = mcpstore.TaskCompleted, "", nil
@@ -206,18 +224,17 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 		}
 		t.Error = appendErrorObject(nil, errorf(codeInternalError, msg))
 	case o.missing != "" && o.res.IsError && mrtr.CouldNotAsk(o.res.Err):
-		t.Status, t.StatusMessage, t.Error = mcpstore.TaskFailed, missingMessage, appendErrorObject(nil, r.missingError(o.missing))
+		t.Status, t.StatusMessage, t.Error = mcpstore.TaskFailed, missingMessage, appendErrorObject(nil, missingCapability(o.missing))
 	default:
 		if s.MaskErrors {
 			o.res = wire.MaskTool(ctx, s.logger(), t.Tool, o.res, nil)
 		}
-		t.Result = wire.AppendResult(nil, &o.res, r.rev)
-		if o.res.IsError && !r.rev.Stateless() {
+		t.Result = wire.AppendResult(nil, &o.res, rev)
+		if o.res.IsError && !rev.Stateless() {
 			// 2025-11-25: a tool error fails the task.
 			t.Status, t.StatusMessage = mcpstore.TaskFailed, toolErrorMessage
 		}
 	}
-	r.store(ctx, t)
 }
 
 // The status messages of a failed task, which replace the run's last
@@ -227,10 +244,6 @@ const (
 	missingMessage   = "The client lacks a capability the tool needs."
 	toolErrorMessage = "The tool reported an error; tasks/result holds it."
 )
-
-// missingError is the error of a task that failed for a capability the
-// client lacked.
-func (r *taskRun) missingError(kind string) *rpcError { return missingCapability(kind) }
 
 func toString(v any) string {
 	if err, ok := v.(error); ok {
@@ -436,6 +449,9 @@ func (r *taskRun) wait(out sender) func() {
 func (r *taskRun) ask(ctx context.Context, key, method string, params []byte) (json.RawMessage, error) {
 	q := &openQuestion{method: method, params: params, answer: make(chan json.RawMessage, 1)}
 	r.mu.Lock()
+	if r.open == nil {
+		r.open, r.answered = map[string]*openQuestion{}, map[string]bool{}
+	}
 	base := key
 	for n := 2; r.answered[key] || r.open[key] != nil; n++ {
 		key = base + "_" + strconv.Itoa(n)

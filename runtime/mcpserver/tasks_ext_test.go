@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -237,4 +238,68 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// createLog is a shared task store that keeps a copy of each task as
+// created and counts the updates.
+type createLog struct {
+	*mcpstore.MemoryTaskStore
+	mu      sync.Mutex
+	created []mcpstore.Task
+	updates int
+}
+
+func (l *createLog) Create(ctx context.Context, t *mcpstore.Task) error {
+	l.mu.Lock()
+	l.created = append(l.created, *t)
+	l.mu.Unlock()
+	return l.MemoryTaskStore.Create(ctx, t)
+}
+
+func (l *createLog) Update(ctx context.Context, t *mcpstore.Task) error {
+	l.mu.Lock()
+	l.updates++
+	l.mu.Unlock()
+	return l.MemoryTaskStore.Update(ctx, t)
+}
+
+// TestRequiredTaskEndedInGrace: a call of a task=required tool that ends
+// within the grace is answered with a working task, as ever, but stored
+// once, already ended, with no lease and no run to end it: the first
+// tasks/get finds the result, and nothing is written afterwards.
+func TestRequiredTaskEndedInGrace(t *testing.T) {
+	t.Parallel()
+	must := textTool("must", "M")
+	must.TaskSupport = mcprt.TaskRequired
+	store := &createLog{MemoryTaskStore: mcpstore.NewMemoryTaskStore()}
+	srv := taskServer(must)
+	srv.Tasks = store
+	c := startStdio(t, srv)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"must"}}`)
+	resp, _ := c.response("1")
+	id, status, raw := taskOf(t, resp)
+	if status != "working" || raw["resultType"] != "task" || raw["createdAt"] != raw["lastUpdatedAt"] {
+		t.Errorf("the call's answer: %s; want a working task", resp)
+	}
+	store.mu.Lock()
+	created := store.created
+	store.mu.Unlock()
+	if len(created) != 1 || created[0].ID != id || created[0].Status != mcpstore.TaskCompleted ||
+		string(created[0].Result) != `{"content":[{"type":"text","text":"M"}]}` {
+		t.Fatalf("tasks created: %+v; want %s, completed with its result", created, id)
+	}
+	if created[0].Runner != "" || !created[0].LeaseUntil.IsZero() || srv.running(id) != nil {
+		t.Errorf("the ended task has runner %q, lease %v, run %v; want none", created[0].Runner, created[0].LeaseUntil, srv.running(id))
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
+	resp, _ = c.response("2")
+	if _, status, raw := taskOf(t, resp); status != "completed" || raw["result"] == nil {
+		t.Errorf("the first tasks/get: %s; want the task completed with its result", resp)
+	}
+	store.mu.Lock()
+	updates := store.updates
+	store.mu.Unlock()
+	if updates != 0 {
+		t.Errorf("%d updates of the ended task, want none", updates)
+	}
 }
