@@ -387,53 +387,68 @@ type clientCaps struct {
 	taskSampling, taskElicitation bool
 }
 
-// parseClientCaps reads a ClientCapabilities object.
+// parseClientCaps reads a ClientCapabilities object as encoding/json
+// decodes it into fields of those names (see lastAt), and nothing from
+// text that is not one well-formed object. It walks the text rather than
+// decoding it, since every 2026-07-28 request carries the object.
 func parseClientCaps(raw json.RawMessage) clientCaps {
-	var c struct {
-		Elicitation json.RawMessage            `json:"elicitation"`
-		Sampling    json.RawMessage            `json:"sampling"`
-		Roots       json.RawMessage            `json:"roots"`
-		Tasks       json.RawMessage            `json:"tasks"`
-		Extensions  map[string]json.RawMessage `json:"extensions"`
+	var elicitation, sampling, roots, tasks, extension []byte
+	ok, _ := jsonx.Members(raw, func(_, name, val []byte) {
+		switch {
+		case bytes.EqualFold(name, []byte("elicitation")):
+			elicitation = val
+		case bytes.EqualFold(name, []byte("sampling")):
+			sampling = val
+		case bytes.EqualFold(name, []byte("roots")):
+			roots = val
+		case bytes.EqualFold(name, []byte("tasks")):
+			tasks = val
+		case bytes.EqualFold(name, []byte("extensions")):
+			// A map: a later extensions object adds to an earlier one, null
+			// clears it, another kind leaves it.
+			if isNull(val) {
+				extension = nil
+				break
+			}
+			jsonx.Members(val, func(_, id, v []byte) {
+				if string(id) == TasksExtension {
+					extension = v
+				}
+			})
+		}
+	})
+	if !ok {
+		return clientCaps{}
 	}
-	if len(raw) > 0 {
-		_ = json.Unmarshal(raw, &c)
-	}
-	var elicit struct {
-		URL json.RawMessage `json:"url"`
-	}
-	var sample struct {
-		Tools json.RawMessage `json:"tools"`
-	}
-	var tasks struct {
-		Requests struct {
-			Sampling struct {
-				CreateMessage json.RawMessage `json:"createMessage"`
-			} `json:"sampling"`
-			Elicitation struct {
-				Create json.RawMessage `json:"create"`
-			} `json:"elicitation"`
-		} `json:"requests"`
-	}
-	if len(c.Tasks) > 0 {
-		_ = json.Unmarshal(c.Tasks, &tasks)
-	}
-	if len(c.Elicitation) > 0 {
-		_ = json.Unmarshal(c.Elicitation, &elicit)
-	}
-	if len(c.Sampling) > 0 {
-		_ = json.Unmarshal(c.Sampling, &sample)
-	}
-	present := func(v json.RawMessage) bool { return v != nil && !isNull(v) }
+	present := func(v []byte) bool { return v != nil && !isNull(v) }
 	return clientCaps{
-		elicitation:    present(c.Elicitation),
-		elicitationURL: present(c.Elicitation) && present(elicit.URL),
-		sampling:       present(c.Sampling),
-		samplingTools:  present(c.Sampling) && present(sample.Tools),
-		roots:          c.Roots != nil && !isNull(c.Roots),
-		tasks:          c.Extensions[TasksExtension] != nil && !isNull(c.Extensions[TasksExtension]),
-
-		taskSampling:    present(tasks.Requests.Sampling.CreateMessage),
-		taskElicitation: present(tasks.Requests.Elicitation.Create),
+		elicitation:     present(elicitation),
+		elicitationURL:  present(elicitation) && present(lastAt(elicitation, "url")),
+		sampling:        present(sampling),
+		samplingTools:   present(sampling) && present(lastAt(sampling, "tools")),
+		roots:           present(roots),
+		tasks:           present(extension),
+		taskSampling:    present(lastAt(tasks, "requests", "sampling", "createMessage")),
+		taskElicitation: present(lastAt(tasks, "requests", "elicitation", "create")),
 	}
+}
+
+// lastAt returns the value at path in the checked JSON text obj as
+// encoding/json decodes it into nested struct fields of those names:
+// names matched without regard to case, objects of one name merged, the
+// last value at the end of the path winning; nil when there is none.
+func lastAt(obj []byte, path ...string) []byte {
+	var found []byte
+	jsonx.Members(obj, func(_, name, val []byte) {
+		switch {
+		case !bytes.EqualFold(name, []byte(path[0])):
+		case len(path) == 1:
+			found = val
+		default:
+			if v := lastAt(val, path[1:]...); v != nil {
+				found = v
+			}
+		}
+	})
+	return found
 }
