@@ -151,7 +151,7 @@ func (s *Server) endedTask(ctx context.Context, x *exchange, e *toolEntry, o out
 	if rerr := s.createTask(ctx, t); rerr != nil {
 		return nil, rerr
 	}
-	return withFields(appendTask(nil, &created, x.rev), []byte(`,"resultType":"task"`)), nil
+	return taskCreated(&created, x.rev), nil
 }
 
 // taskOf makes a 2026-07-28 call a task: the task is stored before the
@@ -167,7 +167,7 @@ func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *tas
 	run.cancel = func() { expire.Stop(); cancel() }
 	s.register(run, t)
 	go func() { run.finish(context.Background(), end()) }()
-	return withFields(appendTask(nil, t, x.rev), []byte(`,"resultType":"task"`)), nil
+	return taskCreated(t, x.rev), nil
 }
 
 // tasks serves the tasks/* methods: those of 2025-11-25 on its sessions,
@@ -218,20 +218,20 @@ func (s *Server) tasks(ctx context.Context, x *exchange, m *message) ([]byte, *r
 // getTask answers tasks/get: the task, and on 2026-07-28 what it holds for
 // its status (questions, result or error).
 func (s *Server) getTask(x *exchange, t *mcpstore.Task) []byte {
-	out := appendTask(nil, t, x.rev)
+	out := make([]byte, 0, taskAnswerSize+len(t.InputRequests)+len(t.Result)+len(t.Error))
 	if !x.rev.Stateless() {
-		return out
+		return appendTask(out, t, x.rev)
 	}
-	fields := [][]byte{[]byte(`,"resultType":"complete"`)}
+	out = append(appendTaskMembers(out, t, x.rev), `,"resultType":"complete"`...)
 	switch {
 	case t.Status == mcpstore.TaskInputRequired && t.InputRequests != nil:
-		fields = append(fields, append([]byte(`,"inputRequests":`), t.InputRequests...))
+		out = append(append(out, `,"inputRequests":`...), t.InputRequests...)
 	case t.Status == mcpstore.TaskCompleted && t.Result != nil:
-		fields = append(fields, append([]byte(`,"result":`), markComplete(t.Result)...))
+		out = appendComplete(append(out, `,"result":`...), t.Result)
 	case t.Status == mcpstore.TaskFailed && t.Error != nil:
-		fields = append(fields, append([]byte(`,"error":`), t.Error...))
+		out = append(append(out, `,"error":`...), t.Error...)
 	}
-	return withFields(out, fields...)
+	return append(out, '}')
 }
 
 // taskResult answers tasks/result (2025-11-25): it waits for the task to

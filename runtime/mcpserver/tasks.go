@@ -321,6 +321,16 @@ func (r *taskRun) publish(ctx context.Context, message *string) {
 // appendTask writes t as the revision's Task object: ttl and pollInterval
 // on 2025-11-25, ttlMs and pollIntervalMs on 2026-07-28.
 func appendTask(dst []byte, t *mcpstore.Task, rev wire.Revision) []byte {
+	return append(appendTaskMembers(dst, t, rev), '}')
+}
+
+// taskAnswerSize is room enough for a task object and the members that
+// answers add to it, beside what the task holds.
+const taskAnswerSize = 320
+
+// appendTaskMembers writes t as appendTask does, but for the closing
+// brace, so that an answer can add members.
+func appendTaskMembers(dst []byte, t *mcpstore.Task, rev wire.Revision) []byte {
 	ttl, poll := `,"ttl":`, `,"pollInterval":`
 	if rev.Stateless() {
 		ttl, poll = `,"ttlMs":`, `,"pollIntervalMs":`
@@ -338,8 +348,26 @@ func appendTask(dst []byte, t *mcpstore.Task, rev wire.Revision) []byte {
 	} else {
 		dst = append(append(dst, ttl...), "null"...)
 	}
-	dst = strconv.AppendInt(append(dst, poll...), t.PollInterval.Milliseconds(), 10)
-	return append(dst, '}')
+	return strconv.AppendInt(append(dst, poll...), t.PollInterval.Milliseconds(), 10)
+}
+
+// appendComplete appends result, a result object, as markComplete
+// returns it: "resultType":"complete" first.
+func appendComplete(dst, result []byte) []byte {
+	if len(result) < 2 {
+		return append(dst, result...)
+	}
+	dst = append(dst, `{"resultType":"complete"`...)
+	if result[1] != '}' {
+		dst = append(dst, ',')
+	}
+	return append(dst, result[1:]...)
+}
+
+// taskCreated is the answer to a 2026-07-28 call that became task t.
+func taskCreated(t *mcpstore.Task, rev wire.Revision) []byte {
+	dst := appendTaskMembers(make([]byte, 0, taskAnswerSize), t, rev)
+	return append(dst, `,"resultType":"task"}`...)
 }
 
 // withFields inserts JSON members (",key":value...) before the closing

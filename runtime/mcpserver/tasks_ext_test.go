@@ -303,3 +303,36 @@ func TestRequiredTaskEndedInGrace(t *testing.T) {
 		t.Errorf("%d updates of the ended task, want none", updates)
 	}
 }
+
+// TestGetTaskAnswer: the answer to tasks/get is the task of the
+// revision, and on 2026-07-28 what it holds for its status, in one
+// allocation.
+// Not parallel: AllocsPerRun counts the allocations of every goroutine.
+func TestGetTaskAnswer(t *testing.T) {
+	at := time.Date(2026, 7, 28, 12, 0, 0, 500, time.UTC)
+	task := func(st mcpstore.TaskStatus) *mcpstore.Task {
+		return &mcpstore.Task{ID: "T1", Status: st, CreatedAt: at, UpdatedAt: at.Add(time.Second), TTL: time.Minute, PollInterval: time.Second,
+			Result: []byte(`{"content":[]}`), Error: []byte(`{"code":-32603,"message":"m"}`), InputRequests: []byte(`{"k":{"method":"elicitation/create","params":{}}}`)}
+	}
+	const head = `{"taskId":"T1","status":"%s","createdAt":"2026-07-28T12:00:00.0000005Z","lastUpdatedAt":"2026-07-28T12:00:01.0000005Z",`
+	srv := taskServer()
+	for _, c := range []struct {
+		rev  wire.Revision
+		task *mcpstore.Task
+		want string
+	}{
+		{wire.Rev20251125, task(mcpstore.TaskCompleted), head + `"ttl":60000,"pollInterval":1000}`},
+		{wire.Rev20260728, task(mcpstore.TaskWorking), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete"}`},
+		{wire.Rev20260728, task(mcpstore.TaskInputRequired), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete","inputRequests":{"k":{"method":"elicitation/create","params":{}}}}`},
+		{wire.Rev20260728, task(mcpstore.TaskCompleted), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete","result":{"resultType":"complete","content":[]}}`},
+		{wire.Rev20260728, task(mcpstore.TaskFailed), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete","error":{"code":-32603,"message":"m"}}`},
+	} {
+		x := &exchange{rev: c.rev}
+		if got, want := string(srv.getTask(x, c.task)), strings.Replace(c.want, "%s", string(c.task.Status), 1); got != want {
+			t.Errorf("%s, %s:\ngot  %s\nwant %s", c.rev, c.task.Status, got, want)
+		}
+		if n := testing.AllocsPerRun(50, func() { srv.getTask(x, c.task) }); n > 1 {
+			t.Errorf("%s, %s: %v allocations, want 1", c.rev, c.task.Status, n)
+		}
+	}
+}
