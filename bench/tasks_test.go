@@ -89,7 +89,7 @@ func taskLife(b *testing.B, h http.Handler, call []byte) int {
 // built-in server's HTTP handler, in process: tools/call of the
 // reference tool as a task, then tasks/get until it has completed, the
 // tasks in memory and in a redis-server (skipped without one), beside a
-// stateless call of the reference tool. Besides the time, it reports the
+// stateless call of the reference tool and a tasks/get alone. Besides the time, it reports the
 // processor time of the process per life (cpu-µs/op), and on Redis that
 // of redis-server (redis-cpu-µs/op), the commands Redis ran (those inside
 // scripts included, redis-cmds/op) and the round trips the server made
@@ -104,6 +104,19 @@ func BenchmarkTaskLife(b *testing.B) {
 		h := lifeServer(b, nil)
 		measure(b, nil, func() int {
 			post(b, h, stateless, "tools/call", "bulk_price_update", "updated 10 prices in emea")
+			return 0
+		})
+	})
+	b.Run("get", func(b *testing.B) {
+		// A tasks/get of a completed task alone: with the call, the
+		// least a life costs.
+		h := lifeServer(b, nil)
+		created := post(b, h, task, "tools/call", servers.TaskTool, `"resultType":"task"`)
+		i := bytes.Index(created, []byte(`"taskId":"`)) + len(`"taskId":"`)
+		id := string(created[i : i+bytes.IndexByte(created[i:], '"')])
+		get := []byte(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tasksMeta + `"taskId":"` + id + `"}}`)
+		measure(b, nil, func() int {
+			post(b, h, get, "tasks/get", id, `"status":"completed"`)
 			return 0
 		})
 	})
