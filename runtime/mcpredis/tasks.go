@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -32,6 +33,11 @@ import (
 type TaskStore struct {
 	// TaskLimits bound each owner's tasks, as in the memory store.
 	mcpstore.TaskLimits
+	// EndedCache is how many ended tasks a replica keeps in memory, as it
+	// created or read them, to answer reads of them without Redis: an
+	// ended task changes no more, so no copy goes stale. Zero means
+	// DefaultEndedCache; a negative value keeps none.
+	EndedCache int
 
 	// WaitReplicas, when above zero, makes the write that ends a task
 	// (Update to a terminal status, or Reap) wait until that many
@@ -45,8 +51,68 @@ type TaskStore struct {
 	// DefaultWaitTimeout.
 	WaitTimeout time.Duration
 
-	b   *Backend
-	now func() time.Time
+	b    *Backend
+	now  func() time.Time
+	kept endedCache
+}
+
+// DefaultEndedCache is how many ended tasks a replica keeps when
+// TaskStore.EndedCache is zero: enough for the tasks/get that follows
+// each of the calls of a busy moment.
+const DefaultEndedCache = 1024
+
+// maxCachedResult bounds the result or error of an ended task kept in
+// memory; a larger one is read from Redis every time.
+const maxCachedResult = 16 << 10
+
+// endedCache holds copies of ended tasks by id, the oldest replaced
+// first.
+type endedCache struct {
+	mu   sync.Mutex
+	byID map[string]*mcpstore.Task
+	ring []string // the ids kept, in the order they came
+	next int      // the place in ring of the next one
+}
+
+// keep remembers t, which has ended, unless it is too large. The cache
+// holds size tasks at most, the oldest forgotten first (size <= 0: none).
+func (c *endedCache) keep(t *mcpstore.Task, size int) {
+	if size <= 0 || len(t.Result)+len(t.Error) > maxCachedResult {
+		return
+	}
+	cp := *t
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID == nil {
+		c.byID, c.ring = make(map[string]*mcpstore.Task, size), make([]string, size)
+	}
+	if _, ok := c.byID[t.ID]; ok {
+		return
+	}
+	if old := c.ring[c.next]; old != "" {
+		delete(c.byID, old)
+	}
+	c.ring[c.next], c.byID[t.ID] = t.ID, &cp
+	c.next = (c.next + 1) % len(c.ring)
+}
+
+// find returns a copy of the ended task id, or nil.
+func (c *endedCache) find(id string) *mcpstore.Task {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.byID[id]
+	if t == nil {
+		return nil
+	}
+	cp := *t
+	return &cp
+}
+
+func (s *TaskStore) keptSize() int {
+	if s.EndedCache == 0 {
+		return DefaultEndedCache
+	}
+	return s.EndedCache
 }
 
 var _ mcpstore.SharedTaskStore = (*TaskStore)(nil)
@@ -280,6 +346,7 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 		case n == 0:
 			return mcpstore.ErrTooManyTasks
 		}
+		s.created(t)
 		return nil
 	}
 	n, err := reserveScript.Exec(ctx, b.client, keys, reserveArgs).AsInt64()
@@ -305,7 +372,15 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 		s.giveBack(ctx, keys, t.ID)
 		return failed("creating the task", err)
 	}
+	s.created(t)
 	return nil
+}
+
+// created remembers t, just created, when it has ended already.
+func (s *TaskStore) created(t *mcpstore.Task) {
+	if t.Status.Terminal() {
+		s.kept.keep(t, s.keptSize())
+	}
 }
 
 // giveBack takes task id out of its owner's indexes keys, for a create
@@ -372,13 +447,19 @@ func live(t *mcpstore.Task, now time.Time) bool {
 	return t != nil && (t.TTL <= 0 || now.Sub(t.CreatedAt) <= t.TTL)
 }
 
-// Get implements [mcpstore.TaskStore].
+// Get implements [mcpstore.TaskStore]. An ended task this replica
+// created or read before is answered from memory.
 func (s *TaskStore) Get(ctx context.Context, owner, id string) (*mcpstore.Task, error) {
-	h, err := s.b.client.Do(ctx, s.b.client.B().Hgetall().Key(s.b.taskKey(id)).Build()).AsStrMap()
-	if err != nil {
-		return nil, failed("reading the task", err)
+	t := s.kept.find(id)
+	if t == nil {
+		h, err := s.b.client.Do(ctx, s.b.client.B().Hgetall().Key(s.b.taskKey(id)).Build()).AsStrMap()
+		if err != nil {
+			return nil, failed("reading the task", err)
+		}
+		if t = parseTask(id, h); t != nil && t.Status.Terminal() {
+			s.kept.keep(t, s.keptSize())
+		}
 	}
-	t := parseTask(id, h)
 	if !live(t, s.clock()) || t.Owner != owner {
 		return nil, mcpstore.ErrTaskNotFound
 	}

@@ -220,3 +220,58 @@ func TestTaskLifeTrips(t *testing.T) {
 		t.Errorf("a's tasks not ended %v after the end, want none", members)
 	}
 }
+
+// TestTaskEndedCache: a replica answers reads of ended tasks it created
+// or read before from memory, for their owner and within their TTL
+// only, up to EndedCache of them; a task that has not ended is read from
+// Redis every time.
+func TestTaskEndedCache(t *testing.T) {
+	t.Parallel()
+	mr := miniredis.RunT(t)
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := &tripCounter{Client: client}
+	b := New(counted)
+	t.Cleanup(func() { b.Close() })
+	now := time.Now().UTC()
+	b.Tasks.now = func() time.Time { return now }
+	b.Tasks.EndedCache = 2
+	ctx := context.Background()
+	reads := func(what, owner, id string, want int64, found bool) {
+		t.Helper()
+		before := counted.trips.Load()
+		_, err := b.Tasks.Get(ctx, owner, id)
+		if got := counted.trips.Load() - before; got != want || (err == nil) != found {
+			t.Errorf("%s: Get took %d round trips, err %v; want %d, found %v", what, got, err, want, found)
+		}
+	}
+	ended := func(id string) *mcpstore.Task {
+		task := newTask(id, "a", time.Hour)
+		task.Status, task.Result, task.Runner, task.LeaseUntil = mcpstore.TaskCompleted, []byte(`{"content":[]}`), "", time.Time{}
+		return task
+	}
+	mustCreate(t, b.Tasks, ended("E1"))
+	reads("an ended task created here", "a", "E1", 0, true)
+	reads("an ended task created here, for another owner", "b", "E1", 0, false)
+	working := newTask("W1", "a", time.Hour)
+	mustCreate(t, b.Tasks, working)
+	reads("a working task", "a", "W1", 1, true)
+	reads("a working task again", "a", "W1", 1, true)
+	working.Status = mcpstore.TaskCompleted
+	if err := b.Tasks.Update(ctx, working); err != nil {
+		t.Fatal(err)
+	}
+	reads("a task ended since", "a", "W1", 1, true)
+	reads("a task ended since, read again", "a", "W1", 0, true)
+	mustCreate(t, b.Tasks, ended("E2")) // the third: E1 is forgotten
+	reads("an ended task no longer kept", "a", "E1", 1, true)
+	now = now.Add(2 * time.Hour)
+	reads("an expired ended task", "a", "E2", 0, false)
+	now = time.Now().UTC()
+	b.Tasks.EndedCache = -1
+	mustCreate(t, b.Tasks, ended("E3"))
+	reads("an ended task, with no cache", "a", "E3", 1, true)
+	reads("an ended task, with no cache, again", "a", "E3", 1, true)
+}
