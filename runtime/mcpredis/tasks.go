@@ -148,10 +148,11 @@ const isTerminal = `local function terminal(st) return st == 'completed' or st =
 // reserve is the Lua function that takes a place in the owner's index:
 // it drops the entries whose TTL ended, refuses a place beyond the
 // bounds (of tasks not ended, unless the task has ended, and of tasks
-// kept), and keeps the index as long as its longest-lived task. k: index
-// by creation, index by end, counter, the tasks not ended (by end of
-// TTL). a: id, end (ms or +inf), now (ms), bound of tasks not ended,
-// bound of tasks kept, "1" for a task created ended.
+// kept), and keeps the index at least as long as its longest-lived task
+// (see indexExpiry). k: index by creation, index by end, counter, the
+// tasks not ended (by end of TTL). a: id, end (ms or +inf), now (ms),
+// bound of tasks not ended, bound of tasks kept, "1" for a task created
+// ended.
 const reserve = `local function reserve(k, a)
   local gone = redis.call('ZRANGEBYSCORE', k[2], '-inf', '(' .. a[3], 'LIMIT', 0, 256)
   for _, id in ipairs(gone) do
@@ -160,19 +161,32 @@ const reserve = `local function reserve(k, a)
   end
   redis.call('ZREMRANGEBYSCORE', k[4], '-inf', '(' .. a[3])
   local ended = a[6] == '1'
-  if not ended and redis.call('ZCARD', k[4]) >= tonumber(a[4]) or redis.call('ZCARD', k[1]) >= tonumber(a[5]) then return false end
+  local running = redis.call('ZCARD', k[4])
+  if not ended and running >= tonumber(a[4]) or redis.call('ZCARD', k[1]) >= tonumber(a[5]) then return false end
+  local at = redis.call('PEXPIRETIME', k[2])
   local n = redis.call('INCR', k[3])
   redis.call('ZADD', k[1], n, a[1])
   redis.call('ZADD', k[2], a[2], a[1])
   if not ended then redis.call('ZADD', k[4], a[2], a[1]) end
-  local top = redis.call('ZREVRANGE', k[2], 0, 0, 'WITHSCORES')
-  for i = 1, 4 do
-    if top[2] == 'inf' then redis.call('PERSIST', k[i])
-    else redis.call('PEXPIREAT', k[i], math.floor(tonumber(top[2])) + 1000) end
+  if a[2] == '+inf' then
+    if at ~= -1 then
+      for i = 1, 4 do redis.call('PERSIST', k[i]) end
+    end
+  elseif at == -2 or at >= 0 and at < tonumber(a[2]) + 1000 then
+    local upto = math.ceil((tonumber(a[2]) + 1000) / ` + indexExpiry + `) * ` + indexExpiry + `
+    for i = 1, 4 do redis.call('PEXPIREAT', k[i], upto) end
+  elseif running == 0 and not ended and at >= 0 then
+    redis.call('PEXPIREAT', k[4], at)
   end
   return true
 end
 `
+
+// indexExpiry is the step, in milliseconds, to which the expiry of an
+// owner's index is rounded up: the index lives up to that much longer
+// than its longest-lived task, and a create whose task ends within it
+// writes no expiry. (PEXPIRETIME: -1 no expiry, -2 no key.)
+const indexExpiry = "60000"
 
 // write is the Lua function that stores a new task and its expiry. k:
 // task. a: expiry (ms, 0: none), then field, value pairs from index from.

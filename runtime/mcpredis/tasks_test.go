@@ -275,3 +275,59 @@ func TestTaskEndedCache(t *testing.T) {
 	reads("an ended task, with no cache", "a", "E3", 1, true)
 	reads("an ended task, with no cache, again", "a", "E3", 1, true)
 }
+
+// TestOwnerIndexExpiry: an owner's index lives at least as long as its
+// longest-lived task, its expiry rounded up to a minute, so that tasks
+// created within that minute leave it as it is; the index of unended
+// tasks made again gets the same expiry, and an unlimited task keeps
+// the index.
+func TestOwnerIndexExpiry(t *testing.T) {
+	t.Parallel()
+	b, mr := backend(t)
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	mr.SetTime(start)
+	keys := []string{b.ownerKey("a", "i"), b.ownerKey("a", "e"), b.ownerKey("a", "n"), b.ownerKey("a", "r")}
+	ttls := func() []time.Duration {
+		var d []time.Duration
+		for _, k := range keys {
+			d = append(d, mr.TTL(k))
+		}
+		return d
+	}
+	first := newTask("T1", "a", time.Hour)
+	first.CreatedAt = start.Truncate(time.Minute).Add(10 * time.Second) // its end well within a minute
+	mustCreate(t, b.Tasks, first)
+	got := ttls()
+	end := first.CreatedAt.Add(time.Hour).UnixMilli() + 1 + 1000
+	want := time.Duration((end+59999)/60000*60000-start.UnixMilli()) * time.Millisecond
+	for i, d := range got {
+		if d != want {
+			t.Errorf("%s expires in %v, want %v: the task's end and a second, rounded up to a minute", keys[i], d, want)
+		}
+	}
+	second := newTask("T2", "a", time.Hour)
+	second.CreatedAt = first.CreatedAt.Add(time.Millisecond)
+	mustCreate(t, b.Tasks, second)
+	if after := ttls(); fmt.Sprint(after) != fmt.Sprint(got) {
+		t.Errorf("after a task ending within the minute, expiries %v, want %v unchanged", after, got)
+	}
+	for _, task := range []*mcpstore.Task{first, second} {
+		task.Status = mcpstore.TaskCompleted
+		if err := b.Tasks.Update(context.Background(), task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mr.Exists(keys[3]) {
+		t.Fatalf("%s holds tasks after every task ended", keys[3])
+	}
+	mustCreate(t, b.Tasks, newTask("T3", "a", time.Hour))
+	if d := mr.TTL(keys[3]); d != want {
+		t.Errorf("%s made again expires in %v, want %v as the index", keys[3], d, want)
+	}
+	mustCreate(t, b.Tasks, newTask("T4", "a", 0))
+	for _, k := range keys {
+		if d := mr.TTL(k); d != 0 {
+			t.Errorf("%s expires in %v with an unlimited task, want never", k, d)
+		}
+	}
+}
