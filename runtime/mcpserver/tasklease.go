@@ -44,33 +44,33 @@ func (s *Server) lease(t *mcpstore.Task) {
 
 // keepLease renews the lease of run's task every TaskLease until the run
 // ends, and hands the run what other replicas left for it: posted
-// answers, and a cancel (the task found terminal).
+// answers, and a cancel (the task found terminal). A timer does it, not
+// a goroutine of the run's own.
 func (s *Server) keepLease(run *taskRun) {
 	store := s.shared()
 	if store == nil {
 		return
 	}
-	go func() {
-		tick := time.NewTicker(s.taskLease())
-		defer tick.Stop()
-		for {
-			select {
-			case <-run.done:
-				return
-			case <-tick.C:
-			}
-			ctx := context.Background()
-			err := store.Renew(ctx, run.id, s.replicaID(), s.clock().UTC().Add(2*s.taskLease()))
-			switch {
-			case errors.Is(err, mcpstore.ErrTaskTerminal), errors.Is(err, mcpstore.ErrTaskNotFound):
-				run.cancel() // cancelled elsewhere, reaped, or expired
-				return
-			case err != nil:
-				s.logger().Error("mcp task lease: renewing failed", "task", run.id, "err", err)
-			}
-			s.takeAnswers(ctx, run)
+	period := s.taskLease()
+	run.renewal = time.AfterFunc(time.Hour, func() {
+		select {
+		case <-run.done:
+			return
+		default:
 		}
-	}()
+		ctx := context.Background()
+		err := store.Renew(ctx, run.id, s.replicaID(), s.clock().UTC().Add(2*period))
+		switch {
+		case errors.Is(err, mcpstore.ErrTaskTerminal), errors.Is(err, mcpstore.ErrTaskNotFound):
+			run.cancel() // cancelled elsewhere, reaped, or expired
+			return
+		case err != nil:
+			s.logger().Error("mcp task lease: renewing failed", "task", run.id, "err", err)
+		}
+		s.takeAnswers(ctx, run)
+		run.renewal.Reset(period)
+	})
+	run.renewal.Reset(period)
 }
 
 // takeAnswers gives run the answers other replicas posted for it.

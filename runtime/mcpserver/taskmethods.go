@@ -107,21 +107,35 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	c := taskCaller(x, run)
 	c.out = x.out
 	args = append([]byte(nil), args...)
-	ended := make(chan outcome, 1)
-	go func() { ended <- runTool(runCtx, c, &e.val.Tool, args) }()
+	ended := make(chan struct{})
+	go func() {
+		// The handler's goroutine stores the end itself once the call
+		// is a task; until then the call takes the outcome.
+		o := runTool(runCtx, c, &e.val.Tool, args)
+		run.endMu.Lock()
+		if run.owned {
+			run.endMu.Unlock()
+			run.finish(context.Background(), o)
+			return
+		}
+		run.outcome = &o
+		run.endMu.Unlock()
+		close(ended)
+	}()
 	timer := time.NewTimer(durationOr(s.TaskGrace, DefaultTaskGrace))
 	defer timer.Stop()
 	select {
-	case o := <-ended:
+	case <-ended:
 		stop()
 		cancel()
+		o := *run.outcome
 		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
 			return s.inlineResult(ctx, x, e, o)
 		}
 		return s.endedTask(ctx, x, e, o)
 	case <-timer.C:
 		stop()
-		return s.taskOf(ctx, x, e, run, cancel, func() outcome { return <-ended })
+		return s.taskOf(ctx, x, e, run, cancel)
 	}
 }
 
@@ -155,9 +169,9 @@ func (s *Server) endedTask(ctx context.Context, x *exchange, e *toolEntry, o out
 }
 
 // taskOf makes a 2026-07-28 call a task: the task is stored before the
-// call is answered with it, and end waits for the handler's outcome in the
-// background.
-func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *taskRun, cancel context.CancelFunc, end func() outcome) ([]byte, *rpcError) {
+// call is answered with it, and the handler's goroutine stores its end,
+// or, when the handler ended meanwhile, a goroutine of its own.
+func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *taskRun, cancel context.CancelFunc) ([]byte, *rpcError) {
 	t, rerr := s.newTask(ctx, x, e.val.Name, 0)
 	if rerr != nil {
 		cancel()
@@ -166,7 +180,13 @@ func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *tas
 	expire := time.AfterFunc(t.TTL, cancel) // a task's handler ends with its task
 	run.cancel = func() { expire.Stop(); cancel() }
 	s.register(run, t)
-	go func() { run.finish(context.Background(), end()) }()
+	run.endMu.Lock()
+	o := run.outcome
+	run.owned = o == nil
+	run.endMu.Unlock()
+	if o != nil {
+		go run.finish(context.Background(), *o)
+	}
 	return taskCreated(t, x.rev), nil
 }
 

@@ -69,6 +69,15 @@ type taskRun struct {
 	waiting  sender                   // 2025-11-25: a tasks/result stream
 	queued   [][]byte                 // messages no stream could take yet
 
+	// endMu guards the hand-over of a 2026-07-28 call's outcome: the
+	// handler's goroutine leaves it in outcome while the call runs
+	// inline, and stores the end itself once owned (the call is a task).
+	endMu   sync.Mutex
+	outcome *outcome
+	owned   bool
+	// renewal renews the lease of the task on a shared store.
+	renewal *time.Timer
+
 	// statusMu orders the writes of the task's status, so that the last
 	// one stored reflects the last change of the questions.
 	statusMu sync.Mutex
@@ -197,6 +206,9 @@ func (r *taskRun) finish(ctx context.Context, o outcome) {
 	s := r.srv
 	defer func() {
 		r.cancel()
+		if r.renewal != nil {
+			r.renewal.Stop()
+		}
 		s.runsMu.Lock()
 		delete(s.runs, r.id)
 		s.runsMu.Unlock()

@@ -336,3 +336,58 @@ func TestGetTaskAnswer(t *testing.T) {
 		}
 	}
 }
+
+// taskGoroutines counts the goroutines of task runs that wait in the
+// server's task code beside their handler: a lease renewer, or one
+// waiting for the handler's outcome to store it.
+func taskGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "mcpserver.(*Server).keepLease") || strings.Contains(g, "mcpserver.(*Server).taskOf") {
+			count++
+		}
+	}
+	return count
+}
+
+// TestDetachedTaskGoroutines: a 2026-07-28 call that becomes a task on
+// a shared store runs on its handler's goroutine alone: its lease is
+// renewed by a timer, and the handler's goroutine stores its end.
+//
+// Not parallel: it counts the goroutines of the whole process.
+func TestDetachedTaskGoroutines(t *testing.T) {
+	g := newGate()
+	srv := taskServer(g.tool("slow", mcprt.TaskRequired))
+	srv.Tasks = mcpstore.NewMemoryTaskStore() // shared: its tasks have leases
+	srv.TaskGrace = time.Millisecond
+	c := startStdio(t, srv)
+	before := taskGoroutines()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + extMeta + `,"name":"slow"}}`)
+	resp, _ := c.response("1")
+	id, status, _ := taskOf(t, resp)
+	if status != "working" || srv.running(id) == nil {
+		t.Fatalf("the call's answer: %s; want a working task, running", resp)
+	}
+	if n := taskGoroutines() - before; n != 0 {
+		t.Errorf("%d goroutines of the run beside its handler, want none", n)
+	}
+	g.release <- struct{}{}
+	deadline := time.Now().Add(timeout)
+	for srv.running(id) != nil && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + extMeta + `,"taskId":"` + id + `"}}`)
+	resp, _ = c.response("2")
+	if _, status, _ := taskOf(t, resp); status != "completed" {
+		t.Errorf("after the handler ended: %s; want the task completed", resp)
+	}
+}
