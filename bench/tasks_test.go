@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/bench/servers"
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
@@ -28,11 +29,30 @@ const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-2
 // statelessMeta is the _meta of a 2026-07-28 request without extensions.
 const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},`
 
+// heldTool is a task=required tool whose handler answers as the
+// reference tool does once released, one handler a token: with a short
+// grace, its calls become tasks that end after their answer.
+const heldTool = "held_task"
+
 // lifeServer is the built-in server of the load run (bench/cmd/serve):
 // the reference tool and its task form, tasks kept for a minute with
-// bounds no run reaches, in memory or in Redis.
-func lifeServer(b *testing.B, backend *mcpredis.Backend) http.Handler {
+// bounds no run reaches, in memory or in Redis. With release, it also
+// serves heldTool, each handler waiting for a token of release, and its
+// calls become tasks at once.
+func lifeServer(b *testing.B, backend *mcpredis.Backend, release chan struct{}) http.Handler {
 	srv := servers.BuiltinServer()
+	if release != nil {
+		held := mcprt.Tool{Name: heldTool, InputSchema: []byte(`{"type":"object"}`), TaskSupport: mcprt.TaskRequired,
+			Handler: func(ctx context.Context, _ []byte) mcprt.Result {
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return mcprt.TextResult("updated 10 prices in emea")
+			}}
+		srv.AddTools(held)
+		srv.TaskGrace = time.Microsecond
+	}
 	srv.TaskTTL = time.Minute
 	if backend == nil {
 		srv.Tasks = &mcpstore.MemoryTaskStore{TaskLimits: mcpstore.TaskLimits{MaxPerOwner: 1 << 30, MaxKept: 1 << 30}, MaxTotal: 1 << 30}
@@ -68,8 +88,11 @@ func post(b *testing.B, h http.Handler, body []byte, method, name, want string) 
 // taskLife calls the task tool on h, which answers with a task, then
 // sends tasks/get at once until the task has completed, as the load run
 // does. It returns the tasks/get it took.
-func taskLife(b *testing.B, h http.Handler, call []byte) int {
-	created := post(b, h, call, "tools/call", servers.TaskTool, `"resultType":"task"`)
+func taskLife(b *testing.B, h http.Handler, call []byte, tool string, release chan struct{}) int {
+	created := post(b, h, call, "tools/call", tool, `"resultType":"task"`)
+	if release != nil {
+		release <- struct{}{}
+	}
 	i := bytes.Index(created, []byte(`"taskId":"`)) + len(`"taskId":"`)
 	id := string(created[i : i+bytes.IndexByte(created[i:], '"')])
 	get := []byte(`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{` + tasksMeta + `"taskId":"` + id + `"}}`)
@@ -89,7 +112,8 @@ func taskLife(b *testing.B, h http.Handler, call []byte) int {
 // built-in server's HTTP handler, in process: tools/call of the
 // reference tool as a task, then tasks/get until it has completed, the
 // tasks in memory and in a redis-server (skipped without one), beside a
-// stateless call of the reference tool and a tasks/get alone. Besides the time, it reports the
+// stateless call of the reference tool and a tasks/get alone; the
+// -detached ones make the call a task before its handler ends. Besides the time, it reports the
 // processor time of the process per life (cpu-µs/op), and on Redis that
 // of redis-server (redis-cpu-µs/op), the commands Redis ran (those inside
 // scripts included, redis-cmds/op) and the round trips the server made
@@ -101,7 +125,7 @@ func BenchmarkTaskLife(b *testing.B) {
 	stateless := bytes.Replace(callReq, []byte(`"params":{`), []byte(`"params":{`+statelessMeta), 1)
 	task := bytes.Replace(callReq, []byte(`"params":{"name":"bulk_price_update"`), []byte(`"params":{`+tasksMeta+`"name":"`+servers.TaskTool+`"`), 1)
 	b.Run("stateless-call", func(b *testing.B) {
-		h := lifeServer(b, nil)
+		h := lifeServer(b, nil, nil)
 		measure(b, nil, func() int {
 			post(b, h, stateless, "tools/call", "bulk_price_update", "updated 10 prices in emea")
 			return 0
@@ -110,7 +134,7 @@ func BenchmarkTaskLife(b *testing.B) {
 	b.Run("get", func(b *testing.B) {
 		// A tasks/get of a completed task alone: with the call, the
 		// least a life costs.
-		h := lifeServer(b, nil)
+		h := lifeServer(b, nil, nil)
 		created := post(b, h, task, "tools/call", servers.TaskTool, `"resultType":"task"`)
 		i := bytes.Index(created, []byte(`"taskId":"`)) + len(`"taskId":"`)
 		id := string(created[i : i+bytes.IndexByte(created[i:], '"')])
@@ -120,22 +144,39 @@ func BenchmarkTaskLife(b *testing.B) {
 			return 0
 		})
 	})
-	b.Run("memory", func(b *testing.B) {
-		h := lifeServer(b, nil)
-		measure(b, nil, func() int { return taskLife(b, h, task) })
-	})
-	b.Run("redis", func(b *testing.B) {
-		rs := redistest.Start(b)
-		client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{rs.Addr()}})
-		if err != nil {
-			b.Fatal(err)
+	held := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + tasksMeta + `"name":"` + heldTool + `","arguments":{}}}`)
+	for _, detached := range []bool{false, true} {
+		suffix, call, tool := "", task, servers.TaskTool
+		if detached {
+			// The call becomes a task before its handler ends, which then
+			// stores its end: a longer call's life.
+			suffix, call, tool = "-detached", held, heldTool
 		}
-		counted := &countingClient{Client: client}
-		backend := mcpredis.New(counted)
-		b.Cleanup(func() { backend.Close() })
-		h := lifeServer(b, backend)
-		measure(b, &redisMeter{client: client, counted: counted}, func() int { return taskLife(b, h, task) })
-	})
+		release := func() chan struct{} {
+			if detached {
+				return make(chan struct{}, 1024)
+			}
+			return nil
+		}
+		b.Run("memory"+suffix, func(b *testing.B) {
+			rel := release()
+			h := lifeServer(b, nil, rel)
+			measure(b, nil, func() int { return taskLife(b, h, call, tool, rel) })
+		})
+		b.Run("redis"+suffix, func(b *testing.B) {
+			rs := redistest.Start(b)
+			client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{rs.Addr()}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			counted := &countingClient{Client: client}
+			backend := mcpredis.New(counted)
+			b.Cleanup(func() { backend.Close() })
+			rel := release()
+			h := lifeServer(b, backend, rel)
+			measure(b, &redisMeter{client: client, counted: counted}, func() int { return taskLife(b, h, call, tool, rel) })
+		})
+	}
 }
 
 // measure runs op b.N times from 16 goroutines (8 a processor on two)
