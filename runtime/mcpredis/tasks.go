@@ -159,10 +159,13 @@ const reserve = `local function reserve(k, a)
     redis.call('ZREM', k[1], id)
     redis.call('ZREM', k[2], id)
   end
-  redis.call('ZREMRANGEBYSCORE', k[4], '-inf', '(' .. a[3])
-  local ended = a[6] == '1'
-  local running = redis.call('ZCARD', k[4])
-  if not ended and running >= tonumber(a[4]) or redis.call('ZCARD', k[1]) >= tonumber(a[5]) then return false end
+  local ended, running = a[6] == '1', 0
+  if not ended then
+    redis.call('ZREMRANGEBYSCORE', k[4], '-inf', '(' .. a[3])
+    running = redis.call('ZCARD', k[4])
+    if running >= tonumber(a[4]) then return false end
+  end
+  if redis.call('ZCARD', k[1]) >= tonumber(a[5]) then return false end
   local at = redis.call('PEXPIRETIME', k[2])
   local n = redis.call('INCR', k[3])
   redis.call('ZADD', k[1], n, a[1])
@@ -405,15 +408,25 @@ func (s *TaskStore) giveBack(ctx context.Context, keys []string, id string) {
 		c.B().Zrem().Key(keys[1]).Member(id).Build(), c.B().Zrem().Key(keys[3]).Member(id).Build())
 }
 
-// taskFields returns the hash fields of t, as field, value pairs.
+// taskFields returns the hash fields of t, as field, value pairs: those
+// that are empty or zero are left out, which a read takes as such.
 func taskFields(t *mcpstore.Task) []string {
-	return []string{
-		fOwner, t.Owner, fTool, t.Tool, fStatus, string(t.Status), fMessage, t.StatusMessage,
+	f := make([]string, 0, 26)
+	f = append(f, fOwner, t.Owner, fTool, t.Tool, fStatus, string(t.Status),
 		fCreated, stamp(t.CreatedAt), fUpdated, stamp(t.UpdatedAt),
-		fTTL, strconv.FormatInt(int64(t.TTL), 10), fPoll, strconv.FormatInt(int64(t.PollInterval), 10),
-		fResult, string(t.Result), fError, string(t.Error), fInput, string(t.InputRequests),
-		fRunner, t.Runner, fLease, stamp(t.LeaseUntil),
+		fTTL, strconv.FormatInt(int64(t.TTL), 10), fPoll, strconv.FormatInt(int64(t.PollInterval), 10))
+	for _, kv := range [...]struct{ k, v string }{
+		{fMessage, t.StatusMessage}, {fResult, string(t.Result)}, {fError, string(t.Error)},
+		{fInput, string(t.InputRequests)}, {fRunner, t.Runner},
+	} {
+		if kv.v != "" {
+			f = append(f, kv.k, kv.v)
+		}
 	}
+	if !t.LeaseUntil.IsZero() {
+		f = append(f, fLease, stamp(t.LeaseUntil))
+	}
+	return f
 }
 
 // stamp writes a time as Unix nanoseconds, "0" for the zero time.

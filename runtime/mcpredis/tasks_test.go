@@ -3,6 +3,7 @@ package mcpredis
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -329,5 +330,24 @@ func TestOwnerIndexExpiry(t *testing.T) {
 		if d := mr.TTL(k); d != 0 {
 			t.Errorf("%s expires in %v with an unlimited task, want never", k, d)
 		}
+	}
+}
+
+// TestTaskHashLeavesOutEmpty: a task's hash holds the fields that are
+// set, not those empty or zero, which a read takes as such.
+func TestTaskHashLeavesOutEmpty(t *testing.T) {
+	t.Parallel()
+	b, mr := backend(t)
+	task := newTask("T1", "", time.Hour)
+	task.Status, task.Result, task.Runner, task.LeaseUntil = mcpstore.TaskCompleted, []byte(`{"content":[]}`), "", time.Time{}
+	mustCreate(t, b.Tasks, task)
+	keys, err := mr.HKeys(b.taskKey("T1"))
+	slices.Sort(keys)
+	if want := []string{fCreated, fOwner, fPoll, fResult, fStatus, fTool, fTTL, fUpdated}; err != nil || !slices.Equal(keys, want) {
+		t.Errorf("the hash of an ended task holds %v (%v), want %v", keys, err, want)
+	}
+	got, err := b.Tasks.Get(context.Background(), "", "T1")
+	if err != nil || got.StatusMessage != "" || got.Error != nil || got.InputRequests != nil || got.Runner != "" || !got.LeaseUntil.IsZero() {
+		t.Errorf("read back: %+v, %v; want the fields left out empty", got, err)
 	}
 }
