@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -266,8 +265,9 @@ func (s *TaskStore) end(ctx context.Context, script endScript, keys, args []stri
 // is its owner's. KEYS: task, answers, and the index of leases and the
 // given owner's tasks not ended, or none. ARGV: status, message, updated,
 // result, error, input, tool, poll, id, the given owner. It returns
-// 'NF', 'TERM', 'OK', 'DONE' for an end it put right in the indexes, or
-// 'END' and the stored owner for one it did not.
+// 'NF', 'TERM' or 'OK', and for an end what the run does not write, as
+// stored: 'DONE' for an end it put right in the indexes, or 'END' for
+// one it did not, then owner, created, ttl, runner and lease.
 var updateScript = newEndScript(isTerminal + `
 local st = redis.call('HGET', KEYS[1], 'status')
 if not st then return 'NF' end
@@ -276,13 +276,14 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'msg', ARGV[2], 'updated', ARGV[3
   'result', ARGV[4], 'error', ARGV[5], 'input', ARGV[6], 'tool', ARGV[7], 'poll', ARGV[8])
 if terminal(ARGV[1]) then
   redis.call('DEL', KEYS[2])
-  local owner = redis.call('HGET', KEYS[1], 'owner') or ''
-  if KEYS[3] and owner == ARGV[10] then
+  local kept = redis.call('HMGET', KEYS[1], 'owner', 'created', 'ttl', 'runner', 'lease')
+  local verdict = 'END'
+  if KEYS[3] and (kept[1] or '') == ARGV[10] then
     redis.call('ZREM', KEYS[3], ARGV[9])
     redis.call('ZREM', KEYS[4], ARGV[9])
-    return 'DONE'
+    verdict = 'DONE'
   end
-  return 'END' .. owner
+  return {verdict, kept[1] or '', kept[2] or '', kept[3] or '', kept[4] or '', kept[5] or ''}
 end
 return 'OK'
 `)
@@ -524,14 +525,16 @@ func (s *TaskStore) Update(ctx context.Context, t *mcpstore.Task) error {
 	} else {
 		r = updateScript.Exec(ctx, s.b.client, keys, args)
 	}
-	if v, err := r.ToString(); err == nil {
-		if v == "DONE" {
-			return nil
+	if kept, err := r.AsStrSlice(); err == nil && len(kept) == 6 {
+		if kept[0] != "DONE" {
+			s.ended(ctx, kept[1], t.ID)
 		}
-		if owner, ended := strings.CutPrefix(v, "END"); ended {
-			s.ended(ctx, owner, t.ID)
-			return nil
-		}
+		// The task as stored now, which changes no more.
+		ttl, _ := strconv.ParseInt(kept[3], 10, 64)
+		done := *t
+		done.Owner, done.CreatedAt, done.TTL, done.Runner, done.LeaseUntil = kept[1], unstamp(kept[2]), time.Duration(ttl), kept[4], unstamp(kept[5])
+		s.kept.keep(&done, s.keptSize())
+		return nil
 	}
 	err := verdict("updating the task", r)
 	if t.Status.Terminal() && (errors.Is(err, mcpstore.ErrTaskTerminal) || errors.Is(err, mcpstore.ErrTaskNotFound)) {

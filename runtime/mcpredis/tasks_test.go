@@ -222,8 +222,8 @@ func TestTaskLifeTrips(t *testing.T) {
 	}
 }
 
-// TestTaskEndedCache: a replica answers reads of ended tasks it created
-// or read before from memory, for their owner and within their TTL
+// TestTaskEndedCache: a replica answers reads of ended tasks it created,
+// ended or read before from memory, for their owner and within their TTL
 // only, up to EndedCache of them; a task that has not ended is read from
 // Redis every time.
 func TestTaskEndedCache(t *testing.T) {
@@ -264,9 +264,21 @@ func TestTaskEndedCache(t *testing.T) {
 	if err := b.Tasks.Update(ctx, working); err != nil {
 		t.Fatal(err)
 	}
-	reads("a task ended since", "a", "W1", 1, true)
-	reads("a task ended since, read again", "a", "W1", 0, true)
-	mustCreate(t, b.Tasks, ended("E2")) // the third: E1 is forgotten
+	reads("a task ended here", "a", "W1", 0, true)
+	other := newTask("W2", "a", time.Hour)
+	mustCreate(t, b.Tasks, other)
+	// Ended by an update that names only what a run changes: what it
+	// keeps as stored is kept so in memory too.
+	if err := b.Tasks.Update(ctx, &mcpstore.Task{ID: "W2", Status: mcpstore.TaskCancelled, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	before := counted.trips.Load()
+	got, err := b.Tasks.Get(ctx, "a", "W2")
+	if counted.trips.Load() != before || err != nil || got.Status != mcpstore.TaskCancelled || !got.CreatedAt.Equal(other.CreatedAt) ||
+		got.TTL != time.Hour || got.Runner != "r1" || !got.LeaseUntil.Equal(other.LeaseUntil) {
+		t.Errorf("a task ended by a bare update, read from memory: %+v, %v; want it cancelled, its owner, creation, TTL, runner and lease as created", got, err)
+	}
+	mustCreate(t, b.Tasks, ended("E2")) // E1 is forgotten
 	reads("an ended task no longer kept", "a", "E1", 1, true)
 	now = now.Add(2 * time.Hour)
 	reads("an expired ended task", "a", "E2", 0, false)
