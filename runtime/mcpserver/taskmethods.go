@@ -103,7 +103,6 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 	run := s.newRun(x)
 	run.sess = nil // 2026-07-28 has no session
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, cancel) // until it is a task, the call ends with its request
 	c := taskCaller(x, run)
 	c.out = x.out
 	args = append([]byte(nil), args...)
@@ -118,24 +117,28 @@ func (s *Server) maybeTask(ctx context.Context, x *exchange, e *toolEntry, args 
 			run.finish(context.Background(), o)
 			return
 		}
-		run.outcome = &o
+		run.outcome, run.hasOutcome = o, true
 		run.endMu.Unlock()
 		close(ended)
 	}()
 	timer := time.NewTimer(durationOr(s.TaskGrace, DefaultTaskGrace))
 	defer timer.Stop()
-	select {
-	case <-ended:
-		stop()
-		cancel()
-		o := *run.outcome
-		if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
-			return s.inlineResult(ctx, x, e, o)
+	requestDone := ctx.Done()
+	for {
+		select {
+		case <-requestDone:
+			cancel() // until it is a task, the call ends with its request
+			requestDone = nil
+		case <-ended:
+			cancel()
+			o := run.outcome
+			if x.q.round != nil && len(x.q.round.Pending()) > 0 || e.val.TaskSupport != mcprt.TaskRequired {
+				return s.inlineResult(ctx, x, e, o)
+			}
+			return s.endedTask(ctx, x, e, o)
+		case <-timer.C:
+			return s.taskOf(ctx, x, e, run, cancel)
 		}
-		return s.endedTask(ctx, x, e, o)
-	case <-timer.C:
-		stop()
-		return s.taskOf(ctx, x, e, run, cancel)
 	}
 }
 
@@ -181,11 +184,11 @@ func (s *Server) taskOf(ctx context.Context, x *exchange, e *toolEntry, run *tas
 	run.cancel = func() { expire.Stop(); cancel() }
 	s.register(run, t)
 	run.endMu.Lock()
-	o := run.outcome
-	run.owned = o == nil
+	o, ended := run.outcome, run.hasOutcome
+	run.owned = !ended
 	run.endMu.Unlock()
-	if o != nil {
-		go run.finish(context.Background(), *o)
+	if ended {
+		go run.finish(context.Background(), o)
 	}
 	return taskCreated(t, x.rev), nil
 }

@@ -72,9 +72,10 @@ type taskRun struct {
 	// endMu guards the hand-over of a 2026-07-28 call's outcome: the
 	// handler's goroutine leaves it in outcome while the call runs
 	// inline, and stores the end itself once owned (the call is a task).
-	endMu   sync.Mutex
-	outcome *outcome
-	owned   bool
+	endMu      sync.Mutex
+	outcome    outcome
+	hasOutcome bool
+	owned      bool
 	// renewal renews the lease of the task on a shared store.
 	renewal *time.Timer
 

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
@@ -389,5 +391,48 @@ func TestDetachedTaskGoroutines(t *testing.T) {
 	resp, _ = c.response("2")
 	if _, status, _ := taskOf(t, resp); status != "completed" {
 		t.Errorf("after the handler ended: %s; want the task completed", resp)
+	}
+}
+
+// TestGraceEndsWithRequest: until a 2026-07-28 call becomes a task, its
+// handler's context ends with its request: a client that goes away
+// within the grace cancels the call.
+func TestGraceEndsWithRequest(t *testing.T) {
+	t.Parallel()
+	g := newGate()
+	srv := taskServer(g.tool("slow", mcprt.TaskOptional))
+	srv.TaskGrace = time.Hour
+	hs := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	t.Cleanup(func() { close(g.release) }) // first: a handler still waiting ends
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hs.URL,
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+extMeta+`,"name":"slow"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	statelessHeaders("tools/call", "slow")(req)
+	failed := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		failed <- err
+	}()
+	waitFor(t, g.started)
+	cancel()
+	select {
+	case err := <-g.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the handler ended with %v, want its context cancelled", err)
+		}
+	case <-time.After(timeout):
+		t.Fatal("the handler still runs after its request went away")
+	}
+	if err := <-failed; err == nil {
+		t.Error("the cancelled request got an answer")
 	}
 }
