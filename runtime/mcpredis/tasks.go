@@ -26,22 +26,23 @@ import (
 // it ends, so that it never holds a later end than the task does nor
 // misses a task that has a lease. On one server, the scripts that create
 // and end a task write it, and the owner's index, themselves: a life is
-// then a round trip to create, one to end, and one a read. Lapsed corrects what it finds out of step (a
-// lease renewed since, a task ended or gone), and Reap, on the task's
-// hash, decides.
+// then a round trip to create, one to end, and one a read. Lapsed
+// corrects what it finds out of step (a lease renewed since, a task
+// ended or gone), and Reap, on the task's hash, decides.
 type TaskStore struct {
 	// TaskLimits bound each owner's tasks, as in the memory store.
 	mcpstore.TaskLimits
 	// EndedCache is how many ended tasks a replica keeps in memory, as it
-	// created or read them, to answer reads of them without Redis: an
+	// created, ended or read them, to answer reads of them without Redis: an
 	// ended task changes no more, so no copy goes stale. Zero means
 	// DefaultEndedCache; a negative value keeps none.
 	EndedCache int
 
 	// WaitReplicas, when above zero, makes the write that ends a task
-	// (Update to a terminal status, or Reap) wait until that many
-	// replicas of its Redis have it (WAIT), for at most WaitTimeout. An
-	// end not acknowledged in time is still stored, and returns no error.
+	// (Update to a terminal status, Reap, or the Create of a task that
+	// has ended) wait until that many replicas of its Redis have it
+	// (WAIT), for at most WaitTimeout. An end not acknowledged in time
+	// is still stored, and returns no error.
 	// So an end the server announced (tasks/result, notifications) is on
 	// a replica, and survives the promotion of one. Zero, the default,
 	// does not wait: Redis replicates asynchronously.
@@ -209,7 +210,7 @@ return 0
 
 // writeScript stores a new task and its expiry in one step. KEYS: task.
 // ARGV: expiry (ms, 0: none), then field, value pairs.
-var writeScript = rueidis.NewLuaScript(write + `
+var writeScript = newEndScript(write + `
 write(KEYS[1], ARGV[1], ARGV, 2)
 return 1
 `)
@@ -220,7 +221,7 @@ return 1
 // or 0 when the bounds refuse it. KEYS: those of reserve, the task, the
 // index of leases. ARGV: those of reserve, expiry (ms, 0: none), the
 // lease's score ("" for none), then field, value pairs.
-var createTaskScript = rueidis.NewLuaScript(reserve + write + `
+var createTaskScript = newEndScript(reserve + write + `
 if not reserve(KEYS, ARGV) then return 0 end
 if ARGV[8] ~= '' then redis.call('ZADD', KEYS[6], ARGV[8], ARGV[1]) end
 write(KEYS[5], ARGV[7], ARGV, 9)
@@ -357,7 +358,7 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 	keys := []string{b.ownerKey(t.Owner, "i"), b.ownerKey(t.Owner, "e"), b.ownerKey(t.Owner, "n"), b.ownerKey(t.Owner, "r")}
 	if !b.cluster() {
 		args := append(append(reserveArgs, expireAt, lease), taskFields(t)...)
-		n, err := createTaskScript.Exec(ctx, b.client, append(keys, b.taskKey(t.ID), b.leasesKey()), args).AsInt64()
+		n, err := s.write(ctx, t, createTaskScript, append(keys, b.taskKey(t.ID), b.leasesKey()), args).AsInt64()
 		switch {
 		case err != nil:
 			return failed("creating the task", err)
@@ -384,7 +385,7 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 		}
 	}
 	args := append([]string{expireAt}, taskFields(t)...)
-	if err := writeScript.Exec(ctx, b.client, []string{b.taskKey(t.ID)}, args).Error(); err != nil {
+	if err := s.write(ctx, t, writeScript, []string{b.taskKey(t.ID)}, args).Error(); err != nil {
 		// Give the place back; a failure here leaves an index entry
 		// without a task, which List skips and its TTL removes.
 		s.giveBack(ctx, keys, t.ID)
@@ -392,6 +393,15 @@ func (s *TaskStore) Create(ctx context.Context, t *mcpstore.Task) error {
 	}
 	s.created(t)
 	return nil
+}
+
+// write runs script, which writes the new task t: for a task created
+// ended, as the end of one it waits for replicas (see WaitReplicas).
+func (s *TaskStore) write(ctx context.Context, t *mcpstore.Task, script endScript, keys, args []string) rueidis.RedisResult {
+	if t.Status.Terminal() {
+		return s.end(ctx, script, keys, args)
+	}
+	return script.Exec(ctx, s.b.client, keys, args)
 }
 
 // created remembers t, just created, when it has ended already.

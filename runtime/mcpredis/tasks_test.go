@@ -151,6 +151,17 @@ func TestWaitReplicas(t *testing.T) {
 			t.Errorf("task %s after its end: %v, %v", id, got, err)
 		}
 	}
+	// A task created ended is an end too.
+	b.Tasks.WaitReplicas = 1
+	ended := newTask("w{1}e", "o", time.Minute) // the key's hash tag that of w{1}
+	ended.Status, ended.Runner, ended.LeaseUntil = mcpstore.TaskCompleted, "", time.Time{}
+	start := time.Now()
+	if err := b.Tasks.Create(ctx, ended); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < timeout {
+		t.Errorf("creating an ended task while the replica is paused returned after %v, want its timeout of %v", took, timeout)
+	}
 }
 
 // tripCounter counts the round trips a client makes: one a Do, one a
