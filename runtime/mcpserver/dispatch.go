@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"slices"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -34,6 +35,10 @@ type exchange struct {
 	// scratch, when set, is a pooled buffer holding the result; handle
 	// returns it to the pool once the response is written.
 	scratch *[]byte
+	// own, for an HTTP request of a session, is the context the request
+	// was given (see session.bind), which its registration for
+	// cancellation takes rather than making one.
+	own *inflight
 }
 
 // withResultType marks a result of a 2026-07-28 request with resultType, which
@@ -62,9 +67,31 @@ func markComplete(result []byte) []byte {
 	return append(out, result[1:]...)
 }
 
+// insertComplete is markComplete in result's own buffer, which it may
+// grow.
+func insertComplete(result []byte) []byte {
+	if len(result) < 2 {
+		return result
+	}
+	if result[1] == '}' {
+		return slices.Insert(result, 1, completeField[:len(completeField)-1]...)
+	}
+	return slices.Insert(result, 1, completeField...)
+}
+
+// completeField is what insertComplete inserts before a result's first
+// member.
+var completeField = []byte(`"resultType":"complete",`)
+
 // handle handles one message and returns the response to send, or nil for
 // notifications, responses and cancelled requests.
 func (s *Server) handle(ctx context.Context, sess *session, m *message, out sender) []byte {
+	return s.handleIn(ctx, nil, sess, m, out)
+}
+
+// handleIn is handle with own, when not nil, the context ctx of an HTTP
+// request of sess, bound to it (see session.bind).
+func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *message, out sender) []byte {
 	switch {
 	case m.isResponse():
 		if sess != nil {
@@ -80,6 +107,11 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		return nil
 	}
 	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, token: tokenOf(ctx)}
+	if s.interceptors == nil {
+		// An interceptor may call on several times, each with a context
+		// of its own: then each call has its own registration.
+		x.own = own
+	}
 	resp, _ := s.answer(ctx, &x, m, false)
 	return resp
 }
@@ -116,7 +148,7 @@ func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless boo
 	if x.sess != nil && runsHandler(m.method) {
 		// Only handlers run long enough for a cancellation to matter; the
 		// other methods answer at once, and may ignore it.
-		ctx, running = x.sess.start(ctx, m.id)
+		ctx, running = x.sess.start(ctx, m.id, x.own)
 	}
 	if stateless {
 		result, rerr = s.stateless(ctx, x, m)

@@ -118,7 +118,8 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		s.httpBatch(w, r, items)
 		return
 	}
-	m, id, rerr := parseMessage(body)
+	m := new(message)
+	id, rerr := parseCheckedInto(body, m)
 	if rerr == nil && !m.meta.checkArgs() {
 		// Over HTTP a malformed message is refused before anything else
 		// (status 400), so a call's arguments are checked here rather
@@ -140,7 +141,8 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	header := r.Header.Get(protocolVersionHeader)
+	rev, stateless, rerr := era(m, header)
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		s.badRequest(r, rerr, m)
@@ -150,7 +152,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		s.httpStateless(w, r, m, rev)
 		return
 	}
-	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() {
+	if wire.Revision(header).Stateless() {
 		// A notification: 2026-07-28 defines none over HTTP.
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -169,11 +171,22 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	ctx, stop := s.callContext(r, sess)
-	defer stop()
+	ctx, own := s.requestContext(r, sess)
+	defer sess.unbindOne(own)
 	st := s.newPostStream(w, sess)
 	st.id = m.id
-	st.finish(s.handle(ctx, sess, m, st), http.StatusOK)
+	st.finish(s.handleIn(ctx, own, sess, m, st), http.StatusOK)
+}
+
+// requestContext is the context of one request in a session, as
+// callContext says, made as the request's own (see session.bind), so
+// that the request's registration for cancellation makes no other.
+func (s *Server) requestContext(r *http.Request, sess *session) (context.Context, *inflight) {
+	parent := r.Context()
+	if resumable(sess.revision()) {
+		parent = context.WithoutCancel(parent)
+	}
+	return sess.bind(parent)
 }
 
 // callContext is the context of a request in a session. On the
@@ -298,7 +311,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not Acceptable: Accept must list text/event-stream", http.StatusNotAcceptable)
 		return
 	}
-	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
+	if wire.Revision(r.Header.Get(protocolVersionHeader)).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
 		w.Header().Set("Allow", "POST")
 		http.Error(w, "Method Not Allowed: no session stream", http.StatusMethodNotAllowed)
 		return
@@ -451,6 +464,10 @@ func (s *Server) maxBody() int64 {
 	return DefaultMaxBodyBytes
 }
 
+// protocolVersionHeader is MCP-Protocol-Version as net/http keys it: a
+// key in canonical form is looked up without a copy.
+const protocolVersionHeader = "Mcp-Protocol-Version"
+
 func isJSON(contentType string) bool {
 	if contentType == "application/json" {
 		return true // what clients send, without parsing it
@@ -469,6 +486,13 @@ func accepts(r *http.Request, mediaType string) bool {
 			if part == mediaType {
 				return true // the common case, without parsing it
 			}
+			if plainMediaType(part) {
+				// Parsing would give part itself, which is not a match.
+				if part == "*/*" || part == major+"/*" {
+					return true
+				}
+				continue
+			}
 			mt, _, err := mime.ParseMediaType(part)
 			if err == nil && (mt == mediaType || mt == "*/*" || mt == major+"/*") {
 				return true
@@ -478,8 +502,25 @@ func accepts(r *http.Request, mediaType string) bool {
 	return false
 }
 
+// plainMediaType reports whether part is a media type that
+// mime.ParseMediaType would return unchanged: no parameters, no upper
+// case, no white space.
+func plainMediaType(part string) bool {
+	for i := 0; i < len(part); i++ {
+		if c := part[i]; c == ';' || c == ' ' || c == '\t' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonContentType is the Content-Type of a JSON answer, shared by every
+// answer: net/http and the handlers' middleware replace a header's values
+// and never write into them.
+var jsonContentType = []string{"application/json"}
+
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(body)
 }

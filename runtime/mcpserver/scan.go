@@ -1,6 +1,10 @@
 package mcpserver
 
-import "github.com/mcpgen/mcpgen/internal/jsonx"
+import (
+	"bytes"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+)
 
 // maxNesting bounds how deeply a message's objects and arrays may nest, as
 // encoding/json does.
@@ -20,6 +24,9 @@ type rawScanner struct {
 	b     []byte
 	i     int
 	depth int
+	// checkArgs checks a tool call's arguments where the parse would
+	// skip them (see requestMeta.argsUnchecked).
+	checkArgs bool
 }
 
 // space skips white space.
@@ -222,4 +229,18 @@ func stringValue(raw []byte) (string, bool) {
 		}
 	}
 	return string(body), true
+}
+
+// stringIs reports whether raw, checked JSON, is a string whose value is
+// v, without a copy when it holds no escapes.
+func stringIs(raw []byte, v string) bool {
+	if len(raw) < 2 || raw[0] != '"' {
+		return false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body) == v
+	}
+	s, _ := stringValue(raw)
+	return s == v
 }

@@ -69,6 +69,12 @@ type session struct {
 	// client's answer: on stdio the answer is read only if some goroutine
 	// other than the waiting handler reads.
 	awaiting func()
+	// bound lists the HTTP requests whose context ends with the session
+	// (see bind); watching says the session's end is watched for them,
+	// and unbound that it has ended them.
+	bound    *inflight
+	watching bool
+	unbound  bool
 }
 
 // enter and leave bracket an HTTP request of the session.
@@ -100,6 +106,11 @@ type inflight struct {
 	key       string
 	cancel    context.CancelFunc
 	cancelled bool
+	// owned says the context is the HTTP request's own, which its
+	// handler ends (see bind): finish leaves it to that.
+	owned bool
+	// prev and next link the requests bound to the session.
+	prev, next *inflight
 }
 
 func newSession(parent context.Context, srv *Server, id string, transport Transport, stream sender) *session {
@@ -161,16 +172,26 @@ func (ss *session) close() {
 // start registers a request in flight and returns its context. The
 // request's finish reports whether the client cancelled it (then no
 // response is sent) and releases it.
-func (ss *session) start(ctx context.Context, id json.RawMessage) (context.Context, *inflight) {
-	ctx, cancel := context.WithCancel(ctx)
-	f := &inflight{ss: ss, key: string(id), cancel: cancel}
+//
+// own, when not nil, is the request's own context, bound to the session
+// by bind, which ctx derives from: its cancel is the request's, and no
+// context is made.
+func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight) (context.Context, *inflight) {
+	f := own
+	if f == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		f = &inflight{ss: ss, cancel: cancel}
+	}
+	f.key = string(id)
 	ss.mu.Lock()
 	ss.inflight[f.key] = f
 	ss.mu.Unlock()
 	return ctx, f
 }
 
-// finish releases the request and reports whether it was cancelled.
+// finish releases the request and reports whether it was cancelled. The
+// context ends now, unless it is the HTTP request's own.
 func (f *inflight) finish() bool {
 	ss := f.ss
 	ss.mu.Lock()
@@ -179,8 +200,70 @@ func (f *inflight) finish() bool {
 	}
 	c := f.cancelled
 	ss.mu.Unlock()
-	f.cancel()
+	if !f.owned {
+		f.cancel()
+	}
 	return c
+}
+
+// bind makes a context of its own for an HTTP request of the session,
+// derived from parent, that ends with the request or the session, and
+// returns its record, which unbindOne ends. One watch of the session's end
+// serves all its requests, where a watch each would cost a request
+// three allocations.
+func (ss *session) bind(parent context.Context) (context.Context, *inflight) {
+	ctx, cancel := context.WithCancel(parent)
+	f := &inflight{ss: ss, cancel: cancel, owned: true}
+	ss.mu.Lock()
+	ended := ss.unbound
+	if !ended {
+		f.next = ss.bound
+		if f.next != nil {
+			f.next.prev = f
+		}
+		ss.bound = f
+		if !ss.watching {
+			ss.watching = true
+			context.AfterFunc(ss.ctx, ss.unbind)
+		}
+	}
+	ss.mu.Unlock()
+	if ended {
+		cancel()
+	}
+	return ctx, f
+}
+
+// unbindOne ends the bound request f and forgets it.
+func (ss *session) unbindOne(f *inflight) {
+	ss.mu.Lock()
+	if f.prev != nil {
+		f.prev.next = f.next
+	} else if ss.bound == f {
+		ss.bound = f.next
+	}
+	if f.next != nil {
+		f.next.prev = f.prev
+	}
+	f.prev, f.next = nil, nil
+	ss.mu.Unlock()
+	f.cancel()
+}
+
+// unbind ends the bound requests, the session having ended, and any
+// bound later.
+func (ss *session) unbind() {
+	var cancels []context.CancelFunc
+	ss.mu.Lock()
+	ss.unbound = true
+	for f := ss.bound; f != nil; f = f.next {
+		cancels = append(cancels, f.cancel)
+	}
+	ss.bound = nil
+	ss.mu.Unlock()
+	for _, cancel := range cancels {
+		cancel()
+	}
 }
 
 // cancel cancels the request in flight with id, if any.

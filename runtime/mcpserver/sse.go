@@ -20,17 +20,28 @@ func resumable(rev wire.Revision) bool {
 
 // newPostStream returns the answer to a POST of sess, resumable on the
 // revisions that have it.
+//
+// The stream is numbered now, but its log is made only when the answer
+// turns to SSE: most answers are plain JSON and need none.
 func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream {
 	st := &postStream{w: w}
-	if rev := sess.revision(); resumable(rev) {
-		sess.mu.Lock()
+	sess.mu.Lock()
+	rev := sess.rev
+	if resumable(rev) {
 		sess.nextStream++
-		n := sess.nextStream
-		sess.mu.Unlock()
-		st.log = &eventStream{srv: s, sess: sess, name: "p" + strconv.FormatInt(n, 10)}
+		st.logAs = logAs{srv: s, sess: sess, n: sess.nextStream}
 		st.prime = rev == wire.Rev20251125
 	}
+	sess.mu.Unlock()
 	return st
+}
+
+// logAs is the stream in the event log a resumable POST's answer takes
+// once it turns to SSE: the n-th of sess.
+type logAs struct {
+	srv  *Server
+	sess *session
+	n    int64 // 0: the answer is not resumable
 }
 
 // postStream answers one POST. Messages sent while the request runs switch
@@ -44,6 +55,7 @@ type postStream struct {
 	// that a client whose connection dropped resumes it; prime sends the
 	// priming event of 2025-11-25 first.
 	log   *eventStream
+	logAs logAs
 	prime bool
 	gone  bool // the client's connection failed a write
 	// id is the request the stream answers, or batch the batch's items,
@@ -77,9 +89,10 @@ func (p *postStream) openLocked() {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	p.w.WriteHeader(http.StatusOK)
-	if p.log == nil {
+	if p.logAs.n == 0 {
 		return
 	}
+	p.log = &eventStream{srv: p.logAs.srv, sess: p.logAs.sess, name: "p" + strconv.FormatInt(p.logAs.n, 10)}
 	p.hold = p.log.hold(p.will)
 	if !p.prime {
 		return

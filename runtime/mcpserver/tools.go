@@ -255,7 +255,10 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	x.scratch = getBuffer()
 	*x.scratch = wire.AppendResult((*x.scratch)[:0], &res, x.rev)
-	return x.withResultType(*x.scratch), nil
+	if x.rev.Stateless() {
+		*x.scratch = insertComplete(*x.scratch)
+	}
+	return *x.scratch, nil
 }
 
 // describeKind names the kind of the JSON value raw, as encoding/json's

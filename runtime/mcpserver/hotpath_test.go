@@ -1,0 +1,157 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/wire"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
+)
+
+// TestHTTPSessionEndCancelsCalls checks that the end of a session cancels
+// every call it runs, on a revision whose calls outlive their HTTP
+// request, and that a call that ended leaves nothing bound to the
+// session.
+func TestHTTPSessionEndCancelsCalls(t *testing.T) {
+	t.Parallel()
+	started, cancelled := make(chan struct{}, 2), make(chan struct{}, 2)
+	block := handlerTool("block", func(ctx context.Context, args []byte) mcprt.Result {
+		started <- struct{}{}
+		select {
+		case <-ctx.Done():
+			cancelled <- struct{}{}
+			return mcprt.TextResult("cancelled")
+		case <-time.After(timeout):
+			return mcprt.TextResult("not cancelled")
+		}
+	})
+	srv := New(mcprt.Identity{Name: "n", Version: "v"}, block, textTool("a", "A"))
+	c := startHTTP(t, srv)
+	c.initialize(wire.Rev20251125, `{}`)
+	c.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`, 200, "", nil)
+	srv.mu.Lock()
+	sess := srv.byID[c.sid]
+	srv.mu.Unlock()
+	sess.mu.Lock()
+	bound := sess.bound
+	sess.mu.Unlock()
+	if bound != nil {
+		t.Fatal("a call that ended is still bound to its session")
+	}
+	for i := range 2 {
+		req, err := http.NewRequest("POST", c.url, strings.NewReader(`{"jsonrpc":"2.0","id":`+strconv.Itoa(10+i)+`,"method":"tools/call","params":{"name":"block"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", c.sid)
+		go func() {
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		<-started
+	}
+	if resp := c.do(http.MethodDelete, "", nil); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d, want 204", resp.StatusCode)
+	}
+	for range 2 {
+		select {
+		case <-cancelled:
+		case <-time.After(timeout):
+			t.Fatal("the end of the session did not cancel its calls")
+		}
+	}
+}
+
+// TestHTTPCallAllocations bounds what one tools/call POST allocates in
+// the server, with a tool that allocates nothing, in a 2025-11-25
+// session and as a 2026-07-28 request: the body, the parsed message, the
+// request's context and registration, the caller and the answer.
+func TestHTTPCallAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("counts allocations, which the race detector changes")
+	}
+	answer := mcprt.TextResult("A")
+	tool := handlerTool("a", func(context.Context, []byte) mcprt.Result { return answer })
+	h := New(mcprt.Identity{Name: "n", Version: "v"}, tool).HTTPHandler()
+	base := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
+	w := serveInProcess(h, base, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`)
+	session := base.Clone()
+	session.Set("Mcp-Session-Id", w.h.Get("Mcp-Session-Id"))
+	session.Set("MCP-Protocol-Version", "2025-11-25")
+	serveInProcess(h, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	stateless := base.Clone()
+	stateless.Set("MCP-Protocol-Version", "2026-07-28")
+	stateless.Set("Mcp-Method", "tools/call")
+	stateless.Set("Mcp-Name", "a")
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		body   string
+		most   float64
+	}{
+		{"session", session, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 10},
+		{"stateless", stateless, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 8},
+	} {
+		w := serveInProcess(h, tc.header, tc.body)
+		if w.status != http.StatusOK || !bytes.Contains(w.body, []byte(`"text":"A"`)) {
+			t.Fatalf("%s: %d %s", tc.name, w.status, w.body)
+		}
+		body := strings.NewReader(tc.body)
+		req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", io.NopCloser(body))
+		req.Header, req.ContentLength = tc.header, int64(len(tc.body))
+		w = &memWriter{h: http.Header{}}
+		got := testing.AllocsPerRun(200, func() {
+			body.Reset(tc.body)
+			clear(w.h)
+			h.ServeHTTP(w, req)
+		})
+		if got > tc.most {
+			t.Errorf("%s: a call allocates %v times, want at most %v", tc.name, got, tc.most)
+		}
+	}
+}
+
+// serveInProcess serves one POST of body with header and returns what
+// was written.
+func serveInProcess(h http.Handler, header http.Header, body string) *memWriter {
+	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:8080/mcp", strings.NewReader(body))
+	req.Header = header
+	w := &memWriter{h: http.Header{}, keep: true}
+	h.ServeHTTP(w, req)
+	return w
+}
+
+// memWriter is a ResponseWriter that keeps the status and, with keep,
+// the body.
+type memWriter struct {
+	h      http.Header
+	status int
+	keep   bool
+	body   []byte
+}
+
+func (w *memWriter) Header() http.Header { return w.h }
+
+func (w *memWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+func (w *memWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	if w.keep {
+		w.body = append(w.body, p...)
+	}
+	return len(p), nil
+}
