@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -168,4 +169,77 @@ func TestSkipUnchecked(t *testing.T) {
 			t.Errorf("skip of %s succeeded, at %d", v, s.i)
 		}
 	}
+}
+
+// BenchmarkSkipArguments skips the arguments of the benchmarks'
+// reference call by matching brackets, as the parse of a tools/call does.
+func BenchmarkSkipArguments(b *testing.B) {
+	var args strings.Builder
+	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
+	for i := range 10 {
+		if i > 0 {
+			args.WriteByte(',')
+		}
+		fmt.Fprintf(&args, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
+		if i%2 == 0 {
+			args.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
+		}
+		args.WriteByte('}')
+	}
+	args.WriteString(`]}`)
+	text := []byte(args.String() + `}}`)
+	b.SetBytes(int64(args.Len()))
+	for b.Loop() {
+		s := rawScanner{b: text}
+		if !s.skipUnchecked() || s.i != args.Len() {
+			b.Fatal("wrong end")
+		}
+	}
+}
+
+// skipByBytes is skipUnchecked one byte at a time, as it was written
+// first: the reference FuzzSkipUnchecked compares it with.
+func skipByBytes(b []byte, i int) (int, bool) {
+	depth, inString := 0, false
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// FuzzSkipUnchecked checks that skipUnchecked, eight bytes at a time,
+// ends where matching brackets one byte at a time does, on any text.
+func FuzzSkipUnchecked(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `[]`, `{"a":"}"}`, `{"a":"\"}"}`, `{"a":"\\"}`, `{"abcdefg\\":"}"}`, `{"abcdef\\\"}":1}`,
+		`{"k":[1,2,{"x":"y\\\\"}],"l":"\u00e9"}` + "  ", `{"a":"12345678\\"12345678"}}`, `{"unclosed":"`, `{{{`,
+		`{"region":"emea","rounding":"nearest_cent","changes":[{"product_id":"SKU-10000","new_price":10.99}]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if len(text) == 0 || text[0] != '{' && text[0] != '[' {
+			return
+		}
+		s := rawScanner{b: text}
+		ok := s.skipUnchecked()
+		want, wantOK := skipByBytes(text, 0)
+		if ok != wantOK || ok && s.i != want {
+			t.Fatalf("skipUnchecked(%q) = %d, %v; want %d, %v", text, s.i, ok, want, wantOK)
+		}
+	})
 }
