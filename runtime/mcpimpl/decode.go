@@ -45,6 +45,8 @@ type Decoder struct {
 	buf     []byte // scratch for unescaped string values
 	// textBlock holds the bytes of strings returned; see text.
 	textBlock []byte
+	// times holds the values of *time.Time fields; see NewTime.
+	times []time.Time
 	problems  []Problem
 	more      int
 	nonASCII  bool // the string scanString last read has bytes from 0x80 up
@@ -514,6 +516,25 @@ func (d *Decoder) text(b []byte) string {
 	d.textBlock = append(d.textBlock, b...)
 	return unsafe.String(&d.textBlock[start], len(b))
 }
+
+// NewTime returns a pointer to a new zero time.Time, for a *time.Time
+// field to decode into. The date-times of one call share one allocation
+// rather than one each (five in the benchmarks' reference call). A block
+// is only ever appended to, so each pointer is to a value of its own;
+// one kept keeps its block alive, at most maxTimeBlock values, and never
+// more than the rest of the input can hold.
+func (d *Decoder) NewTime() *time.Time {
+	if len(d.times) == cap(d.times) {
+		// A date-time takes at least len(`"2006-01-02T15:04:05Z"`) bytes.
+		left := max(1, (len(d.data)-d.pos)/22)
+		d.times = make([]time.Time, 0, min(max(8, 2*cap(d.times)), maxTimeBlock, left))
+	}
+	d.times = d.times[:len(d.times)+1]
+	return &d.times[len(d.times)-1]
+}
+
+// maxTimeBlock is the most values NewTime allocates at once.
+const maxTimeBlock = 64
 
 // Bool reads true or false; the strings "true" and "false" are accepted
 // too.

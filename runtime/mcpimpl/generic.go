@@ -19,13 +19,22 @@ func Grow[S ~[]E, E any](d *Decoder, s S) S {
 		s[len(s)-1] = zero
 		return s
 	}
-	if cap(s) == 0 {
+	switch {
+	case cap(s) == 0:
 		// Start at four: arguments rarely hold one item, and growing from
 		// one costs two allocations more for every list of five or more.
 		return append(make(S, 0, 4), zero)
+	case len(s) == cap(s) && cap(s) < maxQuadruple:
+		// A short list grows four times over, not twice: ten items take
+		// two allocations, not three.
+		return append(append(make(S, 0, 4*cap(s)), s...), zero)
 	}
 	return append(s, zero)
 }
+
+// maxQuadruple is the capacity from which Grow grows a slice as append
+// does.
+const maxQuadruple = 64
 
 // NonNil returns s, or an empty slice when s is nil: a JSON array with no
 // items decodes to an empty slice, as encoding/json decodes it, so it
