@@ -51,7 +51,7 @@ type session struct {
 	level    mcprt.LogLevel      // empty: no log messages
 	subs     map[string]struct{} // URIs of resources/subscribe
 	elicits  map[string]struct{} // ids of URL elicitations not yet complete
-	inflight map[string]*inflight
+	inflight map[requestKey]*inflight
 	pending  map[int64]chan *message
 	nextID   int64
 	closed   bool
@@ -100,10 +100,27 @@ func (ss *session) idleAt(now time.Time, timeout time.Duration) bool {
 	return ss.busy == 0 && now.Sub(ss.lastUsed) > timeout
 }
 
+// requestKey keys a request in flight by its id's JSON text: an id of up
+// to eight bytes, as most are, in short, without a copy of its own.
+type requestKey struct {
+	short [8]byte
+	n     int    // the bytes of short in use, -1 for long
+	long  string // a longer id
+}
+
+func keyOf(id []byte) requestKey {
+	if len(id) > 8 {
+		return requestKey{n: -1, long: string(id)}
+	}
+	k := requestKey{n: len(id)}
+	copy(k.short[:], id)
+	return k
+}
+
 // inflight is a request being handled.
 type inflight struct {
 	ss        *session
-	key       string
+	key       requestKey
 	cancel    context.CancelFunc
 	cancelled bool
 	// owned says the context is the HTTP request's own, which its
@@ -119,7 +136,7 @@ func newSession(parent context.Context, srv *Server, id string, transport Transp
 		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream, taskOwner: rand.Text(),
 		transport: transport, started: srv.clock(),
 		done:     make(chan struct{}),
-		inflight: make(map[string]*inflight),
+		inflight: make(map[requestKey]*inflight),
 		pending:  make(map[int64]chan *message),
 	}
 }
@@ -183,7 +200,7 @@ func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight)
 		ctx, cancel = context.WithCancel(ctx)
 		f = &inflight{ss: ss, cancel: cancel}
 	}
-	f.key = string(id)
+	f.key = keyOf(id)
 	ss.mu.Lock()
 	ss.inflight[f.key] = f
 	ss.mu.Unlock()
@@ -269,7 +286,7 @@ func (ss *session) unbind() {
 // cancel cancels the request in flight with id, if any.
 func (ss *session) cancel(id json.RawMessage) {
 	ss.mu.Lock()
-	f := ss.inflight[string(id)]
+	f := ss.inflight[keyOf(id)]
 	if f != nil {
 		f.cancelled = true
 	}
