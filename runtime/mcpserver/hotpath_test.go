@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -154,4 +155,44 @@ func (w *memWriter) Write(p []byte) (int, error) {
 		w.body = append(w.body, p...)
 	}
 	return len(p), nil
+}
+
+// TestStdioCallAllocations bounds what a tools/call over stdio allocates,
+// the client's side included, with a tool that allocates nothing: the
+// line, the parsed message, the request's context and registration, the
+// caller and the answer.
+func TestStdioCallAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("counts allocations, which the race detector changes")
+	}
+	answer := mcprt.TextResult("A")
+	tool := handlerTool("a", func(context.Context, []byte) mcprt.Result { return answer })
+	srv := New(mcprt.Identity{Name: "n", Version: "v"}, tool)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStream(ctx, inR, outW) }()
+	t.Cleanup(func() { cancel(); inW.Close(); outR.Close(); <-done })
+	answers := bufio.NewReader(outR)
+	call := func(line string) []byte {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := answers.ReadSlice('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	call(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`)
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	const req = `{"jsonrpc":"2.0","id":123456,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`
+	if got := call(req); !bytes.Contains(got, []byte(`"text":"A"`)) {
+		t.Fatalf("answer %s", got)
+	}
+	allocs := testing.AllocsPerRun(200, func() { call(req) })
+	if allocs > 9 {
+		t.Errorf("a call allocates %v times, want at most 9", allocs)
+	}
 }
