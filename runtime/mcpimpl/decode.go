@@ -46,10 +46,10 @@ type Decoder struct {
 	// textBlock holds the bytes of strings returned; see text.
 	textBlock []byte
 	// times holds the values of *time.Time fields; see NewTime.
-	times []time.Time
-	problems  []Problem
-	more      int
-	nonASCII  bool // the string scanString last read has bytes from 0x80 up
+	times    []time.Time
+	problems []Problem
+	more     int
+	nonASCII bool // the string scanString last read has bytes from 0x80 up
 	// coerced are the offsets of the strings read as numbers or booleans,
 	// in order, for CheckUniqueJSON to compare them as what they were
 	// read as.

@@ -100,7 +100,7 @@ func TestHTTPCallAllocations(t *testing.T) {
 		body   string
 		most   float64
 	}{
-		{"session", session, `{"jsonrpc":"2.0","id":123456,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 9},
+		{"session", session, `{"jsonrpc":"2.0","id":123456,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 8},
 		{"stateless", stateless, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 8},
 	} {
 		w := serveInProcess(h, tc.header, tc.body)

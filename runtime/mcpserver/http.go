@@ -95,7 +95,7 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Unsupported Media Type: Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+	if !acceptsBoth(r) {
 		http.Error(w, "Not Acceptable: Accept must list application/json and text/event-stream", http.StatusNotAcceptable)
 		return
 	}
@@ -171,22 +171,33 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	ctx, own := s.requestContext(r, sess)
+	call := new(sessionCall)
+	own := &call.own
+	ctx := s.requestContext(r, sess, own)
 	defer sess.unbindOne(own)
-	st := s.newPostStream(w, sess)
+	st := &call.stream
+	s.initPostStream(st, w, sess)
 	st.id = m.id
 	st.finish(s.handleIn(ctx, own, sess, m, st), http.StatusOK)
 }
 
+// sessionCall is what a request in a session keeps while it runs, in one
+// allocation: its registration and the stream that answers it.
+type sessionCall struct {
+	own    inflight
+	stream postStream
+}
+
 // requestContext is the context of one request in a session, as
-// callContext says, made as the request's own (see session.bind), so
-// that the request's registration for cancellation makes no other.
-func (s *Server) requestContext(r *http.Request, sess *session) (context.Context, *inflight) {
+// callContext says, made as the request's own with the record own (see
+// session.bind), so that the request's registration for cancellation
+// makes no other.
+func (s *Server) requestContext(r *http.Request, sess *session, own *inflight) context.Context {
 	parent := r.Context()
 	if resumable(sess.revision()) {
 		parent = context.WithoutCancel(parent)
 	}
-	return sess.bind(parent)
+	return sess.bind(parent, own)
 }
 
 // callContext is the context of a request in a session. On the
@@ -474,6 +485,16 @@ func isJSON(contentType string) bool {
 	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == "application/json"
+}
+
+// acceptsBoth reports whether the Accept headers of r list
+// application/json and text/event-stream, as a POST must. The value
+// clients send is compared as it is, before the headers are split.
+func acceptsBoth(r *http.Request) bool {
+	if v := r.Header["Accept"]; len(v) == 1 && (v[0] == "application/json, text/event-stream" || v[0] == "text/event-stream, application/json") {
+		return true
+	}
+	return accepts(r, "application/json") && accepts(r, "text/event-stream")
 }
 
 // accepts reports whether the Accept headers of r list mediaType, exactly

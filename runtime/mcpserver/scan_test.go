@@ -243,3 +243,28 @@ func FuzzSkipUnchecked(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheckArguments checks the syntax of the reference call's
+// arguments, as the parse over HTTP does.
+func BenchmarkCheckArguments(b *testing.B) {
+	var args strings.Builder
+	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
+	for i := range 10 {
+		if i > 0 {
+			args.WriteByte(',')
+		}
+		fmt.Fprintf(&args, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
+		if i%2 == 0 {
+			args.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
+		}
+		args.WriteByte('}')
+	}
+	args.WriteString(`]}`)
+	text := []byte(args.String())
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if !validArgs(text) {
+			b.Fatal("not valid")
+		}
+	}
+}

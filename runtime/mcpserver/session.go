@@ -224,13 +224,13 @@ func (f *inflight) finish() bool {
 }
 
 // bind makes a context of its own for an HTTP request of the session,
-// derived from parent, that ends with the request or the session, and
-// returns its record, which unbindOne ends. One watch of the session's end
+// derived from parent, that ends with the request or the session, with
+// the record f, which unbindOne ends. One watch of the session's end
 // serves all its requests, where a watch each would cost a request
 // three allocations.
-func (ss *session) bind(parent context.Context) (context.Context, *inflight) {
+func (ss *session) bind(parent context.Context, f *inflight) context.Context {
 	ctx, cancel := context.WithCancel(parent)
-	f := &inflight{ss: ss, cancel: cancel, owned: true}
+	*f = inflight{ss: ss, cancel: cancel, owned: true}
 	ss.mu.Lock()
 	ended := ss.unbound
 	if !ended {
@@ -248,7 +248,7 @@ func (ss *session) bind(parent context.Context) (context.Context, *inflight) {
 	if ended {
 		cancel()
 	}
-	return ctx, f
+	return ctx
 }
 
 // unbindOne ends the bound request f and forgets it.

@@ -24,7 +24,14 @@ func resumable(rev wire.Revision) bool {
 // The stream is numbered now, but its log is made only when the answer
 // turns to SSE: most answers are plain JSON and need none.
 func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream {
-	st := &postStream{w: w}
+	st := new(postStream)
+	s.initPostStream(st, w, sess)
+	return st
+}
+
+// initPostStream makes st, which is new, what newPostStream returns.
+func (s *Server) initPostStream(st *postStream, w http.ResponseWriter, sess *session) {
+	st.w = w
 	sess.mu.Lock()
 	rev := sess.rev
 	if resumable(rev) {
@@ -33,7 +40,6 @@ func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream
 		st.prime = rev == wire.Rev20251125
 	}
 	sess.mu.Unlock()
-	return st
 }
 
 // logAs is the stream in the event log a resumable POST's answer takes
