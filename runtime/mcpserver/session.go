@@ -45,22 +45,28 @@ type session struct {
 	ctx   context.Context
 	stop  context.CancelFunc
 
-	mu       sync.Mutex
-	rev      wire.Revision // empty before initialize
-	caps     clientCaps
-	level    mcprt.LogLevel      // empty: no log messages
-	subs     map[string]struct{} // URIs of resources/subscribe
-	elicits  map[string]struct{} // ids of URL elicitations not yet complete
-	inflight map[requestKey]*inflight
-	pending  map[int64]chan *message
-	nextID   int64
-	closed   bool
-	told     bool       // its end was told to the OnSessionEnd functions
-	stream   sender     // where messages outside a request go; nil: dropped
-	get      *sseStream // the open GET stream, if any
-	rawCaps  []byte     // the client's capabilities as it sent them
-	rawInfo  []byte     // the client's clientInfo as it sent it
-	touched  time.Time  // when the session was last touched in Server.Sessions
+	mu      sync.Mutex
+	rev     wire.Revision // empty before initialize
+	caps    clientCaps
+	level   mcprt.LogLevel      // empty: no log messages
+	subs    map[string]struct{} // URIs of resources/subscribe
+	elicits map[string]struct{} // ids of URL elicitations not yet complete
+	// inflight holds the requests in flight by id (see requestKey): the
+	// ids of up to seven bytes, as most are, in short, the others in long,
+	// made on first use.
+	inflight struct {
+		short map[uint64]*inflight
+		long  map[string]*inflight
+	}
+	pending map[int64]chan *message
+	nextID  int64
+	closed  bool
+	told    bool       // its end was told to the OnSessionEnd functions
+	stream  sender     // where messages outside a request go; nil: dropped
+	get     *sseStream // the open GET stream, if any
+	rawCaps []byte     // the client's capabilities as it sent them
+	rawInfo []byte     // the client's clientInfo as it sent it
+	touched time.Time  // when the session was last touched in Server.Sessions
 	// nextStream numbers the session's POST streams in the event log.
 	nextStream int64
 	busy       int       // HTTP requests being served, GET streams included
@@ -101,20 +107,53 @@ func (ss *session) idleAt(now time.Time, timeout time.Duration) bool {
 }
 
 // requestKey keys a request in flight by its id's JSON text: an id of up
-// to eight bytes, as most are, in short, without a copy of its own.
+// to seven bytes is packed with its length into short, without a copy of
+// its own; a longer one is long.
 type requestKey struct {
-	short [8]byte
-	n     int    // the bytes of short in use, -1 for long
-	long  string // a longer id
+	short uint64
+	long  string
 }
 
 func keyOf(id []byte) requestKey {
-	if len(id) > 8 {
-		return requestKey{n: -1, long: string(id)}
+	if len(id) > 7 {
+		return requestKey{long: string(id)}
 	}
-	k := requestKey{n: len(id)}
-	copy(k.short[:], id)
-	return k
+	k := uint64(len(id)) << 56
+	for i, c := range id {
+		k |= uint64(c) << (8 * i)
+	}
+	return requestKey{short: k}
+}
+
+// lookup returns the request in flight with key k; ss.mu is held.
+func (ss *session) lookup(k requestKey) *inflight {
+	if k.long != "" {
+		return ss.inflight.long[k.long]
+	}
+	return ss.inflight.short[k.short]
+}
+
+// enterInflight and leaveInflight add and remove f; ss.mu is held.
+func (ss *session) enterInflight(f *inflight) {
+	if f.key.long == "" {
+		ss.inflight.short[f.key.short] = f
+		return
+	}
+	if ss.inflight.long == nil {
+		ss.inflight.long = make(map[string]*inflight)
+	}
+	ss.inflight.long[f.key.long] = f
+}
+
+func (ss *session) leaveInflight(f *inflight) {
+	if ss.lookup(f.key) != f {
+		return
+	}
+	if f.key.long == "" {
+		delete(ss.inflight.short, f.key.short)
+	} else {
+		delete(ss.inflight.long, f.key.long)
+	}
 }
 
 // inflight is a request being handled.
@@ -132,13 +171,14 @@ type inflight struct {
 
 func newSession(parent context.Context, srv *Server, id string, transport Transport, stream sender) *session {
 	ctx, stop := context.WithCancel(parent)
-	return &session{
+	ss := &session{
 		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream, taskOwner: rand.Text(),
 		transport: transport, started: srv.clock(),
-		done:     make(chan struct{}),
-		inflight: make(map[requestKey]*inflight),
-		pending:  make(map[int64]chan *message),
+		done:    make(chan struct{}),
+		pending: make(map[int64]chan *message),
 	}
+	ss.inflight.short = make(map[uint64]*inflight)
+	return ss
 }
 
 func (ss *session) revision() wire.Revision {
@@ -202,7 +242,7 @@ func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight)
 	}
 	f.key = keyOf(id)
 	ss.mu.Lock()
-	ss.inflight[f.key] = f
+	ss.enterInflight(f)
 	ss.mu.Unlock()
 	return ctx, f
 }
@@ -212,9 +252,7 @@ func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight)
 func (f *inflight) finish() bool {
 	ss := f.ss
 	ss.mu.Lock()
-	if ss.inflight[f.key] == f {
-		delete(ss.inflight, f.key)
-	}
+	ss.leaveInflight(f)
 	c := f.cancelled
 	ss.mu.Unlock()
 	if !f.owned {
@@ -286,7 +324,7 @@ func (ss *session) unbind() {
 // cancel cancels the request in flight with id, if any.
 func (ss *session) cancel(id json.RawMessage) {
 	ss.mu.Lock()
-	f := ss.inflight[keyOf(id)]
+	f := ss.lookup(keyOf(id))
 	if f != nil {
 		f.cancelled = true
 	}
