@@ -18,7 +18,7 @@ import (
 func checkHeaders(h http.Header, m *message) *rpcError {
 	method, ok := h["Mcp-Method"]
 	switch {
-	case h.Get(protocolVersionHeader) == "":
+	case headerValue(h, protocolVersionHeader) == "":
 		return headerMismatch("the MCP-Protocol-Version header is missing")
 	case !ok:
 		return headerMismatch("the Mcp-Method header is missing")

@@ -196,3 +196,18 @@ func TestStdioCallAllocations(t *testing.T) {
 		t.Errorf("a call allocates %v times, want at most 9", allocs)
 	}
 }
+
+// TestHeaderValue checks that headerValue finds what Header.Get finds for
+// the canonical keys it is given, whatever the form the client sent.
+func TestHeaderValue(t *testing.T) {
+	t.Parallel()
+	h := http.Header{}
+	for _, sent := range []string{"mcp-session-id", "MCP-PROTOCOL-VERSION", "content-type", "ORIGIN"} {
+		h.Add(sent, "v-"+sent)
+	}
+	for _, key := range []string{"Mcp-Session-Id", protocolVersionHeader, "Content-Type", "Origin", "Accept"} {
+		if got, want := headerValue(h, key), h.Get(key); got != want {
+			t.Errorf("headerValue(%q) = %q, Get gives %q", key, got, want)
+		}
+	}
+}

@@ -91,7 +91,7 @@ func (s *Server) CloseStreams() {
 
 // httpPost handles one POST: a message or a batch.
 func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
-	if !isJSON(r.Header.Get("Content-Type")) {
+	if !isJSON(headerValue(r.Header, "Content-Type")) {
 		http.Error(w, "Unsupported Media Type: Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
@@ -141,7 +141,7 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	header := r.Header.Get(protocolVersionHeader)
+	header := headerValue(r.Header, protocolVersionHeader)
 	rev, stateless, rerr := era(m, header)
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
@@ -478,6 +478,15 @@ func (s *Server) maxBody() int64 {
 // protocolVersionHeader is MCP-Protocol-Version as net/http keys it: a
 // key in canonical form is looked up without a copy.
 const protocolVersionHeader = "Mcp-Protocol-Version"
+
+// headerValue is h.Get(key) for a key in canonical form, which it looks
+// up as it is rather than checking its form first, as Get does.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 func isJSON(contentType string) bool {
 	if contentType == "application/json" {
