@@ -64,3 +64,27 @@ func TestGrowQuadruples(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowByInput checks that a list read from an array grows by what
+// the rest of the input holds: ten items of the same size take two
+// allocations and less room than four times over gives.
+func TestGrowByInput(t *testing.T) {
+	t.Parallel()
+	input := []byte(`[` + strings.Repeat(`{"a":12345},`, 9) + `{"a":12345}]`)
+	var d Decoder
+	d.Reset(input)
+	var s []int
+	if !d.Array() {
+		t.Fatal("no array")
+	}
+	for d.NextElem() {
+		s = Grow(&d, s)
+		d.Skip()
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 10 || cap(s) > 12 {
+		t.Errorf("ten items in a slice of length %d and capacity %d, want 10 and at most 12", len(s), cap(s))
+	}
+}

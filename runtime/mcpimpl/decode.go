@@ -66,7 +66,8 @@ const pathInline = 8
 // segment is one step of the path to the current value: the container
 // being read and which of its members is current. It holds no pointers:
 // the current member's key is d.data[keyStart:keyEnd], or d.keyBuf's
-// bytes there when it had escapes.
+// bytes there when it had escapes. An array has no keys: its keyStart is
+// where its first element starts, for Grow.
 type segment struct {
 	keyStart, keyEnd int
 	index            int // the current element's index, in an array
@@ -285,6 +286,9 @@ func (d *Decoder) open(c byte, want string) bool {
 	}
 	d.pos++
 	d.push(c == '[')
+	if c == '[' {
+		d.top().keyStart = d.pos
+	}
 	return true
 }
 
