@@ -86,12 +86,13 @@ var completeField = []byte(`"resultType":"complete",`)
 // handle handles one message and returns the response to send, or nil for
 // notifications, responses and cancelled requests.
 func (s *Server) handle(ctx context.Context, sess *session, m *message, out sender) []byte {
-	return s.handleIn(ctx, nil, sess, m, out)
+	return s.handleIn(ctx, nil, sess, m, out, nil)
 }
 
 // handleIn is handle with own, when not nil, the context ctx of an HTTP
-// request of sess, bound to it (see session.bind).
-func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *message, out sender) []byte {
+// request of sess, bound to it (see session.bind), and the response
+// appended to dst, as answer says.
+func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *message, out sender, dst []byte) []byte {
 	switch {
 	case m.isResponse():
 		if sess != nil {
@@ -112,15 +113,17 @@ func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *
 		// of its own: then each call has its own registration.
 		x.own = own
 	}
-	resp, _ := s.answer(ctx, &x, m, false)
+	resp, _ := s.answer(ctx, &x, m, false, dst)
 	return resp
 }
 
 // answer serves the request m and returns its response, nil for a
 // request the client cancelled, and the code of the error answered (0 for
 // a result), from which HTTP picks a status. A stateless request (HTTP,
-// 2026-07-28) is served by stateless, any other by route.
-func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool) ([]byte, int) {
+// 2026-07-28) is served by stateless, any other by route. The response
+// is appended to dst, a pooled buffer of a transport that writes it
+// at once, or to a new one when dst is nil.
+func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool, dst []byte) ([]byte, int) {
 	defer func() { putBuffer(x.scratch) }()
 	var result []byte
 	var rerr *rpcError
@@ -134,11 +137,24 @@ func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless 
 	case cancelled:
 		return nil, 0
 	case rerr == errParse: // malformed arguments: the message has no id to answer
-		return appendError(nil, nil, rerr), rerr.code
+		return appendError(dst, nil, rerr), rerr.code
 	case rerr != nil:
-		return appendError(nil, m.id, rerr), rerr.code
+		return appendError(dst, m.id, rerr), rerr.code
 	}
-	return appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), 0
+	if dst == nil {
+		dst = make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+	}
+	return appendResponse(dst, m.id, result), 0
+}
+
+// putResponse gives back the pooled buffer b once resp, which was
+// appended to it, is written and kept by nobody; a resp that outgrew b
+// goes back in its stead.
+func putResponse(b *[]byte, resp []byte) {
+	if cap(resp) > cap(*b) {
+		*b = resp[:0]
+	}
+	putBuffer(b)
 }
 
 // run serves the request m, as answer says: its result or error, or

@@ -178,7 +178,11 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 	st := &call.stream
 	s.initPostStream(st, w, sess)
 	st.id = m.id
-	st.finish(s.handleIn(ctx, own, sess, m, st), http.StatusOK)
+	buf := getBuffer()
+	resp := s.handleIn(ctx, own, sess, m, st, (*buf)[:0])
+	if !st.finish(resp, http.StatusOK) {
+		putResponse(buf, resp)
+	}
 }
 
 // sessionCall is what a request in a session keeps while it runs, in one
@@ -231,8 +235,11 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 	}
 	st := &postStream{w: w}
 	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
-	resp, code := s.answer(r.Context(), &x, m, true)
-	st.finish(resp, statusOf(code))
+	buf := getBuffer()
+	resp, code := s.answer(r.Context(), &x, m, true, (*buf)[:0])
+	if !st.finish(resp, statusOf(code)) {
+		putResponse(buf, resp)
+	}
 }
 
 // statusOf is the HTTP status of a served 2026-07-28 request answered

@@ -133,8 +133,9 @@ func (p *postStream) writeLocked(msg []byte) error {
 
 // finish writes the response (nil: none, for a cancelled request) with
 // status, unless messages already switched the answer to SSE, and closes
-// the answer to further messages.
-func (p *postStream) finish(resp []byte, status int) {
+// the answer to further messages. It reports whether resp may still be
+// referred to: an event of a stream may be kept in its log.
+func (p *postStream) finish(resp []byte, status int) (kept bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = true
@@ -144,12 +145,14 @@ func (p *postStream) finish(resp []byte, status int) {
 	switch {
 	case p.sse && resp != nil:
 		p.writeLocked(resp)
+		return true
 	case p.sse:
 	case resp == nil:
 		p.w.WriteHeader(http.StatusAccepted)
 	default:
 		writeJSON(p.w, status, resp)
 	}
+	return false
 }
 
 func writeEvent(w http.ResponseWriter, msg []byte) error {

@@ -171,7 +171,7 @@ func (c *stream) request(m *message, others int) bool {
 	}
 	c.inline.Store(inlineRunning)
 	c.timer.Reset(inlineBudget)
-	c.srv.reply(c.out, c.srv.handle(c.ctx, c.sess, m, c.out))
+	c.answer(m)
 	c.timer.Stop()
 	reading := c.inline.CompareAndSwap(inlineRunning, inlineNone)
 	c.end()
@@ -216,7 +216,16 @@ func (c *stream) run(job stdioJob) {
 		c.srv.reply(c.out, c.srv.handleBatch(c.ctx, c.sess, job.batch, c.out))
 		return
 	}
-	c.srv.reply(c.out, c.srv.handle(c.ctx, c.sess, job.m, c.out))
+	c.answer(job.m)
+}
+
+// answer handles the request m and writes its response, made in a pooled
+// buffer: the writer copies it.
+func (c *stream) answer(m *message) {
+	buf := getBuffer()
+	resp := c.srv.handleIn(c.ctx, nil, c.sess, m, c.out, (*buf)[:0])
+	c.srv.reply(c.out, resp)
+	putResponse(buf, resp)
 }
 
 // work runs job, then the jobs spawn hands it, until the stream ends or
