@@ -17,11 +17,27 @@ import (
 // request is served under, its _meta, the client's capabilities and where
 // messages to the client go while it runs.
 type exchange struct {
+	exchangeCore
+	meta requestMeta
+	// scratch, when set, is a pooled buffer holding the result; handle
+	// returns it to the pool once the response is written.
+	scratch *[]byte
+	// own, for an HTTP request of a session, is the context the request
+	// was given (see session.bind), which its registration for
+	// cancellation takes rather than making one.
+	own *inflight
+}
+
+// exchangeCore is what a handler's [mcprt.Caller] needs of its exchange,
+// and all that a handler may keep: a copy of it is the Caller, where a
+// copy of the whole exchange, params and all, would be twice the size.
+type exchangeCore struct {
 	srv  *Server
 	sess *session // nil for a stateless request over HTTP
 	id   json.RawMessage
 	rev  wire.Revision
-	meta requestMeta
+	// hm is what the Caller reads of the request's _meta.
+	hm   handlerMeta
 	caps clientCaps
 	out  sender
 	// q, on a 2026-07-28 request whose handler may ask the client, is
@@ -32,18 +48,28 @@ type exchange struct {
 	// token is the request's verified bearer token, nil without
 	// authorization: what the request creates belongs to its principal.
 	token *mcprt.TokenInfo
-	// scratch, when set, is a pooled buffer holding the result; handle
-	// returns it to the pool once the response is written.
-	scratch *[]byte
-	// own, for an HTTP request of a session, is the context the request
-	// was given (see session.bind), which its registration for
-	// cancellation takes rather than making one.
-	own *inflight
+}
+
+// handlerMeta is what a Caller reads of a request's _meta.
+type handlerMeta struct {
+	progressToken, clientInfo, clientCaps json.RawMessage
+	logLevel                              mcprt.LogLevel
+}
+
+// newExchange is the exchange of the request m.
+func newExchange(s *Server, sess *session, m *message, out sender) exchange {
+	return exchange{
+		exchangeCore: exchangeCore{srv: s, sess: sess, id: m.id, out: out, hm: handlerMeta{
+			progressToken: m.meta.ProgressToken, clientInfo: m.meta.ClientInfo,
+			clientCaps: m.meta.ClientCapabilities, logLevel: m.meta.LogLevel,
+		}},
+		meta: m.meta,
+	}
 }
 
 // withResultType marks a result of a 2026-07-28 request with resultType, which
 // that revision requires on every result.
-func (x *exchange) withResultType(result []byte) []byte {
+func (x *exchangeCore) withResultType(result []byte) []byte {
 	if !x.rev.Stateless() {
 		return result
 	}
@@ -107,7 +133,8 @@ func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, token: tokenOf(ctx)}
+	x := newExchange(s, sess, m, out)
+	x.token = tokenOf(ctx)
 	if s.interceptors == nil {
 		// An interceptor may call on several times, each with a context
 		// of its own: then each call has its own registration.

@@ -234,7 +234,8 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		}
 	}
 	st := &postStream{w: w}
-	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
+	x := newExchange(s, nil, m, st)
+	x.rev, x.caps, x.token = rev, parseClientCaps(m.meta.ClientCapabilities), tokenOf(r.Context())
 	buf := getBuffer()
 	resp, code := s.answer(r.Context(), &x, m, true, (*buf)[:0])
 	if !st.finish(resp, statusOf(code)) {

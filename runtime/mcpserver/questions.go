@@ -148,7 +148,7 @@ func (s *Server) sealer() *mrtr.Sealer {
 // askRound asks a question of a 2026-07-28 request: its answer, or
 // mcprt.ErrInputRequired when the client has not given one yet. kind is
 // the capability the question needs (elicitation, sampling, roots).
-func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
+func (x *exchangeCore) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
 		return nil, wire.NotEnabled(kind)
@@ -181,7 +181,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 
 // badAnswer records that the client's answer under key is not a valid
 // result of its question, and returns the error the handler sees.
-func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, err error) error {
+func (x *exchangeCore) badAnswer(ctx context.Context, method string, params []byte, err error) error {
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
 		key = mrtr.KeyOf(method, params)
@@ -202,7 +202,7 @@ const DefaultStateMaxAge = mrtr.DefaultMaxAge
 // failedAsking records that a 2026-07-28 run failed with err, which makes
 // it a MissingRequiredClientCapability error where err is that of a
 // question the client did not declare.
-func (x *exchange) failedAsking(err error) {
+func (x *exchangeCore) failedAsking(err error) {
 	if x.q == nil {
 		return
 	}

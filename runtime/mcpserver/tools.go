@@ -234,8 +234,8 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	if result, rerr, handled := s.taskCall(ctx, x, e, args); handled {
 		return result, rerr
 	}
-	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
-	*caller = *x
+	caller := new(exchangeCore) // the handler may keep it; x stays on the caller's stack
+	*caller = x.exchangeCore
 	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), s.logger(), &e.val.Tool, args)
 	if res.IsError && res.Err != nil {
 		if rerr, handled := x.urlElicitation(res.Err); handled {
