@@ -197,11 +197,8 @@ type sessionCall struct {
 // session.bind), so that the request's registration for cancellation
 // makes no other.
 func (s *Server) requestContext(r *http.Request, sess *session, own *inflight) context.Context {
-	parent := r.Context()
-	if resumable(sess.revision()) {
-		parent = context.WithoutCancel(parent)
-	}
-	return sess.bind(parent, own)
+	own.ctx.detached = resumable(sess.revision())
+	return sess.bind(r.Context(), own)
 }
 
 // callContext is the context of a request in a session. On the

@@ -158,9 +158,10 @@ func (ss *session) leaveInflight(f *inflight) {
 
 // inflight is a request being handled.
 type inflight struct {
-	ss        *session
-	key       requestKey
-	cancel    context.CancelFunc
+	ss  *session
+	key requestKey
+	// ctx is the request's context, made when it is first needed.
+	ctx       lazyCancel
 	cancelled bool
 	// owned says the context is the HTTP request's own, which its
 	// handler ends (see bind): finish leaves it to that.
@@ -236,9 +237,9 @@ func (ss *session) close() {
 func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight) (context.Context, *inflight) {
 	f := own
 	if f == nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		f = &inflight{ss: ss, cancel: cancel}
+		f = &inflight{ss: ss}
+		f.ctx.parent = ctx
+		ctx = &f.ctx
 	}
 	f.key = keyOf(id)
 	ss.mu.Lock()
@@ -256,7 +257,7 @@ func (f *inflight) finish() bool {
 	c := f.cancelled
 	ss.mu.Unlock()
 	if !f.owned {
-		f.cancel()
+		f.ctx.stop()
 	}
 	return c
 }
@@ -267,8 +268,7 @@ func (f *inflight) finish() bool {
 // serves all its requests, where a watch each would cost a request
 // three allocations.
 func (ss *session) bind(parent context.Context, f *inflight) context.Context {
-	ctx, cancel := context.WithCancel(parent)
-	*f = inflight{ss: ss, cancel: cancel, owned: true}
+	f.ss, f.owned, f.ctx.parent = ss, true, parent // f.ctx.detached is the caller's
 	ss.mu.Lock()
 	ended := ss.unbound
 	if !ended {
@@ -284,9 +284,9 @@ func (ss *session) bind(parent context.Context, f *inflight) context.Context {
 	}
 	ss.mu.Unlock()
 	if ended {
-		cancel()
+		f.ctx.stop()
 	}
-	return ctx
+	return &f.ctx
 }
 
 // unbindOne ends the bound request f and forgets it.
@@ -302,22 +302,22 @@ func (ss *session) unbindOne(f *inflight) {
 	}
 	f.prev, f.next = nil, nil
 	ss.mu.Unlock()
-	f.cancel()
+	f.ctx.stop()
 }
 
 // unbind ends the bound requests, the session having ended, and any
 // bound later.
 func (ss *session) unbind() {
-	var cancels []context.CancelFunc
+	var bound []*inflight
 	ss.mu.Lock()
 	ss.unbound = true
 	for f := ss.bound; f != nil; f = f.next {
-		cancels = append(cancels, f.cancel)
+		bound = append(bound, f)
 	}
 	ss.bound = nil
 	ss.mu.Unlock()
-	for _, cancel := range cancels {
-		cancel()
+	for _, f := range bound {
+		f.ctx.stop()
 	}
 }
 
@@ -330,7 +330,7 @@ func (ss *session) cancel(id json.RawMessage) {
 	}
 	ss.mu.Unlock()
 	if f != nil {
-		f.cancel()
+		f.ctx.stop()
 	}
 }
 
