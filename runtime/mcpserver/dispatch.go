@@ -26,6 +26,9 @@ type exchange struct {
 	// was given (see session.bind), which its registration for
 	// cancellation takes rather than making one.
 	own *inflight
+	// running is the request's registration for cancellation, if any;
+	// its context is the one run passes on.
+	running *inflight
 }
 
 // exchangeCore is what a handler's [mcprt.Caller] needs of its exchange,
@@ -192,6 +195,7 @@ func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless boo
 		// Only handlers run long enough for a cancellation to matter; the
 		// other methods answer at once, and may ignore it.
 		ctx, running = x.sess.start(ctx, m.id, x.own)
+		x.running = running
 	}
 	if stateless {
 		result, rerr = s.stateless(ctx, x, m)

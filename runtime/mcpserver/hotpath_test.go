@@ -102,7 +102,7 @@ func TestHTTPCallAllocations(t *testing.T) {
 		body   string
 		most   float64
 	}{
-		{"session", session, `{"jsonrpc":"2.0","id":123456,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 4},
+		{"session", session, `{"jsonrpc":"2.0","id":123456,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 2},
 		{"stateless", stateless, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + statelessMeta + `,"name":"a","arguments":{"x":[1,{"y":"z"}]}}}`, 6},
 	} {
 		w := serveInProcess(h, tc.header, tc.body)
@@ -194,8 +194,8 @@ func TestStdioCallAllocations(t *testing.T) {
 		t.Fatalf("answer %s", got)
 	}
 	allocs := testing.AllocsPerRun(200, func() { call(req) })
-	if allocs > 6 {
-		t.Errorf("a call allocates %v times, want at most 6", allocs)
+	if allocs > 4 {
+		t.Errorf("a call allocates %v times, want at most 4", allocs)
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/ctxkey"
+	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
 // lazyCancel is a cancelable context, as context.WithCancel(parent)
@@ -21,6 +24,10 @@ import (
 type lazyCancel struct {
 	parent   context.Context
 	detached bool
+	// caller, once set, is the mcprt.Caller the context carries, as
+	// mcprt.WithCaller would make it carry; it is set before the handler
+	// runs and not changed after.
+	caller mcprt.Caller
 
 	mu      sync.Mutex
 	ctx     context.Context // made on first need
@@ -67,8 +74,15 @@ func (c *lazyCancel) Done() <-chan struct{} { return c.made().Done() }
 func (c *lazyCancel) Err() error            { return c.made().Err() }
 
 func (c *lazyCancel) Value(key any) any {
-	if key == cancelCtxKey {
-		return c.made().Value(key)
+	switch key.(type) {
+	case ctxkey.Caller:
+		if c.caller != nil {
+			return c.caller
+		}
+	case *int:
+		if key == cancelCtxKey {
+			return c.made().Value(key)
+		}
 	}
 	return c.parent.Value(key)
 }

@@ -120,3 +120,27 @@ func TestLazyCancelDerivedWithoutGoroutines(t *testing.T) {
 		<-child.Done()
 	}
 }
+
+// TestCallerThroughDerivedContext checks that a handler finds its Caller
+// through a context it derives from its own, kept in the registration
+// for cancellation.
+func TestCallerThroughDerivedContext(t *testing.T) {
+	t.Parallel()
+	tool := handlerTool("who", func(ctx context.Context, args []byte) mcprt.Result {
+		child, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		c, ok := mcprt.ClientInfo(child)
+		if !ok {
+			return mcprt.TextResult("no caller")
+		}
+		return mcprt.TextResult(c.Name + " " + c.Revision)
+	})
+	c := startStdio(t, New(mcprt.Identity{Name: "n", Version: "v"}, tool))
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`)
+	c.recv()
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"who"}}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"probe 2025-06-18"}]}}`; got != want {
+		t.Errorf("answer %s, want %s", got, want)
+	}
+}

@@ -168,6 +168,9 @@ type inflight struct {
 	owned bool
 	// prev and next link the requests bound to the session.
 	prev, next *inflight
+	// caller is where a tool call's Caller is kept, in the same
+	// allocation (see Server.callerContext).
+	caller exchangeCore
 }
 
 func newSession(parent context.Context, srv *Server, id string, transport Transport, stream sender) *session {
