@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -267,4 +268,46 @@ func BenchmarkCheckArguments(b *testing.B) {
 			b.Fatal("not valid")
 		}
 	}
+}
+
+// FuzzParseChecked checks that parseCheckedInto, which checks a call's
+// arguments in its one pass, parses every message as parseInto followed
+// by checkArgs does: the same error and id, or the same message.
+func FuzzParseChecked(f *testing.F) {
+	for _, in := range paramsCases {
+		f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + in + `}`)
+	}
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"x":"\"}"},"name":"a"}}`,
+		`{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":tru}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a","arguments":{"x":1,}}}`,
+	} {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Count(in, "[")+strings.Count(in, "{") > maxNesting {
+			return
+		}
+		var plain, checked message
+		id1, err1 := parseInto([]byte(in), &plain)
+		if err1 == nil && !plain.meta.checkArgs() {
+			id1, err1 = nil, errParse
+		}
+		id2, err2 := parseCheckedInto([]byte(in), &checked)
+		if err2 == nil && !checked.meta.checkArgs() {
+			id2, err2 = nil, errParse
+		}
+		switch {
+		case (err1 == nil) != (err2 == nil):
+			t.Fatalf("parseInto: %v; parseCheckedInto: %v", err1, err2)
+		case err1 != nil:
+			if err1.code != err2.code || err1.message != err2.message || string(id1) != string(id2) {
+				t.Fatalf("parseInto: %d %q id %s; parseCheckedInto: %d %q id %s", err1.code, err1.message, id1, err2.code, err2.message, id2)
+			}
+		case !reflect.DeepEqual(plain, checked):
+			t.Fatalf("parseInto: %+v\nparseCheckedInto: %+v", plain, checked)
+		}
+	})
 }
