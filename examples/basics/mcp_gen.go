@@ -354,7 +354,7 @@ func mcpgen_decode_PriceChange(d *mcpimpl.Decoder, v *PriceChange) {
 				if d.Null() {
 					v.EffectiveFrom = nil
 				} else {
-					v.EffectiveFrom = mcpimpl.Alloc(v.EffectiveFrom)
+					v.EffectiveFrom = d.NewTime()
 					(*v.EffectiveFrom) = d.Time()
 				}
 			default:

@@ -31,3 +31,7 @@ func WithToken(ctx context.Context, t any) context.Context {
 func Token(ctx context.Context) any {
 	return ctx.Value(tokenKey{})
 }
+
+// Caller is the key of the mcprt.Caller of a handler's call, so that a
+// server's own context can carry it without a context.WithValue.
+type Caller struct{}

@@ -54,8 +54,9 @@ type Round struct {
 }
 
 // NewRound starts a run with the answers known so far.
+// Its own maps are made when a question is asked: most runs ask none.
 func NewRound(answers map[string]json.RawMessage) *Round {
-	return &Round{answers: answers, used: make(map[string]json.RawMessage), asked: make(map[string]bool)}
+	return &Round{answers: answers}
 }
 
 // Ask returns the answer to q, or records q as pending and reports false.
@@ -63,11 +64,14 @@ func (r *Round) Ask(q Question) (json.RawMessage, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if a, ok := r.answers[q.Key]; ok {
+		if r.used == nil {
+			r.used = make(map[string]json.RawMessage)
+		}
 		r.used[q.Key] = a
 		return a, true
 	}
 	if !r.asked[q.Key] {
-		r.asked[q.Key] = true
+		r.markAsked(q.Key)
 		r.pending = append(r.pending, q)
 	}
 	return nil, false
@@ -80,9 +84,17 @@ func (r *Round) Require(q Question) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.asked[q.Key] {
-		r.asked[q.Key] = true
+		r.markAsked(q.Key)
 		r.pending = append(r.pending, q)
 	}
+}
+
+// markAsked records that the question key was asked; r.mu is held.
+func (r *Round) markAsked(key string) {
+	if r.asked == nil {
+		r.asked = make(map[string]bool)
+	}
+	r.asked[key] = true
 }
 
 // Pending returns the questions asked without an answer, in the order
@@ -98,5 +110,8 @@ func (r *Round) Pending() []Question {
 func (r *Round) Used() map[string]json.RawMessage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.used == nil {
+		return map[string]json.RawMessage{}
+	}
 	return r.used
 }

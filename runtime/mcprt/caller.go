@@ -148,7 +148,9 @@ var ErrInputRequired = errors.New("the client must answer a question first: the 
 // carries no [Caller]: the handler was not called by an MCP server.
 var ErrNoCaller = errors.New("mcprt: no MCP server in the context: the handler was not called by a server")
 
-type callerKey struct{}
+// callerKey is the key of the Caller; a server's own context may answer
+// it too (see package ctxkey).
+type callerKey = ctxkey.Caller
 
 // WithCaller returns a context that carries c, for the handler of one call.
 func WithCaller(ctx context.Context, c Caller) context.Context {

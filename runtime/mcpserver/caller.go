@@ -11,11 +11,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
-var _ mcprt.Caller = (*exchange)(nil)
+var (
+	_ mcprt.Caller = (*exchange)(nil)
+	_ mcprt.Caller = (*exchangeCore)(nil)
+)
 
 // Progress implements [mcprt.Caller]: a notifications/progress for the
 // request's progress token, if it had one.
-func (x *exchange) Progress(ctx context.Context, progress, total float64, message string) error {
+func (x *exchangeCore) Progress(ctx context.Context, progress, total float64, message string) error {
 	if run := x.task; run != nil && run.detached.Load() {
 		// A task's progress is its status message; 2026-07-28 sends no
 		// notifications for tasks.
@@ -26,14 +29,14 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 			return nil
 		}
 	}
-	if x.meta.ProgressToken == nil {
+	if x.hm.progressToken == nil {
 		return nil
 	}
 	if err := wire.CheckProgress(progress, total); err != nil {
 		return err
 	}
 	p := append(make([]byte, 0, 96), `{"progressToken":`...)
-	p = append(p, x.meta.ProgressToken...)
+	p = append(p, x.hm.progressToken...)
 	p = strconv.AppendFloat(append(p, `,"progress":`...), progress, 'g', -1, 64)
 	if total > 0 {
 		p = strconv.AppendFloat(append(p, `,"total":`...), total, 'g', -1, 64)
@@ -46,11 +49,11 @@ func (x *exchange) Progress(ctx context.Context, progress, total float64, messag
 
 // Log implements [mcprt.Caller]: a notifications/message when logging is
 // enabled and level is at or above the level the client asked for.
-func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
+func (x *exchangeCore) Log(ctx context.Context, level mcprt.LogLevel, logger string, data any) error {
 	if err := wire.CheckLevel(level); err != nil {
 		return err
 	}
-	min := x.meta.LogLevel
+	min := x.hm.logLevel
 	if !x.rev.Stateless() && x.sess != nil {
 		min = x.sess.logLevel()
 	}
@@ -73,7 +76,7 @@ func (x *exchange) Log(ctx context.Context, level mcprt.LogLevel, logger string,
 }
 
 // Elicit implements [mcprt.Caller] with an elicitation/create request.
-func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
+func (x *exchangeCore) Elicit(ctx context.Context, message string, requestedSchema []byte) (mcprt.ElicitResult, error) {
 	p := wire.AppendElicitParams(make([]byte, 0, 64+len(requestedSchema)), message, requestedSchema)
 	q := question{"elicitation", x.srv.id.EnableElicitation, x.caps.elicitation, wire.Rev20250618, "elicitation/create", p}
 	raw, err := x.ask(ctx, q)
@@ -90,7 +93,7 @@ func (x *exchange) Elicit(ctx context.Context, message string, requestedSchema [
 // ElicitURL implements [mcprt.Caller] with an elicitation/create request in
 // URL mode. On a session the elicitation gets an id, which
 // [Server.ElicitationComplete] takes; 2026-07-28 has none.
-func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
+func (x *exchangeCore) ElicitURL(ctx context.Context, message, url string) (mcprt.ElicitResult, string, error) {
 	id := ""
 	if !x.rev.Stateless() {
 		id = mcprt.NewElicitationID()
@@ -112,7 +115,7 @@ func (x *exchange) ElicitURL(ctx context.Context, message, url string) (mcprt.El
 
 // Sample implements [mcprt.Caller] with a sampling/createMessage request.
 // A request with tools needs the client's sampling.tools capability.
-func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
+func (x *exchangeCore) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.SampleResult, error) {
 	if err := wire.CheckSample(&req, x.rev); err != nil {
 		return mcprt.SampleResult{}, err
 	}
@@ -133,7 +136,7 @@ func (x *exchange) Sample(ctx context.Context, req mcprt.SampleRequest) (mcprt.S
 
 // ListRoots implements [mcprt.Caller] with a roots/list request. Roots are
 // the client's to offer: no identity switch gates them.
-func (x *exchange) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
+func (x *exchangeCore) ListRoots(ctx context.Context) ([]mcprt.Root, error) {
 	q := question{"roots", true, x.caps.roots, wire.Rev20241105, "roots/list", []byte(`{}`)}
 	raw, err := x.ask(ctx, q)
 	if err != nil {
@@ -159,7 +162,7 @@ type question struct {
 
 // ask puts q to the client: as a request on a legacy session, as a
 // question of the round on 2026-07-28.
-func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error) {
+func (x *exchangeCore) ask(ctx context.Context, q question) (json.RawMessage, error) {
 	if x.rev.Stateless() {
 		return x.askRound(ctx, q.kind, q.enabled, q.declared, q.method, q.params)
 	}
@@ -190,7 +193,7 @@ func (x *exchange) ask(ctx context.Context, q question) (json.RawMessage, error)
 // malformed is the error of an answer that is not a result of q's method.
 // On 2026-07-28 the answer came in inputResponses, which makes the whole
 // request invalid.
-func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessage) error {
+func (x *exchangeCore) malformed(ctx context.Context, q question, raw json.RawMessage) error {
 	if x.rev.Stateless() && x.q != nil {
 		return x.badAnswer(ctx, q.method, q.params, fmt.Errorf("%s", raw))
 	}
@@ -200,7 +203,7 @@ func (x *exchange) malformed(ctx context.Context, q question, raw json.RawMessag
 // canAsk checks that a request of the given kind may go to the client: the
 // identity enables it, the revision has server-to-client requests of that
 // kind, and the client declared the capability.
-func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revision) error {
+func (x *exchangeCore) canAsk(kind string, enabled, declared bool, since wire.Revision) error {
 	switch {
 	case !enabled:
 		return wire.NotEnabled(kind)
@@ -219,7 +222,7 @@ func (x *exchange) canAsk(kind string, enabled, declared bool, since wire.Revisi
 // roundTrip sends a request to the client and waits for its answer, the
 // end of ctx (then the client is told the request is cancelled) or the end
 // of the session.
-func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
+func (x *exchangeCore) roundTrip(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
 	id, ch, err := x.sess.expect()
 	if err != nil {
 		return nil, err
@@ -252,8 +255,8 @@ func (x *exchange) roundTrip(ctx context.Context, method string, params []byte) 
 // Client tells [mcprt.ClientInfo] the client of the call: as it named
 // itself and declared its capabilities at initialize, or on 2026-07-28
 // in the request's _meta, which has no session.
-func (x *exchange) Client() mcprt.Client {
-	info, caps, id := []byte(x.meta.ClientInfo), []byte(x.meta.ClientCapabilities), ""
+func (x *exchangeCore) Client() mcprt.Client {
+	info, caps, id := []byte(x.hm.clientInfo), []byte(x.hm.clientCaps), ""
 	if !x.rev.Stateless() && x.sess != nil {
 		x.sess.mu.Lock()
 		info, caps, id = x.sess.rawInfo, x.sess.rawCaps, x.sess.id

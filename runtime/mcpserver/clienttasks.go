@@ -34,7 +34,7 @@ const DefaultClientPoll = time.Second
 const minClientPoll = 10 * time.Millisecond
 
 // asTask reports whether a question of method goes to the client as a task.
-func (x *exchange) asTask(method string) bool {
+func (x *exchangeCore) asTask(method string) bool {
 	if !x.rev.HasTasks() || !x.srv.id.EnableTasks {
 		return false
 	}
@@ -51,7 +51,7 @@ func (x *exchange) asTask(method string) bool {
 // and returns the task's result. A client may answer at once instead; that
 // answer is returned as it is. When ctx ends first, the client is asked to
 // cancel the task.
-func (x *exchange) askAsTask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
+func (x *exchangeCore) askAsTask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
 	ttl := durationOr(x.srv.TaskTTL, DefaultTaskTTL).Milliseconds()
 	raw, err := x.roundTrip(ctx, method, withFields(params, []byte(`,"task":{"ttl":`+strconv.FormatInt(ttl, 10)+`}`)))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
+	"slices"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
@@ -16,11 +17,30 @@ import (
 // request is served under, its _meta, the client's capabilities and where
 // messages to the client go while it runs.
 type exchange struct {
+	exchangeCore
+	meta requestMeta
+	// scratch, when set, is a pooled buffer holding the result; handle
+	// returns it to the pool once the response is written.
+	scratch *[]byte
+	// own, for an HTTP request of a session, is the context the request
+	// was given (see session.bind), which its registration for
+	// cancellation takes rather than making one.
+	own *inflight
+	// running is the request's registration for cancellation, if any;
+	// its context is the one run passes on.
+	running *inflight
+}
+
+// exchangeCore is what a handler's [mcprt.Caller] needs of its exchange,
+// and all that a handler may keep: a copy of it is the Caller, where a
+// copy of the whole exchange, params and all, would be twice the size.
+type exchangeCore struct {
 	srv  *Server
 	sess *session // nil for a stateless request over HTTP
 	id   json.RawMessage
 	rev  wire.Revision
-	meta requestMeta
+	// hm is what the Caller reads of the request's _meta.
+	hm   handlerMeta
 	caps clientCaps
 	out  sender
 	// q, on a 2026-07-28 request whose handler may ask the client, is
@@ -31,14 +51,28 @@ type exchange struct {
 	// token is the request's verified bearer token, nil without
 	// authorization: what the request creates belongs to its principal.
 	token *mcprt.TokenInfo
-	// scratch, when set, is a pooled buffer holding the result; handle
-	// returns it to the pool once the response is written.
-	scratch *[]byte
+}
+
+// handlerMeta is what a Caller reads of a request's _meta.
+type handlerMeta struct {
+	progressToken, clientInfo, clientCaps json.RawMessage
+	logLevel                              mcprt.LogLevel
+}
+
+// newExchange is the exchange of the request m.
+func newExchange(s *Server, sess *session, m *message, out sender) exchange {
+	return exchange{
+		exchangeCore: exchangeCore{srv: s, sess: sess, id: m.id, out: out, hm: handlerMeta{
+			progressToken: m.meta.ProgressToken, clientInfo: m.meta.ClientInfo,
+			clientCaps: m.meta.ClientCapabilities, logLevel: m.meta.LogLevel,
+		}},
+		meta: m.meta,
+	}
 }
 
 // withResultType marks a result of a 2026-07-28 request with resultType, which
 // that revision requires on every result.
-func (x *exchange) withResultType(result []byte) []byte {
+func (x *exchangeCore) withResultType(result []byte) []byte {
 	if !x.rev.Stateless() {
 		return result
 	}
@@ -62,9 +96,32 @@ func markComplete(result []byte) []byte {
 	return append(out, result[1:]...)
 }
 
+// insertComplete is markComplete in result's own buffer, which it may
+// grow.
+func insertComplete(result []byte) []byte {
+	if len(result) < 2 {
+		return result
+	}
+	if result[1] == '}' {
+		return slices.Insert(result, 1, completeField[:len(completeField)-1]...)
+	}
+	return slices.Insert(result, 1, completeField...)
+}
+
+// completeField is what insertComplete inserts before a result's first
+// member.
+var completeField = []byte(`"resultType":"complete",`)
+
 // handle handles one message and returns the response to send, or nil for
 // notifications, responses and cancelled requests.
 func (s *Server) handle(ctx context.Context, sess *session, m *message, out sender) []byte {
+	return s.handleIn(ctx, nil, sess, m, out, nil)
+}
+
+// handleIn is handle with own, when not nil, the context ctx of an HTTP
+// request of sess, bound to it (see session.bind), and the response
+// appended to dst, as answer says.
+func (s *Server) handleIn(ctx context.Context, own *inflight, sess *session, m *message, out sender, dst []byte) []byte {
 	switch {
 	case m.isResponse():
 		if sess != nil {
@@ -79,16 +136,24 @@ func (s *Server) handle(ctx context.Context, sess *session, m *message, out send
 		s.notification(sess, m)
 		return nil
 	}
-	x := exchange{srv: s, sess: sess, id: m.id, meta: m.meta, out: out, token: tokenOf(ctx)}
-	resp, _ := s.answer(ctx, &x, m, false)
+	x := newExchange(s, sess, m, out)
+	x.token = tokenOf(ctx)
+	if s.interceptors == nil {
+		// An interceptor may call on several times, each with a context
+		// of its own: then each call has its own registration.
+		x.own = own
+	}
+	resp, _ := s.answer(ctx, &x, m, false, dst)
 	return resp
 }
 
 // answer serves the request m and returns its response, nil for a
 // request the client cancelled, and the code of the error answered (0 for
 // a result), from which HTTP picks a status. A stateless request (HTTP,
-// 2026-07-28) is served by stateless, any other by route.
-func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool) ([]byte, int) {
+// 2026-07-28) is served by stateless, any other by route. The response
+// is appended to dst, a pooled buffer of a transport that writes it
+// at once, or to a new one when dst is nil.
+func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless bool, dst []byte) ([]byte, int) {
 	defer func() { putBuffer(x.scratch) }()
 	var result []byte
 	var rerr *rpcError
@@ -102,11 +167,24 @@ func (s *Server) answer(ctx context.Context, x *exchange, m *message, stateless 
 	case cancelled:
 		return nil, 0
 	case rerr == errParse: // malformed arguments: the message has no id to answer
-		return appendError(nil, nil, rerr), rerr.code
+		return appendError(dst, nil, rerr), rerr.code
 	case rerr != nil:
-		return appendError(nil, m.id, rerr), rerr.code
+		return appendError(dst, m.id, rerr), rerr.code
 	}
-	return appendResponse(make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`)), m.id, result), 0
+	if dst == nil {
+		dst = make([]byte, 0, len(result)+len(m.id)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+	}
+	return appendResponse(dst, m.id, result), 0
+}
+
+// putResponse gives back the pooled buffer b once resp, which was
+// appended to it, is written and kept by nobody; a resp that outgrew b
+// goes back in its stead.
+func putResponse(b *[]byte, resp []byte) {
+	if cap(resp) > cap(*b) {
+		*b = resp[:0]
+	}
+	putBuffer(b)
 }
 
 // run serves the request m, as answer says: its result or error, or
@@ -116,7 +194,8 @@ func (s *Server) run(ctx context.Context, x *exchange, m *message, stateless boo
 	if x.sess != nil && runsHandler(m.method) {
 		// Only handlers run long enough for a cancellation to matter; the
 		// other methods answer at once, and may ignore it.
-		ctx, running = x.sess.start(ctx, m.id)
+		ctx, running = x.sess.start(ctx, m.id, x.own)
+		x.running = running
 	}
 	if stateless {
 		result, rerr = s.stateless(ctx, x, m)

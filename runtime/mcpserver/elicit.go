@@ -72,7 +72,7 @@ func (s *Server) ElicitationComplete(id string) error {
 // ordinary failed result. On 2025-11-25 it is the error -32042; on
 // 2026-07-28 the run's round asks for the pages again, answered or not,
 // since the handler found itself still unsatisfied.
-func (x *exchange) urlElicitation(err error) (rerr *rpcError, handled bool) {
+func (x *exchangeCore) urlElicitation(err error) (rerr *rpcError, handled bool) {
 	pages := wire.URLElicitations(err)
 	if len(pages) == 0 || !x.srv.id.EnableElicitation {
 		return nil, false

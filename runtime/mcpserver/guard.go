@@ -17,7 +17,7 @@ func (s *Server) allowedHostOrigin(r *http.Request, corsOrigin bool) bool {
 	if !s.allowedHost(hostname(r.Host)) {
 		return false
 	}
-	o := r.Header.Get("Origin")
+	o := headerValue(r.Header, "Origin")
 	if o == "" || corsOrigin || slices.Contains(s.AllowedOrigins, o) {
 		return true
 	}

@@ -18,7 +18,7 @@ import (
 func checkHeaders(h http.Header, m *message) *rpcError {
 	method, ok := h["Mcp-Method"]
 	switch {
-	case h.Get("MCP-Protocol-Version") == "":
+	case headerValue(h, protocolVersionHeader) == "":
 		return headerMismatch("the MCP-Protocol-Version header is missing")
 	case !ok:
 		return headerMismatch("the Mcp-Method header is missing")
@@ -37,7 +37,7 @@ func checkHeaders(h http.Header, m *message) *rpcError {
 	if !ok {
 		return headerMismatch("the Mcp-Name header " + name[0] + " is not valid")
 	}
-	if want, isString := stringValue(body); !isString || want != value {
+	if !stringIs(body, value) {
 		return headerMismatch("Mcp-Name " + value + " does not match the request's " + string(body))
 	}
 	return nil

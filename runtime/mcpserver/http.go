@@ -91,11 +91,11 @@ func (s *Server) CloseStreams() {
 
 // httpPost handles one POST: a message or a batch.
 func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
-	if !isJSON(r.Header.Get("Content-Type")) {
+	if !isJSON(headerValue(r.Header, "Content-Type")) {
 		http.Error(w, "Unsupported Media Type: Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+	if !acceptsBoth(r) {
 		http.Error(w, "Not Acceptable: Accept must list application/json and text/event-stream", http.StatusNotAcceptable)
 		return
 	}
@@ -118,7 +118,8 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 		s.httpBatch(w, r, items)
 		return
 	}
-	m, id, rerr := parseMessage(body)
+	m := new(message)
+	id, rerr := parseCheckedInto(body, m)
 	if rerr == nil && !m.meta.checkArgs() {
 		// Over HTTP a malformed message is refused before anything else
 		// (status 400), so a call's arguments are checked here rather
@@ -140,7 +141,8 @@ func (s *Server) httpPost(w http.ResponseWriter, r *http.Request) {
 // httpMessage serves one parsed message of a POST: a 2026-07-28-era
 // request statelessly, anything else in its session.
 func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message) {
-	rev, stateless, rerr := era(m, r.Header.Get("MCP-Protocol-Version"))
+	header := headerValue(r.Header, protocolVersionHeader)
+	rev, stateless, rerr := era(m, header)
 	if rerr != nil {
 		writeRPCError(w, http.StatusBadRequest, m.id, rerr)
 		s.badRequest(r, rerr, m)
@@ -150,7 +152,7 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		s.httpStateless(w, r, m, rev)
 		return
 	}
-	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() {
+	if wire.Revision(header).Stateless() {
 		// A notification: 2026-07-28 defines none over HTTP.
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -169,11 +171,34 @@ func (s *Server) httpMessage(w http.ResponseWriter, r *http.Request, m *message)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	ctx, stop := s.callContext(r, sess)
-	defer stop()
-	st := s.newPostStream(w, sess)
+	call := new(sessionCall)
+	own := &call.own
+	ctx := s.requestContext(r, sess, own)
+	defer sess.unbindOne(own)
+	st := &call.stream
+	s.initPostStream(st, w, sess)
 	st.id = m.id
-	st.finish(s.handle(ctx, sess, m, st), http.StatusOK)
+	buf := getBuffer()
+	resp := s.handleIn(ctx, own, sess, m, st, (*buf)[:0])
+	if !st.finish(resp, http.StatusOK) {
+		putResponse(buf, resp)
+	}
+}
+
+// sessionCall is what a request in a session keeps while it runs, in one
+// allocation: its registration and the stream that answers it.
+type sessionCall struct {
+	own    inflight
+	stream postStream
+}
+
+// requestContext is the context of one request in a session, as
+// callContext says, made as the request's own with the record own (see
+// session.bind), so that the request's registration for cancellation
+// makes no other.
+func (s *Server) requestContext(r *http.Request, sess *session, own *inflight) context.Context {
+	own.ctx.detached = resumable(sess.revision())
+	return sess.bind(r.Context(), own)
 }
 
 // callContext is the context of a request in a session. On the
@@ -206,9 +231,13 @@ func (s *Server) httpStateless(w http.ResponseWriter, r *http.Request, m *messag
 		}
 	}
 	st := &postStream{w: w}
-	x := exchange{srv: s, id: m.id, rev: rev, meta: m.meta, caps: parseClientCaps(m.meta.ClientCapabilities), out: st, token: tokenOf(r.Context())}
-	resp, code := s.answer(r.Context(), &x, m, true)
-	st.finish(resp, statusOf(code))
+	x := newExchange(s, nil, m, st)
+	x.rev, x.caps, x.token = rev, parseClientCaps(m.meta.ClientCapabilities), tokenOf(r.Context())
+	buf := getBuffer()
+	resp, code := s.answer(r.Context(), &x, m, true, (*buf)[:0])
+	if !st.finish(resp, statusOf(code)) {
+		putResponse(buf, resp)
+	}
 }
 
 // statusOf is the HTTP status of a served 2026-07-28 request answered
@@ -298,7 +327,7 @@ func (s *Server) httpGet(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not Acceptable: Accept must list text/event-stream", http.StatusNotAcceptable)
 		return
 	}
-	if wire.Revision(r.Header.Get("MCP-Protocol-Version")).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
+	if wire.Revision(r.Header.Get(protocolVersionHeader)).Stateless() || r.Header.Get("Mcp-Session-Id") == "" {
 		w.Header().Set("Allow", "POST")
 		http.Error(w, "Method Not Allowed: no session stream", http.StatusMethodNotAllowed)
 		return
@@ -451,12 +480,35 @@ func (s *Server) maxBody() int64 {
 	return DefaultMaxBodyBytes
 }
 
+// protocolVersionHeader is MCP-Protocol-Version as net/http keys it: a
+// key in canonical form is looked up without a copy.
+const protocolVersionHeader = "Mcp-Protocol-Version"
+
+// headerValue is h.Get(key) for a key in canonical form, which it looks
+// up as it is rather than checking its form first, as Get does.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func isJSON(contentType string) bool {
 	if contentType == "application/json" {
 		return true // what clients send, without parsing it
 	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == "application/json"
+}
+
+// acceptsBoth reports whether the Accept headers of r list
+// application/json and text/event-stream, as a POST must. The value
+// clients send is compared as it is, before the headers are split.
+func acceptsBoth(r *http.Request) bool {
+	if v := r.Header["Accept"]; len(v) == 1 && (v[0] == "application/json, text/event-stream" || v[0] == "text/event-stream, application/json") {
+		return true
+	}
+	return accepts(r, "application/json") && accepts(r, "text/event-stream")
 }
 
 // accepts reports whether the Accept headers of r list mediaType, exactly
@@ -469,6 +521,13 @@ func accepts(r *http.Request, mediaType string) bool {
 			if part == mediaType {
 				return true // the common case, without parsing it
 			}
+			if plainMediaType(part) {
+				// Parsing would give part itself, which is not a match.
+				if part == "*/*" || part == major+"/*" {
+					return true
+				}
+				continue
+			}
 			mt, _, err := mime.ParseMediaType(part)
 			if err == nil && (mt == mediaType || mt == "*/*" || mt == major+"/*") {
 				return true
@@ -478,8 +537,25 @@ func accepts(r *http.Request, mediaType string) bool {
 	return false
 }
 
+// plainMediaType reports whether part is a media type that
+// mime.ParseMediaType would return unchanged: no parameters, no upper
+// case, no white space.
+func plainMediaType(part string) bool {
+	for i := 0; i < len(part); i++ {
+		if c := part[i]; c == ';' || c == ' ' || c == '\t' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonContentType is the Content-Type of a JSON answer, shared by every
+// answer: net/http and the handlers' middleware replace a header's values
+// and never write into them.
+var jsonContentType = []string{"application/json"}
+
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(body)
 }

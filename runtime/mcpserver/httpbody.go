@@ -9,14 +9,16 @@ import (
 // with a *http.MaxBytesError). A body of announced length is read into one
 // buffer of that length, where io.ReadAll would grow one, leaving garbage
 // behind, for every request.
+//
+// A body of announced length within the limit is read as it is: net/http
+// ends it at that length, so the limit has nothing left to check.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, limit)
 	n := r.ContentLength
 	if n < 0 || n > limit {
-		return io.ReadAll(body)
+		return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	}
 	buf := make([]byte, n)
-	if _, err := io.ReadFull(body, buf); err != nil {
+	if _, err := io.ReadFull(r.Body, buf); err != nil {
 		return nil, err
 	}
 	return buf, nil

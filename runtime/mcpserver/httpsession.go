@@ -12,7 +12,7 @@ import (
 // Mcp-Session-Id) or 404 (unknown or ended), tells of the refusal of
 // msgs, the messages of the request, and returns nil.
 func (s *Server) httpSession(w http.ResponseWriter, r *http.Request, msgs ...*message) *session {
-	id := r.Header.Get("Mcp-Session-Id")
+	id := headerValue(r.Header, "Mcp-Session-Id")
 	if id == "" {
 		const text = "Bad Request: Mcp-Session-Id header is required"
 		http.Error(w, text, http.StatusBadRequest)

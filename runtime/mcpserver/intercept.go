@@ -277,7 +277,8 @@ func (s *Server) intercepted(ctx context.Context, x *exchange, m *message, state
 func (s *Server) interceptNotification(ctx context.Context, sess *session, m *message) {
 	hm := new(message) // a copy, as intercepted says why
 	*hm = *m
-	x := exchange{srv: s, sess: sess, meta: m.meta}
+	x := newExchange(s, sess, m, nil)
+	x.id = nil
 	req := s.newRequest(&x, hm)
 	s.chain(ctx, req, func(context.Context) Outcome {
 		s.notification(sess, hm)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/jsonx"
+	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
 
@@ -72,8 +73,27 @@ func parseMessage(b []byte) (*message, json.RawMessage, *rpcError) {
 // params what the server needs of every request (_meta) and of tools/call
 // (name and arguments), so no later step walks params again.
 func parseInto(b []byte, m *message) (json.RawMessage, *rpcError) {
+	return parseWith(rawScanner{b: b}, m)
+}
+
+// parseCheckedInto is parseInto for a transport that checks a call's
+// arguments before anything else (HTTP): one pass checks them where
+// parseInto skips them and checkArgs then scans them again. A message it
+// refuses is parsed again by parseInto, so the error is the one parseInto
+// gives.
+func parseCheckedInto(b []byte, m *message) (json.RawMessage, *rpcError) {
+	if _, rerr := parseWith(rawScanner{b: b, checkArgs: true}, m); rerr == nil {
+		return nil, nil
+	}
+	*m = message{}
+	return parseInto(b, m)
+}
+
+// parseWith is parseInto with the scanner s, which says whether a call's
+// arguments are checked or skipped.
+func parseWith(s rawScanner, m *message) (json.RawMessage, *rpcError) {
 	var version, id, method []byte
-	s := rawScanner{b: b}
+	b := s.b
 	s.space()
 	if s.i >= len(b) || b[s.i] != '{' {
 		_, valid := s.value()
@@ -321,7 +341,7 @@ func (m *message) readParams(s *rawScanner) bool {
 		case "task":
 			meta.task, ok = s.value()
 		case "arguments":
-			if s.space(); s.i < len(s.b) && s.b[s.i] == '{' {
+			if s.space(); !s.checkArgs && s.i < len(s.b) && s.b[s.i] == '{' {
 				start := s.i
 				ok = s.skipUnchecked()
 				meta.toolArgs, meta.argsUnchecked = s.b[start:s.i], ok
@@ -363,7 +383,7 @@ func (meta *requestMeta) member(key, val []byte) {
 	case "progressToken":
 		meta.ProgressToken = val
 	case "io.modelcontextprotocol/protocolVersion":
-		meta.ProtocolVersion, _ = stringValue(val)
+		meta.ProtocolVersion = revisionValue(val)
 	case "io.modelcontextprotocol/clientCapabilities":
 		meta.ClientCapabilities = val
 	case "io.modelcontextprotocol/logLevel":
@@ -372,6 +392,20 @@ func (meta *requestMeta) member(key, val []byte) {
 	case "io.modelcontextprotocol/clientInfo":
 		meta.ClientInfo = val
 	}
+}
+
+// revisionValue is the value of the JSON string raw ("" when it is not
+// one), the revisions the server knows without a copy.
+func revisionValue(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' {
+		for _, r := range wire.Revisions {
+			if string(raw[1:len(raw)-1]) == string(r) {
+				return string(r)
+			}
+		}
+	}
+	v, _ := stringValue(raw)
+	return v
 }
 
 // clientCaps is what the server needs to know of a client's capabilities.

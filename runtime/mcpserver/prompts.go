@@ -69,8 +69,8 @@ func (s *Server) getPrompt(ctx context.Context, x *exchange, params []byte) ([]b
 	if e == nil {
 		return nil, errorf(codeInvalidParams, "invalid params: unknown prompt "+strconv.Quote(name))
 	}
-	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
-	*caller = *x
+	caller := new(exchangeCore) // the handler may keep it; x stays on the caller's stack
+	*caller = x.exchangeCore
 	res, err := s.renderPrompt(mcprt.WithCaller(ctx, caller), x, &e.val, args)
 	if err != nil {
 		return nil, err

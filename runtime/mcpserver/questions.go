@@ -49,8 +49,7 @@ func asksClient(method string) bool {
 // answers of the earlier rounds, serves the request, and answers with the
 // questions that are still open, if any.
 func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *rpcError) {
-	name := requestName(m)
-	answers, rerr := s.earlierAnswers(&x.meta, m.method, name, authgate.Digest(authgate.Principal(x.token)))
+	answers, rerr := s.earlierAnswers(&x.meta, m, x.token)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -63,7 +62,7 @@ func (s *Server) rounds(ctx context.Context, x *exchange, m *message) ([]byte, *
 	case q.bad != nil:
 		return nil, errorf(codeInvalidParams, "invalid params: "+q.bad.Error())
 	case len(pending) > 0:
-		return s.inputRequired(m.method, name, authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
+		return s.inputRequired(m.method, requestName(m), authgate.Digest(authgate.Principal(x.token)), q.round.Used(), pending), nil
 	case q.missing != "" && q.failed:
 		return nil, missingCapability(q.missing)
 	}
@@ -81,26 +80,30 @@ func requestName(m *message) string {
 	return name
 }
 
-// earlierAnswers opens the request state of a retry and adds the answers
-// it sends now. A state this server did not seal for this request of
-// principal (a digest, "" without authorization) is refused;
-// inputResponses must be an object.
-func (s *Server) earlierAnswers(meta *requestMeta, method, name, principal string) (map[string]json.RawMessage, *rpcError) {
-	answers := map[string]json.RawMessage{}
+// earlierAnswers opens the request state of a retry of m and adds the
+// answers it sends now. A state this server did not seal for this request
+// of the token's principal is refused; inputResponses must be an object.
+// Without either, the answers are none (a nil map).
+func (s *Server) earlierAnswers(meta *requestMeta, m *message, tok *mcprt.TokenInfo) (map[string]json.RawMessage, *rpcError) {
+	var answers map[string]json.RawMessage
 	if st := meta.requestState; st != nil && !isNull(st) {
 		token, ok := stringValue(st)
 		if !ok {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState must be a string")
 		}
-		state, err := s.sealer().Open(token, method, name, principal, s.clock())
+		state, err := s.sealer().Open(token, m.method, requestName(m), authgate.Digest(authgate.Principal(tok)), s.clock())
 		if err != nil {
 			return nil, errorf(codeInvalidParams, "invalid params: requestState is not one this server issued for this request, or it expired")
 		}
+		answers = make(map[string]json.RawMessage, len(state.Answers))
 		for k, v := range state.Answers {
 			answers[k] = v
 		}
 	}
 	if in := meta.inputResponses; in != nil && !isNull(in) {
+		if answers == nil {
+			answers = map[string]json.RawMessage{}
+		}
 		ok, _ := scanObject(in, func(key, val []byte) {
 			answers[string(key)] = json.RawMessage(val)
 		})
@@ -145,7 +148,7 @@ func (s *Server) sealer() *mrtr.Sealer {
 // askRound asks a question of a 2026-07-28 request: its answer, or
 // mcprt.ErrInputRequired when the client has not given one yet. kind is
 // the capability the question needs (elicitation, sampling, roots).
-func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
+func (x *exchangeCore) askRound(ctx context.Context, kind string, enabled, declared bool, method string, params []byte) (json.RawMessage, error) {
 	switch {
 	case !enabled:
 		return nil, wire.NotEnabled(kind)
@@ -178,7 +181,7 @@ func (x *exchange) askRound(ctx context.Context, kind string, enabled, declared 
 
 // badAnswer records that the client's answer under key is not a valid
 // result of its question, and returns the error the handler sees.
-func (x *exchange) badAnswer(ctx context.Context, method string, params []byte, err error) error {
+func (x *exchangeCore) badAnswer(ctx context.Context, method string, params []byte, err error) error {
 	key := ctxkey.InputKey(ctx)
 	if key == "" {
 		key = mrtr.KeyOf(method, params)
@@ -199,7 +202,7 @@ const DefaultStateMaxAge = mrtr.DefaultMaxAge
 // failedAsking records that a 2026-07-28 run failed with err, which makes
 // it a MissingRequiredClientCapability error where err is that of a
 // question the client did not declare.
-func (x *exchange) failedAsking(err error) {
+func (x *exchangeCore) failedAsking(err error) {
 	if x.q == nil {
 		return
 	}

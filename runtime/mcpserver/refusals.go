@@ -70,7 +70,7 @@ func (s *Server) refusedRequest(r *http.Request, m *message) *Request {
 	req := &Request{Method: m.method, ID: m.id, Notification: m.id == nil, Params: m.params, Meta: m.rawMeta, Transport: TransportHTTP}
 	rev := wire.Revision(m.meta.ProtocolVersion)
 	if rev == "" {
-		rev = wire.Revision(r.Header.Get("MCP-Protocol-Version"))
+		rev = wire.Revision(r.Header.Get(protocolVersionHeader))
 	}
 	if rev.Supported() {
 		req.Revision = string(rev)

@@ -91,8 +91,8 @@ func (s *Server) readResource(ctx context.Context, x *exchange, params []byte) (
 	if rerr != nil {
 		return nil, rerr
 	}
-	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
-	*caller = *x
+	caller := new(exchangeCore) // the handler may keep it; x stays on the caller's stack
+	*caller = x.exchangeCore
 	ctx = mcprt.WithCaller(ctx, caller)
 	if result, rerr, ok := s.readSkillFile(ctx, x, uri); ok {
 		return result, rerr

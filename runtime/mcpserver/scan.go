@@ -1,6 +1,12 @@
 package mcpserver
 
-import "github.com/mcpgen/mcpgen/internal/jsonx"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
+)
 
 // maxNesting bounds how deeply a message's objects and arrays may nest, as
 // encoding/json does.
@@ -20,6 +26,9 @@ type rawScanner struct {
 	b     []byte
 	i     int
 	depth int
+	// checkArgs checks a tool call's arguments where the parse would
+	// skip them (see requestMeta.argsUnchecked).
+	checkArgs bool
 }
 
 // space skips white space.
@@ -142,7 +151,50 @@ func (s *rawScanner) next(closing byte) bool {
 // On malformed text it may stop early or late, but only text that is not
 // JSON as a whole can make it do so, and that text fails a later check.
 func (s *rawScanner) skipUnchecked() bool {
+	const ones = 0x0101010101010101
 	b, i, depth := s.b, s.i, 0
+	inString, escaped := false, false
+	// Eight bytes at a time: a mask flags the quotes, backslashes and
+	// brackets, and only those bytes are looked at, in order.
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		folded := w | ones*0x20 // '[' and ']' become '{' and '}'
+		m := zeroBytes(w^ones*'"') | zeroBytes(w^ones*'\\') | zeroBytes(folded^ones*'{') | zeroBytes(folded^ones*'}')
+		if escaped {
+			m &^= 0x80 // the byte a backslash escaped, in the word before
+			escaped = false
+		}
+		for m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			m &= m - 1
+			switch c := b[i+k]; {
+			case inString && c == '"':
+				inString = false
+			case inString && c == '\\':
+				if k == 7 {
+					escaped = true
+				} else {
+					m &^= 0x80 << (8 * (k + 1))
+				}
+			case inString:
+			case c == '"':
+				inString = true
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				if depth--; depth == 0 {
+					s.i = i + k + 1
+					return true
+				}
+			}
+		}
+	}
+	if escaped {
+		i++
+	}
+	if inString {
+		i = skipString(b, i)
+	}
 	for {
 		for i < len(b) && !bracketOrQuote[b[i]] {
 			i++
@@ -164,6 +216,13 @@ func (s *rawScanner) skipUnchecked() bool {
 		}
 		i++
 	}
+}
+
+// zeroBytes sets the high bit of each byte of w that is zero, and no
+// other bit: no borrow crosses bytes, so every flag is exact.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // bracketOrQuote marks the bytes skipUnchecked looks at outside strings.
@@ -222,4 +281,18 @@ func stringValue(raw []byte) (string, bool) {
 		}
 	}
 	return string(body), true
+}
+
+// stringIs reports whether raw, checked JSON, is a string whose value is
+// v, without a copy when it holds no escapes.
+func stringIs(raw []byte, v string) bool {
+	if len(raw) < 2 || raw[0] != '"' {
+		return false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body) == v
+	}
+	s, _ := stringValue(raw)
+	return s == v
 }

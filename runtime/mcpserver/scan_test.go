@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -168,4 +170,144 @@ func TestSkipUnchecked(t *testing.T) {
 			t.Errorf("skip of %s succeeded, at %d", v, s.i)
 		}
 	}
+}
+
+// BenchmarkSkipArguments skips the arguments of the benchmarks'
+// reference call by matching brackets, as the parse of a tools/call does.
+func BenchmarkSkipArguments(b *testing.B) {
+	var args strings.Builder
+	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
+	for i := range 10 {
+		if i > 0 {
+			args.WriteByte(',')
+		}
+		fmt.Fprintf(&args, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
+		if i%2 == 0 {
+			args.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
+		}
+		args.WriteByte('}')
+	}
+	args.WriteString(`]}`)
+	text := []byte(args.String() + `}}`)
+	b.SetBytes(int64(args.Len()))
+	for b.Loop() {
+		s := rawScanner{b: text}
+		if !s.skipUnchecked() || s.i != args.Len() {
+			b.Fatal("wrong end")
+		}
+	}
+}
+
+// skipByBytes is skipUnchecked one byte at a time, as it was written
+// first: the reference FuzzSkipUnchecked compares it with.
+func skipByBytes(b []byte, i int) (int, bool) {
+	depth, inString := 0, false
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// FuzzSkipUnchecked checks that skipUnchecked, eight bytes at a time,
+// ends where matching brackets one byte at a time does, on any text.
+func FuzzSkipUnchecked(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `[]`, `{"a":"}"}`, `{"a":"\"}"}`, `{"a":"\\"}`, `{"abcdefg\\":"}"}`, `{"abcdef\\\"}":1}`,
+		`{"k":[1,2,{"x":"y\\\\"}],"l":"\u00e9"}` + "  ", `{"a":"12345678\\"12345678"}}`, `{"unclosed":"`, `{{{`,
+		`{"region":"emea","rounding":"nearest_cent","changes":[{"product_id":"SKU-10000","new_price":10.99}]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if len(text) == 0 || text[0] != '{' && text[0] != '[' {
+			return
+		}
+		s := rawScanner{b: text}
+		ok := s.skipUnchecked()
+		want, wantOK := skipByBytes(text, 0)
+		if ok != wantOK || ok && s.i != want {
+			t.Fatalf("skipUnchecked(%q) = %d, %v; want %d, %v", text, s.i, ok, want, wantOK)
+		}
+	})
+}
+
+// BenchmarkCheckArguments checks the syntax of the reference call's
+// arguments, as the parse over HTTP does.
+func BenchmarkCheckArguments(b *testing.B) {
+	var args strings.Builder
+	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
+	for i := range 10 {
+		if i > 0 {
+			args.WriteByte(',')
+		}
+		fmt.Fprintf(&args, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
+		if i%2 == 0 {
+			args.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
+		}
+		args.WriteByte('}')
+	}
+	args.WriteString(`]}`)
+	text := []byte(args.String())
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if !validArgs(text) {
+			b.Fatal("not valid")
+		}
+	}
+}
+
+// FuzzParseChecked checks that parseCheckedInto, which checks a call's
+// arguments in its one pass, parses every message as parseInto followed
+// by checkArgs does: the same error and id, or the same message.
+func FuzzParseChecked(f *testing.F) {
+	for _, in := range paramsCases {
+		f.Add(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + in + `}`)
+	}
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":[1,2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"x":"\"}"},"name":"a"}}`,
+		`{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"x":tru}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a","arguments":{"x":1,}}}`,
+	} {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Count(in, "[")+strings.Count(in, "{") > maxNesting {
+			return
+		}
+		var plain, checked message
+		id1, err1 := parseInto([]byte(in), &plain)
+		if err1 == nil && !plain.meta.checkArgs() {
+			id1, err1 = nil, errParse
+		}
+		id2, err2 := parseCheckedInto([]byte(in), &checked)
+		if err2 == nil && !checked.meta.checkArgs() {
+			id2, err2 = nil, errParse
+		}
+		switch {
+		case (err1 == nil) != (err2 == nil):
+			t.Fatalf("parseInto: %v; parseCheckedInto: %v", err1, err2)
+		case err1 != nil:
+			if err1.code != err2.code || err1.message != err2.message || string(id1) != string(id2) {
+				t.Fatalf("parseInto: %d %q id %s; parseCheckedInto: %d %q id %s", err1.code, err1.message, id1, err2.code, err2.message, id2)
+			}
+		case !reflect.DeepEqual(plain, checked):
+			t.Fatalf("parseInto: %+v\nparseCheckedInto: %+v", plain, checked)
+		}
+	})
 }

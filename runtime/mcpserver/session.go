@@ -45,22 +45,28 @@ type session struct {
 	ctx   context.Context
 	stop  context.CancelFunc
 
-	mu       sync.Mutex
-	rev      wire.Revision // empty before initialize
-	caps     clientCaps
-	level    mcprt.LogLevel      // empty: no log messages
-	subs     map[string]struct{} // URIs of resources/subscribe
-	elicits  map[string]struct{} // ids of URL elicitations not yet complete
-	inflight map[string]*inflight
-	pending  map[int64]chan *message
-	nextID   int64
-	closed   bool
-	told     bool       // its end was told to the OnSessionEnd functions
-	stream   sender     // where messages outside a request go; nil: dropped
-	get      *sseStream // the open GET stream, if any
-	rawCaps  []byte     // the client's capabilities as it sent them
-	rawInfo  []byte     // the client's clientInfo as it sent it
-	touched  time.Time  // when the session was last touched in Server.Sessions
+	mu      sync.Mutex
+	rev     wire.Revision // empty before initialize
+	caps    clientCaps
+	level   mcprt.LogLevel      // empty: no log messages
+	subs    map[string]struct{} // URIs of resources/subscribe
+	elicits map[string]struct{} // ids of URL elicitations not yet complete
+	// inflight holds the requests in flight by id (see requestKey): the
+	// ids of up to seven bytes, as most are, in short, the others in long,
+	// made on first use.
+	inflight struct {
+		short map[uint64]*inflight
+		long  map[string]*inflight
+	}
+	pending map[int64]chan *message
+	nextID  int64
+	closed  bool
+	told    bool       // its end was told to the OnSessionEnd functions
+	stream  sender     // where messages outside a request go; nil: dropped
+	get     *sseStream // the open GET stream, if any
+	rawCaps []byte     // the client's capabilities as it sent them
+	rawInfo []byte     // the client's clientInfo as it sent it
+	touched time.Time  // when the session was last touched in Server.Sessions
 	// nextStream numbers the session's POST streams in the event log.
 	nextStream int64
 	busy       int       // HTTP requests being served, GET streams included
@@ -69,6 +75,12 @@ type session struct {
 	// client's answer: on stdio the answer is read only if some goroutine
 	// other than the waiting handler reads.
 	awaiting func()
+	// bound lists the HTTP requests whose context ends with the session
+	// (see bind); watching says the session's end is watched for them,
+	// and unbound that it has ended them.
+	bound    *inflight
+	watching bool
+	unbound  bool
 }
 
 // enter and leave bracket an HTTP request of the session.
@@ -94,23 +106,83 @@ func (ss *session) idleAt(now time.Time, timeout time.Duration) bool {
 	return ss.busy == 0 && now.Sub(ss.lastUsed) > timeout
 }
 
+// requestKey keys a request in flight by its id's JSON text: an id of up
+// to seven bytes is packed with its length into short, without a copy of
+// its own; a longer one is long.
+type requestKey struct {
+	short uint64
+	long  string
+}
+
+func keyOf(id []byte) requestKey {
+	if len(id) > 7 {
+		return requestKey{long: string(id)}
+	}
+	k := uint64(len(id)) << 56
+	for i, c := range id {
+		k |= uint64(c) << (8 * i)
+	}
+	return requestKey{short: k}
+}
+
+// lookup returns the request in flight with key k; ss.mu is held.
+func (ss *session) lookup(k requestKey) *inflight {
+	if k.long != "" {
+		return ss.inflight.long[k.long]
+	}
+	return ss.inflight.short[k.short]
+}
+
+// enterInflight and leaveInflight add and remove f; ss.mu is held.
+func (ss *session) enterInflight(f *inflight) {
+	if f.key.long == "" {
+		ss.inflight.short[f.key.short] = f
+		return
+	}
+	if ss.inflight.long == nil {
+		ss.inflight.long = make(map[string]*inflight)
+	}
+	ss.inflight.long[f.key.long] = f
+}
+
+func (ss *session) leaveInflight(f *inflight) {
+	if ss.lookup(f.key) != f {
+		return
+	}
+	if f.key.long == "" {
+		delete(ss.inflight.short, f.key.short)
+	} else {
+		delete(ss.inflight.long, f.key.long)
+	}
+}
+
 // inflight is a request being handled.
 type inflight struct {
-	ss        *session
-	key       string
-	cancel    context.CancelFunc
+	ss  *session
+	key requestKey
+	// ctx is the request's context, made when it is first needed.
+	ctx       lazyCancel
 	cancelled bool
+	// owned says the context is the HTTP request's own, which its
+	// handler ends (see bind): finish leaves it to that.
+	owned bool
+	// prev and next link the requests bound to the session.
+	prev, next *inflight
+	// caller is where a tool call's Caller is kept, in the same
+	// allocation (see Server.callerContext).
+	caller exchangeCore
 }
 
 func newSession(parent context.Context, srv *Server, id string, transport Transport, stream sender) *session {
 	ctx, stop := context.WithCancel(parent)
-	return &session{
+	ss := &session{
 		srv: srv, id: id, ctx: ctx, stop: stop, stream: stream, taskOwner: rand.Text(),
 		transport: transport, started: srv.clock(),
-		done:     make(chan struct{}),
-		inflight: make(map[string]*inflight),
-		pending:  make(map[int64]chan *message),
+		done:    make(chan struct{}),
+		pending: make(map[int64]chan *message),
 	}
+	ss.inflight.short = make(map[uint64]*inflight)
+	return ss
 }
 
 func (ss *session) revision() wire.Revision {
@@ -161,38 +233,107 @@ func (ss *session) close() {
 // start registers a request in flight and returns its context. The
 // request's finish reports whether the client cancelled it (then no
 // response is sent) and releases it.
-func (ss *session) start(ctx context.Context, id json.RawMessage) (context.Context, *inflight) {
-	ctx, cancel := context.WithCancel(ctx)
-	f := &inflight{ss: ss, key: string(id), cancel: cancel}
+//
+// own, when not nil, is the request's own context, bound to the session
+// by bind, which ctx derives from: its cancel is the request's, and no
+// context is made.
+func (ss *session) start(ctx context.Context, id json.RawMessage, own *inflight) (context.Context, *inflight) {
+	f := own
+	if f == nil {
+		f = &inflight{ss: ss}
+		f.ctx.parent = ctx
+		ctx = &f.ctx
+	}
+	f.key = keyOf(id)
 	ss.mu.Lock()
-	ss.inflight[f.key] = f
+	ss.enterInflight(f)
 	ss.mu.Unlock()
 	return ctx, f
 }
 
-// finish releases the request and reports whether it was cancelled.
+// finish releases the request and reports whether it was cancelled. The
+// context ends now, unless it is the HTTP request's own.
 func (f *inflight) finish() bool {
 	ss := f.ss
 	ss.mu.Lock()
-	if ss.inflight[f.key] == f {
-		delete(ss.inflight, f.key)
-	}
+	ss.leaveInflight(f)
 	c := f.cancelled
 	ss.mu.Unlock()
-	f.cancel()
+	if !f.owned {
+		f.ctx.stop()
+	}
 	return c
+}
+
+// bind makes a context of its own for an HTTP request of the session,
+// derived from parent, that ends with the request or the session, with
+// the record f, which unbindOne ends. One watch of the session's end
+// serves all its requests, where a watch each would cost a request
+// three allocations.
+func (ss *session) bind(parent context.Context, f *inflight) context.Context {
+	f.ss, f.owned, f.ctx.parent = ss, true, parent // f.ctx.detached is the caller's
+	ss.mu.Lock()
+	ended := ss.unbound
+	if !ended {
+		f.next = ss.bound
+		if f.next != nil {
+			f.next.prev = f
+		}
+		ss.bound = f
+		if !ss.watching {
+			ss.watching = true
+			context.AfterFunc(ss.ctx, ss.unbind)
+		}
+	}
+	ss.mu.Unlock()
+	if ended {
+		f.ctx.stop()
+	}
+	return &f.ctx
+}
+
+// unbindOne ends the bound request f and forgets it.
+func (ss *session) unbindOne(f *inflight) {
+	ss.mu.Lock()
+	if f.prev != nil {
+		f.prev.next = f.next
+	} else if ss.bound == f {
+		ss.bound = f.next
+	}
+	if f.next != nil {
+		f.next.prev = f.prev
+	}
+	f.prev, f.next = nil, nil
+	ss.mu.Unlock()
+	f.ctx.stop()
+}
+
+// unbind ends the bound requests, the session having ended, and any
+// bound later.
+func (ss *session) unbind() {
+	var bound []*inflight
+	ss.mu.Lock()
+	ss.unbound = true
+	for f := ss.bound; f != nil; f = f.next {
+		bound = append(bound, f)
+	}
+	ss.bound = nil
+	ss.mu.Unlock()
+	for _, f := range bound {
+		f.ctx.stop()
+	}
 }
 
 // cancel cancels the request in flight with id, if any.
 func (ss *session) cancel(id json.RawMessage) {
 	ss.mu.Lock()
-	f := ss.inflight[string(id)]
+	f := ss.lookup(keyOf(id))
 	if f != nil {
 		f.cancelled = true
 	}
 	ss.mu.Unlock()
 	if f != nil {
-		f.cancel()
+		f.ctx.stop()
 	}
 }
 

@@ -20,17 +20,34 @@ func resumable(rev wire.Revision) bool {
 
 // newPostStream returns the answer to a POST of sess, resumable on the
 // revisions that have it.
+//
+// The stream is numbered now, but its log is made only when the answer
+// turns to SSE: most answers are plain JSON and need none.
 func (s *Server) newPostStream(w http.ResponseWriter, sess *session) *postStream {
-	st := &postStream{w: w}
-	if rev := sess.revision(); resumable(rev) {
-		sess.mu.Lock()
+	st := new(postStream)
+	s.initPostStream(st, w, sess)
+	return st
+}
+
+// initPostStream makes st, which is new, what newPostStream returns.
+func (s *Server) initPostStream(st *postStream, w http.ResponseWriter, sess *session) {
+	st.w = w
+	sess.mu.Lock()
+	rev := sess.rev
+	if resumable(rev) {
 		sess.nextStream++
-		n := sess.nextStream
-		sess.mu.Unlock()
-		st.log = &eventStream{srv: s, sess: sess, name: "p" + strconv.FormatInt(n, 10)}
+		st.logAs = logAs{srv: s, sess: sess, n: sess.nextStream}
 		st.prime = rev == wire.Rev20251125
 	}
-	return st
+	sess.mu.Unlock()
+}
+
+// logAs is the stream in the event log a resumable POST's answer takes
+// once it turns to SSE: the n-th of sess.
+type logAs struct {
+	srv  *Server
+	sess *session
+	n    int64 // 0: the answer is not resumable
 }
 
 // postStream answers one POST. Messages sent while the request runs switch
@@ -44,6 +61,7 @@ type postStream struct {
 	// that a client whose connection dropped resumes it; prime sends the
 	// priming event of 2025-11-25 first.
 	log   *eventStream
+	logAs logAs
 	prime bool
 	gone  bool // the client's connection failed a write
 	// id is the request the stream answers, or batch the batch's items,
@@ -77,9 +95,10 @@ func (p *postStream) openLocked() {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	p.w.WriteHeader(http.StatusOK)
-	if p.log == nil {
+	if p.logAs.n == 0 {
 		return
 	}
+	p.log = &eventStream{srv: p.logAs.srv, sess: p.logAs.sess, name: "p" + strconv.FormatInt(p.logAs.n, 10)}
 	p.hold = p.log.hold(p.will)
 	if !p.prime {
 		return
@@ -114,8 +133,9 @@ func (p *postStream) writeLocked(msg []byte) error {
 
 // finish writes the response (nil: none, for a cancelled request) with
 // status, unless messages already switched the answer to SSE, and closes
-// the answer to further messages.
-func (p *postStream) finish(resp []byte, status int) {
+// the answer to further messages. It reports whether resp may still be
+// referred to: an event of a stream may be kept in its log.
+func (p *postStream) finish(resp []byte, status int) (kept bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = true
@@ -125,12 +145,14 @@ func (p *postStream) finish(resp []byte, status int) {
 	switch {
 	case p.sse && resp != nil:
 		p.writeLocked(resp)
+		return true
 	case p.sse:
 	case resp == nil:
 		p.w.WriteHeader(http.StatusAccepted)
 	default:
 		writeJSON(p.w, status, resp)
 	}
+	return false
 }
 
 func writeEvent(w http.ResponseWriter, msg []byte) error {

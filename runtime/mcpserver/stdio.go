@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -78,7 +79,7 @@ type stream struct {
 	timer  *time.Timer
 
 	// jobs hands requests to idle workers; idle counts them (see spawn).
-	jobs chan func()
+	jobs chan stdioJob
 	idle atomic.Int32
 
 	mu      sync.Mutex
@@ -95,7 +96,7 @@ const (
 )
 
 func newStream(ctx context.Context, s *Server, r io.Reader, w io.Writer) *stream {
-	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1), jobs: make(chan func())}
+	c := &stream{srv: s, ctx: ctx, out: &lineWriter{w: w}, br: bufio.NewReaderSize(r, 64<<10), ended: make(chan error, 1), jobs: make(chan stdioJob)}
 	c.sess = newSession(ctx, s, "", TransportStdio, c.out)
 	c.sess.awaiting = c.takeOver
 	c.timer = time.AfterFunc(time.Hour, c.takeOver)
@@ -138,17 +139,18 @@ func (c *stream) handleLine(line []byte) bool {
 		return true
 	}
 	if isBatch {
-		c.spawn(func() []byte { return c.srv.handleBatch(c.ctx, c.sess, items, c.out) })
+		c.spawn(stdioJob{batch: items, isBatch: true})
 		return true
 	}
-	m, id, rerr := parseMessage(line)
+	var m message // on the stack unless the request goes to a worker
+	id, rerr := parseInto(line, &m)
 	switch {
 	case rerr != nil:
 		c.out.send(appendError(nil, id, rerr))
 	case m.isRequest() && m.method != "initialize":
-		return c.request(m, others)
+		return c.request(&m, others)
 	default:
-		c.srv.reply(c.out, c.srv.handle(c.ctx, c.sess, m, c.out))
+		c.srv.reply(c.out, c.srv.handle(c.ctx, c.sess, &m, c.out))
 	}
 	c.end()
 	return true
@@ -161,14 +163,15 @@ func (c *stream) handleLine(line []byte) bool {
 // anything else. The timer, or a round trip to the client, moves the
 // reading elsewhere meanwhile.
 func (c *stream) request(m *message, others int) bool {
-	handle := func() []byte { return c.srv.handle(c.ctx, c.sess, m, c.out) }
 	if others > 0 || c.br.Buffered() > 0 {
-		c.spawn(handle)
+		job := stdioJob{m: new(message)}
+		*job.m = *m
+		c.spawn(job)
 		return true
 	}
 	c.inline.Store(inlineRunning)
 	c.timer.Reset(inlineBudget)
-	c.srv.reply(c.out, handle())
+	c.answer(m)
 	c.timer.Stop()
 	reading := c.inline.CompareAndSwap(inlineRunning, inlineNone)
 	c.end()
@@ -190,11 +193,7 @@ const maxIdleWorkers = 128
 // waits, else on a new one. Workers are kept because a handler's stack is
 // deep: a new goroutine for each request spends more time growing its
 // stack than the reference tool spends decoding its arguments.
-func (c *stream) spawn(handle func() []byte) {
-	job := func() {
-		defer c.end()
-		c.srv.reply(c.out, handle())
-	}
+func (c *stream) spawn(job stdioJob) {
 	select {
 	case c.jobs <- job:
 	default:
@@ -202,11 +201,38 @@ func (c *stream) spawn(handle func() []byte) {
 	}
 }
 
+// stdioJob is a begun request, or a batch, for a worker to answer. It is
+// passed by value: a closure each would cost a request two allocations.
+type stdioJob struct {
+	m       *message
+	batch   []json.RawMessage
+	isBatch bool
+}
+
+// run answers job and ends it.
+func (c *stream) run(job stdioJob) {
+	defer c.end()
+	if job.isBatch {
+		c.srv.reply(c.out, c.srv.handleBatch(c.ctx, c.sess, job.batch, c.out))
+		return
+	}
+	c.answer(job.m)
+}
+
+// answer handles the request m and writes its response, made in a pooled
+// buffer: the writer copies it.
+func (c *stream) answer(m *message) {
+	buf := getBuffer()
+	resp := c.srv.handleIn(c.ctx, nil, c.sess, m, c.out, (*buf)[:0])
+	c.srv.reply(c.out, resp)
+	putResponse(buf, resp)
+}
+
 // work runs job, then the jobs spawn hands it, until the stream ends or
 // enough other workers are idle.
-func (c *stream) work(job func()) {
+func (c *stream) work(job stdioJob) {
 	for {
-		job()
+		c.run(job)
 		if c.idle.Add(1) > maxIdleWorkers {
 			c.idle.Add(-1)
 			return

@@ -329,7 +329,7 @@ func TestGetTaskAnswer(t *testing.T) {
 		{wire.Rev20260728, task(mcpstore.TaskCompleted), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete","result":{"resultType":"complete","content":[]}}`},
 		{wire.Rev20260728, task(mcpstore.TaskFailed), head + `"ttlMs":60000,"pollIntervalMs":1000,"resultType":"complete","error":{"code":-32603,"message":"m"}}`},
 	} {
-		x := &exchange{rev: c.rev}
+		x := &exchange{exchangeCore: exchangeCore{rev: c.rev}}
 		if got, want := string(srv.getTask(x, c.task)), strings.Replace(c.want, "%s", string(c.task.Status), 1); got != want {
 			t.Errorf("%s, %s:\ngot  %s\nwant %s", c.rev, c.task.Status, got, want)
 		}

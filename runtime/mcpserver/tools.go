@@ -234,9 +234,7 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	if result, rerr, handled := s.taskCall(ctx, x, e, args); handled {
 		return result, rerr
 	}
-	caller := new(exchange) // the handler may keep it; x stays on the caller's stack
-	*caller = *x
-	res, panicked := wire.CallToolChecked(mcprt.WithCaller(ctx, caller), s.logger(), &e.val.Tool, args)
+	res, panicked := wire.CallToolChecked(x.callerContext(ctx), s.logger(), &e.val.Tool, args)
 	if res.IsError && res.Err != nil {
 		if rerr, handled := x.urlElicitation(res.Err); handled {
 			return nil, rerr
@@ -255,7 +253,26 @@ func (s *Server) callTool(ctx context.Context, x *exchange, params json.RawMessa
 	}
 	x.scratch = getBuffer()
 	*x.scratch = wire.AppendResult((*x.scratch)[:0], &res, x.rev)
-	return x.withResultType(*x.scratch), nil
+	if x.rev.Stateless() {
+		*x.scratch = insertComplete(*x.scratch)
+	}
+	return *x.scratch, nil
+}
+
+// callerContext is ctx carrying a copy of x's core as the handler's
+// Caller; the handler may keep it, and x stays on the caller's stack. When
+// ctx is the context of the request's registration for cancellation, the
+// copy is kept in the registration and ctx itself carries it, saving two
+// allocations; otherwise it is a copy of its own, by mcprt.WithCaller.
+func (x *exchange) callerContext(ctx context.Context) context.Context {
+	if f := x.running; f != nil && ctx == context.Context(&f.ctx) && f.ctx.caller == nil {
+		f.caller = x.exchangeCore
+		f.ctx.caller = &f.caller
+		return ctx
+	}
+	caller := new(exchangeCore)
+	*caller = x.exchangeCore
+	return mcprt.WithCaller(ctx, caller)
 }
 
 // describeKind names the kind of the JSON value raw, as encoding/json's

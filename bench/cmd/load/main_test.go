@@ -249,6 +249,23 @@ func TestTasksMode(t *testing.T) {
 	}
 }
 
+// TestServerCPUVsFloor checks that a run with the floor reports the
+// server's processor time per call as a ratio to the floor's, 1 for the
+// floor itself, in every round and in the medians.
+func TestServerCPUVsFloor(t *testing.T) {
+	out := runLoad(t, "-servers", "floor,mcpserver", "-modes", "stateless", "-rounds", "2")
+	for _, title := range []string{"round 1, stateless", "stateless, medians"} {
+		got := rows(t, out, title)
+		if r := got["floor"]["server CPU vs floor"]; r != "1.00x" {
+			t.Errorf("%s: the floor's server CPU vs floor is %q, want 1.00x", title, r)
+		}
+		r := got["mcpserver"]["server CPU vs floor"]
+		if v, err := strconv.ParseFloat(strings.TrimSuffix(r, "x"), 64); err != nil || v <= 0 {
+			t.Errorf("%s: mcpserver's server CPU vs floor is %q, want a ratio above 0:\n%s", title, r, out)
+		}
+	}
+}
+
 // TestRedisURL loads the built-in server with and without the Redis
 // backend in every mode, and checks that the Redis runs left their
 // sessions and tasks in Redis and are compared with the memory run.

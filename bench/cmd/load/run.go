@@ -239,8 +239,12 @@ func columns(mode string, rounds [][]result) []column {
 	if floor {
 		cols = append(cols, column{head: "p99 vs floor", value: ratio(func(r *result) float64 { return float64(r.percentile(0.99)) }, false), format: times})
 	}
+	serverCPU := func(r *result) float64 { return float64(r.perOp(r.serverCPU)) }
+	cols = append(cols, column{head: "server CPU/" + u, value: func(r, _, _ *result) (float64, bool) { return serverCPU(r), true }, format: duration})
+	if floor {
+		cols = append(cols, column{head: "server CPU vs floor", value: ratio(serverCPU, false), format: times})
+	}
 	cols = append(cols,
-		column{head: "server CPU/" + u, value: func(r, _, _ *result) (float64, bool) { return float64(r.perOp(r.serverCPU)), true }, format: duration},
 		column{head: "client CPU/" + u, value: func(r, _, _ *result) (float64, bool) { return float64(r.perOp(r.clientCPU)), true }, format: duration})
 	if redis {
 		cols = append(cols, column{head: "Redis CPU/" + u, value: func(r, _, _ *result) (float64, bool) { return float64(r.perOp(r.redisCPU)), r.withRedis }, format: duration})

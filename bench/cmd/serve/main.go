@@ -37,6 +37,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"runtime/trace"
 	"slices"
 	"strings"
@@ -66,6 +67,14 @@ func run(args []string, stderr io.Writer) int {
 		}
 		defer stopTrace()
 	}
+	if o.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "serve:", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err = serve(ctx, o.name, o.addr, o.stateless, o.store)
@@ -79,6 +88,7 @@ func run(args []string, stderr io.Writer) int {
 // options are what the flags ask for.
 type options struct {
 	name, addr, traceFile string
+	cpuProfile            string
 	stateless             bool
 	store                 builtinFlags
 }
@@ -92,6 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.addr, "http", "", "serve Streamable HTTP on this loopback address (e.g. 127.0.0.1:0) instead of stdio")
 	fs.BoolVar(&o.stateless, "stateless", false, "over HTTP, run the SDKs in their stateless modes")
 	fs.StringVar(&o.traceFile, "trace", "", "write a runtime trace of the whole run to this `file`, for go tool trace")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this `file`, for go tool pprof")
 	bf := &o.store
 	fs.StringVar(&bf.redis, "redis", "", "built-in server: keep tasks, sessions, SSE events and the bus in the Redis at `URL` (redis://host:port/db)")
 	fs.DurationVar(&bf.sessionCache, "session-cache", mcpredis.DefaultSessionCacheTTL, "built-in server with -redis: serve a session from the client-side cache for up to this long (a change to it waits as long); 0 reads Redis on every request")
@@ -124,6 +135,20 @@ func startTrace(name string) (func(), error) {
 		return nil, err
 	}
 	return func() { trace.Stop(); f.Close() }, nil
+}
+
+// startCPUProfile starts a CPU profile into a new file named name and
+// returns what stops it.
+func startCPUProfile(name string) (func(), error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // storeFlags are the names of the flags of the built-in server's stores.

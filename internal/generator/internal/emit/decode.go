@@ -161,8 +161,12 @@ func (e *emitter) value(t *model.Type, target *jen.Statement, c *model.Constrain
 	d := jen.Id(e.l.dec)
 	switch t.Kind {
 	case model.Pointer:
+		newValue := jen.Add(rtAlloc.qual()).Call(target)
+		if t.Elem.Kind == model.Time {
+			newValue = d.Clone().Dot("NewTime").Call() // from the decoder's block
+		}
 		alloc := append([]jen.Code{
-			jen.Add(target).Op("=").Add(rtAlloc.qual()).Call(target),
+			jen.Add(target).Op("=").Add(newValue),
 		}, e.value(t.Elem, jen.Parens(jen.Op("*").Add(target)), c, depth+1)...)
 		if c != nil && c.NoNull {
 			return alloc // null is refused by the value's reader

@@ -48,6 +48,7 @@ type Input struct {
 	Step     float64           `json:"step,omitempty" mcp:"multipleOf=0.5"`
 	On       bool              `json:"on,omitzero"`
 	When     time.Time         `json:"when"`
+	Until    *time.Time        `json:"until,omitempty"`
 	Wait     time.Duration     `json:"wait" mcp:"optional"`
 	Blob     []byte            `json:"blob,omitempty"`
 	Raw      json.RawMessage   `json:"raw,omitempty"`
