@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,9 +24,6 @@ import (
 // tasksMeta is the _meta of a 2026-07-28 request from a client that
 // declares the tasks extension, as the load run's tasks mode sends it.
 const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},`
-
-// statelessMeta is the _meta of a 2026-07-28 request without extensions.
-const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},`
 
 // heldTool is a task=required tool whose handler answers as the
 // reference tool does once released, one handler a token: with a short
@@ -204,16 +200,6 @@ func measure(b *testing.B, rm *redisMeter, op func() int) {
 		b.ReportMetric(float64(gets.Load())/n, "gets/op")
 	}
 	rm.stop(b, n)
-}
-
-// processCPU is the processor time this process has spent, user and
-// system, in nanoseconds.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // countingClient counts the round trips to Redis: one a Do, one a
