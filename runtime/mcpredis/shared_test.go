@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
 )
 
@@ -46,7 +48,7 @@ func TestBusCatchesUp(t *testing.T) {
 func TestBusSubscribeDuringOutage(t *testing.T) {
 	t.Parallel()
 	b1, mr := backend(t)
-	b2 := open(t, mr)
+	b2 := openBudget(t, mr, 200*time.Millisecond)
 	mr.SetError("LOADING")
 	seen := make(chan string, 10)
 	if _, err := b2.Bus.Subscribe(func(e mcpstore.BusEvent) { seen <- e.ID }); err != nil {
@@ -109,7 +111,8 @@ func TestImportsNoServer(t *testing.T) {
 // not.
 func TestPing(t *testing.T) {
 	t.Parallel()
-	b, mr := backend(t)
+	mr := miniredis.RunT(t)
+	b := openBudget(t, mr, 200*time.Millisecond)
 	if err := b.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}

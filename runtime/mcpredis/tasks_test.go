@@ -28,6 +28,23 @@ func backend(t *testing.T) (*Backend, *miniredis.Miniredis) {
 	return b, mr
 }
 
+// openBudget opens mr as open does, with a retry budget of its own, for
+// tests of an outage that do not test the budget.
+func openBudget(t *testing.T, mr *miniredis.Miniredis, budget time.Duration) *Backend {
+	t.Helper()
+	opt, err := rueidis.ParseURL("redis://" + mr.Addr() + "/0?client_cache=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Dialer.Timeout, opt.ConnWriteTimeout = DefaultDialTimeout, DefaultWriteTimeout
+	b, err := openOptions(context.Background(), opt, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 // newTask returns a working task of owner created now.
 func newTask(id, owner string, ttl time.Duration) *mcpstore.Task {
 	now := time.Now().UTC()
