@@ -165,7 +165,7 @@ func BenchmarkTaskLife(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			counted := &countingClient{Client: client}
+			counted := &redistest.Trips{Client: client}
 			backend := mcpredis.New(counted)
 			b.Cleanup(func() { backend.Close() })
 			rel := release()
@@ -202,28 +202,11 @@ func measure(b *testing.B, rm *redisMeter, op func() int) {
 	rm.stop(b, n)
 }
 
-// countingClient counts the round trips to Redis: one a Do, one a
-// DoMulti (one server: its commands go in one write).
-type countingClient struct {
-	rueidis.Client
-	trips atomic.Int64
-}
-
-func (c *countingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
-	c.trips.Add(1)
-	return c.Client.Do(ctx, cmd)
-}
-
-func (c *countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
-	c.trips.Add(1)
-	return c.Client.DoMulti(ctx, cmds...)
-}
-
 // redisMeter measures what a run costs Redis: its processor time and
 // the commands it ran, from INFO, and the server's round trips.
 type redisMeter struct {
 	client  rueidis.Client // not counted
-	counted *countingClient
+	counted *redistest.Trips
 	cpu     float64
 	cmds    map[string]int64
 	trips   int64
@@ -234,7 +217,7 @@ func (rm *redisMeter) start(b *testing.B) {
 		return
 	}
 	rm.cpu, rm.cmds = rm.info(b)
-	rm.trips = rm.counted.trips.Load()
+	rm.trips = rm.counted.Count()
 }
 
 // stop reports the costs per op of n ops since start, and logs the
@@ -243,7 +226,7 @@ func (rm *redisMeter) stop(b *testing.B, n float64) {
 	if rm == nil {
 		return
 	}
-	trips := rm.counted.trips.Load() - rm.trips
+	trips := rm.counted.Count() - rm.trips
 	cpu, cmds := rm.info(b)
 	var total int64
 	var by strings.Builder

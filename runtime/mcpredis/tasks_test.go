@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,23 +180,6 @@ func TestWaitReplicas(t *testing.T) {
 	}
 }
 
-// tripCounter counts the round trips a client makes: one a Do, one a
-// DoMulti.
-type tripCounter struct {
-	rueidis.Client
-	trips atomic.Int64
-}
-
-func (c *tripCounter) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
-	c.trips.Add(1)
-	return c.Client.Do(ctx, cmd)
-}
-
-func (c *tripCounter) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
-	c.trips.Add(1)
-	return c.Client.DoMulti(ctx, cmds...)
-}
-
 // TestTaskLifeTrips: on one Redis server, a task with a lease is created
 // in one round trip and ended in one, its indexes in step: the lease is
 // indexed from the create, and the end takes it out of the index of
@@ -211,7 +193,7 @@ func TestTaskLifeTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counted := &tripCounter{Client: client}
+	counted := &redistest.Trips{Client: client}
 	b := New(counted)
 	t.Cleanup(func() { b.Close() })
 	ctx := context.Background()
@@ -224,11 +206,11 @@ func TestTaskLifeTrips(t *testing.T) {
 	task := newTask("T1", "a", time.Hour)
 	trips := func(what string, want int64, f func() error) {
 		t.Helper()
-		before := counted.trips.Load()
+		before := counted.Count()
 		if err := f(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		if got := counted.trips.Load() - before; got != want {
+		if got := counted.Count() - before; got != want {
 			t.Errorf("%s took %d round trips, want %d", what, got, want)
 		}
 	}
@@ -261,7 +243,7 @@ func TestTaskEndedCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counted := &tripCounter{Client: client}
+	counted := &redistest.Trips{Client: client}
 	b := New(counted)
 	t.Cleanup(func() { b.Close() })
 	now := time.Now().UTC()
@@ -270,9 +252,9 @@ func TestTaskEndedCache(t *testing.T) {
 	ctx := context.Background()
 	reads := func(what, owner, id string, want int64, found bool) {
 		t.Helper()
-		before := counted.trips.Load()
+		before := counted.Count()
 		_, err := b.Tasks.Get(ctx, owner, id)
-		if got := counted.trips.Load() - before; got != want || (err == nil) != found {
+		if got := counted.Count() - before; got != want || (err == nil) != found {
 			t.Errorf("%s: Get took %d round trips, err %v; want %d, found %v", what, got, err, want, found)
 		}
 	}
@@ -300,9 +282,9 @@ func TestTaskEndedCache(t *testing.T) {
 	if err := b.Tasks.Update(ctx, &mcpstore.Task{ID: "W2", Status: mcpstore.TaskCancelled, UpdatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
-	before := counted.trips.Load()
+	before := counted.Count()
 	got, err := b.Tasks.Get(ctx, "a", "W2")
-	if counted.trips.Load() != before || err != nil || got.Status != mcpstore.TaskCancelled || !got.CreatedAt.Equal(other.CreatedAt) ||
+	if counted.Count() != before || err != nil || got.Status != mcpstore.TaskCancelled || !got.CreatedAt.Equal(other.CreatedAt) ||
 		got.TTL != time.Hour || got.Runner != "r1" || !got.LeaseUntil.Equal(other.LeaseUntil) {
 		t.Errorf("a task ended by a bare update, read from memory: %+v, %v; want it cancelled, its owner, creation, TTL, runner and lease as created", got, err)
 	}

@@ -172,9 +172,9 @@ func TestSkipUnchecked(t *testing.T) {
 	}
 }
 
-// BenchmarkSkipArguments skips the arguments of the benchmarks'
-// reference call by matching brackets, as the parse of a tools/call does.
-func BenchmarkSkipArguments(b *testing.B) {
+// referenceArguments are the arguments of the benchmarks' reference call:
+// ten price changes, every other one with a date-time.
+func referenceArguments() string {
 	var args strings.Builder
 	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
 	for i := range 10 {
@@ -188,11 +188,18 @@ func BenchmarkSkipArguments(b *testing.B) {
 		args.WriteByte('}')
 	}
 	args.WriteString(`]}`)
-	text := []byte(args.String() + `}}`)
-	b.SetBytes(int64(args.Len()))
+	return args.String()
+}
+
+// BenchmarkSkipArguments skips the arguments of the benchmarks'
+// reference call by matching brackets, as the parse of a tools/call does.
+func BenchmarkSkipArguments(b *testing.B) {
+	args := referenceArguments()
+	text := []byte(args + `}}`)
+	b.SetBytes(int64(len(args)))
 	for b.Loop() {
 		s := rawScanner{b: text}
-		if !s.skipUnchecked() || s.i != args.Len() {
+		if !s.skipUnchecked() || s.i != len(args) {
 			b.Fatal("wrong end")
 		}
 	}
@@ -248,20 +255,7 @@ func FuzzSkipUnchecked(f *testing.F) {
 // BenchmarkCheckArguments checks the syntax of the reference call's
 // arguments, as the parse over HTTP does.
 func BenchmarkCheckArguments(b *testing.B) {
-	var args strings.Builder
-	args.WriteString(`{"region":"emea","rounding":"nearest_cent","changes":[`)
-	for i := range 10 {
-		if i > 0 {
-			args.WriteByte(',')
-		}
-		fmt.Fprintf(&args, `{"product_id":"SKU-%05d","new_price":%d.99`, 10000+i, 10+i)
-		if i%2 == 0 {
-			args.WriteString(`,"effective_from":"2026-07-01T00:00:00Z"`)
-		}
-		args.WriteByte('}')
-	}
-	args.WriteString(`]}`)
-	text := []byte(args.String())
+	text := []byte(referenceArguments())
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		if !validArgs(text) {
