@@ -69,8 +69,12 @@ func StartCluster(t testing.TB) *Cluster {
 		n := &node{}
 		c.nodes = append(c.nodes, n)
 		for attempt := 1; ; attempt++ {
-			n.port, n.bus = freePort(t), freePort(t)
-			err := c.start(n)
+			var err error
+			if n.port, err = freePort(); err == nil {
+				if n.bus, err = freePort(); err == nil {
+					err = c.start(n)
+				}
+			}
 			if err == nil {
 				break
 			}

@@ -38,6 +38,10 @@ type Option func(*Server)
 // test's. A Restart after Stop then loads them again.
 func AOF(s *Server) { s.aof = true }
 
+// ErrNotInstalled is Launch's error when there is no redis-server on
+// PATH.
+var ErrNotInstalled = errors.New("redis-server is not on PATH: install it (the redis-server package of most distributions) or give the URL of a running Redis")
+
 // Start starts redis-server and stops it when t ends. It skips t when
 // redis-server is not on PATH, and fails it instead when CI is "true".
 func Start(t testing.TB, opts ...Option) *Server {
@@ -53,31 +57,61 @@ func Start(t testing.TB, opts ...Option) *Server {
 		o(s)
 	}
 	t.Cleanup(s.Stop)
+	if err := s.startFree(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Launch starts redis-server as Start does, without persistence, for a
+// program rather than a test: the caller stops it with Stop. Without
+// redis-server on PATH it returns ErrNotInstalled.
+func Launch() (*Server, error) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		return nil, ErrNotInstalled
+	}
+	s := &Server{dir: os.TempDir()}
+	if err := s.startFree(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// startFree starts the server on a free port, trying another while the
+// port it picked was taken before the server bound it.
+func (s *Server) startFree() error {
 	for attempt := 1; ; attempt++ {
-		s.port = freePort(t)
-		err := s.start()
-		if err == nil {
-			return s
+		port, err := freePort()
+		if err != nil {
+			return err
 		}
-		if !errors.Is(err, errPortTaken) || attempt == portAttempts {
-			t.Fatal(err)
+		s.port = port
+		err = s.start()
+		if err == nil || !errors.Is(err, errPortTaken) || attempt == portAttempts {
+			return err
 		}
 	}
 }
 
-// portAttempts is how many free ports a server tries before its test
-// fails.
+// portAttempts is how many free ports a server tries before it fails.
 const portAttempts = 5
 
 // freePort returns a loopback port nothing listens on.
-func freePort(t testing.TB) int {
-	t.Helper()
+func freePort() (int, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Pid is the process id of the running server, 0 after Stop.
+func (s *Server) Pid() int {
+	if s.p == nil {
+		return 0
+	}
+	return s.p.cmd.Process.Pid
 }
 
 // Addr is the server's host:port.
@@ -90,9 +124,10 @@ func (s *Server) Addrs() []string { return []string{s.Addr()} }
 // URL is the server's redis:// URL, database 0.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
-// Restart starts the server again on its port after Stop and waits until
-// it answers: empty, or with AOF, loading what its file holds (it may
-// still answer LOADING for a moment).
+// Restart starts the server again on its port after Stop, for a server
+// a test started, and waits until it answers: empty, or with AOF,
+// loading what its file holds (it may still answer LOADING for a
+// moment).
 func (s *Server) Restart() {
 	s.t.Helper()
 	if err := s.start(); err != nil {

@@ -57,8 +57,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpgen/mcpgen/bench/internal/localredis"
 	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 )
 
@@ -221,12 +221,12 @@ func setUp(cfg *config) (func(), error) {
 	}
 	cfg.redisURL = cfg.redis
 	if cfg.redis == "start" {
-		rs, err := localredis.Start()
+		rs, err := redistest.Launch()
 		if err != nil {
 			return nil, fmt.Errorf("-redis start: %w", err)
 		}
 		undo = append(undo, rs.Stop)
-		cfg.redisURL, cfg.redisPid = rs.URL, rs.Pid()
+		cfg.redisURL, cfg.redisPid = rs.URL(), rs.Pid()
 	}
 	bin := cfg.serve
 	if bin == "" {

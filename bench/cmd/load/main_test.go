@@ -18,8 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpgen/mcpgen/bench/internal/localredis"
 	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 )
 
@@ -270,8 +270,8 @@ func TestServerCPUVsFloor(t *testing.T) {
 // backend in every mode, and checks that the Redis runs left their
 // sessions and tasks in Redis and are compared with the memory run.
 func TestRedisURL(t *testing.T) {
-	rs := localredis.ForTest(t)
-	out := runLoad(t, "-servers", "mcpserver", "-redis", rs.URL, "-modes", "sessions,stateless,tasks")
+	rs := redistest.Start(t)
+	out := runLoad(t, "-servers", "mcpserver", "-redis", rs.URL(), "-modes", "sessions,stateless,tasks")
 	for mode, want := range map[string][]string{
 		modeSessions:  {"mcpserver", "mcpserver-redis", "mcpserver-redis-cached"},
 		modeStateless: {"mcpserver", "mcpserver-redis"},
@@ -289,8 +289,8 @@ func TestRedisURL(t *testing.T) {
 		}
 	}
 	for pattern, what := range map[string]string{"mcp:{s:*}": "sessions", "mcp:{t:*}": "tasks"} {
-		line, err := rs.Do("EVAL \"return #redis.call('KEYS', ARGV[1])\" 0 " + pattern)
-		if n, _ := strconv.Atoi(strings.TrimPrefix(line, ":")); err != nil || n == 0 {
+		line, err := redistest.Command(rs.Addr(), "EVAL", "return #redis.call('KEYS', ARGV[1])", "0", pattern)
+		if n, _ := strconv.Atoi(line); err != nil || n == 0 {
 			t.Errorf("no %s in Redis (%s: %q, %v)", what, pattern, line, err)
 		}
 	}
@@ -299,7 +299,7 @@ func TestRedisURL(t *testing.T) {
 // TestRedisStart runs -redis start: the run starts its own redis-server,
 // reports its processor time, and kills it at the end.
 func TestRedisStart(t *testing.T) {
-	localredis.ForTest(t).Stop() // skipped, or failed under CI, without redis-server
+	redistest.Start(t).Stop() // skipped, or failed under CI, without redis-server
 	out := runLoad(t, "-servers", "mcpserver", "-redis", "start", "-modes", "tasks")
 	row := rows(t, out, "round 1, tasks")["mcpserver-redis"]
 	positive(t, "mcpserver-redis", row, "tasks/s")
@@ -325,7 +325,7 @@ func TestRedisStartWithoutRedis(t *testing.T) {
 // TestRedisStopsOnSignal sends SIGTERM to a run of -redis start and checks
 // that the run kills the redis-server it started before it exits.
 func TestRedisStopsOnSignal(t *testing.T) {
-	localredis.ForTest(t).Stop() // skipped, or failed under CI, without redis-server
+	redistest.Start(t).Stop() // skipped, or failed under CI, without redis-server
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), loadArgsEnv+"=-serve "+serveBuild(t)+" -servers mcpserver -redis start -session-cache 0 -modes sessions -duration 1m -clients 1 -idle 0")
 	out, err := cmd.StdoutPipe()

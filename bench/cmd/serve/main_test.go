@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/bench/internal/localredis"
 	"github.com/mcpgen/mcpgen/bench/servers"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/mcpredis"
 )
 
@@ -129,8 +129,8 @@ func TestMaxTasks(t *testing.T) {
 // TestRedis checks that -redis keeps the tasks and sessions in Redis, with
 // -max-tasks as the Redis store's bound and -session-cache as its cache.
 func TestRedis(t *testing.T) {
-	rs := localredis.ForTest(t)
-	srv, closeStores, err := builtin(context.Background(), builtinFlags{redis: rs.URL, sessionCache: time.Minute, maxTasks: 150})
+	rs := redistest.Start(t)
+	srv, closeStores, err := builtin(context.Background(), builtinFlags{redis: rs.URL(), sessionCache: time.Minute, maxTasks: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestRedis(t *testing.T) {
 	defer hs.Close()
 	got := createTasks(t, hs.URL, 150)
 	id, _, _ := strings.Cut(got[strings.Index(got, `"taskId":"`)+len(`"taskId":"`):], `"`)
-	if line, err := rs.Do("EXISTS mcp:{t:" + id + "}"); err != nil || line != ":1" {
+	if line, err := redistest.Command(rs.Addr(), "EXISTS", "mcp:{t:"+id+"}"); err != nil || line != "1" {
 		t.Errorf("task %s in Redis: %q, %v; want :1 (the 150th task: %s)", id, line, err, got)
 	}
 }
@@ -150,10 +150,10 @@ func TestRedis(t *testing.T) {
 // TestRedisUnreachable checks that a Redis that does not answer is an
 // error of the server's start, not of its first request.
 func TestRedisUnreachable(t *testing.T) {
-	rs := localredis.ForTest(t)
+	rs := redistest.Start(t)
 	rs.Stop()
 	var stderr bytes.Buffer
-	if code := run([]string{"-http", "127.0.0.1:0", "-redis", rs.URL}, &stderr); code != 1 || !strings.Contains(stderr.String(), "mcpredis") {
+	if code := run([]string{"-http", "127.0.0.1:0", "-redis", rs.URL()}, &stderr); code != 1 || !strings.Contains(stderr.String(), "mcpredis") {
 		t.Errorf("serve with a stopped Redis exited %d, stderr %q; want 1 and the backend's error", code, stderr.String())
 	}
 }
