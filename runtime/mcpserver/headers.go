@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // checkHeaders checks the standard request headers of a 2026-07-28 POST
@@ -123,7 +125,7 @@ func checkParamHeaders(h http.Header, params []headerParam, args []byte) *rpcErr
 		return nil
 	}
 	values := map[string][]byte{}
-	if ok, _ := scanObject(args, func(key, val []byte) { values[string(key)] = val }); !ok {
+	if ok, _ := jsonx.Members(args, func(_, key, val []byte) { values[string(key)] = val }); !ok {
 		return nil // not an object: the call fails on its own
 	}
 	for _, p := range params {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 )
 
@@ -103,7 +104,7 @@ type Request struct {
 func (r *Request) MetaString(key string) (string, bool) {
 	var val string
 	found := false
-	scanObject(r.Meta, func(k, v []byte) {
+	jsonx.Members(r.Meta, func(_, k, v []byte) {
 		if !found && string(k) == key {
 			val, found = stringValue(v)
 		}
@@ -310,7 +311,7 @@ func (s *Server) link(ctx context.Context, req *Request, i int, final Next) Outc
 // set at its top level.
 func isToolError(result []byte) bool {
 	isErr := false
-	scanObject(result, func(k, v []byte) {
+	jsonx.Members(result, func(_, k, v []byte) {
 		if string(k) == "isError" && string(v) == "true" {
 			isErr = true
 		}

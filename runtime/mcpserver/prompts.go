@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 )
@@ -114,7 +115,7 @@ func promptArguments(raw []byte) (map[string]string, *rpcError) {
 		return nil, errorf(codeInvalidParams, "invalid params: arguments must be an object")
 	}
 	var bad *rpcError
-	scanObject(raw, func(key, val []byte) {
+	jsonx.Members(raw, func(_, key, val []byte) {
 		v, ok := stringValue(val)
 		if !ok && bad == nil {
 			bad = errorf(codeInvalidParams, "invalid params: argument "+strconv.Quote(string(key))+" must be a string, not a "+describeKind(val))

@@ -104,7 +104,7 @@ func (s *Server) earlierAnswers(meta *requestMeta, m *message, tok *mcprt.TokenI
 		if answers == nil {
 			answers = map[string]json.RawMessage{}
 		}
-		ok, _ := scanObject(in, func(key, val []byte) {
+		ok, _ := jsonx.Members(in, func(_, key, val []byte) {
 			answers[string(key)] = json.RawMessage(val)
 		})
 		if !ok {

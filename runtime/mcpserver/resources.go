@@ -212,7 +212,7 @@ func uriParam(params []byte) (string, *rpcError) {
 	}
 	var raw []byte
 	if len(params) > 0 && params[0] == '{' {
-		scanObject(params, func(key, val []byte) {
+		jsonx.Members(params, func(_, key, val []byte) {
 			if string(key) == "uri" {
 				raw = val
 			}

@@ -254,13 +254,6 @@ func validArgs(args []byte) bool {
 	return ok && s.i == len(args)
 }
 
-// scanObject walks the object text b, calling member for each member with
-// its key unescaped. It reports whether b is one well-formed object;
-// notObject is true when b is valid JSON of another kind.
-func scanObject(b []byte, member func(key []byte, val []byte)) (ok, notObject bool) {
-	return jsonx.Members(b, func(_, key, val []byte) { member(key, val) })
-}
-
 // unescapeKey resolves the escapes of a checked key.
 func unescapeKey(key []byte) []byte {
 	k, _ := jsonx.Unescape(make([]byte, 0, len(key)), key)

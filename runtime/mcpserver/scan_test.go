@@ -6,10 +6,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 )
 
 // scanCases are envelopes and bare values, well-formed and not, that
-// scanObject must judge as encoding/json does.
+// jsonx.Members must judge as encoding/json does.
 var scanCases = []string{
 	`{}`, ` { } `, `{"a":1}`, `{"a":[1,2,{"b":null}],"c":"\u00e9\n"}`, `{"a":-0.5e+3}`,
 	`{"a":true,"b":false,"c":null}`, `[]`, `1`, `"s"`, `null`, ``, ` `,
@@ -21,19 +23,19 @@ var scanCases = []string{
 }
 
 func checkScan(t *testing.T, in string) {
-	ok, notObject := scanObject([]byte(in), func(key, val []byte) {})
+	ok, notObject := jsonx.Members([]byte(in), func(_, key, val []byte) {})
 	valid := json.Valid([]byte(in))
 	isObject := valid && strings.TrimSpace(in)[0] == '{'
 	deep := strings.HasPrefix(in, "[[[[[[")
 	switch {
 	case deep:
 		if ok {
-			t.Errorf("scanObject(%.20q...) accepted nesting beyond the limit", in)
+			t.Errorf("Members(%.20q...) accepted nesting beyond the limit", in)
 		}
 	case ok != isObject:
-		t.Errorf("scanObject(%q) ok = %v; encoding/json: valid %v, object %v", in, ok, valid, isObject)
+		t.Errorf("Members(%q) ok = %v; encoding/json: valid %v, object %v", in, ok, valid, isObject)
 	case notObject != (valid && !isObject):
-		t.Errorf("scanObject(%q) notObject = %v; encoding/json: valid %v, object %v", in, notObject, valid, isObject)
+		t.Errorf("Members(%q) notObject = %v; encoding/json: valid %v, object %v", in, notObject, valid, isObject)
 	}
 }
 
@@ -51,7 +53,7 @@ func TestScanObjectAgreesWithEncodingJSON(t *testing.T) {
 func TestScanObjectMembers(t *testing.T) {
 	t.Parallel()
 	var got []string
-	ok, _ := scanObject([]byte(` {"a" : [1, {"x":2}] ,"m\u0065thod":"ping", "n":-1.5e3}`), func(key, val []byte) {
+	ok, _ := jsonx.Members([]byte(` {"a" : [1, {"x":2}] ,"m\u0065thod":"ping", "n":-1.5e3}`), func(_, key, val []byte) {
 		got = append(got, string(key)+"="+string(val))
 	})
 	want := []string{`a=[1, {"x":2}]`, `method="ping"`, `n=-1.5e3`}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonx"
 	"github.com/mcpgen/mcpgen/internal/wire"
 	"github.com/mcpgen/mcpgen/runtime/mcprt"
 	"github.com/mcpgen/mcpgen/runtime/mcpstore"
@@ -309,7 +310,7 @@ func (s *Server) taskResult(ctx context.Context, x *exchange, t *mcpstore.Task) 
 func (s *Server) updateTask(ctx context.Context, x *exchange, t *mcpstore.Task) ([]byte, *rpcError) {
 	responses := map[string]json.RawMessage{}
 	if in := x.meta.inputResponses; in != nil && !isNull(in) {
-		if ok, _ := scanObject(in, func(k, v []byte) { responses[string(k)] = json.RawMessage(v) }); !ok {
+		if ok, _ := jsonx.Members(in, func(_, k, v []byte) { responses[string(k)] = json.RawMessage(v) }); !ok {
 			return nil, errorf(codeInvalidParams, "invalid params: inputResponses must be an object")
 		}
 	}
